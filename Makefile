@@ -1,0 +1,150 @@
+# Pagoda build. The two commands a newcomer needs:
+#   make run     build the x86-64 kernel and boot it in QEMU to the shell
+#   make test    build everything and run every test level; ends "N passed, N failed"
+# Also: make bench | iso | debug | host-test | deps | clean
+# Knobs: ARCH=x86_64 PLATFORM=pc CMDLINE='key=value ...' SMP=N MEM=SIZE
+#        BOOT=direct|bios|uefi (how `make run` boots x86-64)
+
+ARCH ?= x86_64
+ifeq ($(ARCH),x86_64)
+PLATFORM ?= pc
+else
+PLATFORM ?= virt
+endif
+CMDLINE ?=
+SMP ?= 2
+MEM ?= 1G
+BOOT ?= direct
+
+B := build/$(ARCH)-$(PLATFORM)
+HB := build/host
+PY := /usr/bin/python3
+# Tools are installed on first use; the stamp avoids asking apt each time.
+DEPS_STAMP := build/.deps-ok
+
+.PHONY: all run debug test bench iso host-test deps clean kernel
+all: kernel
+
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): tools/install-deps.sh
+	@tools/install-deps.sh
+	@mkdir -p build && touch $@
+
+# ---------------------------------------------------------------------------
+# The kernel
+
+include arch/$(ARCH)/build.mk
+
+KERNEL_DIRS := kernel lib drivers/tty
+KSRCS := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)) $(ARCH_CSRCS)
+KOBJS := $(patsubst %.c,$(B)/obj/%.o,$(KSRCS)) \
+	 $(patsubst %.asm,$(B)/obj/%.o,$(ARCH_ASRCS))
+
+KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
+	-ffreestanding -nostdinc -isystem $(shell $(CC) -print-file-name=include) \
+	-fno-stack-protector -fno-pic -fno-pie -fno-omit-frame-pointer \
+	-fno-asynchronous-unwind-tables -fno-tree-loop-distribute-patterns \
+	-Iinclude -Iarch/$(ARCH)/include $(ARCH_CFLAGS) -MMD -MP
+
+kernel: $(B)/pagoda.elf
+
+$(B)/obj/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(KCC) $(KCFLAGS) -c $< -o $@
+
+$(B)/obj/%.o: %.asm | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  NASM    $<"
+	@nasm -f elf64 -g -I arch/$(ARCH)/ $< -o $@
+
+$(B)/kernel.ld: arch/$(ARCH)/kernel.ld.S arch/$(ARCH)/layout.h
+	@mkdir -p $(B)
+	@$(KCC) -E -P -x c -Iarch/$(ARCH) $< -o $@
+
+# Two links: the first one's text symbols become the table the second
+# carries (see include/pagoda/ksyms.h). The check proves they agree.
+$(B)/ksyms0.c: tools/gen-ksyms.py
+	@mkdir -p $(B)
+	@$(PY) tools/gen-ksyms.py "" > $@
+$(B)/ksyms%.o: $(B)/ksyms%.c
+	@$(KCC) $(KCFLAGS) -c $< -o $@
+$(B)/pagoda0.elf: $(KOBJS) $(B)/ksyms0.o $(B)/kernel.ld
+	@echo "  LD      $@"
+	@$(KLD) $(KLDFLAGS) -T $(B)/kernel.ld -o $@ $(KOBJS) $(B)/ksyms0.o
+$(B)/ksyms1.c: $(B)/pagoda0.elf tools/gen-ksyms.py
+	@$(KNM) -n $< > $(B)/pagoda0.nm
+	@$(PY) tools/gen-ksyms.py $(B)/pagoda0.nm > $@
+$(B)/pagoda.elf: $(KOBJS) $(B)/ksyms1.o $(B)/kernel.ld
+	@echo "  LD      $@"
+	@$(KLD) $(KLDFLAGS) -T $(B)/kernel.ld -o $@ $(KOBJS) $(B)/ksyms1.o
+	@$(KNM) -n $@ > $(B)/pagoda.nm
+	@$(PY) tools/gen-ksyms.py $(B)/pagoda.nm | cmp -s - $(B)/ksyms1.c || \
+		{ echo "ksyms: symbol table does not match the final link" >&2; rm -f $@; exit 1; }
+
+-include $(KOBJS:.o=.d)
+
+# ---------------------------------------------------------------------------
+# Running
+
+QEMU_RUN = $(PY) tools/qemu.py --arch $(ARCH) --platform $(PLATFORM) \
+	--boot $(BOOT) --smp $(SMP) --mem $(MEM) --kernel $(B)/pagoda.elf \
+	--iso $(B)/pagoda.iso --cmdline "$(CMDLINE)"
+
+run: kernel $(if $(filter bios uefi,$(BOOT)),iso)
+	@$(QEMU_RUN)
+
+debug: kernel $(if $(filter bios uefi,$(BOOT)),iso)
+	@echo "QEMU is waiting for GDB. In another terminal run:"
+	@echo "  gdb $(B)/pagoda.elf -ex 'target remote localhost:1234' -ex 'break start_kernel' -ex continue"
+	@$(QEMU_RUN) --gdb
+
+iso: $(B)/pagoda.iso
+$(B)/pagoda.iso: $(B)/pagoda.elf tools/mkiso.sh
+	@tools/mkiso.sh $< $@ "$(CMDLINE)"
+
+# ---------------------------------------------------------------------------
+# Host tests: the pure code, compiled for Linux with ASan and UBSan.
+
+HOST_KSRCS := $(wildcard lib/*.c) kernel/ktest.c kernel/params.c kernel/printk.c \
+	kernel/time.c kernel/ksyms.c kernel/boot_info.c \
+	kernel/params_test.c kernel/ksyms_test.c
+HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter \
+	-fno-builtin -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer -include tests/host/host_prefix.h -Iinclude -MMD -MP
+HOST_KOBJS := $(patsubst %.c,$(HB)/obj/%.o,$(HOST_KSRCS) tests/host/host_env.c)
+
+$(HB)/obj/%.o: %.c tests/host/host_prefix.h
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $<"
+	@$(CC) $(HOST_CFLAGS) -c $< -o $@
+$(HB)/ktest-host: $(HOST_KOBJS) $(HB)/obj/tests/host/main.o
+	@$(CC) -fsanitize=address,undefined -o $@ $^
+$(HB)/printf-vs-libc: $(HB)/obj/lib/vsprintf.o $(HB)/obj/lib/string.o \
+		$(HB)/obj/tests/host/host_env.o $(HB)/obj/kernel/printk.o \
+		$(HB)/obj/kernel/time.o $(HB)/obj/kernel/params.o \
+		$(HB)/obj/lib/kstrtox.o $(HB)/obj/kernel/ksyms.o tests/host/printf_vs_libc.c
+	@$(CC) -std=gnu11 -O1 -g -fsanitize=address,undefined -o $@ $(filter %.o,$^) \
+		tests/host/printf_vs_libc.c
+
+-include $(HOST_KOBJS:.o=.d)
+
+host-test: $(HB)/ktest-host $(HB)/printf-vs-libc
+	@$(HB)/ktest-host all
+	@$(HB)/printf-vs-libc
+
+# ---------------------------------------------------------------------------
+# The full test run and the benchmarks
+
+test: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory kernel iso host-test-bins ARCH=x86_64 CMDLINE=
+	@$(PY) tests/harness.py
+
+host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc
+
+bench: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory kernel ARCH=x86_64 CMDLINE=
+	@$(PY) tools/bench.py
+
+clean:
+	rm -rf build/x86_64-* build/arm64-* build/host build/test

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+/* What the CPU offers, read once from CPUID at boot. */
+#include <pagoda/string.h>
+#include <asm/x86.h>
+
+struct cpu_features cpu;
+
+void cpu_detect(void)
+{
+	u32 a, b, c, d;
+
+	cpuid(0, 0, &cpu.max_leaf, &b, &c, &d);
+	memcpy(cpu.vendor, &b, 4);
+	memcpy(cpu.vendor + 4, &d, 4);
+	memcpy(cpu.vendor + 8, &c, 4);
+	cpuid(1, 0, &a, &b, &c, &d);
+	cpu.rdrand = c & (1u << 30);
+	cpu.x2apic = c & (1u << 21);
+	cpu.hypervisor = c & (1u << 31);
+	if (cpu.max_leaf >= 7) {
+		cpuid(7, 0, &a, &b, &c, &d);
+		cpu.rdseed = b & (1u << 18);
+	}
+	cpuid(0x80000000, 0, &cpu.max_ext_leaf, &b, &c, &d);
+	if (cpu.max_ext_leaf >= 0x80000001) {
+		cpuid(0x80000001, 0, &a, &b, &c, &d);
+		cpu.nx = d & (1u << 20);
+		cpu.pdpe1gb = d & (1u << 26);
+	}
+	if (cpu.max_ext_leaf >= 0x80000007) {
+		cpuid(0x80000007, 0, &a, &b, &c, &d);
+		cpu.invariant_tsc = d & (1u << 8);
+	}
+	if (cpu.hypervisor) {
+		cpuid(0x40000000, 0, &a, &b, &c, &d);
+		memcpy(cpu.hv_vendor, &b, 4);
+		memcpy(cpu.hv_vendor + 4, &c, 4);
+		memcpy(cpu.hv_vendor + 8, &d, 4);
+	}
+}

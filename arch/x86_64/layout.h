@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The x86-64 virtual memory layout, shared by the linker script and C.
+ *
+ *   0000000000000000 - 00007fffffffffff  user space (later issues)
+ *   ffff888000000000 - ...               direct map of all physical memory
+ *   ffffffff80000000 - ffffffffffffffff  the kernel image (phys + KERNEL_VIRT)
+ *
+ * The kernel is loaded at 2 MiB physical: low enough for any loader, and
+ * 2 MiB aligned so the image starts on a large-page boundary.
+ */
+#ifndef X86_64_LAYOUT_H
+#define X86_64_LAYOUT_H
+
+#define KERNEL_PHYS 0x200000
+#define KERNEL_VIRT 0xffffffff80000000
+#define PAGE_OFFSET 0xffff888000000000
+
+#endif

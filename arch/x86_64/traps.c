@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+/*
+ * CPU exceptions: the GDT and TSS they need, the IDT, and the handler that
+ * either resumes at a fixup (an access the code expected might fault, listed
+ * in the exception table) or reports everything a student needs to find the
+ * bug (name, error code, faulting address, registers, a symbolized stack
+ * trace) and panics.
+ */
+#include <pagoda/arch.h>
+#include <pagoda/ksyms.h>
+#include <pagoda/printk.h>
+#include <pagoda/string.h>
+#include <asm/x86.h>
+
+#define KERNEL_CS 0x08
+#define KERNEL_DS 0x10
+#define TSS_SEL 0x28
+
+struct tss {
+	u32 reserved0;
+	u64 rsp[3];
+	u64 reserved1;
+	u64 ist[7];
+	u64 reserved2;
+	u16 reserved3, iomap_base;
+} __packed;
+
+struct idt_gate {
+	u16 off_lo, sel;
+	u8 ist, type_attr;
+	u16 off_mid;
+	u32 off_hi, zero;
+} __packed;
+
+struct desc_ptr {
+	u16 limit;
+	u64 base;
+} __packed;
+
+static u64 gdt[7] __aligned(16);
+static struct tss tss __aligned(16);
+static struct idt_gate idt[256] __aligned(16);
+/* A separate stack for double faults, so a blown stack still reports. */
+static u8 df_stack[8192] __aligned(16);
+
+extern const u64 exception_stubs[32];
+extern char boot_stack[], boot_stack_top[];
+
+static const char *const exc_names[32] = {
+	"#DE divide error", "#DB debug", "NMI", "#BP breakpoint",
+	"#OF overflow", "#BR bound range", "#UD invalid opcode",
+	"#NM device not available", "#DF double fault",
+	"coprocessor segment overrun", "#TS invalid TSS",
+	"#NP segment not present", "#SS stack fault",
+	"#GP general protection", "#PF page fault", "reserved",
+	"#MF x87 floating point", "#AC alignment check", "#MC machine check",
+	"#XM SIMD floating point", "#VE virtualization", "#CP control protection",
+	"reserved", "reserved", "reserved", "reserved", "reserved", "reserved",
+	"#HV hypervisor injection", "#VC VMM communication", "#SX security",
+	"reserved",
+};
+
+void gdt_init(void)
+{
+	u64 base = (u64)&tss, limit = sizeof(tss) - 1;
+	struct desc_ptr p = { sizeof(gdt) - 1, (u64)gdt };
+
+	gdt[1] = 0x00af9a000000ffffULL; /* kernel code, 64-bit */
+	gdt[2] = 0x00cf92000000ffffULL; /* kernel data */
+	/* gdt[3], gdt[4]: user segments, later */
+	gdt[5] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ULL << 40) |
+		 (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
+	gdt[6] = base >> 32;
+	tss.ist[0] = (u64)df_stack + sizeof(df_stack);
+	tss.iomap_base = sizeof(tss);
+
+	__asm__ volatile("lgdt %0\n\t"
+			 "pushq %1\n\t"
+			 "leaq 1f(%%rip), %%rax\n\t"
+			 "pushq %%rax\n\t"
+			 "lretq\n"
+			 "1:\n\t"
+			 "movw %w2, %%ds\n\t"
+			 "movw %w2, %%es\n\t"
+			 "movw %w2, %%ss\n\t"
+			 "ltr %w3"
+			 :
+			 : "m"(p), "i"(KERNEL_CS), "r"(KERNEL_DS), "r"(TSS_SEL)
+			 : "rax", "memory");
+}
+
+void idt_init(void)
+{
+	struct desc_ptr p = { sizeof(idt) - 1, (u64)idt };
+
+	for (int v = 0; v < 32; v++) {
+		u64 h = exception_stubs[v];
+
+		idt[v] = (struct idt_gate){
+			.off_lo = h & 0xffff, .sel = KERNEL_CS,
+			.ist = v == 8 ? 1 : 0, .type_attr = 0x8e, /* interrupt gate */
+			.off_mid = (h >> 16) & 0xffff, .off_hi = h >> 32,
+		};
+	}
+	__asm__ volatile("lidt %0" ::"m"(p));
+}
+
+/* ---- exception table ------------------------------------------------- */
+
+struct exception_table_entry {
+	u64 insn, fixup;
+};
+extern const struct exception_table_entry __start___ex_table[];
+extern const struct exception_table_entry __stop___ex_table[];
+
+struct fault_record last_fixed_fault;
+
+static const struct exception_table_entry *search_extable(u64 ip)
+{
+	for (const struct exception_table_entry *e = __start___ex_table;
+	     e < __stop___ex_table; e++)
+		if (e->insn == ip)
+			return e;
+	return NULL;
+}
+
+#define EXTABLE(from, to) \
+	".pushsection __ex_table, \"a\"\n\t.balign 8\n\t.quad " #from ", " #to "\n\t.popsection\n\t"
+
+int arch_probe_read_u64(const void *addr, u64 *val)
+{
+	int err;
+	u64 v = 0;
+
+	__asm__ volatile("movl %[efault], %[err]\n"
+			 "1:\tmovq (%[addr]), %[v]\n\t"
+			 "xorl %[err], %[err]\n"
+			 "2:\n\t" EXTABLE(1b, 2b)
+			 : [err] "=&r"(err), [v] "+r"(v)
+			 : [addr] "r"(addr), [efault] "i"(-EFAULT)
+			 : "memory");
+	if (!err)
+		*val = v;
+	return err;
+}
+
+int arch_probe_undefined_insn(void)
+{
+	int err;
+
+	__asm__ volatile("movl %[efault], %[err]\n"
+			 "1:\tud2\n"
+			 "2:\n\t" EXTABLE(1b, 2b)
+			 : [err] "=&r"(err)
+			 : [efault] "i"(-EFAULT));
+	return err;
+}
+
+/* ---- stack traces ------------------------------------------------------ */
+
+static bool on_kernel_stack(u64 p)
+{
+	return (p >= (u64)boot_stack && p + 16 <= (u64)boot_stack_top) ||
+	       (p >= (u64)df_stack && p + 16 <= (u64)df_stack + sizeof(df_stack));
+}
+
+/*
+ * Follow the frame-pointer chain: [rbp] is the caller's rbp, [rbp+8] the
+ * return address. Every pointer is checked against the known stacks, so a
+ * corrupt chain ends the trace instead of faulting inside the reporter.
+ */
+static void walk_frames(u64 rbp, void (*fn)(u64 pc, void *arg), void *arg)
+{
+	for (int depth = 0; depth < 32 && rbp && on_kernel_stack(rbp); depth++) {
+		u64 *frame = (u64 *)rbp;
+		u64 ret = frame[1];
+
+		if (!ret)
+			break;
+		fn(ret, arg);
+		if (frame[0] <= rbp)
+			break;
+		rbp = frame[0];
+	}
+}
+
+void arch_stack_walk(void (*fn)(u64 pc, void *arg), void *arg)
+{
+	walk_frames((u64)__builtin_frame_address(0), fn, arg);
+}
+
+static void print_frame(u64 pc, void *arg)
+{
+	(void)arg;
+	printk(KERN_EMERG "  [<%016llx>] %pS\n", (unsigned long long)pc,
+	       (void *)pc);
+}
+
+/* The registers of the last exception, for panic() to print. */
+static struct pt_regs *fault_regs;
+
+static void dump_regs(const struct pt_regs *r)
+{
+	printk(KERN_EMERG "RIP: %04llx:%016llx %pS\n", (unsigned long long)r->cs,
+	       (unsigned long long)r->rip, (void *)r->rip);
+	printk(KERN_EMERG "RSP: %04llx:%016llx EFLAGS: %08llx\n",
+	       (unsigned long long)r->ss, (unsigned long long)r->rsp,
+	       (unsigned long long)r->rflags);
+	printk(KERN_EMERG "RAX: %016llx RBX: %016llx RCX: %016llx\n",
+	       (unsigned long long)r->rax, (unsigned long long)r->rbx,
+	       (unsigned long long)r->rcx);
+	printk(KERN_EMERG "RDX: %016llx RSI: %016llx RDI: %016llx\n",
+	       (unsigned long long)r->rdx, (unsigned long long)r->rsi,
+	       (unsigned long long)r->rdi);
+	printk(KERN_EMERG "RBP: %016llx R08: %016llx R09: %016llx\n",
+	       (unsigned long long)r->rbp, (unsigned long long)r->r8,
+	       (unsigned long long)r->r9);
+	printk(KERN_EMERG "R10: %016llx R11: %016llx R12: %016llx\n",
+	       (unsigned long long)r->r10, (unsigned long long)r->r11,
+	       (unsigned long long)r->r12);
+	printk(KERN_EMERG "R13: %016llx R14: %016llx R15: %016llx\n",
+	       (unsigned long long)r->r13, (unsigned long long)r->r14,
+	       (unsigned long long)r->r15);
+	printk(KERN_EMERG "CR0: %016llx CR2: %016llx CR3: %016llx CR4: %016llx\n",
+	       (unsigned long long)read_cr0(), (unsigned long long)read_cr2(),
+	       (unsigned long long)read_cr3(), (unsigned long long)read_cr4());
+}
+
+void arch_dump_regs(void)
+{
+	if (fault_regs)
+		dump_regs(fault_regs);
+}
+
+static void describe_page_fault(u64 err, u64 addr)
+{
+	printk(KERN_EMERG "%s %s at address %016llx (%s%s%s)\n",
+	       err & 16 ? "instruction fetch" : err & 2 ? "write" : "read",
+	       err & 1 ? "protection violation" : "of a not-present page",
+	       (unsigned long long)addr, err & 4 ? "user" : "kernel",
+	       err & 8 ? ", reserved bit set" : "",
+	       addr < 4096 ? ", a NULL pointer dereference" : "");
+}
+
+void x86_exception(struct pt_regs *regs)
+{
+	u64 vec = regs->vector, cr2 = vec == 14 ? read_cr2() : 0;
+	const struct exception_table_entry *fix = search_extable(regs->rip);
+	const char *name = vec < 32 ? exc_names[vec] : "interrupt";
+
+	if (fix) {
+		last_fixed_fault = (struct fault_record){
+			.vector = (int)vec, .name = name,
+			.error_code = regs->error_code, .address = cr2,
+			.pc = regs->rip, .count = last_fixed_fault.count + 1,
+		};
+		printk(KERN_DEBUG "fault: %s at %pS (addr %llx), expected: fixed up\n",
+		       name, (void *)regs->rip, (unsigned long long)cr2);
+		regs->rip = fix->fixup;
+		return;
+	}
+	fault_regs = regs;
+	printk(KERN_EMERG "------------[ CPU exception ]------------\n");
+	printk(KERN_EMERG "%s (vector %llu), error code %#llx\n", name,
+	       (unsigned long long)vec, (unsigned long long)regs->error_code);
+	if (vec == 14)
+		describe_page_fault(regs->error_code, cr2);
+	dump_regs(regs);
+	printk(KERN_EMERG "Call trace:\n");
+	print_frame(regs->rip, NULL);
+	walk_frames(regs->rbp, print_frame, NULL);
+	fault_regs = NULL; /* already printed */
+	panic("fatal exception %s at %pS", name, (void *)regs->rip);
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Kernel parameters: Linux-style key=value on the command line, declared next
+ * to the code that reads them.
+ *
+ *	static bool shuffle;
+ *	PARAM_BOOL("page_alloc.shuffle", shuffle, "randomize the free lists");
+ *
+ * Each declaration records the variable, its type, the default (the value
+ * the variable holds before parsing) and a help line in the "kparams" linker
+ * section. parse_params() assigns values from the command line; an unknown
+ * key or a bad value prints a warning and leaves the default in place. The
+ * shell's `params` lists them all.
+ */
+#ifndef PAGODA_PARAMS_H
+#define PAGODA_PARAMS_H
+
+#include <pagoda/types.h>
+
+enum param_type {
+	PARAM_T_BOOL,
+	PARAM_T_INT,  /* s64 with bounds */
+	PARAM_T_UINT, /* u64 with bounds */
+	PARAM_T_SIZE, /* u64, accepts K/M/G/T suffixes */
+	PARAM_T_STRING,
+	PARAM_T_ENUM, /* int index into a NULL-terminated name list */
+};
+
+struct kernel_param {
+	const char *name;
+	enum param_type type;
+	void *var;
+	const char *help;
+	union {
+		struct { s64 min, max; } i;
+		struct { u64 min, max; } u;
+		struct { size_t size; } str; /* buffer size of a string param */
+		const char *const *names;    /* enum choices */
+	};
+	char defval[48]; /* the default, rendered at first parse */
+	bool set;        /* given on the command line */
+};
+
+#define __PARAM(key, cvar, ptype, helptext, ...)                              \
+	static struct kernel_param __param_##cvar = {                         \
+		.name = key, .type = ptype, .var = &(cvar),                   \
+		.help = helptext, __VA_ARGS__ };                              \
+	static struct kernel_param *__param_ptr_##cvar __used                 \
+		__section("kparams") = &__param_##cvar
+
+/* bool var */
+#define PARAM_BOOL(key, var, help) __PARAM(key, var, PARAM_T_BOOL, help)
+/* s64 var in [lo, hi] */
+#define PARAM_INT(key, var, lo, hi, help) \
+	__PARAM(key, var, PARAM_T_INT, help, .i = { lo, hi })
+/* u64 var in [lo, hi] */
+#define PARAM_UINT(key, var, lo, hi, help) \
+	__PARAM(key, var, PARAM_T_UINT, help, .u = { lo, hi })
+/* u64 var in [lo, hi], with size suffixes */
+#define PARAM_SIZE(key, var, lo, hi, help) \
+	__PARAM(key, var, PARAM_T_SIZE, help, .u = { lo, hi })
+/* char var[N] */
+#define PARAM_STRING(key, var, help) \
+	__PARAM(key, var, PARAM_T_STRING, help, .str = { sizeof(var) })
+/* int var indexing names[] (NULL-terminated) */
+#define PARAM_ENUM(key, var, namelist, help) \
+	__PARAM(key, var, PARAM_T_ENUM, help, .names = namelist)
+
+/*
+ * Parse a command line, assigning every known key. Values may be quoted
+ * ("key=\"a b\""). A bare key sets a bool to true. Returns the number of
+ * problems (unknown keys, bad values), each already reported with pr_warn.
+ */
+int parse_params(const char *cmdline);
+/* The same over an explicit table (the tests use their own). */
+int parse_params_table(struct kernel_param **tab, size_t n, const char *cmdline);
+/* Set one parameter from text; 0 or a negative errno (nothing changed then). */
+int param_set(struct kernel_param *p, const char *val);
+struct kernel_param *param_find(const char *name);
+/* Render a parameter's current value. */
+int param_format(const struct kernel_param *p, char *buf, size_t size);
+void params_for_each(void (*fn)(struct kernel_param *p, void *arg), void *arg);
+
+#endif

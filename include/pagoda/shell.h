@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kernel shell. A command registers itself next to its code:
+ *
+ *	static int cmd_uptime(int argc, char **argv) { ... return 0; }
+ *	SHELL_CMD(uptime, "uptime", "time since boot");
+ *
+ * and lands in the "kcmds" linker section, which the shell searches.
+ */
+#ifndef PAGODA_SHELL_H
+#define PAGODA_SHELL_H
+
+#include <pagoda/types.h>
+
+struct shell_cmd {
+	const char *name;
+	const char *usage;
+	const char *help;
+	int (*fn)(int argc, char **argv);
+};
+
+#define SHELL_CMD(cname, usage_text, help_text, func)                        \
+	static const struct shell_cmd __shell_cmd_##cname = {                 \
+		.name = #cname, .usage = usage_text, .help = help_text,       \
+		.fn = func };                                                 \
+	static const struct shell_cmd *__shell_cmd_ptr_##cname __used         \
+		__section("kcmds") = &__shell_cmd_##cname
+
+#define SHELL_MAX_ARGS 16
+
+/* Run one command line; returns the command's status or -ENOENT. */
+int shell_exec(const char *line);
+/* The interactive loop on the console; never returns. */
+__noreturn void shell_run(void);
+
+#endif

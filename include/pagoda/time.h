@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/* Time since boot, from the arch's cycle counter (kernel/time.c). */
+#ifndef PAGODA_TIME_H
+#define PAGODA_TIME_H
+
+#include <pagoda/types.h>
+
+#define NSEC_PER_USEC 1000ULL
+#define NSEC_PER_MSEC 1000000ULL
+#define NSEC_PER_SEC 1000000000ULL
+
+/* Nanoseconds since the kernel's first instruction (0 until calibrated). */
+u64 ktime_get_ns(void);
+/* Convert a cycle count (a difference of arch_cycles()) to nanoseconds. */
+u64 cycles_to_ns(u64 cycles);
+/* Busy-wait. */
+void udelay(u64 us);
+
+#endif

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Basic types. Only compiler-provided freestanding headers are used, so the
+ * same code compiles in the kernel and in the host test build.
+ */
+#ifndef PAGODA_TYPES_H
+#define PAGODA_TYPES_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int8_t s8;
+typedef int16_t s16;
+typedef int32_t s32;
+typedef int64_t s64;
+typedef uintptr_t uptr;
+typedef u64 phys_addr_t;
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define ALIGN_UP(x, a) (((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
+#define ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a) - 1))
+#define IS_ALIGNED(x, a) (((x) & ((__typeof__(x))(a) - 1)) == 0)
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+#define SZ_1K 0x400ULL
+#define SZ_1M 0x100000ULL
+#define SZ_2M 0x200000ULL
+#define SZ_1G 0x40000000ULL
+
+#define __unused __attribute__((unused))
+#define __used __attribute__((used))
+#define __noreturn __attribute__((noreturn))
+#define __packed __attribute__((packed))
+#define __aligned(x) __attribute__((aligned(x)))
+#define __section(s) __attribute__((section(s)))
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
+#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+
+/* Linux's errno values, returned negated. */
+#define EPERM 1
+#define ENOENT 2
+#define EIO 5
+#define E2BIG 7
+#define ENOMEM 12
+#define EFAULT 14
+#define EBUSY 16
+#define EEXIST 17
+#define ENODEV 19
+#define EINVAL 22
+#define ENOSPC 28
+#define ERANGE 34
+#define ENOSYS 38
+#define EOVERFLOW 75
+
+#endif

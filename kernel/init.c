@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+/*
+ * start_kernel(): the portable half of boot. The arch has already turned its
+ * loader's information into struct boot_info, set up a console, exceptions
+ * and page tables. From here on nothing is architecture-specific.
+ *
+ * Two command-line parameters make a boot non-interactive, which is how the
+ * test harness and `make bench` drive QEMU:
+ *   test=all | test=suite,...   run in-kernel test suites, then exit
+ *   bench=all | bench=name,...  run benchmarks, then exit
+ */
+#include <pagoda/arch.h>
+#include <pagoda/bench.h>
+#include <pagoda/boot_info.h>
+#include <pagoda/init.h>
+#include <pagoda/ktest.h>
+#include <pagoda/params.h>
+#include <pagoda/printk.h>
+#include <pagoda/shell.h>
+#include <pagoda/string.h>
+#include <pagoda/time.h>
+
+#define PAGODA_VERSION "0.1"
+
+static char test_list[256];
+PARAM_STRING("test", test_list, "run these test suites at boot (all, or a,b,c), then exit");
+static char bench_list[256];
+PARAM_STRING("bench", bench_list, "run these benchmarks at boot (all, or a,b), then exit");
+
+struct boot_step boot_steps[MAX_BOOT_STEPS];
+int nr_boot_steps;
+
+void boot_mark(const char *step)
+{
+	if (nr_boot_steps < MAX_BOOT_STEPS)
+		boot_steps[nr_boot_steps++] = (struct boot_step){ step, arch_cycles() };
+}
+
+static void print_boot_info(void)
+{
+	pr_info("Pagoda %s on %s/%s, booted by %s, accelerator %s\n", PAGODA_VERSION,
+		arch_name, arch_platform(), boot_info.loader ? boot_info.loader : "?",
+		arch_accelerator());
+	pr_info("command line: %s\n", boot_info.cmdline);
+	pr_info("memory: %llu MiB usable in %u regions, kernel at %llx-%llx\n",
+		(unsigned long long)(boot_info_mem_total(&boot_info, BOOT_MEM_USABLE) >> 20),
+		boot_info.nr_mem, (unsigned long long)boot_info.kernel_start,
+		(unsigned long long)boot_info.kernel_end);
+	if (boot_info.truncated)
+		pr_warn("boot: the loader gave more regions or modules than fit; some were dropped\n");
+}
+
+/* Non-interactive runs end by telling the emulator how they went. */
+static __noreturn void finish(int failures)
+{
+	kprintf("pagoda: %s\n", failures ? "FAILED" : "done");
+	arch_emulator_exit(failures ? 1 : 0);
+	arch_poweroff();
+}
+
+void start_kernel(void)
+{
+	int problems;
+
+	print_boot_info();
+	problems = parse_params(boot_info.cmdline);
+	if (problems)
+		pr_warn("params: %d problem(s) on the command line; defaults kept\n", problems);
+	boot_mark("params");
+
+	/* Later issues add their subsystems' init here, each with a boot_mark. */
+
+	if (test_list[0])
+		finish(ktest_run(test_list) != 0);
+	if (bench_list[0])
+		finish(bench_run(bench_list) != 0);
+	shell_run();
+}

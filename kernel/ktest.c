@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ktest: runs the suites found in the "ktest_suites" section and prints
+ * KTAP version 1, the format KUnit uses, so the harness (and any KTAP
+ * reader) can tell passes, failures and skips apart line by line.
+ *
+ * This file is portable and builds on the host too; there the suites come
+ * from the same section of the test binary.
+ */
+#include <pagoda/ktest.h>
+#include <pagoda/printk.h>
+#include <pagoda/string.h>
+
+extern struct ktest_suite *__start_ktest_suites[];
+extern struct ktest_suite *__stop_ktest_suites[];
+
+void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt,
+		...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vscnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* KTAP diagnostics: indented to the case's level, '#'-prefixed. */
+	kprintf("        # %s: %s:%d: %s\n", t->case_name, file, line, msg);
+	t->failures++;
+}
+
+void ktest_skip(struct ktest *t, const char *reason)
+{
+	t->skipped = true;
+	t->skip_reason = reason;
+}
+
+static int count_cases(const struct ktest_suite *s)
+{
+	int n = 0;
+
+	while (s->cases[n].run)
+		n++;
+	return n;
+}
+
+static bool suite_runnable(const struct ktest_suite *s)
+{
+	return !(s->kernel_only && ktest_on_host());
+}
+
+/* Is name in the comma-separated list? "all" matches every suite. */
+static bool listed(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!strcmp(list, "all"))
+		return true;
+	while (*list) {
+		const char *end = strchr(list, ',');
+		size_t n = end ? (size_t)(end - list) : strlen(list);
+
+		if (n == len && !strncmp(list, name, len))
+			return true;
+		if (!end)
+			break;
+		list = end + 1;
+	}
+	return false;
+}
+
+/* Every name in the list must be a suite: a typo must not pass silently. */
+static int check_names(const char *list)
+{
+	int bad = 0;
+
+	if (!strcmp(list, "all"))
+		return 0;
+	while (*list) {
+		const char *end = strchr(list, ',');
+		size_t n = end ? (size_t)(end - list) : strlen(list);
+		bool found = false;
+
+		for (struct ktest_suite **s = __start_ktest_suites;
+		     s < __stop_ktest_suites; s++)
+			if (strlen((*s)->name) == n &&
+			    !strncmp((*s)->name, list, n))
+				found = true;
+		if (!found && n) {
+			kprintf("# ktest: no suite named '%.*s'\n", (int)n, list);
+			bad++;
+		}
+		if (!end)
+			break;
+		list = end + 1;
+	}
+	return bad ? -ENOENT : 0;
+}
+
+static int run_suite(const struct ktest_suite *s, int index)
+{
+	int n = count_cases(s), failed = 0, passed = 0, skipped = 0;
+
+	kprintf("    KTAP version 1\n");
+	kprintf("    # Subtest: %s\n", s->name);
+	kprintf("    1..%d\n", n);
+	for (int i = 0; i < n; i++) {
+		struct ktest t = { .case_name = s->cases[i].name };
+
+		if (s->init && s->init(&t)) {
+			if (!t.skipped)
+				ktest_skip(&t, "suite init failed");
+		} else {
+			s->cases[i].run(&t);
+			if (s->exit)
+				s->exit(&t);
+		}
+		if (t.failures) {
+			kprintf("    not ok %d %s\n", i + 1, t.case_name);
+			failed++;
+		} else if (t.skipped) {
+			kprintf("    ok %d %s # SKIP %s\n", i + 1, t.case_name,
+				t.skip_reason ? t.skip_reason : "");
+			skipped++;
+		} else {
+			kprintf("    ok %d %s\n", i + 1, t.case_name);
+			passed++;
+		}
+	}
+	kprintf("# %s: pass:%d fail:%d skip:%d total:%d\n", s->name, passed,
+		failed, skipped, n);
+	kprintf("%s %d %s\n", failed ? "not ok" : "ok", index, s->name);
+	return failed;
+}
+
+int ktest_run(const char *list)
+{
+	int nsuites = 0, index = 0, failed = 0, bad;
+
+	bad = check_names(list);
+	for (struct ktest_suite **s = __start_ktest_suites;
+	     s < __stop_ktest_suites; s++)
+		if (listed(list, (*s)->name) && suite_runnable(*s))
+			nsuites++;
+	kprintf("KTAP version 1\n");
+	kprintf("1..%d\n", nsuites);
+	for (struct ktest_suite **s = __start_ktest_suites;
+	     s < __stop_ktest_suites; s++)
+		if (listed(list, (*s)->name) && suite_runnable(*s))
+			failed += run_suite(*s, ++index);
+	return bad ? bad : failed;
+}
+
+void ktest_for_each_suite(void (*fn)(const struct ktest_suite *s, void *arg),
+			  void *arg)
+{
+	for (struct ktest_suite **s = __start_ktest_suites;
+	     s < __stop_ktest_suites; s++)
+		fn(*s, arg);
+}

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+/*
+ * printk: the kernel's log. A message may start with a level (KERN_ERR...);
+ * each line gets a "[seconds.micros]" timestamp since boot, goes into a ring
+ * buffer that `dmesg` replays, and is written to every console when its
+ * level is below loglevel=. kprintf() is the unadorned variant for the shell
+ * and test output.
+ */
+#include <pagoda/params.h>
+#include <pagoda/printk.h>
+#include <pagoda/string.h>
+#include <pagoda/time.h>
+
+static u64 console_loglevel = 7;
+PARAM_UINT("loglevel", console_loglevel, 0, 8,
+	   "print messages with a level below this (0 emerg .. 7 debug)");
+static bool quiet;
+PARAM_BOOL("quiet", quiet, "only warnings and worse on the console (loglevel=4)");
+
+static struct console *consoles;
+
+/* The log ring: lines kept for dmesg, oldest overwritten first. */
+#define LOG_BUF_SIZE (64 * 1024)
+static char log_buf[LOG_BUF_SIZE];
+static size_t log_head; /* total bytes ever written */
+
+static bool at_line_start = true;
+
+void register_console(struct console *con)
+{
+	con->next = consoles;
+	consoles = con;
+}
+
+void console_write(const char *s, size_t n)
+{
+	for (struct console *c = consoles; c; c = c->next)
+		c->write(c, s, n);
+}
+
+int console_getc(void)
+{
+	for (struct console *c = consoles; c; c = c->next) {
+		int ch = c->getc ? c->getc(c) : -1;
+
+		if (ch >= 0)
+			return ch;
+	}
+	return -1;
+}
+
+static void log_store(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		log_buf[(log_head + i) % LOG_BUF_SIZE] = s[i];
+	log_head += n;
+}
+
+void log_replay(void (*out)(const char *s, size_t n))
+{
+	size_t start = log_head > LOG_BUF_SIZE ? log_head - LOG_BUF_SIZE : 0;
+
+	for (size_t i = start; i < log_head; i++)
+		out(&log_buf[i % LOG_BUF_SIZE], 1);
+}
+
+static int effective_loglevel(void)
+{
+	return quiet && console_loglevel > 4 ? 4 : (int)console_loglevel;
+}
+
+int vprintk(const char *fmt, va_list ap)
+{
+	char buf[512], stamp[32];
+	int level = LOGLEVEL_DEFAULT, len;
+	bool cont = false;
+	const char *p = buf, *end;
+
+	if (fmt[0] == KERN_SOH[0] && fmt[1]) {
+		if (fmt[1] == 'c')
+			cont = true;
+		else if (fmt[1] >= '0' && fmt[1] <= '7')
+			level = fmt[1] - '0';
+		fmt += 2;
+	}
+	len = vscnprintf(buf, sizeof(buf), fmt, ap);
+	end = buf + len;
+	/* A new message that is not a continuation starts a fresh line. */
+	if (!cont && !at_line_start) {
+		log_store("\n", 1);
+		if (level < effective_loglevel())
+			console_write("\n", 1);
+		at_line_start = true;
+	}
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p + 1) : (size_t)(end - p);
+		bool show = level < effective_loglevel();
+
+		if (at_line_start) {
+			u64 ns = ktime_get_ns();
+			int sl = scnprintf(stamp, sizeof(stamp), "[%5llu.%06llu] ",
+					   (unsigned long long)(ns / 1000000000),
+					   (unsigned long long)(ns / 1000 % 1000000));
+
+			log_store(stamp, sl);
+			if (show)
+				console_write(stamp, sl);
+		}
+		log_store(p, n);
+		if (show)
+			console_write(p, n);
+		at_line_start = nl != NULL;
+		p += n;
+	}
+	return len;
+}
+
+int printk(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vprintk(fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+int vkprintf(const char *fmt, va_list ap)
+{
+	char buf[512];
+	int len = vscnprintf(buf, sizeof(buf), fmt, ap);
+
+	console_write(buf, len);
+	return len;
+}
+
+int kprintf(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vkprintf(fmt, ap);
+	va_end(ap);
+	return n;
+}

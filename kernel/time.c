@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Time since boot. Until interrupts and clock sources arrive this is simply
+ * the arch's free-running counter (TSC, CNTVCT) scaled by its frequency,
+ * measured from the counter value the entry code saved at the very first
+ * instruction, so "since boot" includes the boot code itself.
+ */
+#include <pagoda/arch.h>
+#include <pagoda/time.h>
+
+/*
+ * a * b / c without a 128-bit division (which would need libgcc): split a
+ * into whole multiples of c and a remainder. Exact while (c - 1) * b fits
+ * in 64 bits, true for any counter below 18 GHz and b = 10^9.
+ */
+static u64 mul_div(u64 a, u64 b, u64 c)
+{
+	return (a / c) * b + (a % c) * b / c;
+}
+
+u64 cycles_to_ns(u64 cycles)
+{
+	u64 hz = arch_cycles_hz();
+
+	return hz ? mul_div(cycles, NSEC_PER_SEC, hz) : 0;
+}
+
+u64 ktime_get_ns(void)
+{
+	return cycles_to_ns(arch_cycles() - boot_entry_cycles);
+}
+
+void udelay(u64 us)
+{
+	u64 hz = arch_cycles_hz(), start = arch_cycles();
+	u64 wait = mul_div(us, hz, 1000000);
+
+	while (arch_cycles() - start < wait)
+		arch_cpu_relax();
+}

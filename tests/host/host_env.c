@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What the portable kernel code expects from an architecture, provided by
+ * the host: a clock, a console on stdout, panic as abort. Compiled with
+ * host_prefix.h like the kernel sources, so it uses no libc headers that
+ * declare the renamed functions.
+ */
+#include <pagoda/arch.h>
+#include <pagoda/ksyms.h>
+#include <pagoda/printk.h>
+
+/* libc, declared by hand to stay clear of the renamed names. */
+extern long write(int fd, const void *buf, unsigned long n);
+extern void abort(void);
+struct timespec_host { long tv_sec, tv_nsec; };
+extern int clock_gettime(int clk, struct timespec_host *ts);
+
+u64 boot_entry_cycles;
+
+u64 arch_cycles(void)
+{
+	struct timespec_host ts;
+
+	clock_gettime(1 /* CLOCK_MONOTONIC */, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+u64 arch_cycles_hz(void) { return 1000000000ULL; }
+void arch_cpu_relax(void) { }
+
+/* No kernel image on the host: an empty symbol table. */
+const struct ksym_table kernel_ksyms = { 0 };
+
+static void stdout_write(struct console *con, const char *s, size_t n)
+{
+	(void)con;
+	while (n) {
+		long w = write(1, s, n);
+
+		if (w <= 0)
+			return;
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+static struct console host_console = { .name = "stdout", .write = stdout_write };
+
+void host_env_init(void)
+{
+	boot_entry_cycles = arch_cycles();
+	register_console(&host_console);
+}
+
+void panic(const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vscnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	kprintf("host panic: %s\n", msg);
+	abort();
+	for (;;)
+		;
+}

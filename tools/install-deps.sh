@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Install what Pagoda needs to build, boot and test, from the distribution's
+# own packages. Called by the Makefile before anything that needs a tool, so a
+# fresh clone needs nothing but `make run` or `make test`.
+#
+# On Debian 12 (bookworm) QEMU is 7.2, too old for the raspi4b machine, so we
+# take QEMU from bookworm-backports. The backports source is derived from the
+# mirror the machine already uses: we never name a package host ourselves.
+set -euo pipefail
+
+say() { printf 'install-deps: %s\n' "$*" >&2; }
+
+# Tools we need, and the package that provides each.
+declare -A PKG_OF=(
+	[gcc]=gcc
+	[make]=make
+	[nasm]=nasm
+	[ld]=binutils
+	[aarch64-linux-gnu-gcc]=gcc-aarch64-linux-gnu
+	[qemu-system-x86_64]=qemu-system-x86
+	[qemu-system-aarch64]=qemu-system-arm
+	[qemu-img]=qemu-utils
+	[grub-mkrescue]=grub-common
+	[xorriso]=xorriso
+	[mformat]=mtools
+	[python3]=python3
+	[gdb]=gdb
+	[clang]=clang
+)
+# Package files that have no command of their own.
+declare -A FILE_OF=(
+	[/usr/lib/grub/i386-pc/multiboot2.mod]=grub-pc-bin
+	[/usr/lib/grub/x86_64-efi/multiboot2.mod]=grub-efi-amd64-bin
+	[/usr/share/ovmf/OVMF.fd]=ovmf
+)
+
+qemu_new_enough() {
+	command -v qemu-system-aarch64 >/dev/null || return 1
+	local v
+	v=$(qemu-system-aarch64 --version | sed -n 's/.*version \([0-9]*\)\..*/\1/p' | head -n1)
+	[ -n "$v" ] && [ "$v" -ge 9 ]
+}
+
+missing=()
+for tool in "${!PKG_OF[@]}"; do
+	command -v "$tool" >/dev/null 2>&1 || missing+=("${PKG_OF[$tool]}")
+done
+for f in "${!FILE_OF[@]}"; do
+	[ -e "$f" ] || missing+=("${FILE_OF[$f]}")
+done
+need_new_qemu=0
+qemu_new_enough || need_new_qemu=1
+
+if [ ${#missing[@]} -eq 0 ] && [ $need_new_qemu -eq 0 ]; then
+	exit 0
+fi
+
+if [ ! -r /etc/os-release ] || ! command -v apt-get >/dev/null; then
+	say "this is not a Debian or Ubuntu machine; please install: ${missing[*]} and QEMU >= 9"
+	exit 1
+fi
+. /etc/os-release
+
+SUDO=
+if [ "$(id -u)" -ne 0 ]; then
+	if command -v sudo >/dev/null && sudo -n true 2>/dev/null || [ -t 0 ]; then
+		SUDO=sudo
+	else
+		say "need root to install: ${missing[*]}"
+		say "run: sudo $0   (or install those packages yourself)"
+		exit 1
+	fi
+fi
+
+# The first Debian mirror URI named in the machine's apt sources, in either the
+# deb822 (.sources) or the one-line (.list) format.
+debian_mirror() {
+	local f
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -e "$f" ] || continue
+		awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }
+		     /^Suites:/ { s = $0 }' "$f" |
+			grep -v -e security -e nodesource -e cloud | head -n1 && return 0
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -e "$f" ] || continue
+		awk '$1 == "deb" && $0 !~ /security/ {
+			for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' "$f" |
+			head -n1 | grep . && return 0
+	done
+	return 1
+}
+
+add_backports() {
+	local list=/etc/apt/sources.list.d/pagoda-backports.sources mirror
+	[ -e "$list" ] && return 0
+	mirror=$(debian_mirror | head -n1) || true
+	if [ -z "$mirror" ]; then
+		say "cannot find a Debian mirror in the apt sources; install QEMU >= 9 by hand"
+		return 1
+	fi
+	say "adding ${VERSION_CODENAME}-backports from the machine's own mirror ($mirror)"
+	$SUDO tee "$list" >/dev/null <<SRC
+Types: deb
+URIs: $mirror
+Suites: ${VERSION_CODENAME}-backports
+Components: main contrib non-free non-free-firmware
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+}
+
+qemu_from=()
+if [ $need_new_qemu -eq 1 ] && [ "${ID:-}" = debian ] && [ "${VERSION_CODENAME:-}" = bookworm ]; then
+	add_backports && qemu_from=(-t bookworm-backports)
+fi
+
+say "installing: ${missing[*]:-} (QEMU >= 9 needed for raspi4b)"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# QEMU first, from backports where that is needed, so it is the new one.
+$SUDO apt-get install -y -qq --no-install-recommends "${qemu_from[@]}" \
+	qemu-system-x86 qemu-system-arm qemu-utils ovmf >/dev/null
+if [ ${#missing[@]} -gt 0 ]; then
+	$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+qemu_new_enough || say "warning: QEMU is older than 9; the Pi 4 target (raspi4b) will not run"
+say "done"

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Build a bootable ISO (BIOS and UEFI) holding the kernel and a GRUB menu
+# that starts it with multiboot2.   usage: mkiso.sh KERNEL.elf OUT.iso [CMDLINE]
+set -euo pipefail
+kernel=$1 out=$2 cmdline=${3:-}
+stage=$(mktemp -d "${TMPDIR:-/tmp}/pagoda-iso.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/boot/grub"
+cp "$kernel" "$stage/boot/pagoda.elf"
+# The command line goes into grub.cfg verbatim; escape sed's specials.
+esc=$(printf '%s' "$cmdline" | sed -e 's/[\/&|]/\\&/g')
+sed "s|@CMDLINE@|$esc|" "$(dirname "$0")/../boot/grub/grub.cfg.in" > "$stage/boot/grub/grub.cfg"
+mkdir -p "$(dirname "$out")"
+if ! grub-mkrescue -o "$out" "$stage" >"$stage.log" 2>&1; then
+	cat "$stage.log" >&2
+	rm -f "$stage.log"
+	echo "mkiso: grub-mkrescue failed (needs grub-pc-bin, grub-efi-amd64-bin, xorriso, mtools)" >&2
+	exit 1
+fi
+rm -f "$stage.log"
+echo "  ISO     $out"
