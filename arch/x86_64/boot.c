@@ -65,6 +65,9 @@ void x86_64_start(u32 magic, u32 info)
 	boot_mark("page tables");
 	if (err)
 		pr_err("boot: loader information unusable (%d, magic %#x)\n", err, magic);
+	pr_info("x86: %s CPU, MTRRs %s, TSC %llu kHz (from %s), %s pages in the direct map\n",
+		cpu.vendor, mtrr_describe(), (unsigned long long)(arch_cycles_hz() / 1000),
+		tsc_calibration_source(), cpu.pdpe1gb ? "1 GiB" : "2 MiB");
 	acpi_init();
 	boot_mark("acpi");
 	start_kernel();

@@ -98,6 +98,7 @@ void tsc_init(void);
 void acpi_init(void);
 void mtrr_init(void);
 const char *mtrr_describe(void);
+const char *tsc_calibration_source(void);
 u64 x86_direct_map_end(void);
 
 #endif
