@@ -163,12 +163,24 @@ void shell_run(void)
 	}
 }
 
+/* In alphabetical order: print the smallest name greater than the last. */
 static int cmd_help(int argc, char **argv)
 {
+	const char *last = "";
+
 	(void)argc;
 	(void)argv;
-	for (const struct shell_cmd **c = __start_kcmds; c < __stop_kcmds; c++)
-		kprintf("  %-24s %s\n", (*c)->usage, (*c)->help);
-	return 0;
+	for (;;) {
+		const struct shell_cmd *next = NULL;
+
+		for (const struct shell_cmd **c = __start_kcmds; c < __stop_kcmds; c++)
+			if (strcmp((*c)->name, last) > 0 &&
+			    (!next || strcmp((*c)->name, next->name) < 0))
+				next = *c;
+		if (!next)
+			return 0;
+		kprintf("  %-24s %s\n", next->usage, next->help);
+		last = next->name;
+	}
 }
 SHELL_CMD(help, "help", "this list", cmd_help);

@@ -184,18 +184,30 @@ def host_tests(tally):
 
 
 def choose_accel():
-    """KVM when /dev/kvm works and is not pathologically slow, else TCG."""
+    """KVM when /dev/kvm works, else TCG.
+
+    "Works" includes "is not slower than emulation": under nested
+    virtualization every VM exit can cost a millisecond, and KVM then runs
+    this kernel far slower than TCG. A probe boot under each decides.
+    """
     forced = os.environ.get("PAGODA_ACCEL")
     if forced:
         return forced, "PAGODA_ACCEL"
     if not qemu.kvm_usable():
         return "tcg", "/dev/kvm not usable"
-    cmd, _ = qemu.build_cmd(kernel=KERNEL, cmdline="test=params panic=-1", accel="kvm",
-                            extra=["-cpu", "host,-arch-capabilities"])
-    b = Boot(cmd, os.path.join(OUT, "kvm-probe.log"), 20).run()
-    if b.timed_out or "accelerator kvm" not in b.text or "pagoda: done" not in b.text:
-        return "tcg", "KVM probe boot did not finish in 20 s (nested or broken KVM)"
-    return "kvm", "probe boot took %.1fs" % b.seconds
+    probes = {}
+    for accel in ("tcg", "kvm"):
+        cmd = qemu_cmd(accel, kernel=KERNEL, cmdline="test=params panic=-1")
+        b = Boot(cmd, os.path.join(OUT, "probe-%s.log" % accel), 30).run()
+        good = not b.timed_out and "pagoda: done" in b.text
+        probes[accel] = b.seconds if good else None
+    if probes["kvm"] is None:
+        return "tcg", "KVM probe boot failed (log build/test/probe-kvm.log)"
+    if probes["tcg"] is not None and probes["kvm"] > 3 * probes["tcg"] + 1:
+        return "tcg", ("KVM works but is slower than emulation here "
+                       "(probe boot %.1fs vs %.1fs under TCG: nested virtualization?)"
+                       % (probes["kvm"], probes["tcg"]))
+    return "kvm", "probe boot %.1fs" % probes["kvm"]
 
 
 def qemu_cmd(accel, **kw):
@@ -249,14 +261,10 @@ def system_tests(tally, accel):
     tally.check("system:bad-params.survives", "pagoda: done" in t and not b.timed_out, "boot did not finish")
 
     # An interactive session: typing, editing, history, commands, poweroff.
-    P = r"pagoda> $"
-    script = [(r"pagoda> ", "help\r"), (r"pagoda> ", "uptimX\x7fe\r"),
-              (r"up \d+\.\d+ s.*\n(.*\n)*pagoda> ", "\x1b[A\r"),
-              (r"up \d+\.\d+ s(.*\n)*.*up \d+\.\d+ s.*\n(.*\n)*pagoda> ", "params loglevel\r"),
-              (r"loglevel.*\n.*\n(.*\n)*pagoda> ", "meminfo\r"),
-              (r"usable: \d+ KiB.*\n(.*\n)*pagoda> ", "frobnicate\r"),
-              (r"unknown command.*\n(.*\n)*pagoda> ", "poweroff\r")]
-    del P
+    # Each step waits for the next prompt, then types.
+    keys = ["help\r", "uptimX\x7fe\r", "\x1b[A\r", "params loglevel\r",
+            "meminfo\r", "frobnicate\r", "poweroff\r"]
+    script = [(r"pagoda> ", k) for k in keys]
     cmd = qemu_cmd(accel, kernel=KERNEL, cmdline="panic=-1")
     b = Boot(cmd, os.path.join(OUT, "system-shell.log"), 120, script).run()
     t = b.text.replace("\r", "")
