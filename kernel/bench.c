@@ -80,12 +80,8 @@ static void bench_boot(void)
 	u64 prev = boot_entry_cycles, total;
 	int last = nr_boot_steps - 1;
 
-	/* If we are not at the shell yet (bench=boot at boot), stop here. */
-	if (nr_boot_steps < MAX_BOOT_STEPS &&
-	    (last < 0 || strcmp(boot_steps[last].name, "shell"))) {
-		boot_mark("bench start");
-		last++;
-	}
+	if (last < 0)
+		return;
 	total = cycles_to_ns(boot_steps[last].cycles - boot_entry_cycles);
 	kprintf("%-16s %12s %12s %7s\n", "step", "took (us)", "at (us)", "share");
 	for (int i = 0; i <= last; i++) {

@@ -5,7 +5,6 @@
  * into words and run the command of that name from the "kcmds" section.
  */
 #include <pagoda/arch.h>
-#include <pagoda/init.h>
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
 #include <pagoda/shell.h>
@@ -152,7 +151,6 @@ void shell_run(void)
 {
 	char line[LINE_MAX];
 
-	boot_mark("shell");
 	kprintf("\nWelcome to Pagoda. Type `help` for commands.\n");
 	run_startup_cmds();
 	for (;;) {

@@ -41,9 +41,12 @@ def build_cmd(arch="x86_64", platform="pc", boot="direct", smp=2, mem="1G",
     cmd = ["qemu-system-x86_64", "-machine", "q35", "-m", str(mem),
            "-smp", str(smp), "-no-reboot",
            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
-    # With KVM, QEMU falls back to TCG by itself if KVM cannot start.
-    cmd += ["-accel", "kvm", "-accel", "tcg"] if accel == "kvm" else ["-accel", "tcg"]
-    cmd += ["-cpu", "max"]
+    if accel == "kvm":
+        # The host's CPU model, less IA32_ARCH_CAPABILITIES: some hosts
+        # (nested virtualization) refuse to let QEMU set that MSR.
+        cmd += ["-accel", "kvm", "-cpu", "host,-arch-capabilities"]
+    else:
+        cmd += ["-accel", "tcg", "-cpu", "max"]
     if boot == "direct":
         cmd += ["-kernel", kernel]
         if cmdline:
