@@ -9,6 +9,7 @@
  *   - nothing at all in the low half, so a NULL dereference faults.
  * Page-table pages come from a static pool until memory management exists.
  */
+#include <pagoda/arch.h>
 #include <pagoda/boot_info.h>
 #include <pagoda/printk.h>
 #include <pagoda/string.h>
@@ -127,6 +128,29 @@ void paging_init(void)
 	map_direct();
 	write_cr4(read_cr4() | CR4_PGE);
 	write_cr3(table_pa(kernel_pml4));
+}
+
+/*
+ * Walk the live page tables for va. Writable only if every level allows
+ * it; executable only if no level says no-execute.
+ */
+unsigned int arch_page_prot(u64 va)
+{
+	u64 *t = (u64 *)((read_cr3() & PTE_ADDR) + KERNEL_VIRT);
+	bool w = true, x = true;
+
+	for (int level = 3; level >= 0; level--) {
+		u64 e = t[idx(va, level)];
+
+		if (!(e & PTE_P))
+			return 0;
+		w = w && (e & PTE_W);
+		x = x && !(e & PTE_NX);
+		if (level == 0 || (e & PTE_PS))
+			break;
+		t = table_va(e);
+	}
+	return PROT_PRESENT | (w ? PROT_WRITE : 0) | (x ? PROT_EXEC : 0);
 }
 
 /* Used by `meminfo` and the boot log. */

@@ -144,6 +144,20 @@ int arch_probe_read_u64(const void *addr, u64 *val)
 	return err;
 }
 
+int arch_probe_write_u64(void *addr, u64 val)
+{
+	int err;
+
+	__asm__ volatile("movl %[efault], %[err]\n"
+			 "1:\tmovq %[v], (%[addr])\n\t"
+			 "xorl %[err], %[err]\n"
+			 "2:\n\t" EXTABLE(1b, 2b)
+			 : [err] "=&r"(err)
+			 : [addr] "r"(addr), [v] "r"(val), [efault] "i"(-EFAULT)
+			 : "memory");
+	return err;
+}
+
 int arch_probe_undefined_insn(void)
 {
 	int err;

@@ -41,6 +41,8 @@ void arch_emulator_exit(int status);
  * the access faulted (the exception handler reports it and resumes).
  */
 int arch_probe_read_u64(const void *addr, u64 *val);
+/* Write a u64 to addr under the same protection: 0 or -EFAULT. */
+int arch_probe_write_u64(void *addr, u64 val);
 /* Execute an undefined instruction under the same protection. */
 int arch_probe_undefined_insn(void);
 
@@ -59,6 +61,13 @@ extern struct fault_record last_fixed_fault;
 void arch_stack_walk(void (*fn)(u64 pc, void *arg), void *arg);
 /* Print the registers saved at a panic or an exception. */
 void arch_dump_regs(void);
+
+/* --- page tables ------------------------------------------------------ */
+#define PROT_PRESENT 1u
+#define PROT_WRITE 2u
+#define PROT_EXEC 4u
+/* The effective protection of the page holding va (0 when unmapped). */
+unsigned int arch_page_prot(u64 va);
 
 /* --- early console ------------------------------------------------------- */
 void arch_early_console_init(void);
