@@ -3,7 +3,7 @@
 #   make test    build everything and run every test level; ends "N passed, N failed"
 # Also: make bench | iso | debug | host-test | deps | clean
 # Knobs: ARCH=x86_64 PLATFORM=pc CMDLINE='key=value ...' SMP=N MEM=SIZE
-#        BOOT=direct|bios|uefi (how `make run` boots x86-64)
+#        BOOT=direct|bios|uefi (how `make run` boots x86-64), ACCEL=auto|kvm|tcg
 
 ARCH ?= x86_64
 ifeq ($(ARCH),x86_64)
@@ -15,6 +15,7 @@ CMDLINE ?=
 SMP ?= 2
 MEM ?= 1G
 BOOT ?= direct
+ACCEL ?= auto
 
 B := build/$(ARCH)-$(PLATFORM)
 HB := build/host
@@ -56,7 +57,7 @@ $(B)/obj/%.o: %.c | $(DEPS_STAMP)
 $(B)/obj/%.o: %.asm | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  NASM    $<"
-	@nasm -f elf64 -g -I arch/$(ARCH)/ $< -o $@
+	@nasm -f elf64 -g -F dwarf -I arch/$(ARCH)/ $< -o $@
 
 $(B)/kernel.ld: arch/$(ARCH)/kernel.ld.S arch/$(ARCH)/layout.h
 	@mkdir -p $(B)
@@ -89,7 +90,7 @@ $(B)/pagoda.elf: $(KOBJS) $(B)/ksyms1.o $(B)/kernel.ld
 
 QEMU_RUN = $(PY) tools/qemu.py --arch $(ARCH) --platform $(PLATFORM) \
 	--boot $(BOOT) --smp $(SMP) --mem $(MEM) --kernel $(B)/pagoda.elf \
-	--iso $(B)/pagoda.iso --cmdline "$(CMDLINE)"
+	--iso $(B)/pagoda.iso --cmdline "$(CMDLINE)" --accel $(ACCEL)
 
 run: kernel $(if $(filter bios uefi,$(BOOT)),iso)
 	@$(QEMU_RUN)

@@ -39,7 +39,7 @@ def build_cmd(arch="x86_64", platform="pc", boot="direct", smp=2, mem="1G",
     if arch != "x86_64":
         sys.exit("qemu: ARCH=%s is not supported yet" % arch)
     cmd = ["qemu-system-x86_64", "-machine", "q35", "-m", str(mem),
-           "-smp", str(smp), "-no-reboot",
+           "-smp", str(smp), "-no-reboot", "-nic", "none",
            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
     if accel == "kvm":
         # The host's CPU model, less IA32_ARCH_CAPABILITIES: some hosts
