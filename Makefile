@@ -45,6 +45,7 @@ KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 	-ffreestanding -nostdinc -isystem $(shell $(CC) -print-file-name=include) \
 	-fno-stack-protector -fno-pic -fno-pie -fno-omit-frame-pointer \
 	-fno-asynchronous-unwind-tables -fno-tree-loop-distribute-patterns \
+	-fno-optimize-sibling-calls \
 	-Iinclude -Iarch/$(ARCH)/include $(ARCH_CFLAGS) -MMD -MP
 
 kernel: $(B)/pagoda.elf

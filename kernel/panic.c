@@ -16,7 +16,7 @@ PARAM_INT("panic", panic_timeout, -1, 3600,
 
 static bool in_panic;
 
-static void print_frame(u64 pc, void *arg)
+void print_stack_frame(u64 pc, void *arg)
 {
 	(void)arg;
 	printk(KERN_EMERG "  [<%016llx>] %pS\n", (unsigned long long)pc, (void *)pc);
@@ -35,7 +35,7 @@ void panic(const char *fmt, ...)
 		in_panic = true;
 		printk(KERN_EMERG "Kernel panic - not syncing: %s\n", msg);
 		printk(KERN_EMERG "Call trace (panic):\n");
-		arch_stack_walk(print_frame, NULL);
+		arch_stack_walk(print_stack_frame, NULL);
 		printk(KERN_EMERG "---[ end Kernel panic - not syncing: %s ]---\n", msg);
 	}
 	if (panic_timeout < 0)

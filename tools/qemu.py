@@ -39,7 +39,7 @@ def build_cmd(arch="x86_64", platform="pc", boot="direct", smp=2, mem="1G",
     if arch != "x86_64":
         sys.exit("qemu: ARCH=%s is not supported yet" % arch)
     cmd = ["qemu-system-x86_64", "-machine", "q35", "-m", str(mem),
-           "-smp", str(smp), "-no-reboot", "-nic", "none",
+           "-smp", str(smp), "-nic", "none",
            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
     if accel == "kvm":
         # The host's CPU model, less IA32_ARCH_CAPABILITIES: some hosts
@@ -61,7 +61,9 @@ def build_cmd(arch="x86_64", platform="pc", boot="direct", smp=2, mem="1G",
     if interactive:
         cmd += ["-nographic", "-serial", "mon:stdio"]
     else:
-        cmd += ["-display", "none", "-monitor", "none", "-serial", "stdio"]
+        # Scripted runs end at a reset too (panic=-1 reboots): QEMU exits.
+        cmd += ["-display", "none", "-monitor", "none", "-serial", "stdio",
+                "-no-reboot"]
     if gdb:
         cmd += ["-s", "-S"]
     cmd += list(extra)

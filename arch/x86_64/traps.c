@@ -203,13 +203,6 @@ void arch_stack_walk(void (*fn)(u64 pc, void *arg), void *arg)
 	walk_frames((u64)__builtin_frame_address(0), fn, arg);
 }
 
-static void print_frame(u64 pc, void *arg)
-{
-	(void)arg;
-	printk(KERN_EMERG "  [<%016llx>] %pS\n", (unsigned long long)pc,
-	       (void *)pc);
-}
-
 /* The registers of the last exception, for panic() to print. */
 static struct pt_regs *fault_regs;
 
@@ -281,8 +274,8 @@ void x86_exception(struct pt_regs *regs)
 		describe_page_fault(regs->error_code, cr2);
 	dump_regs(regs);
 	printk(KERN_EMERG "Call trace:\n");
-	print_frame(regs->rip, NULL);
-	walk_frames(regs->rbp, print_frame, NULL);
+	print_stack_frame(regs->rip, NULL);
+	walk_frames(regs->rbp, print_stack_frame, NULL);
 	fault_regs = NULL; /* already printed */
 	panic("fatal exception %s at %pS", name, (void *)regs->rip);
 }

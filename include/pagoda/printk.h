@@ -72,6 +72,8 @@ void register_console(struct console *con);
 int console_getc(void);
 
 __noreturn void panic(const char *fmt, ...) __printf(1, 2);
+/* One line of a stack trace: "[<address>] symbol+offset" (for arch_stack_walk). */
+void print_stack_frame(u64 pc, void *arg);
 
 #define BUG_ON(cond)                                                        \
 	do {                                                                \
