@@ -50,12 +50,15 @@ KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 
 kernel: $(B)/pagoda.elf
 
-$(B)/obj/%.o: %.c | $(DEPS_STAMP)
+# Objects depend on the build files too: a flag change rebuilds everything.
+BUILD_FILES := Makefile arch/$(ARCH)/build.mk
+
+$(B)/obj/%.o: %.c $(BUILD_FILES) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(KCC) $(KCFLAGS) -c $< -o $@
 
-$(B)/obj/%.o: %.asm | $(DEPS_STAMP)
+$(B)/obj/%.o: %.asm $(BUILD_FILES) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  NASM    $<"
 	@nasm -f elf64 -g -F dwarf -I arch/$(ARCH)/ $< -o $@
