@@ -72,21 +72,27 @@ if [ "$(id -u)" -ne 0 ]; then
 	fi
 fi
 
-# The first Debian mirror URI named in the machine's apt sources, in either the
-# deb822 (.sources) or the one-line (.list) format.
+# The mirror the machine already uses for its own release: the first URI of
+# an apt source whose suite is exactly "$VERSION_CODENAME" (so not -security
+# or a third-party repository), in the deb822 (.sources) or one-line format.
 debian_mirror() {
 	local f
 	for f in /etc/apt/sources.list.d/*.sources; do
 		[ -e "$f" ] || continue
-		awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }
-		     /^Suites:/ { s = $0 }' "$f" |
-			grep -v -e security -e nodesource -e cloud | head -n1 && return 0
+		awk -v want="$VERSION_CODENAME" '
+			function flush() { if (ok && uri != "") { print uri; found = 1; exit } ok = 0; uri = "" }
+			/^[ \t]*$/ { flush(); next }
+			/^URIs:/ { uri = $2 }
+			/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == want) ok = 1 }
+			/^Enabled:[ \t]*no/ { uri = "" }
+			END { if (!found) flush() }' "$f" | grep . && return 0
 	done
 	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
 		[ -e "$f" ] || continue
-		awk '$1 == "deb" && $0 !~ /security/ {
-			for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' "$f" |
-			head -n1 | grep . && return 0
+		# deb [options] URI suite components...
+		awk -v want="$VERSION_CODENAME" '$1 == "deb" {
+			i = 2; if ($i ~ /^\[/) { while (i <= NF && $i !~ /\]$/) i++; i++ }
+			if ($(i + 1) == want) { print $i; exit } }' "$f" | grep . && return 0
 	done
 	return 1
 }
