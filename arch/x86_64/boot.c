@@ -39,6 +39,8 @@ static struct uart8250 com1 = { .base = 0x3f8, .read = pio_read, .write = pio_wr
 void arch_early_console_init(void)
 {
 	serial8250_init(&com1, 115200);
+	/* Firmware leaves its cursor mid-line ("Booting from ROM.."). */
+	console_write("\n", 1);
 }
 
 void x86_64_start(u32 magic, u32 info)
