@@ -24,28 +24,13 @@ void bench_print_machine(void)
 		strcmp(arch_accelerator(), "kvm") ? " (emulated: times are not hardware times)" : "");
 }
 
-static bool in_list(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-
-	if (!strcmp(list, "all"))
-		return true;
-	for (const char *p = list; p; p = strchr(p, ',')) {
-		if (*p == ',')
-			p++;
-		if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == '\0'))
-			return true;
-	}
-	return false;
-}
-
 int bench_run(const char *list)
 {
 	int ran = 0;
 
 	bench_print_machine();
 	for (const struct kbench **b = __start_kbenches; b < __stop_kbenches; b++) {
-		if (!in_list(list, (*b)->name))
+		if (!strlist_has(list, (*b)->name))
 			continue;
 		kprintf("== bench %s: %s\n", (*b)->name, (*b)->help);
 		(*b)->run();

@@ -48,8 +48,6 @@ static int cmd_uptime(int argc, char **argv)
 }
 SHELL_CMD(uptime, "uptime", "time since the kernel's first instruction", cmd_uptime);
 
-void log_replay(void (*out)(const char *s, size_t n));
-
 static int cmd_dmesg(int argc, char **argv)
 {
 	(void)argc;

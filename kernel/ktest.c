@@ -48,26 +48,6 @@ static bool suite_runnable(const struct ktest_suite *s)
 	return !(s->kernel_only && ktest_on_host());
 }
 
-/* Is name in the comma-separated list? "all" matches every suite. */
-static bool listed(const char *list, const char *name)
-{
-	size_t len = strlen(name);
-
-	if (!strcmp(list, "all"))
-		return true;
-	while (*list) {
-		const char *end = strchr(list, ',');
-		size_t n = end ? (size_t)(end - list) : strlen(list);
-
-		if (n == len && !strncmp(list, name, len))
-			return true;
-		if (!end)
-			break;
-		list = end + 1;
-	}
-	return false;
-}
-
 /* Every name in the list must be a suite: a typo must not pass silently. */
 static int check_names(const char *list)
 {
@@ -139,13 +119,13 @@ int ktest_run(const char *list)
 	bad = check_names(list);
 	for (struct ktest_suite **s = __start_ktest_suites;
 	     s < __stop_ktest_suites; s++)
-		if (listed(list, (*s)->name) && suite_runnable(*s))
+		if (strlist_has(list, (*s)->name) && suite_runnable(*s))
 			nsuites++;
 	kprintf("KTAP version 1\n");
 	kprintf("1..%d\n", nsuites);
 	for (struct ktest_suite **s = __start_ktest_suites;
 	     s < __stop_ktest_suites; s++)
-		if (listed(list, (*s)->name) && suite_runnable(*s))
+		if (strlist_has(list, (*s)->name) && suite_runnable(*s))
 			failed += run_suite(*s, ++index);
 	return bad ? bad : failed;
 }

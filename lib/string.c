@@ -276,3 +276,21 @@ char *strim(char *s)
 	s[len] = '\0';
 	return skip_spaces(s);
 }
+
+bool strlist_has(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!strcmp(list, "all"))
+		return true;
+	for (;;) {
+		const char *end = strchr(list, ',');
+		size_t n = end ? (size_t)(end - list) : strlen(list);
+
+		if (n == len && !strncmp(list, name, len))
+			return true;
+		if (!end)
+			return false;
+		list = end + 1;
+	}
+}

@@ -318,7 +318,20 @@ static void test_ctype(struct ktest *t)
 	KEXPECT_EQ(t, tolower('@'), '@');
 }
 
+static void test_strlist_has(struct ktest *t)
+{
+	KEXPECT_TRUE(t, strlist_has("all", "anything"));
+	KEXPECT_TRUE(t, strlist_has("a,bb,c", "bb"));
+	KEXPECT_TRUE(t, strlist_has("a,bb,c", "a"));
+	KEXPECT_TRUE(t, strlist_has("a,bb,c", "c"));
+	KEXPECT_FALSE(t, strlist_has("a,bb,c", "b"));
+	KEXPECT_FALSE(t, strlist_has("a,bb,c", "bbb"));
+	KEXPECT_FALSE(t, strlist_has("", "a"));
+	KEXPECT_TRUE(t, strlist_has("x,,y", ""));
+}
+
 static struct ktest_case string_cases[] = {
+	KTEST_CASE(test_strlist_has),
 	KTEST_CASE(test_memcpy_sweep),
 	KTEST_CASE(test_memmove_overlap),
 	KTEST_CASE(test_memmove_backward_long),

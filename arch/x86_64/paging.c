@@ -152,9 +152,3 @@ unsigned int arch_page_prot(u64 va)
 	}
 	return PROT_PRESENT | (w ? PROT_WRITE : 0) | (x ? PROT_EXEC : 0);
 }
-
-/* Used by `meminfo` and the boot log. */
-unsigned int paging_pool_used(void)
-{
-	return pt_pool_used;
-}

@@ -203,9 +203,6 @@ void arch_stack_walk(void (*fn)(u64 pc, void *arg), void *arg)
 	walk_frames((u64)__builtin_frame_address(0), fn, arg);
 }
 
-/* The registers of the last exception, for panic() to print. */
-static struct pt_regs *fault_regs;
-
 static void dump_regs(const struct pt_regs *r)
 {
 	printk(KERN_EMERG "RIP: %04llx:%016llx %pS\n", (unsigned long long)r->cs,
@@ -231,12 +228,6 @@ static void dump_regs(const struct pt_regs *r)
 	printk(KERN_EMERG "CR0: %016llx CR2: %016llx CR3: %016llx CR4: %016llx\n",
 	       (unsigned long long)read_cr0(), (unsigned long long)read_cr2(),
 	       (unsigned long long)read_cr3(), (unsigned long long)read_cr4());
-}
-
-void arch_dump_regs(void)
-{
-	if (fault_regs)
-		dump_regs(fault_regs);
 }
 
 static void describe_page_fault(u64 err, u64 addr)
@@ -266,7 +257,6 @@ void x86_exception(struct pt_regs *regs)
 		regs->rip = fix->fixup;
 		return;
 	}
-	fault_regs = regs;
 	printk(KERN_EMERG "------------[ CPU exception ]------------\n");
 	printk(KERN_EMERG "%s (vector %llu), error code %#llx\n", name,
 	       (unsigned long long)vec, (unsigned long long)regs->error_code);
@@ -276,6 +266,5 @@ void x86_exception(struct pt_regs *regs)
 	printk(KERN_EMERG "Call trace:\n");
 	print_stack_frame(regs->rip, NULL);
 	walk_frames(regs->rbp, print_stack_frame, NULL);
-	fault_regs = NULL; /* already printed */
 	panic("fatal exception %s at %pS", name, (void *)regs->rip);
 }

@@ -59,8 +59,6 @@ extern struct fault_record last_fixed_fault;
 
 /* Walk the caller's stack, calling fn on each return address. */
 void arch_stack_walk(void (*fn)(u64 pc, void *arg), void *arg);
-/* Print the registers saved at a panic or an exception. */
-void arch_dump_regs(void);
 
 /* --- page tables ------------------------------------------------------ */
 #define PROT_PRESENT 1u

@@ -68,6 +68,8 @@ struct console {
 	struct console *next;
 };
 void register_console(struct console *con);
+/* Replay the log ring (every level) through out, oldest first. */
+void log_replay(void (*out)(const char *s, size_t n));
 /* Read one character from the first console that has one, or -1. */
 int console_getc(void);
 

@@ -22,6 +22,8 @@ size_t strlcat(char *dst, const char *src, size_t size);
 char *strstr(const char *hay, const char *needle);
 /* Split off the next token delimited by any of delim; updates *s (NULL at end). */
 char *strsep(char **s, const char *delim);
+/* Is name one of the words of a comma-separated list? "all" matches all. */
+bool strlist_has(const char *list, const char *name);
 /* Skip leading white space. */
 char *skip_spaces(const char *s);
 /* Remove leading and trailing white space in place. */

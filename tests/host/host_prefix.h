@@ -27,6 +27,7 @@
 #define strsep pg_strsep
 #define skip_spaces pg_skip_spaces
 #define strim pg_strim
+#define strlist_has pg_strlist_has
 #define kstrtou64 pg_kstrtou64
 #define kstrtos64 pg_kstrtos64
 #define kstrtosize pg_kstrtosize
