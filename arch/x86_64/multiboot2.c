@@ -7,7 +7,6 @@
  */
 #include <pagoda/boot_info.h>
 #include <pagoda/string.h>
-#include <asm/x86.h>
 #include "boot.h"
 
 #define MB2_BOOTLOADER_MAGIC 0x36d76289

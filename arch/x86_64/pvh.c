@@ -7,7 +7,6 @@
  */
 #include <pagoda/boot_info.h>
 #include <pagoda/string.h>
-#include <asm/x86.h>
 #include "boot.h"
 
 #define PVH_START_MAGIC 0x336ec578
