@@ -116,7 +116,7 @@ HOST_KSRCS := $(wildcard lib/*.c) kernel/ktest.c kernel/params.c kernel/printk.c
 	kernel/params_test.c kernel/ksyms_test.c
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter \
 	-fno-builtin -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-	-fno-omit-frame-pointer -include tests/host/host_prefix.h -Iinclude -MMD -MP
+	-fno-omit-frame-pointer -include tests/host/host_prefix.h -Iinclude -Itests/host/include -MMD -MP
 HOST_KOBJS := $(patsubst %.c,$(HB)/obj/%.o,$(HOST_KSRCS) tests/host/host_env.c)
 
 $(HB)/obj/%.o: %.c tests/host/host_prefix.h

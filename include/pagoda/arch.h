@@ -8,6 +8,11 @@
 #define PAGODA_ARCH_H
 
 #include <pagoda/types.h>
+/* PAGE_OFFSET (the direct map), VMALLOC_START/END, KERNEL_VIRT. */
+#include <asm/memory.h>
+
+#define PAGE_SHIFT 12
+#define PAGE_SIZE (1UL << PAGE_SHIFT)
 
 /* --- identity ---------------------------------------------------------- */
 extern const char arch_name[];     /* "x86_64", "arm64" */
@@ -23,6 +28,9 @@ extern u64 boot_entry_cycles;
 /* --- interrupts and CPU ------------------------------------------------ */
 void arch_irq_disable(void);
 void arch_irq_enable(void);
+/* Disable and return the previous state, for arch_irq_restore(). */
+unsigned long arch_irq_save(void);
+void arch_irq_restore(unsigned long flags);
 void arch_cpu_relax(void);           /* spin-wait hint */
 __noreturn void arch_halt_forever(void);
 
@@ -64,8 +72,29 @@ void arch_stack_walk(void (*fn)(u64 pc, void *arg), void *arg);
 #define PROT_PRESENT 1u
 #define PROT_WRITE 2u
 #define PROT_EXEC 4u
+#define PROT_DEVICE 8u  /* uncached device memory (MMIO) */
 /* The effective protection of the page holding va (0 when unmapped). */
 unsigned int arch_page_prot(u64 va);
+/* Physical end of the direct map set up at boot (PAGE_OFFSET + pa). */
+u64 arch_direct_map_end(void);
+/*
+ * Kernel mappings outside the image and the direct map (vmalloc, ioremap):
+ * map [va, va + size) to [pa, pa + size) with 4 KiB pages, change their
+ * protection, or unmap them; the TLB is flushed on return. va, pa and size
+ * are page aligned. Mapping fails with -EEXIST over a present page and
+ * -ENOMEM when no page-table page can be had; protect and unmap need the
+ * range fully mapped (-EINVAL otherwise).
+ */
+int arch_map_range(u64 va, phys_addr_t pa, u64 size, unsigned int prot);
+int arch_protect_range(u64 va, u64 size, unsigned int prot);
+int arch_unmap_range(u64 va, u64 size);
+/* The physical address va maps to, or -1 when unmapped. */
+phys_addr_t arch_virt_to_phys(u64 va);
+/*
+ * Page-table pages for those calls come from portable code (mm/): a zeroed
+ * 4 KiB page's physical address, reachable through the direct map, or 0.
+ */
+phys_addr_t pgtable_alloc_page(void);
 
 /* --- early console ------------------------------------------------------- */
 void arch_early_console_init(void);

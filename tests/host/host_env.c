@@ -16,6 +16,7 @@ struct timespec_host { long tv_sec, tv_nsec; };
 extern int clock_gettime(int clk, struct timespec_host *ts);
 
 u64 boot_entry_cycles;
+unsigned long host_page_offset;
 
 u64 arch_cycles(void)
 {
@@ -27,6 +28,8 @@ u64 arch_cycles(void)
 
 u64 arch_cycles_hz(void) { return 1000000000ULL; }
 void arch_cpu_relax(void) { }
+unsigned long arch_irq_save(void) { return 0; }
+void arch_irq_restore(unsigned long flags) { (void)flags; }
 
 /* No kernel image on the host: an empty symbol table. */
 const struct ksym_table kernel_ksyms = { 0 };
