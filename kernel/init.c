@@ -16,9 +16,13 @@
 #include <pagoda/ktest.h>
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
+#include <pagoda/sched.h>
 #include <pagoda/shell.h>
+#include <pagoda/smp.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
+#include <pagoda/timer.h>
+#include <pagoda/workqueue.h>
 
 #define PAGODA_VERSION "0.1"
 
@@ -69,6 +73,15 @@ void start_kernel(void)
 	boot_mark("params");
 
 	/* Later issues add their subsystems' init here, each with a boot_mark. */
+
+	/* Threads, time and interrupts, then the other CPUs (issue 5). */
+	sched_init();
+	time_init();
+	arch_irq_enable();
+	smp_init();
+	workqueue_init();
+	arch_late_init();
+	boot_mark("smp");
 
 	/* Ready for the prompt: what `bench boot` measures up to. */
 	boot_mark("shell");

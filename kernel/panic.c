@@ -8,6 +8,7 @@
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
 #include <pagoda/shell.h>
+#include <pagoda/smp.h>
 #include <pagoda/time.h>
 
 static s64 panic_timeout;
@@ -33,6 +34,7 @@ void panic(const char *fmt, ...)
 	va_end(ap);
 	if (!in_panic) {
 		in_panic = true;
+		smp_send_stop();
 		printk(KERN_EMERG "Kernel panic - not syncing: %s\n", msg);
 		printk(KERN_EMERG "Call trace (panic):\n");
 		arch_stack_walk(print_stack_frame, NULL);

@@ -6,8 +6,10 @@
  * level is below loglevel=. kprintf() is the unadorned variant for the shell
  * and test output.
  */
+#include <pagoda/arch.h>
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
+#include <pagoda/smp.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
 
@@ -25,6 +27,42 @@ static char log_buf[LOG_BUF_SIZE];
 static size_t log_head; /* total bytes ever written */
 
 static bool at_line_start = true;
+
+/*
+ * One CPU prints at a time, so lines from several CPUs do not mix. The
+ * lock notes its owner: the same CPU coming back (an exception while
+ * printing, panic) goes straight through rather than deadlock, and a
+ * holder that never lets go (a stopped CPU) is overridden after a second.
+ */
+static int printk_owner = -1;
+
+static unsigned long printk_lock(bool *nested)
+{
+	unsigned long flags = arch_irq_save();
+	int me = (int)smp_processor_id(), none = -1;
+	u64 start = arch_cycles(), hz = arch_cycles_hz();
+
+	*nested = __atomic_load_n(&printk_owner, __ATOMIC_RELAXED) == me;
+	if (*nested)
+		return flags;
+	while (!__atomic_compare_exchange_n(&printk_owner, &none, me, false,
+					    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		none = -1;
+		if (hz && arch_cycles() - start > hz) {
+			__atomic_store_n(&printk_owner, me, __ATOMIC_SEQ_CST);
+			break;
+		}
+		arch_cpu_relax();
+	}
+	return flags;
+}
+
+static void printk_unlock(unsigned long flags, bool nested)
+{
+	if (!nested)
+		__atomic_store_n(&printk_owner, -1, __ATOMIC_RELEASE);
+	arch_irq_restore(flags);
+}
 
 void register_console(struct console *con)
 {
@@ -73,8 +111,9 @@ int vprintk(const char *fmt, va_list ap)
 {
 	char buf[512], stamp[32];
 	int level = LOGLEVEL_DEFAULT, len;
-	bool cont = false;
+	bool cont = false, nested;
 	const char *p = buf, *end;
+	unsigned long flags;
 
 	if (fmt[0] == KERN_SOH[0] && fmt[1]) {
 		if (fmt[1] == 'c')
@@ -85,6 +124,7 @@ int vprintk(const char *fmt, va_list ap)
 	}
 	len = vscnprintf(buf, sizeof(buf), fmt, ap);
 	end = buf + len;
+	flags = printk_lock(&nested);
 	/* A new message that is not a continuation starts a fresh line. */
 	if (!cont && !at_line_start) {
 		log_store("\n", 1);
@@ -113,6 +153,7 @@ int vprintk(const char *fmt, va_list ap)
 		at_line_start = nl != NULL;
 		p += n;
 	}
+	printk_unlock(flags, nested);
 	return len;
 }
 
@@ -131,8 +172,11 @@ int vkprintf(const char *fmt, va_list ap)
 {
 	char buf[512];
 	int len = vscnprintf(buf, sizeof(buf), fmt, ap);
+	bool nested;
+	unsigned long flags = printk_lock(&nested);
 
 	console_write(buf, len);
+	printk_unlock(flags, nested);
 	return len;
 }
 

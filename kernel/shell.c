@@ -60,11 +60,7 @@ int shell_exec(const char *line)
 
 static int wait_char(void)
 {
-	int c;
-
-	while ((c = console_getc()) < 0)
-		arch_cpu_relax();
-	return c;
+	return console_getc_wait();
 }
 
 static void replace_line(char *line, size_t *len, const char *with)

@@ -1,16 +1,279 @@
 // SPDX-License-Identifier: MIT
 /*
- * CPU identity while only the boot CPU runs. The SMP issue replaces this
- * with per-CPU data set up for each CPU it brings online.
+ * CPUs: per-CPU data, bringing the other CPUs up, and asking them to do
+ * things (inter-processor interrupts).
+ *
+ * A cross-CPU call is a small request (function, argument, done flag)
+ * queued on the target's list, followed by an IPI; the target runs it from
+ * its interrupt handler. A sender that waits with interrupts off keeps
+ * serving its own queue, so two CPUs calling each other cannot deadlock.
+ * The TLB shootdown is the same mechanism with its own IPI type, so
+ * `cpus` can count them apart.
  */
+#include <pagoda/arch.h>
+#include <pagoda/irq.h>
+#include <pagoda/list.h>
+#include <pagoda/printk.h>
+#include <pagoda/sched.h>
 #include <pagoda/smp.h>
+#include <pagoda/spinlock.h>
+#include <pagoda/time.h>
+#include <pagoda/timer.h>
 
-unsigned int smp_processor_id(void)
+_Static_assert(offsetof(struct cpu_local, self) == 0, "arch reads self at 0");
+_Static_assert(offsetof(struct cpu_local, current_task) == 8, "arch reads current at 8");
+
+struct cpu_local cpu_locals[NR_CPUS];
+extern struct task init_task;
+static unsigned int nr_possible = 1;
+
+unsigned int num_possible_cpus(void)
 {
-	return 0;
+	return nr_possible;
 }
 
 unsigned int num_online_cpus(void)
 {
-	return 1;
+	unsigned int n = 0, c;
+
+	for_each_online_cpu(c)
+		n++;
+	return n;
+}
+
+static void cpu_local_setup(unsigned int cpu, struct task *t)
+{
+	struct cpu_local *c = &cpu_locals[cpu];
+
+	c->self = c;
+	c->cpu = cpu;
+	c->current_task = t;
+	t->cpu = cpu;
+}
+
+void percpu_init_boot_cpu(void)
+{
+	cpu_local_setup(0, &init_task);
+	arch_set_this_cpu(&cpu_locals[0]);
+	arch_set_current(&init_task);
+	cpu_locals[0].online = true;
+}
+
+void smp_init(void)
+{
+	unsigned int n = arch_smp_prepare(), cpu;
+
+	nr_possible = MIN(MAX(n, 1u), (unsigned int)NR_CPUS);
+	for (cpu = 1; cpu < nr_possible; cpu++) {
+		struct task *idle = idle_task_create(cpu);
+		int err;
+		u64 deadline;
+
+		if (!idle) {
+			pr_err("smp: no idle task for CPU %u\n", cpu);
+			continue;
+		}
+		cpu_local_setup(cpu, idle);
+		err = arch_cpu_start(cpu, (char *)idle->stack + idle->stack_size);
+		if (err) {
+			pr_err("smp: CPU %u did not start (%d)\n", cpu, err);
+			continue;
+		}
+		deadline = ktime_get_ns() + NSEC_PER_SEC;
+		while (!cpu_online(cpu) && ktime_get_ns() < deadline)
+			arch_cpu_relax();
+		if (!cpu_online(cpu))
+			pr_err("smp: CPU %u started but never came online\n", cpu);
+	}
+	pr_info("smp: %u of %u CPUs online\n", num_online_cpus(), nr_possible);
+}
+
+void secondary_start_kernel(unsigned int cpu)
+{
+	struct cpu_local *c = &cpu_locals[cpu];
+
+	arch_set_this_cpu(c);
+	arch_set_current(c->current_task);
+	arch_secondary_init();
+	timers_init_cpu();
+	__atomic_store_n(&c->online, true, __ATOMIC_RELEASE);
+	arch_irq_enable();
+	cpu_idle_loop();
+}
+
+/* ---- cross-CPU calls ------------------------------------------------- */
+
+struct call_single_data {
+	smp_call_func_t fn;
+	void *info;
+	struct list_head node;
+	int picked; /* the target has taken fn and info: the sender may go */
+	int done;   /* fn has returned */
+};
+
+static struct call_queue {
+	arch_spinlock_t lock;
+	struct list_head list;
+} call_queues[NR_CPUS];
+
+/* Run what others queued for this CPU. Interrupts are off. */
+static void flush_call_queue(void)
+{
+	struct call_queue *q = &call_queues[smp_processor_id()];
+
+	for (;;) {
+		struct call_single_data *csd;
+		smp_call_func_t fn;
+		void *info;
+
+		arch_spin_lock(&q->lock);
+		if (!q->list.next || list_empty(&q->list)) {
+			arch_spin_unlock(&q->lock);
+			return;
+		}
+		csd = list_first_entry(&q->list, struct call_single_data, node);
+		list_del(&csd->node);
+		arch_spin_unlock(&q->lock);
+		fn = csd->fn;
+		info = csd->info;
+		__atomic_store_n(&csd->picked, 1, __ATOMIC_RELEASE);
+		fn(info);
+		__atomic_store_n(&csd->done, 1, __ATOMIC_RELEASE);
+	}
+}
+
+static void queue_call(unsigned int cpu, struct call_single_data *csd, enum ipi_type type)
+{
+	struct call_queue *q = &call_queues[cpu];
+	unsigned long flags = arch_irq_save();
+
+	arch_spin_lock(&q->lock);
+	if (!q->list.next)
+		INIT_LIST_HEAD(&q->list);
+	list_add_tail(&csd->node, &q->list);
+	arch_spin_unlock(&q->lock);
+	arch_irq_restore(flags);
+	arch_send_ipi(cpu, type);
+}
+
+static void wait_call(struct call_single_data *csd, bool wait)
+{
+	int *flag = wait ? &csd->done : &csd->picked;
+
+	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
+		if (!arch_irqs_enabled())
+			flush_call_queue();
+		arch_cpu_relax();
+	}
+}
+
+/* Run fn on every online CPU in mask but this one, then (maybe) wait. */
+static void call_many(u64 mask, smp_call_func_t fn, void *info, bool wait,
+		      enum ipi_type type)
+{
+	struct call_single_data csd[NR_CPUS];
+	unsigned int me, cpu;
+
+	preempt_disable();
+	me = smp_processor_id();
+	for_each_online_cpu(cpu) {
+		if (cpu == me || !(mask & (1ULL << cpu)))
+			continue;
+		csd[cpu] = (struct call_single_data){ .fn = fn, .info = info };
+		queue_call(cpu, &csd[cpu], type);
+	}
+	/* Always wait until picked: csd lives on this stack. */
+	for_each_online_cpu(cpu)
+		if (cpu != me && (mask & (1ULL << cpu)))
+			wait_call(&csd[cpu], wait);
+	preempt_enable();
+}
+
+int smp_call_function_single(unsigned int cpu, smp_call_func_t fn, void *info, bool wait)
+{
+	unsigned long flags;
+
+	if (!cpu_online(cpu))
+		return -ENODEV;
+	preempt_disable();
+	if (cpu == smp_processor_id()) {
+		flags = arch_irq_save();
+		fn(info);
+		arch_irq_restore(flags);
+	} else {
+		call_many(1ULL << cpu, fn, info, wait, IPI_CALL_FUNC);
+	}
+	preempt_enable();
+	return 0;
+}
+
+void smp_call_function(smp_call_func_t fn, void *info, bool wait)
+{
+	call_many(CPU_MASK_ALL, fn, info, wait, IPI_CALL_FUNC);
+}
+
+void on_each_cpu(smp_call_func_t fn, void *info, bool wait)
+{
+	unsigned long flags;
+
+	preempt_disable();
+	call_many(CPU_MASK_ALL, fn, info, wait, IPI_CALL_FUNC);
+	flags = arch_irq_save();
+	fn(info);
+	arch_irq_restore(flags);
+	preempt_enable();
+}
+
+struct tlb_range {
+	u64 start, end;
+};
+
+static void tlb_flush_func(void *info)
+{
+	struct tlb_range *r = info;
+
+	arch_flush_tlb_local(r->start, r->end);
+}
+
+void flush_tlb_kernel_range(u64 start, u64 end)
+{
+	struct tlb_range r = { start, end };
+
+	preempt_disable();
+	arch_flush_tlb_local(start, end);
+	if (num_online_cpus() > 1)
+		call_many(CPU_MASK_ALL, tlb_flush_func, &r, true, IPI_TLB_FLUSH);
+	preempt_enable();
+}
+
+void smp_send_stop(void)
+{
+	unsigned int cpu, me = smp_processor_id();
+
+	for_each_online_cpu(cpu)
+		if (cpu != me)
+			arch_send_ipi(cpu, IPI_STOP);
+}
+
+void ipi_handle(enum ipi_type type)
+{
+	struct cpu_local *c = this_cpu();
+
+	if (type < NR_IPI)
+		c->ipis[type]++;
+	switch (type) {
+	case IPI_RESCHEDULE:
+		/* need_resched is already set; irq_exit() acts on it. */
+		break;
+	case IPI_CALL_FUNC:
+	case IPI_TLB_FLUSH:
+		flush_call_queue();
+		break;
+	case IPI_STOP:
+		__atomic_store_n(&c->online, false, __ATOMIC_RELEASE);
+		arch_irq_disable();
+		arch_halt_forever();
+	default:
+		break;
+	}
 }

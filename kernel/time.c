@@ -38,3 +38,8 @@ void udelay(u64 us)
 	while (arch_cycles() - start < wait)
 		arch_cpu_relax();
 }
+
+u64 ktime_to_cycles(u64 ns)
+{
+	return boot_entry_cycles + mul_div(ns, arch_cycles_hz(), NSEC_PER_SEC);
+}

@@ -9,6 +9,7 @@
 #include <pagoda/init.h>
 #include <pagoda/printk.h>
 #include <pagoda/serial8250.h>
+#include <pagoda/smp.h>
 #include <pagoda/string.h>
 #include <asm/x86.h>
 #include "acpi.h"
@@ -43,6 +44,15 @@ void arch_early_console_init(void)
 	console_write("\n", 1);
 }
 
+/* Interrupts and threads work: let the console's input interrupt wake the shell. */
+void arch_late_init(void)
+{
+	int err = serial8250_enable_rx_irq(&com1, isa_irq_to_gsi(4));
+
+	if (err)
+		pr_warn("x86: COM1 stays polled (%d)\n", err);
+}
+
 void x86_64_start(u32 magic, u32 info)
 {
 	int err;
@@ -51,6 +61,8 @@ void x86_64_start(u32 magic, u32 info)
 	boot_mark("entry");
 	arch_early_console_init();
 	cpu_detect();
+	/* Per-CPU data (GS base) before anything takes a lock. */
+	percpu_init_boot_cpu();
 	mtrr_init();
 	gdt_init();
 	idt_init();
@@ -72,5 +84,7 @@ void x86_64_start(u32 magic, u32 info)
 		tsc_calibration_source(), cpu.pdpe1gb ? "1 GiB" : "2 MiB");
 	acpi_init();
 	boot_mark("acpi");
+	lapic_init_boot();
+	ioapic_init();
 	start_kernel();
 }

@@ -1,6 +1,7 @@
 # x86-64 build settings, included by the top-level Makefile.
 ARCH_CSRCS := $(wildcard arch/x86_64/*.c)
-ARCH_ASRCS := boot/x86_64/head.asm arch/x86_64/entry.asm
+ARCH_ASRCS := boot/x86_64/head.asm arch/x86_64/entry.asm arch/x86_64/switch.asm \
+	arch/x86_64/trampoline.asm
 ARCH_CFLAGS := -m64 -mcmodel=kernel -mno-red-zone -mgeneral-regs-only
 KCC := gcc
 KLD := ld

@@ -16,6 +16,7 @@ void cpu_detect(void)
 	cpuid(1, 0, &a, &b, &c, &d);
 	cpu.rdrand = c & (1u << 30);
 	cpu.x2apic = c & (1u << 21);
+	cpu.tsc_deadline = c & (1u << 24);
 	cpu.hypervisor = c & (1u << 31);
 	if (cpu.max_leaf >= 7) {
 		cpuid(7, 0, &a, &b, &c, &d);

@@ -1,14 +1,17 @@
 ; SPDX-License-Identifier: MIT
 ;
-; Exception entry stubs. Each vector gets a tiny stub that makes the stack
-; look the same whether or not the CPU pushed an error code, pushes the
-; vector number and joins the common path, which saves every general
-; register as a struct pt_regs (see asm/x86.h) and calls x86_exception().
+; Exception and interrupt entry stubs. Each of the 256 vectors gets a tiny
+; stub that makes the stack look the same whether or not the CPU pushed an
+; error code, pushes the vector number and joins the common path, which
+; saves every general register as a struct pt_regs (see asm/x86.h) and
+; calls x86_exception() for vectors 0-31 (CPU exceptions) or
+; x86_interrupt() for 32-255 (devices, the APIC timer, IPIs).
 
 bits 64
 section .text
 
 extern x86_exception
+extern x86_interrupt
 global exception_stubs
 
 ; Vectors for which the CPU pushes an error code.
@@ -26,7 +29,7 @@ stub_%1:
 %endmacro
 
 %assign v 0
-%rep 32
+%rep 256
 	STUB %[v]
 %assign v v + 1
 %endrep
@@ -53,7 +56,13 @@ exception_common:
 	push qword [rsp + 17 * 8]
 	push rbp
 	mov rbp, rsp
+	cmp qword [rdi + 15 * 8], 32
+	jae .irq
 	call x86_exception
+	jmp .out
+.irq:
+	call x86_interrupt
+.out:
 	add rsp, 16
 	pop r15
 	pop r14
@@ -77,7 +86,7 @@ section .rodata
 align 8
 exception_stubs:
 %assign v 0
-%rep 32
+%rep 256
 	dq stub_ %+ v
 %assign v v + 1
 %endrep

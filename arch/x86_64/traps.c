@@ -9,6 +9,8 @@
 #include <pagoda/arch.h>
 #include <pagoda/ksyms.h>
 #include <pagoda/printk.h>
+#include <pagoda/sched.h>
+#include <pagoda/smp.h>
 #include <pagoda/string.h>
 #include <asm/x86.h>
 
@@ -37,13 +39,16 @@ struct desc_ptr {
 	u64 base;
 } __packed;
 
-static u64 gdt[7] __aligned(16);
-static struct tss tss __aligned(16);
+/* Each CPU has its own GDT and TSS: the TSS descriptor's busy bit and the
+ * double-fault stack must not be shared. The IDT is shared. */
+static u64 gdt[NR_CPUS][7] __aligned(16);
+static struct tss tss[NR_CPUS] __aligned(16);
 static struct idt_gate idt[256] __aligned(16);
 /* A separate stack for double faults, so a blown stack still reports. */
-static u8 df_stack[8192] __aligned(16);
+#define DF_STACK_SIZE 8192
+static u8 df_stack[NR_CPUS][DF_STACK_SIZE] __aligned(16);
 
-extern const u64 exception_stubs[32];
+extern const u64 exception_stubs[256];
 extern char boot_stack[], boot_stack_top[];
 
 static const char *const exc_names[32] = {
@@ -60,19 +65,21 @@ static const char *const exc_names[32] = {
 	"reserved",
 };
 
-void gdt_init(void)
+static void gdt_load(unsigned int cpu)
 {
-	u64 base = (u64)&tss, limit = sizeof(tss) - 1;
-	struct desc_ptr p = { sizeof(gdt) - 1, (u64)gdt };
+	u64 *g = gdt[cpu];
+	struct tss *t = &tss[cpu];
+	u64 base = (u64)t, limit = sizeof(*t) - 1;
+	struct desc_ptr p = { sizeof(gdt[cpu]) - 1, (u64)g };
 
-	gdt[1] = 0x00af9a000000ffffULL; /* kernel code, 64-bit */
-	gdt[2] = 0x00cf92000000ffffULL; /* kernel data */
-	/* gdt[3], gdt[4]: user segments, later */
-	gdt[5] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ULL << 40) |
-		 (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
-	gdt[6] = base >> 32;
-	tss.ist[0] = (u64)df_stack + sizeof(df_stack);
-	tss.iomap_base = sizeof(tss);
+	g[1] = 0x00af9a000000ffffULL; /* kernel code, 64-bit */
+	g[2] = 0x00cf92000000ffffULL; /* kernel data */
+	/* g[3], g[4]: user segments, later */
+	g[5] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ULL << 40) |
+	       (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
+	g[6] = base >> 32;
+	t->ist[0] = (u64)df_stack[cpu] + DF_STACK_SIZE;
+	t->iomap_base = sizeof(*t);
 
 	__asm__ volatile("lgdt %0\n\t"
 			 "pushq %1\n\t"
@@ -89,11 +96,28 @@ void gdt_init(void)
 			 : "rax", "memory");
 }
 
-void idt_init(void)
+void gdt_init(void)
+{
+	gdt_load(0);
+}
+
+static void idt_load(void)
 {
 	struct desc_ptr p = { sizeof(idt) - 1, (u64)idt };
 
-	for (int v = 0; v < 32; v++) {
+	__asm__ volatile("lidt %0" ::"m"(p));
+}
+
+/* A secondary CPU's descriptor tables (the IDT is already built). */
+void x86_cpu_tables_init(unsigned int cpu)
+{
+	gdt_load(cpu);
+	idt_load();
+}
+
+void idt_init(void)
+{
+	for (int v = 0; v < 256; v++) {
 		u64 h = exception_stubs[v];
 
 		idt[v] = (struct idt_gate){
@@ -102,7 +126,7 @@ void idt_init(void)
 			.off_mid = (h >> 16) & 0xffff, .off_hi = h >> 32,
 		};
 	}
-	__asm__ volatile("lidt %0" ::"m"(p));
+	idt_load();
 }
 
 /* ---- exception table ------------------------------------------------- */
@@ -174,8 +198,15 @@ int arch_probe_undefined_insn(void)
 
 static bool on_kernel_stack(u64 p)
 {
-	return (p >= (u64)boot_stack && p + 16 <= (u64)boot_stack_top) ||
-	       (p >= (u64)df_stack && p + 16 <= (u64)df_stack + sizeof(df_stack));
+	u64 lo, hi;
+
+	if ((p >= (u64)boot_stack && p + 16 <= (u64)boot_stack_top) ||
+	    (p >= (u64)df_stack && p + 16 <= (u64)df_stack + sizeof(df_stack)))
+		return true;
+	if (!x86_percpu_ready)
+		return false;
+	current_stack_bounds(&lo, &hi);
+	return p >= lo && p + 16 <= hi;
 }
 
 /*

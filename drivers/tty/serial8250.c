@@ -4,7 +4,13 @@
  * transmitter reports empty we may write a whole FIFO's worth (16 bytes)
  * before polling again, which matters under virtualization where every
  * register access is a trap to the emulator.
+ *
+ * Input starts polled and switches to the receive interrupt once the
+ * kernel has interrupts (serial8250_enable_rx_irq): the handler drains the
+ * FIFO into a ring and wakes whoever waits for console input.
  */
+#include <pagoda/arch.h>
+#include <pagoda/irq.h>
 #include <pagoda/serial8250.h>
 
 enum {
@@ -43,13 +49,76 @@ static void uart_con_write(struct console *con, const char *s, size_t n)
 	}
 }
 
+static void rx_lock(struct uart8250 *u, unsigned long *flags)
+{
+	*flags = arch_irq_save();
+	while (__atomic_exchange_n(&u->rx_lock, 1, __ATOMIC_ACQUIRE))
+		arch_cpu_relax();
+}
+
+static void rx_unlock(struct uart8250 *u, unsigned long flags)
+{
+	__atomic_store_n(&u->rx_lock, 0, __ATOMIC_RELEASE);
+	arch_irq_restore(flags);
+}
+
 static int uart_con_getc(struct console *con)
 {
 	struct uart8250 *u = container_of(con, struct uart8250, con);
+	unsigned long flags;
+	int c = -1;
 
-	if (!(u->read(u->base, UART_LSR) & LSR_DATA_READY))
-		return -1;
-	return u->read(u->base, UART_RBR);
+	if (!u->rx_irq) {
+		if (!(u->read(u->base, UART_LSR) & LSR_DATA_READY))
+			return -1;
+		return u->read(u->base, UART_RBR);
+	}
+	rx_lock(u, &flags);
+	if (u->rx_tail != u->rx_head) {
+		c = (u8)u->rx_buf[u->rx_tail % sizeof(u->rx_buf)];
+		u->rx_tail++;
+	}
+	rx_unlock(u, flags);
+	return c;
+}
+
+static void uart_rx_interrupt(unsigned int irq, void *dev)
+{
+	struct uart8250 *u = dev;
+	unsigned long flags;
+	bool got = false;
+
+	(void)irq;
+	rx_lock(u, &flags);
+	while (u->read(u->base, UART_LSR) & LSR_DATA_READY) {
+		char c = (char)u->read(u->base, UART_RBR);
+
+		/* A full ring drops the newest byte, as a full FIFO would. */
+		if (u->rx_head - u->rx_tail < sizeof(u->rx_buf))
+			u->rx_buf[u->rx_head++ % sizeof(u->rx_buf)] = c;
+		got = true;
+	}
+	rx_unlock(u, flags);
+	if (got)
+		console_input_notify();
+}
+
+int serial8250_enable_rx_irq(struct uart8250 *u, unsigned int irq)
+{
+	int err;
+
+	u->rx_head = u->rx_tail = 0;
+	u->rx_irq = true;
+	err = request_irq(irq, uart_rx_interrupt, u->con.name, u);
+	if (err) {
+		u->rx_irq = false;
+		return err;
+	}
+	u->write(u->base, UART_IER, 0x01); /* received data available */
+	console_input_irq = true;
+	/* Bytes that arrived before the switch. */
+	uart_rx_interrupt(irq, u);
+	return 0;
 }
 
 void serial8250_init(struct uart8250 *u, u32 baud)

@@ -72,6 +72,14 @@ void register_console(struct console *con);
 void log_replay(void (*out)(const char *s, size_t n));
 /* Read one character from the first console that has one, or -1. */
 int console_getc(void);
+/*
+ * Interrupt-driven input (kernel/console_input.c): a driver whose receive
+ * interrupt works sets console_input_irq and calls console_input_notify()
+ * from its handler; console_getc_wait() then sleeps instead of polling.
+ */
+extern bool console_input_irq;
+void console_input_notify(void);
+int console_getc_wait(void);
 
 __noreturn void panic(const char *fmt, ...) __printf(1, 2);
 /* One line of a stack trace: "[<address>] symbol+offset" (for arch_stack_walk). */

@@ -1,35 +1,44 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Spinlocks: a ticket lock, fair in arrival order, written with the
- * compiler's atomics so the same code serves x86-64, arm64 and the host
- * test build. Each CPU takes a ticket and waits until the "now serving"
- * counter reaches it; unlock serves the next ticket.
+ * Spinlocks, in two layers.
  *
- * The _irqsave variants also keep local interrupts off while held, for
- * locks an interrupt handler may take. (The locking issue grows this file
- * with statistics and a lock validator; the interface stays.)
+ * arch_spinlock_t is the bare ticket lock: fair in arrival order, written
+ * with the compiler's atomics so the same code serves x86-64 and arm64.
+ * Each CPU takes a ticket (next++) and waits until "now serving" (owner)
+ * reaches it; unlock serves the next ticket. It does nothing else, which
+ * is what the scheduler, printk and lockdep itself need.
+ *
+ * spinlock_t is what the rest of the kernel uses: the ticket lock plus
+ * preemption disabled while held, a lock class for lock statistics and the
+ * lock validator (pagoda/lockdep.h). The _irq/_irqsave variants also keep
+ * local interrupts off, for locks an interrupt handler may take.
+ *
+ *	static DEFINE_SPINLOCK(list_lock);
+ *	spin_lock_init(&zone->lock);          (class "&zone->lock")
+ *	spin_lock_irqsave(&zone->lock, flags); ... spin_unlock_irqrestore(...)
  */
 #ifndef PAGODA_SPINLOCK_H
 #define PAGODA_SPINLOCK_H
 
 #include <pagoda/arch.h>
+#include <pagoda/lockdep.h>
+#include <pagoda/preempt.h>
 #include <pagoda/types.h>
 
-typedef struct spinlock {
+typedef struct {
 	u16 owner; /* ticket now being served */
 	u16 next;  /* next ticket to hand out */
-} spinlock_t;
+} arch_spinlock_t;
 
-#define SPINLOCK_INIT { 0, 0 }
-#define DEFINE_SPINLOCK(name) spinlock_t name = SPINLOCK_INIT
+#define ARCH_SPINLOCK_INIT { 0, 0 }
 
-static inline void spin_lock_init(spinlock_t *l)
+static inline void arch_spin_lock_init(arch_spinlock_t *l)
 {
 	l->owner = 0;
 	l->next = 0;
 }
 
-static inline void spin_lock(spinlock_t *l)
+static inline void arch_spin_lock(arch_spinlock_t *l)
 {
 	u16 me = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
 
@@ -38,7 +47,7 @@ static inline void spin_lock(spinlock_t *l)
 		arch_cpu_relax();
 }
 
-static inline bool spin_trylock(spinlock_t *l)
+static inline bool arch_spin_trylock(arch_spinlock_t *l)
 {
 	u16 owner = __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
 	u16 expected = owner;
@@ -49,28 +58,49 @@ static inline bool spin_trylock(spinlock_t *l)
 					   __ATOMIC_RELAXED);
 }
 
-static inline void spin_unlock(spinlock_t *l)
+static inline void arch_spin_unlock(arch_spinlock_t *l)
 {
 	/* Release: the critical section's stores are visible first. */
 	__atomic_store_n(&l->owner, (u16)(l->owner + 1), __ATOMIC_RELEASE);
 }
 
-static inline bool spin_is_locked(spinlock_t *l)
+static inline bool arch_spin_is_locked(arch_spinlock_t *l)
 {
 	return __atomic_load_n(&l->owner, __ATOMIC_RELAXED) !=
 	       __atomic_load_n(&l->next, __ATOMIC_RELAXED);
 }
 
-#define spin_lock_irqsave(l, flags)        \
-	do {                               \
-		(flags) = arch_irq_save(); \
-		spin_lock(l);              \
-	} while (0)
+typedef struct spinlock {
+	arch_spinlock_t raw;
+	struct lock_class *class; /* NULL: the shared "unnamed" class */
+} spinlock_t;
 
-static inline void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags)
+#define __SPIN_LOCK_UNLOCKED(lname) \
+	{ ARCH_SPINLOCK_INIT, LOCK_CLASS_STATIC(#lname, LOCK_SPIN) }
+#define DEFINE_SPINLOCK(name) spinlock_t name = __SPIN_LOCK_UNLOCKED(name)
+/* An initializer without a class of its own (statistics lumped together). */
+#define SPINLOCK_INIT { ARCH_SPINLOCK_INIT, NULL }
+
+static inline void __spin_lock_init(spinlock_t *l, struct lock_class *c)
 {
-	spin_unlock(l);
-	arch_irq_restore(flags);
+	arch_spin_lock_init(&l->raw);
+	l->class = c;
+}
+#define spin_lock_init(l) __spin_lock_init(l, LOCK_CLASS_HERE(#l, LOCK_SPIN))
+
+void spin_lock(spinlock_t *l);
+bool spin_trylock(spinlock_t *l);
+void spin_unlock(spinlock_t *l);
+void spin_lock_irq(spinlock_t *l);
+void spin_unlock_irq(spinlock_t *l);
+unsigned long _spin_lock_irqsave(spinlock_t *l);
+void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags);
+
+#define spin_lock_irqsave(l, flags) ((flags) = _spin_lock_irqsave(l))
+
+static inline bool spin_is_locked(spinlock_t *l)
+{
+	return arch_spin_is_locked(&l->raw);
 }
 
 #endif

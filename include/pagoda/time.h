@@ -13,6 +13,8 @@
 u64 ktime_get_ns(void);
 /* Convert a cycle count (a difference of arch_cycles()) to nanoseconds. */
 u64 cycles_to_ns(u64 cycles);
+/* The arch_cycles() value at which ktime_get_ns() reaches ns. */
+u64 ktime_to_cycles(u64 ns);
 /* Busy-wait. */
 void udelay(u64 us);
 

@@ -29,6 +29,8 @@ typedef u64 phys_addr_t;
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 #define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+#define U64_MAX (~0ULL)
+#define U32_MAX (~0U)
 #define SZ_1K 0x400ULL
 #define SZ_1M 0x100000ULL
 #define SZ_2M 0x200000ULL
@@ -53,8 +55,10 @@ typedef u64 phys_addr_t;
 /* Linux's errno values, returned negated. */
 #define EPERM 1
 #define ENOENT 2
+#define EINTR 4
 #define EIO 5
 #define E2BIG 7
+#define EAGAIN 11
 #define ENOMEM 12
 #define EFAULT 14
 #define EBUSY 16
@@ -63,7 +67,9 @@ typedef u64 phys_addr_t;
 #define EINVAL 22
 #define ENOSPC 28
 #define ERANGE 34
+#define EDEADLK 35
 #define ENOSYS 38
 #define EOVERFLOW 75
+#define ETIMEDOUT 110
 
 #endif

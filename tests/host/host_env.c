@@ -8,6 +8,8 @@
 #include <pagoda/arch.h>
 #include <pagoda/ksyms.h>
 #include <pagoda/printk.h>
+#include <pagoda/smp.h>
+#include <pagoda/task.h>
 
 /* libc, declared by hand to stay clear of the renamed names. */
 extern long write(int fd, const void *buf, unsigned long n);
@@ -16,6 +18,12 @@ struct timespec_host { long tv_sec, tv_nsec; };
 extern int clock_gettime(int clk, struct timespec_host *ts);
 
 u64 boot_entry_cycles;
+
+/* One CPU, one task: what asm/percpu.h hands out on the host. */
+static struct cpu_local host_cpu = { .self = &host_cpu };
+struct cpu_local *host_cpu_local = &host_cpu;
+static struct task host_task = { .name = "host" };
+struct task *host_current = &host_task;
 unsigned long host_page_offset;
 
 u64 arch_cycles(void)

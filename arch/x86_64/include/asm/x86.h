@@ -75,7 +75,7 @@ DEFINE_CR(4)
 #define __pa_kernel(va) ((u64)(va) - KERNEL_VIRT)
 
 struct cpu_features {
-	bool nx, pdpe1gb, rdrand, rdseed, x2apic, hypervisor, invariant_tsc;
+	bool nx, pdpe1gb, rdrand, rdseed, x2apic, hypervisor, invariant_tsc, tsc_deadline;
 	u32 max_leaf, max_ext_leaf;
 	char vendor[13];
 	char hv_vendor[13];
@@ -93,6 +93,33 @@ struct pt_regs {
 
 void idt_init(void);
 void gdt_init(void);
+void x86_cpu_tables_init(unsigned int cpu);
+/* GS base points at per-CPU data: current and this_cpu() work. */
+extern bool x86_percpu_ready;
+
+/* Interrupt vectors. */
+#define IRQ_VECTOR_BASE 0x30   /* I/O APIC GSI n -> 0x30 + n */
+#define TIMER_VECTOR 0xec
+#define IPI_VECTOR_BASE 0xf0   /* + enum ipi_type */
+#define SPURIOUS_VECTOR 0xff
+
+/* Local APIC (apic.c) */
+void lapic_init_boot(void);
+void lapic_init_cpu(void);
+void lapic_eoi(void);
+u32 lapic_id(void);
+void lapic_send_init_sipi(u32 apic_id, u8 sipi_vector, bool init);
+void lapic_timer_init(void);
+/* I/O APIC (ioapic.c) */
+void ioapic_init(void);
+void ioapic_add(u8 id, u64 addr, u32 gsi_base);
+void ioapic_add_override(u8 isa_irq, u32 gsi, u16 flags);
+/* The GSI of an ISA interrupt (after MADT overrides). */
+unsigned int isa_irq_to_gsi(unsigned int isa_irq);
+/* MADT (apic.c) */
+extern u32 x86_apic_ids[];
+extern unsigned int x86_nr_cpus;
+#define MSR_GS_BASE 0xc0000101
 void paging_init(void);
 void tsc_init(void);
 void acpi_init(void);

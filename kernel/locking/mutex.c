@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Sleeping mutexes. Free: one compare-and-swap of owner from NULL to us.
+ * Taken: queue on waiters under wait_lock and sleep. Unlock with waiters
+ * hands the mutex straight to the first one (owner = that task) before
+ * waking it, so nobody can barge in between and waiters are served in
+ * order; the wait then ends when the waiter sees itself as owner.
+ */
+#include <pagoda/mutex.h>
+#include <pagoda/sched.h>
+
+struct mutex_waiter {
+	struct list_head list;
+	struct task *task;
+};
+
+void __mutex_init(struct mutex *m, struct lock_class *c)
+{
+	m->owner = NULL;
+	__spin_lock_init(&m->wait_lock, LOCK_CLASS_HERE("mutex.wait_lock", LOCK_SPIN));
+	INIT_LIST_HEAD(&m->waiters);
+	m->class = c;
+}
+
+static bool try_take(struct mutex *m, struct task *me)
+{
+	struct task *none = NULL;
+
+	return __atomic_compare_exchange_n(&m->owner, &none, me, false, __ATOMIC_ACQUIRE,
+					   __ATOMIC_RELAXED);
+}
+
+void mutex_lock(struct mutex *m)
+{
+	struct task *me = current;
+	struct mutex_waiter w = { .task = me };
+	unsigned long flags;
+	u64 t0;
+
+	might_sleep();
+	lock_acquire(m->class, m, false);
+	if (likely(try_take(m, me))) {
+		lock_acquired(m->class, m, false, false, 0);
+		return;
+	}
+	t0 = arch_cycles();
+	spin_lock_irqsave(&m->wait_lock, flags);
+	if (try_take(m, me)) {
+		spin_unlock_irqrestore(&m->wait_lock, flags);
+		lock_acquired(m->class, m, false, true, arch_cycles() - t0);
+		return;
+	}
+	list_add_tail(&w.list, &m->waiters);
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (__atomic_load_n(&m->owner, __ATOMIC_ACQUIRE) == me)
+			break;
+		spin_unlock_irqrestore(&m->wait_lock, flags);
+		schedule();
+		spin_lock_irqsave(&m->wait_lock, flags);
+	}
+	__set_current_state(TASK_RUNNING);
+	spin_unlock_irqrestore(&m->wait_lock, flags);
+	lock_acquired(m->class, m, false, true, arch_cycles() - t0);
+}
+
+bool mutex_trylock(struct mutex *m)
+{
+	if (!try_take(m, current))
+		return false;
+	lock_acquired(m->class, m, false, false, 0);
+	return true;
+}
+
+void mutex_unlock(struct mutex *m)
+{
+	unsigned long flags;
+
+	lock_release(m->class, m);
+	spin_lock_irqsave(&m->wait_lock, flags);
+	if (list_empty(&m->waiters)) {
+		__atomic_store_n(&m->owner, NULL, __ATOMIC_RELEASE);
+	} else {
+		struct mutex_waiter *w = list_first_entry(&m->waiters, struct mutex_waiter, list);
+
+		list_del(&w->list);
+		__atomic_store_n(&m->owner, w->task, __ATOMIC_RELEASE);
+		wake_up_process(w->task);
+	}
+	spin_unlock_irqrestore(&m->wait_lock, flags);
+}

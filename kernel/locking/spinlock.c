@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+/*
+ * spinlock_t: the ticket lock of pagoda/spinlock.h with preemption off
+ * while held, plus the lockdep check before waiting and the statistics
+ * after. A lock is "contended" when our ticket was not served at once; the
+ * wait is measured only then, so the uncontended path reads the clock
+ * once (for the hold time).
+ */
+#include <pagoda/spinlock.h>
+
+static inline void do_lock(spinlock_t *l)
+{
+	u16 me;
+	u64 t0;
+
+	lock_acquire(l->class, l, false);
+	me = __atomic_fetch_add(&l->raw.next, 1, __ATOMIC_RELAXED);
+	if (likely(__atomic_load_n(&l->raw.owner, __ATOMIC_ACQUIRE) == me)) {
+		lock_acquired(l->class, l, false, false, 0);
+		return;
+	}
+	t0 = arch_cycles();
+	while (__atomic_load_n(&l->raw.owner, __ATOMIC_ACQUIRE) != me)
+		arch_cpu_relax();
+	lock_acquired(l->class, l, false, true, arch_cycles() - t0);
+}
+
+void spin_lock(spinlock_t *l)
+{
+	preempt_disable();
+	do_lock(l);
+}
+
+bool spin_trylock(spinlock_t *l)
+{
+	preempt_disable();
+	if (!arch_spin_trylock(&l->raw)) {
+		preempt_enable();
+		return false;
+	}
+	lock_acquired(l->class, l, false, false, 0);
+	return true;
+}
+
+void spin_unlock(spinlock_t *l)
+{
+	lock_release(l->class, l);
+	arch_spin_unlock(&l->raw);
+	preempt_enable();
+}
+
+void spin_lock_irq(spinlock_t *l)
+{
+	arch_irq_disable();
+	preempt_disable();
+	do_lock(l);
+}
+
+void spin_unlock_irq(spinlock_t *l)
+{
+	lock_release(l->class, l);
+	arch_spin_unlock(&l->raw);
+	arch_irq_enable();
+	preempt_enable();
+}
+
+unsigned long _spin_lock_irqsave(spinlock_t *l)
+{
+	unsigned long flags = arch_irq_save();
+
+	preempt_disable();
+	do_lock(l);
+	return flags;
+}
+
+void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags)
+{
+	lock_release(l->class, l);
+	arch_spin_unlock(&l->raw);
+	arch_irq_restore(flags);
+	preempt_enable();
+}

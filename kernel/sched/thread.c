@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Kernel threads: creation, the first instructions of a new thread, exit,
+ * join, and the `ps` command.
+ *
+ * A thread is a struct task plus a kernel stack. Exit cannot free the
+ * stack it is running on: the task marks itself TASK_DEAD and switches
+ * away; the next task, in finish_task_switch(), records that the dead one
+ * is off its stack and wakes its joiner, who frees both.
+ */
+#include <pagoda/arch.h>
+#include <pagoda/printk.h>
+#include <pagoda/shell.h>
+#include <pagoda/string.h>
+#include <pagoda/time.h>
+#include "sched.h"
+
+/*
+ * TEMPORARY (until mm/ lands on main): tasks and stacks come from a static
+ * pool. To be replaced by kmalloc() for the task and vmalloc() (guard
+ * pages) for the stack.
+ */
+#define POOL_THREADS 112
+static u8 stack_pool[POOL_THREADS][THREAD_STACK_SIZE] __aligned(4096);
+static struct task task_pool[POOL_THREADS];
+static bool pool_used[POOL_THREADS];
+static arch_spinlock_t pool_lock;
+
+#define STACK_END_MAGIC 0x57ac6e9d57ac6e9dULL
+
+static LIST_HEAD(all_tasks);
+static arch_spinlock_t tasks_lock;
+static int next_pid;
+static unsigned int live_threads;
+
+struct task *task_alloc(void)
+{
+	unsigned long flags = arch_irq_save();
+	struct task *t = NULL;
+
+	arch_spin_lock(&pool_lock);
+	for (int i = 0; i < POOL_THREADS; i++) {
+		if (!pool_used[i]) {
+			pool_used[i] = true;
+			t = &task_pool[i];
+			memset(t, 0, sizeof(*t));
+			t->stack = stack_pool[i];
+			t->stack_size = THREAD_STACK_SIZE;
+			break;
+		}
+	}
+	arch_spin_unlock(&pool_lock);
+	arch_irq_restore(flags);
+	if (t)
+		*(u64 *)t->stack = STACK_END_MAGIC;
+	return t;
+}
+
+void task_free(struct task *t)
+{
+	unsigned long flags;
+
+	if (*(u64 *)t->stack != STACK_END_MAGIC)
+		pr_err("sched: thread %s overran its stack\n", t->name);
+	flags = arch_irq_save();
+	arch_spin_lock(&pool_lock);
+	pool_used[t - task_pool] = false;
+	arch_spin_unlock(&pool_lock);
+	arch_irq_restore(flags);
+}
+
+void task_list_add(struct task *t)
+{
+	unsigned long flags = arch_irq_save();
+
+	arch_spin_lock(&tasks_lock);
+	t->pid = next_pid++;
+	list_add_tail(&t->tasks, &all_tasks);
+	live_threads++;
+	arch_spin_unlock(&tasks_lock);
+	arch_irq_restore(flags);
+}
+
+static void task_list_del(struct task *t)
+{
+	unsigned long flags = arch_irq_save();
+
+	arch_spin_lock(&tasks_lock);
+	list_del(&t->tasks);
+	live_threads--;
+	arch_spin_unlock(&tasks_lock);
+	arch_irq_restore(flags);
+}
+
+unsigned int nr_threads(void)
+{
+	return READ_ONCE(live_threads);
+}
+
+static struct task *task_new(int (*fn)(void *), void *arg, unsigned int cpu)
+{
+	struct task *t = task_alloc();
+
+	if (!t)
+		return NULL;
+	t->state = TASK_NEW;
+	t->cpu = cpu;
+	t->cpus_allowed = CPU_MASK_ALL;
+	t->weight = nice_to_weight(0);
+	t->fn = fn;
+	t->arg = arg;
+	INIT_LIST_HEAD(&t->run_node);
+	t->sp = arch_thread_stack_init((char *)t->stack + t->stack_size);
+	return t;
+}
+
+struct task *kthread_create(int (*fn)(void *), void *arg, const char *namefmt, ...)
+{
+	struct task *t;
+	va_list ap;
+
+	preempt_disable();
+	t = task_new(fn, arg, smp_processor_id());
+	preempt_enable();
+	if (!t)
+		return NULL;
+	va_start(ap, namefmt);
+	vsnprintf(t->name, sizeof(t->name), namefmt, ap);
+	va_end(ap);
+	task_list_add(t);
+	return t;
+}
+
+struct task *idle_task_create(unsigned int cpu)
+{
+	struct task *t = task_new(NULL, NULL, cpu);
+
+	if (!t)
+		return NULL;
+	t->state = TASK_RUNNING;
+	t->is_idle = true;
+	t->cpus_allowed = 1ULL << cpu;
+	snprintf(t->name, sizeof(t->name), "idle/%u", cpu);
+	runqueues[cpu].idle = t;
+	runqueues[cpu].curr = t;
+	cpu_locals[cpu].idle = t;
+	task_list_add(t);
+	return t;
+}
+
+void kthread_entry(void)
+{
+	struct task *self;
+
+	/* The switch that brought us here left the run queue locked. */
+	finish_task_switch();
+	arch_irq_enable();
+	self = current;
+	if (self->is_idle)
+		cpu_idle_loop();
+	kthread_exit(self->fn(self->arg));
+}
+
+void kthread_exit(int code)
+{
+	struct task *self = current;
+
+	if (self->lockdep_depth) {
+		pr_err("BUG: thread %s exits holding %d lock(s)\n", self->name,
+		       self->lockdep_depth);
+		lockdep_print_held();
+	}
+	self->exit_code = code;
+	preempt_disable();
+	set_current_state(TASK_DEAD);
+	self->preempt_count = 0;
+	schedule();
+	panic("sched: dead thread %s ran again", self->name);
+}
+
+int kthread_join(struct task *t)
+{
+	int code;
+
+	might_sleep();
+	for (;;) {
+		unsigned long s = __atomic_load_n(&t->join_state, __ATOMIC_ACQUIRE);
+
+		if (s == JOIN_EXITED)
+			break;
+		if (s == JOIN_WAKING) { /* the exiting side is waking us: a moment */
+			arch_cpu_relax();
+			continue;
+		}
+		if (s == 0 && !__atomic_compare_exchange_n(&t->join_state, &s,
+							   (unsigned long)current, false,
+							   __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+			continue;
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (__atomic_load_n(&t->join_state, __ATOMIC_ACQUIRE) == (unsigned long)current)
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	code = t->exit_code;
+	task_list_del(t);
+	task_free(t);
+	return code;
+}
+
+static char state_char(const struct task *t, const struct rq *rq)
+{
+	if (t->is_idle)
+		return t == rq->curr ? 'I' : 'i';
+	if (t == rq->curr)
+		return 'R';
+	switch (t->state) {
+	case TASK_RUNNING: return 'Q';
+	case TASK_INTERRUPTIBLE: return 'S';
+	case TASK_UNINTERRUPTIBLE: return 'D';
+	case TASK_NEW: return 'N';
+	case TASK_DEAD: return 'Z';
+	default: return '?';
+	}
+}
+
+static int cmd_ps(int argc, char **argv)
+{
+	unsigned long flags;
+	struct task *t;
+
+	(void)argc;
+	(void)argv;
+	kprintf("%5s %-16s %s %3s %4s %12s %10s\n", "PID", "NAME", "S", "CPU", "NICE",
+		"RUNTIME(ms)", "SWITCHES");
+	flags = arch_irq_save();
+	arch_spin_lock(&tasks_lock);
+	list_for_each_entry(t, &all_tasks, tasks) {
+		kprintf("%5d %-16s %c %3u %4d %8llu.%03llu %10llu\n", t->pid, t->name,
+			state_char(t, &runqueues[t->cpu]), t->cpu, t->nice,
+			(unsigned long long)(t->sum_exec_ns / NSEC_PER_MSEC),
+			(unsigned long long)(t->sum_exec_ns / NSEC_PER_USEC % 1000),
+			(unsigned long long)t->nr_switches);
+	}
+	arch_spin_unlock(&tasks_lock);
+	arch_irq_restore(flags);
+	kprintf("S: R running, Q queued, S/D sleeping, N new, Z exited, I idle (i: CPU busy)\n");
+	return 0;
+}
+SHELL_CMD(ps, "ps", "threads: state, CPU, nice, run time, switches", cmd_ps);
