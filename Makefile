@@ -36,7 +36,7 @@ $(DEPS_STAMP): tools/install-deps.sh
 
 include arch/$(ARCH)/build.mk
 
-KERNEL_DIRS := kernel lib drivers/tty
+KERNEL_DIRS := kernel lib mm drivers/tty
 KSRCS := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)) $(ARCH_CSRCS)
 KOBJS := $(patsubst %.c,$(B)/obj/%.o,$(KSRCS)) \
 	 $(patsubst %.asm,$(B)/obj/%.o,$(ARCH_ASRCS))
