@@ -19,6 +19,7 @@
 #include <pagoda/printk.h>
 #include <pagoda/random.h>
 #include <pagoda/shell.h>
+#include <pagoda/slab.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
 
@@ -73,6 +74,7 @@ void start_kernel(void)
 	random_init();
 	pr_info("random: seeded from %s\n", random_sources());
 	mm_init();
+	kmem_cache_init();
 	boot_mark("memory");
 
 	/* Later issues add their subsystems' init here, each with a boot_mark. */

@@ -348,7 +348,9 @@ static bool zone_watermark_ok(struct zone *z, unsigned int order, gfp_t gfp)
 {
 	unsigned long min = z->watermark_min;
 
-	if (gfp & __GFP_ATOMIC)
+	if (gfp & __GFP_MEMALLOC)
+		min = 0;
+	else if (gfp & __GFP_ATOMIC)
 		min /= 2; /* atomic callers cannot wait: let them dig deeper */
 	return z->free_pages >= min + (1UL << order);
 }

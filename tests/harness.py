@@ -267,7 +267,7 @@ def system_tests(tally, accel):
               ("backspace", re.search(r"pagoda> uptimX\x08 \x08e\nup \d", t) is not None),
               ("history", len(re.findall(r"\nup \d+\.\d+ s", t)) >= 2),
               ("params", re.search(r"loglevel\s+7\s", t) is not None),
-              ("meminfo", re.search(r"usable: \d+ KiB", t) is not None),
+              ("meminfo", re.search(r"MemTotal: +\d+ kB", t) is not None),
               ("unknown", "frobnicate: unknown command" in t),
               ("poweroff", "Power down." in t and not b.timed_out)]
     for what, ok in checks:

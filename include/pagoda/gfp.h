@@ -10,7 +10,8 @@
  *               it is served from the MIGRATE_MOVABLE free lists, keeping
  *               unmovable kernel allocations together.
  *   behaviour   __GFP_ZERO (clear the memory), __GFP_ATOMIC (the caller
- *               cannot sleep), __GFP_NOWARN (failure is expected; stay quiet).
+ *               cannot sleep), __GFP_NOWARN (failure is expected; stay quiet),
+ *               __GFP_MEMALLOC (may empty the reserves: memtest, tests).
  */
 #ifndef PAGODA_GFP_H
 #define PAGODA_GFP_H
@@ -23,6 +24,7 @@ typedef unsigned int gfp_t;
 #define __GFP_ZERO 0x100u
 #define __GFP_ATOMIC 0x200u
 #define __GFP_NOWARN 0x400u
+#define __GFP_MEMALLOC 0x800u
 
 #define GFP_ZONEMASK (__GFP_DMA | __GFP_DMA32)
 
