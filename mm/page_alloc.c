@@ -28,7 +28,6 @@
  * mm/shuffle.c randomizes the free lists; its hooks are marked below.
  */
 #include <pagoda/arch.h>
-#include <pagoda/ktest.h>
 #include <pagoda/mm.h>
 #include <pagoda/params.h>
 #include <pagoda/printk.h>

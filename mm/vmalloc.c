@@ -19,6 +19,7 @@
 #include <pagoda/string.h>
 #include <pagoda/vmalloc.h>
 #include "internal.h"
+#include "memsim.h"
 
 struct vmap_area {
 	unsigned long va_start, va_end; /* mapped part; the guard page follows */
@@ -215,3 +216,14 @@ static int cmd_vmallocinfo(int argc, char **argv)
 	return 0;
 }
 SHELL_CMD(vmallocinfo, "vmallocinfo", "areas of the vmalloc window", cmd_vmallocinfo);
+
+/* mm/memsim.h: simulated nodes keep their struct pages here. */
+void *memsim_alloc(size_t size)
+{
+	return vzalloc(size);
+}
+
+void memsim_free(void *p)
+{
+	vfree(p);
+}

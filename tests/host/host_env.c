@@ -70,3 +70,17 @@ void panic(const char *fmt, ...)
 	for (;;)
 		;
 }
+
+/* mm/memsim.h: simulated nodes' memory comes from the C library here. */
+extern void *calloc(unsigned long n, unsigned long size);
+extern void free(void *p);
+
+void *memsim_alloc(size_t size)
+{
+	return calloc(1, size);
+}
+
+void memsim_free(void *p)
+{
+	free(p);
+}
