@@ -4,6 +4,7 @@
 # Also: make bench | iso | debug | host-test | deps | clean
 # Knobs: ARCH=x86_64 PLATFORM=pc CMDLINE='key=value ...' SMP=N MEM=SIZE
 #        BOOT=direct|bios|uefi (how `make run` boots x86-64), ACCEL=auto|kvm|tcg
+#        HMAT=SIZE (describe a direct-mapped memory-side cache: shuffle turns on)
 
 ARCH ?= x86_64
 ifeq ($(ARCH),x86_64)
@@ -16,6 +17,7 @@ SMP ?= 2
 MEM ?= 1G
 BOOT ?= direct
 ACCEL ?= auto
+HMAT ?=
 
 B := build/$(ARCH)-$(PLATFORM)
 HB := build/host
@@ -94,7 +96,8 @@ $(B)/pagoda.elf: $(KOBJS) $(B)/ksyms1.o $(B)/kernel.ld
 
 QEMU_RUN = $(PY) tools/qemu.py --arch $(ARCH) --platform $(PLATFORM) \
 	--boot $(BOOT) --smp $(SMP) --mem $(MEM) --kernel $(B)/pagoda.elf \
-	--iso $(B)/pagoda.iso --cmdline "$(CMDLINE)" --accel $(ACCEL)
+	--iso $(B)/pagoda.iso --cmdline "$(CMDLINE)" --accel $(ACCEL) \
+	$(if $(HMAT),--hmat-cache $(HMAT))
 
 run: kernel $(if $(filter bios uefi,$(BOOT)),iso)
 	@$(QEMU_RUN)

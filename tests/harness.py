@@ -274,6 +274,51 @@ def system_tests(tally, accel):
         tally.check("system:shell.%s" % what, ok, "(log %s)" % b.log)
 
 
+def memory_tests(tally, accel):
+    """The page allocator's boot-time decisions and shell tools, end to end."""
+    def boot(name, cmdline, mem="1G", hmat=None, timeout=120):
+        cmd = qemu.build_cmd(accel=accel, kernel=KERNEL, cmdline=cmdline, mem=mem,
+                             hmat_cache=hmat)[0]
+        b = Boot(cmd, os.path.join(OUT, "memory-%s.log" % name), timeout).run()
+        return b, b.text.replace("\r", "")
+
+    # A direct-mapped memory-side cache in ACPI HMAT turns the shuffle on...
+    b, t = boot("hmat", "shell.run=pagealloc;poweroff panic=-1", hmat="256M")
+    tally.check("memory:hmat.detected", re.search(
+        r"hmat: memory-side cache for domain 0: 256 MiB, level 1, direct-mapped", t),
+        "HMAT cache not reported (log %s)" % b.log)
+    tally.check("memory:hmat.shuffle-on", re.search(
+        r"shuffle on \(direct-mapped memory-side cache found\)", t) and
+        re.search(r"mm: shuffled [1-9]\d* blocks of order 10", t),
+        "shuffle did not turn on (log %s)" % b.log)
+    # ...unless page_alloc.shuffle=0 says no; without HMAT it stays off.
+    b, t = boot("hmat-off", "shell.run=poweroff page_alloc.shuffle=0 panic=-1", hmat="256M")
+    tally.check("memory:hmat.forced-off", "shuffle off (page_alloc.shuffle=0)" in t,
+                "page_alloc.shuffle=0 ignored (log %s)" % b.log)
+    b, t = boot("no-hmat", "shell.run=poweroff panic=-1")
+    tally.check("memory:no-hmat.shuffle-off",
+                "shuffle off (no direct-mapped memory-side cache)" in t,
+                "shuffle state wrong without HMAT (log %s)" % b.log)
+
+    # mem= holds memory back; onlining it later shuffles the zone (the
+    # seed's hot-add path); memtest and the invariant check see it all.
+    b, t = boot("online", 'mem=256M page_alloc.shuffle=1 panic=-1 '
+                'shell.run="memory;memory online all;memtest;pagealloc check;meminfo;poweroff"',
+                mem="768M")
+    tally.check("memory:mem-limit", re.search(r"online: 25\d MiB, offline: 5\d\d MiB", t),
+                "mem=256M not applied (log %s)" % b.log)
+    tally.check("memory:online", re.search(r"onlined 5\d\d MiB and shuffled its zones; 0 MiB", t),
+                "memory online failed (log %s)" % b.log)
+    tally.check("memory:memtest", re.search(r"memtest: \d+ free frames \(7\d\d MiB\) written and read back, 0 bad", t),
+                "memtest did not pass over all memory (log %s)" % b.log)
+    tally.check("memory:check", "pagealloc: free lists consistent" in t,
+                "invariant check failed (log %s)" % b.log)
+
+    # Every suite again with the allocators' debug checks on.
+    b, t = boot("debug", TEST_CMDLINE + " page_alloc.debug=1 slab.debug=1", timeout=300)
+    ktap_boot(tally, "x86_64-mm-debug", b)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     tally = Tally()
@@ -284,6 +329,8 @@ def main():
     kernel_targets(tally, accel)
     print("system tests under %s" % accel.upper())
     system_tests(tally, accel)
+    print("memory tests under %s" % accel.upper())
+    memory_tests(tally, accel)
     print("%d passed, %d failed" % (len(tally.passed), len(tally.failed)))
     return 1 if tally.failed else 0
 

@@ -73,6 +73,7 @@ void x86_64_start(u32 magic, u32 info)
 		cpu.vendor, mtrr_describe(), (unsigned long long)(arch_cycles_hz() / 1000),
 		tsc_calibration_source(), cpu.pdpe1gb ? "1 GiB" : "2 MiB");
 	acpi_init();
+	hmat_init();
 	boot_mark("acpi");
 	start_kernel();
 }

@@ -94,6 +94,7 @@ void gdt_init(void);
 void paging_init(void);
 void tsc_init(void);
 void acpi_init(void);
+void hmat_init(void);
 void mtrr_init(void);
 const char *mtrr_describe(void);
 const char *tsc_calibration_source(void);
