@@ -25,7 +25,7 @@ PY := /usr/bin/python3
 # Tools are installed on first use; the stamp avoids asking apt each time.
 DEPS_STAMP := build/.deps-ok
 
-.PHONY: all run debug test bench iso host-test deps clean kernel
+.PHONY: all run debug test bench iso host-test deps clean kernel fuzz-page-alloc
 all: kernel
 
 deps: $(DEPS_STAMP)
@@ -139,6 +139,24 @@ $(HB)/printf-vs-libc: $(HB)/obj/lib/vsprintf.o $(HB)/obj/lib/string.o \
 
 -include $(HOST_KOBJS:.o=.d)
 
+# Fuzzing (clang's libFuzzer): the page allocator driven by random programs.
+FUZZ_SECONDS ?= 60
+FUZZ_PA_SRCS := mm/page_alloc.c mm/shuffle.c mm/page_alloc_verify.c mm/memsim.c \
+	lib/random.c lib/string.c lib/vsprintf.c lib/kstrtox.c kernel/printk.c \
+	kernel/params.c kernel/smp.c kernel/time.c kernel/ksyms.c kernel/boot_info.c \
+	tests/host/host_env.c \
+	tests/host/fuzz_page_alloc.c
+$(HB)/fuzz-page-alloc: $(FUZZ_PA_SRCS) tests/host/host_prefix.h $(wildcard include/pagoda/*.h mm/*.h)
+	@mkdir -p $(HB)
+	@echo "  CLANG   $@"
+	@clang -std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -include tests/host/host_prefix.h \
+		-Iinclude -Itests/host/include -w -o $@ $(FUZZ_PA_SRCS)
+fuzz-page-alloc: $(HB)/fuzz-page-alloc
+	@mkdir -p build/fuzz/page-alloc
+	$(HB)/fuzz-page-alloc -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+		-print_final_stats=1 build/fuzz/page-alloc
+
 host-test: $(HB)/ktest-host $(HB)/printf-vs-libc
 	@$(HB)/ktest-host all
 	@$(HB)/printf-vs-libc
@@ -150,7 +168,7 @@ test: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory kernel iso host-test-bins ARCH=x86_64 CMDLINE=
 	@$(PY) tests/harness.py
 
-host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc
+host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc
 
 bench: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory kernel ARCH=x86_64 CMDLINE=
