@@ -674,17 +674,16 @@ void pgdat_init(struct pglist_data *pgdat, int nid, const char *name,
 			for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 				INIT_LIST_HEAD(&pcp->lists[mt]);
 		}
-		for (unsigned long pfn = zstart; pfn < zend; pfn++) {
-			struct page *p = &mem_map[pfn - start_pfn];
-
-			memset(p, 0, sizeof(*p));
-			p->flags = PG_reserved;
-			p->refcount = 1;
-			p->node_id = (u8)nid;
-			p->zone_idx = (u8)z;
+		/* One template copied over the zone: the hottest loop of boot. */
+		struct page tmpl = {
+			.flags = PG_reserved, .refcount = 1, .node_id = (u8)nid,
+			.zone_idx = (u8)z,
 			/* As in Linux, every pageblock starts movable. */
-			p->pb_migratetype = MIGRATE_MOVABLE;
-		}
+			.pb_migratetype = MIGRATE_MOVABLE,
+		};
+
+		for (unsigned long pfn = zstart; pfn < zend; pfn++)
+			mem_map[pfn - start_pfn] = tmpl;
 		zstart = zend;
 	}
 	node_data[nid] = pgdat;
