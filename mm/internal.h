@@ -75,7 +75,9 @@ void show_buddyinfo(struct pglist_data *pgdat);
 
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
 		     unsigned int order, int migratetype, unsigned int fpi);
-/* Return every per-CPU page of the zone to the buddy lists. */
+/* Whether this CPU may touch cpu's per-CPU lists of the zone. */
+bool pcp_reachable(struct zone *zone, int cpu);
+/* Return the per-CPU pages this CPU may reach to the buddy lists. */
 void drain_zone_pages(struct zone *zone);
 void drain_all_pages(struct pglist_data *pgdat);
 

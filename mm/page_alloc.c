@@ -318,17 +318,24 @@ static void free_pcppages_bulk(struct zone *zone, int count,
 	spin_unlock(&zone->lock);
 }
 
+/*
+ * May this CPU touch cpu's per-CPU lists of the zone? Its own, always. Another
+ * CPU's only when nobody else can be using them: a simulated node (only its
+ * test or experiment allocates there) or a CPU that is not running. Linux
+ * asks each CPU to drain its own lists; that needs the SMP issue's IPIs.
+ */
+bool pcp_reachable(struct zone *zone, int cpu)
+{
+	return cpu == (int)smp_processor_id() || zone->zone_pgdat->simulated ||
+	       cpu >= (int)num_online_cpus();
+}
+
 void drain_zone_pages(struct zone *zone)
 {
 	unsigned long flags = arch_irq_save();
 
-	/*
-	 * Only this CPU's list is safe to touch without its owner's help; the
-	 * others are drained too because, until more CPUs run pcp code
-	 * concurrently, they are idle. The SMP issue turns this into an IPI.
-	 */
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
-		if (zone->pcp[cpu].count)
+		if (zone->pcp[cpu].count && pcp_reachable(zone, cpu))
 			free_pcppages_bulk(zone, zone->pcp[cpu].count, &zone->pcp[cpu]);
 	arch_irq_restore(flags);
 }

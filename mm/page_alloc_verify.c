@@ -15,7 +15,7 @@
  *   4. walking the zone's struct pages finds exactly the listed heads (no
  *      block is on a list twice or on none);
  *   5. each per-CPU list holds order-0 PG_pcp pages of this zone, as many
- *      as its count says.
+ *      as its count says (for the lists this CPU may look at).
  */
 #include <pagoda/mm.h>
 #include <pagoda/printk.h>
@@ -108,6 +108,9 @@ static int verify_pcp(struct zone *z, char *why, size_t len)
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct per_cpu_pages *pcp = &z->pcp[cpu];
 		long n = 0;
+
+		if (!pcp_reachable(z, cpu))
+			continue; /* its owner may be changing it right now */
 
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
 			struct page *p;
