@@ -14,10 +14,13 @@
 #include <pagoda/boot_info.h>
 #include <pagoda/init.h>
 #include <pagoda/ktest.h>
+#include <pagoda/mm.h>
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
+#include <pagoda/random.h>
 #include <pagoda/sched.h>
 #include <pagoda/shell.h>
+#include <pagoda/slab.h>
 #include <pagoda/smp.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
@@ -72,9 +75,16 @@ void start_kernel(void)
 		pr_warn("params: %d problem(s) on the command line; defaults kept\n", problems);
 	boot_mark("params");
 
+	random_init();
+	pr_info("random: seeded from %s\n", random_sources());
+	mm_init();
+	kmem_cache_init();
+	boot_mark("memory");
+
 	/* Later issues add their subsystems' init here, each with a boot_mark. */
 
 	/* Threads, time and interrupts, then the other CPUs (issue 5). */
+	arch_irq_init();
 	sched_init();
 	time_init();
 	arch_irq_enable();

@@ -190,3 +190,15 @@ int kprintf(const char *fmt, ...)
 	va_end(ap);
 	return n;
 }
+
+static void print_frame_err(u64 pc, void *arg)
+{
+	(void)arg;
+	printk(KERN_ERR "  [<%016llx>] %pS\n", (unsigned long long)pc, (void *)pc);
+}
+
+void dump_stack(void)
+{
+	printk(KERN_ERR "Call trace:\n");
+	arch_stack_walk(print_frame_err, NULL);
+}

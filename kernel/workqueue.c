@@ -11,10 +11,16 @@
 #include <pagoda/bitops.h>
 #include <pagoda/printk.h>
 #include <pagoda/sched.h>
+#include <pagoda/slab.h>
 #include <pagoda/wait.h>
 #include <pagoda/workqueue.h>
 
 #define MAX_WORKERS 8
+
+struct worker_arg {
+	struct workqueue_struct *wq;
+	unsigned int index;
+};
 
 struct workqueue_struct {
 	const char *name;
@@ -28,14 +34,11 @@ struct workqueue_struct {
 	unsigned int nr_workers;
 	bool stopping;
 	struct task *workers[MAX_WORKERS];
+	struct worker_arg args[MAX_WORKERS];
 };
 
 struct workqueue_struct *system_wq;
 
-/* TEMPORARY (until kmalloc lands on main): a few static workqueues. */
-static struct workqueue_struct wq_pool[8];
-static bool wq_used[8];
-static DEFINE_SPINLOCK(wq_pool_lock);
 
 /* Done up to the oldest item still queued or running. */
 static void update_done(struct workqueue_struct *wq)
@@ -50,11 +53,6 @@ static void update_done(struct workqueue_struct *wq)
 	wq->done_seq = oldest - 1;
 }
 
-struct worker_arg {
-	struct workqueue_struct *wq;
-	unsigned int index;
-};
-static struct worker_arg worker_args[8][MAX_WORKERS];
 
 static int worker_thread(void *arg)
 {
@@ -142,22 +140,11 @@ bool flush_work(struct work_struct *w)
 
 struct workqueue_struct *alloc_workqueue(const char *name, unsigned int nr_workers)
 {
-	struct workqueue_struct *wq = NULL;
-	int slot = -1;
+	struct workqueue_struct *wq = kzalloc(sizeof(*wq), GFP_KERNEL);
 
-	spin_lock(&wq_pool_lock);
-	for (int i = 0; i < (int)ARRAY_SIZE(wq_pool); i++) {
-		if (!wq_used[i]) {
-			wq_used[i] = true;
-			slot = i;
-			break;
-		}
-	}
-	spin_unlock(&wq_pool_lock);
-	if (slot < 0)
+	if (!wq)
 		return NULL;
-	wq = &wq_pool[slot];
-	*wq = (struct workqueue_struct){ .name = name };
+	wq->name = name;
 	spin_lock_init(&wq->lock);
 	INIT_LIST_HEAD(&wq->items);
 	init_waitqueue_head(&wq->more_work);
@@ -166,7 +153,7 @@ struct workqueue_struct *alloc_workqueue(const char *name, unsigned int nr_worke
 		nr_workers = num_online_cpus();
 	nr_workers = MIN(nr_workers, (unsigned int)MAX_WORKERS);
 	for (unsigned int i = 0; i < nr_workers; i++) {
-		struct worker_arg *wa = &worker_args[slot][i];
+		struct worker_arg *wa = &wq->args[i];
 
 		*wa = (struct worker_arg){ wq, i };
 		wq->workers[i] = kthread_create(worker_thread, wa, "%s/%u", name, i);
@@ -194,9 +181,7 @@ void destroy_workqueue(struct workqueue_struct *wq)
 	wake_up_all(&wq->more_work);
 	for (unsigned int i = 0; i < wq->nr_workers; i++)
 		kthread_join(wq->workers[i]);
-	spin_lock(&wq_pool_lock);
-	wq_used[wq - wq_pool] = false;
-	spin_unlock(&wq_pool_lock);
+	kfree(wq);
 }
 
 void workqueue_init(void)

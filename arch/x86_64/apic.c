@@ -21,6 +21,7 @@
 #include <pagoda/string.h>
 #include <pagoda/time.h>
 #include <pagoda/timer.h>
+#include <pagoda/vmalloc.h>
 #include <asm/x86.h>
 #include "acpi.h"
 
@@ -44,7 +45,7 @@ enum {
 #define ICR_ASSERT (1u << 14)
 #define ICR_LEVEL (1u << 15)
 
-static u64 lapic_phys = 0xfee00000;
+static u64 lapic_phys; /* from IA32_APIC_BASE, which firmware set from the MADT */
 static volatile u32 *lapic_mmio;
 static bool use_x2apic;
 static bool use_tsc_deadline;
@@ -231,8 +232,6 @@ static void madt_parse(void)
 			memcpy(&fl, p + 8, 2);
 			if (p[2] == 0)
 				ioapic_add_override(p[3], gsi, fl);
-		} else if (type == 5 && len >= 12) { /* local APIC address override */
-			memcpy(&lapic_phys, p + 4, 8);
 		}
 		/* Enabled (bit 0) CPUs only; "online capable" ones are hotplug. */
 		if (id != ~0u && (flags & 1) && id != boot_id) {
@@ -244,8 +243,6 @@ static void madt_parse(void)
 		}
 		p += len;
 	}
-	if (m->lapic_addr && lapic_phys == 0xfee00000)
-		lapic_phys = m->lapic_addr;
 	x86_nr_cpus = n;
 }
 
@@ -253,12 +250,15 @@ void lapic_init_boot(void)
 {
 	use_x2apic = cpu.x2apic;
 	use_tsc_deadline = cpu.tsc_deadline;
-	if (!use_x2apic)
-		lapic_mmio = __va(lapic_phys);
+	if (!use_x2apic) {
+		lapic_phys = rdmsr(MSR_APIC_BASE) & 0xffffff000ULL;
+		lapic_mmio = ioremap(lapic_phys, PAGE_SIZE);
+		if (!lapic_mmio)
+			panic("apic: cannot map the local APIC at %#llx",
+			      (unsigned long long)lapic_phys);
+	}
 	lapic_init_cpu();
 	madt_parse();
-	if (!use_x2apic && lapic_phys != 0xfee00000)
-		lapic_mmio = __va(lapic_phys);
 	if (!use_tsc_deadline)
 		calibrate_apic_timer();
 	lapic_timer_init();

@@ -44,6 +44,12 @@ void arch_early_console_init(void)
 	console_write("\n", 1);
 }
 
+void arch_irq_init(void)
+{
+	lapic_init_boot();
+	ioapic_init();
+}
+
 /* Interrupts and threads work: let the console's input interrupt wake the shell. */
 void arch_late_init(void)
 {
@@ -72,6 +78,8 @@ void x86_64_start(u32 magic, u32 info)
 		err = multiboot2_parse(magic, info, &boot_info);
 	boot_info.kernel_start = (u64)__kernel_phys_start;
 	boot_info.kernel_end = (u64)__kernel_phys_end;
+	/* ISA DMA reaches 24 address bits: ZONE_DMA is the first 16 MiB. */
+	boot_info.zone_dma_limit = 16 * SZ_1M;
 	boot_info_sort_mem(&boot_info);
 	tsc_init();
 	boot_mark("early setup");
@@ -83,8 +91,8 @@ void x86_64_start(u32 magic, u32 info)
 		cpu.vendor, mtrr_describe(), (unsigned long long)(arch_cycles_hz() / 1000),
 		tsc_calibration_source(), cpu.pdpe1gb ? "1 GiB" : "2 MiB");
 	acpi_init();
+	hmat_init();
 	boot_mark("acpi");
-	lapic_init_boot();
-	ioapic_init();
+	smp_reserve_trampoline();
 	start_kernel();
 }

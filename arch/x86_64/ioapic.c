@@ -11,6 +11,7 @@
 #include <pagoda/arch.h>
 #include <pagoda/irq.h>
 #include <pagoda/printk.h>
+#include <pagoda/vmalloc.h>
 #include <asm/x86.h>
 
 #define MAX_IOAPICS 4
@@ -49,8 +50,14 @@ void ioapic_add(u8 id, u64 addr, u32 gsi_base)
 
 	if (nr_ioapics == MAX_IOAPICS)
 		return;
-	a = &ioapics[nr_ioapics++];
-	a->regs = __va(addr);
+	a = &ioapics[nr_ioapics];
+	a->regs = ioremap(addr & ~0xfffULL, PAGE_SIZE);
+	if (!a->regs) {
+		pr_err("ioapic: cannot map %#llx\n", (unsigned long long)addr);
+		return;
+	}
+	a->regs = (volatile u32 *)((u8 *)a->regs + (addr & 0xfff));
+	nr_ioapics++;
 	a->gsi_base = gsi_base;
 	a->id = id;
 	a->nr_lines = ((io_read(a, IOAPIC_VER) >> 16) & 0xff) + 1;

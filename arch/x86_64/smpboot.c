@@ -8,6 +8,8 @@
  */
 #include <pagoda/arch.h>
 #include <pagoda/boot_info.h>
+#include <pagoda/memblock.h>
+#include <pagoda/mm.h>
 #include <pagoda/printk.h>
 #include <pagoda/smp.h>
 #include <pagoda/string.h>
@@ -15,11 +17,12 @@
 #include <asm/x86.h>
 
 /*
- * TEMPORARY (until memblock_phys_alloc_range() lands on main): a fixed page
- * below 1 MiB, checked against the memory map. 0x8000 is usable RAM on
- * every PC firmware we boot under and is not used by the kernel.
+ * A fixed page below 1 MiB (a SIPI vector names a page there), reserved in
+ * memblock before mm_init() hands free memory to the buddy allocator.
+ * 0x8000 is usable RAM under every PC firmware; the memory map is checked.
  */
 #define TRAMPOLINE_PA 0x8000ULL
+static bool trampoline_ok;
 
 struct trampoline_data {
 	u64 cr3, efer, stack, entry, cpu;
@@ -52,16 +55,20 @@ unsigned int arch_smp_prepare(void)
 	return x86_nr_cpus;
 }
 
-static bool trampoline_page_usable(void)
+void smp_reserve_trampoline(void)
 {
 	for (u32 i = 0; i < boot_info.nr_mem; i++) {
 		const struct boot_mem_region *r = &boot_info.mem[i];
 
 		if (r->type == BOOT_MEM_USABLE && r->base <= TRAMPOLINE_PA &&
-		    r->base + r->size >= TRAMPOLINE_PA + PAGE_SIZE)
-			return true;
+		    r->base + r->size >= TRAMPOLINE_PA + PAGE_SIZE) {
+			trampoline_ok = !memblock_reserve(TRAMPOLINE_PA, PAGE_SIZE);
+			break;
+		}
 	}
-	return false;
+	if (!trampoline_ok)
+		pr_warn("smp: page %#llx is not free RAM; only the boot CPU will run\n",
+			TRAMPOLINE_PA);
 }
 
 void ap_entry(unsigned long cpu);
@@ -91,7 +98,7 @@ int arch_cpu_start(unsigned int n, void *stack_top)
 
 	if (n >= x86_nr_cpus)
 		return -EINVAL;
-	if (!trampoline_page_usable())
+	if (!trampoline_ok)
 		return -ENOMEM;
 	memcpy(page, trampoline_start, size);
 	d = (struct trampoline_data *)(page + (trampoline_data - trampoline_start));

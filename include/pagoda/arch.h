@@ -36,6 +36,10 @@ u64 arch_cycles_hz(void);
 /* Counter value at kernel entry, taken by the very first instructions. */
 extern u64 boot_entry_cycles;
 
+/* --- entropy ------------------------------------------------------------ */
+/* A random number from the CPU (RDSEED/RDRAND, RNDR); false when it has none. */
+bool arch_get_random_seed_u64(u64 *v);
+
 /* --- interrupts and CPU ------------------------------------------------ */
 void arch_irq_disable(void);
 void arch_irq_enable(void);
@@ -62,6 +66,12 @@ void arch_cpu_idle(void);
  * pagoda/irq.h). irq_exit() may switch tasks (preemption), so EOI must come
  * first.
  */
+/*
+ * Bring up the boot CPU's interrupt controllers and per-CPU timer, and
+ * find the CPUs; called once from start_kernel() after mm_init() (so it
+ * may ioremap registers), with interrupts still off.
+ */
+void arch_irq_init(void);
 /* Route line irq to the boot CPU and unmask it (0 or -EINVAL). */
 int arch_irq_unmask(unsigned int irq);
 void arch_irq_mask(unsigned int irq);

@@ -11,21 +11,18 @@
 #include <pagoda/arch.h>
 #include <pagoda/printk.h>
 #include <pagoda/shell.h>
+#include <pagoda/slab.h>
+#include <pagoda/vmalloc.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
 #include "sched.h"
 
 /*
- * TEMPORARY (until mm/ lands on main): tasks and stacks come from a static
- * pool. To be replaced by kmalloc() for the task and vmalloc() (guard
- * pages) for the stack.
+ * The task from the slab, the stack from vmalloc: its unmapped guard page
+ * turns an overflow into a page fault instead of silent corruption. The
+ * word at the bottom is checked at free time too, for overruns that
+ * skipped the guard page.
  */
-#define POOL_THREADS 112
-static u8 stack_pool[POOL_THREADS][THREAD_STACK_SIZE] __aligned(4096);
-static struct task task_pool[POOL_THREADS];
-static bool pool_used[POOL_THREADS];
-static arch_spinlock_t pool_lock;
-
 #define STACK_END_MAGIC 0x57ac6e9d57ac6e9dULL
 
 static LIST_HEAD(all_tasks);
@@ -35,38 +32,26 @@ static unsigned int live_threads;
 
 struct task *task_alloc(void)
 {
-	unsigned long flags = arch_irq_save();
-	struct task *t = NULL;
+	struct task *t = kzalloc(sizeof(*t), GFP_KERNEL);
 
-	arch_spin_lock(&pool_lock);
-	for (int i = 0; i < POOL_THREADS; i++) {
-		if (!pool_used[i]) {
-			pool_used[i] = true;
-			t = &task_pool[i];
-			memset(t, 0, sizeof(*t));
-			t->stack = stack_pool[i];
-			t->stack_size = THREAD_STACK_SIZE;
-			break;
-		}
+	if (!t)
+		return NULL;
+	t->stack = vmalloc(THREAD_STACK_SIZE);
+	if (!t->stack) {
+		kfree(t);
+		return NULL;
 	}
-	arch_spin_unlock(&pool_lock);
-	arch_irq_restore(flags);
-	if (t)
-		*(u64 *)t->stack = STACK_END_MAGIC;
+	t->stack_size = THREAD_STACK_SIZE;
+	*(u64 *)t->stack = STACK_END_MAGIC;
 	return t;
 }
 
 void task_free(struct task *t)
 {
-	unsigned long flags;
-
 	if (*(u64 *)t->stack != STACK_END_MAGIC)
 		pr_err("sched: thread %s overran its stack\n", t->name);
-	flags = arch_irq_save();
-	arch_spin_lock(&pool_lock);
-	pool_used[t - task_pool] = false;
-	arch_spin_unlock(&pool_lock);
-	arch_irq_restore(flags);
+	vfree(t->stack);
+	kfree(t);
 }
 
 void task_list_add(struct task *t)

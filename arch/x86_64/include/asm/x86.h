@@ -70,8 +70,6 @@ DEFINE_CR(4)
 #define EFER_NXE (1 << 11)
 
 /* Physical <-> direct-map virtual, and kernel-image virtual -> physical. */
-#define __va(pa) ((void *)((u64)(pa) + PAGE_OFFSET))
-#define __pa(va) ((u64)(va) - PAGE_OFFSET)
 #define __pa_kernel(va) ((u64)(va) - KERNEL_VIRT)
 
 struct cpu_features {
@@ -116,6 +114,8 @@ void ioapic_add(u8 id, u64 addr, u32 gsi_base);
 void ioapic_add_override(u8 isa_irq, u32 gsi, u16 flags);
 /* The GSI of an ISA interrupt (after MADT overrides). */
 unsigned int isa_irq_to_gsi(unsigned int isa_irq);
+/* Keep the SMP trampoline's low page from the page allocator (smpboot.c). */
+void smp_reserve_trampoline(void);
 /* MADT (apic.c) */
 extern u32 x86_apic_ids[];
 extern unsigned int x86_nr_cpus;
@@ -123,9 +123,9 @@ extern unsigned int x86_nr_cpus;
 void paging_init(void);
 void tsc_init(void);
 void acpi_init(void);
+void hmat_init(void);
 void mtrr_init(void);
 const char *mtrr_describe(void);
 const char *tsc_calibration_source(void);
-u64 x86_direct_map_end(void);
 
 #endif
