@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Threads and the scheduler, on every CPU the machine has: create and
+ * join, memory back to its baseline after thousands of threads,
+ * preemption, affinity, weights, balancing, wake-ups that must not be
+ * lost, completions in order, the workqueue.
+ *
+ * Nothing here asserts a duration. Waits that could hang on a bug use
+ * generous timeouts (seconds) and then fail the case instead.
+ */
+#include <pagoda/completion.h>
+#include <pagoda/ktest.h>
+#include <pagoda/mm.h>
+#include <pagoda/sched.h>
+#include <pagoda/spinlock.h>
+#include <pagoda/time.h>
+#include <pagoda/bitops.h>
+#include <pagoda/wait.h>
+#include <pagoda/workqueue.h>
+
+#define HANG_NS (10 * NSEC_PER_SEC)
+
+static int square(void *arg)
+{
+	long i = (long)arg;
+
+	return (int)(i * i);
+}
+
+static void test_create_join(struct ktest *t)
+{
+	struct task *th[16];
+
+	for (long i = 0; i < 16; i++) {
+		th[i] = kthread_run(square, (void *)i, "sq%ld", i);
+		KASSERT_TRUE(t, th[i] != NULL);
+	}
+	for (long i = 0; i < 16; i++)
+		KEXPECT_EQ(t, kthread_join(th[i]), i * i);
+}
+
+static int exit_early(void *arg)
+{
+	kthread_exit((int)(long)arg + 1);
+}
+
+static void test_exit_code(struct ktest *t)
+{
+	struct task *th = kthread_run(exit_early, (void *)41, "exiter");
+
+	KASSERT_TRUE(t, th != NULL);
+	KEXPECT_EQ(t, kthread_join(th), 42);
+}
+
+static int nothing(void *arg)
+{
+	return (int)(long)arg;
+}
+
+/* Create and join in batches; returns the number of threads that failed. */
+static int churn(int total, int batch)
+{
+	struct task *th[32];
+	int bad = 0;
+
+	for (int done = 0; done < total; done += batch) {
+		for (int i = 0; i < batch; i++)
+			th[i] = kthread_run(nothing, (void *)(long)(done + i), "churn");
+		for (int i = 0; i < batch; i++)
+			if (!th[i] || kthread_join(th[i]) != done + i)
+				bad++;
+	}
+	return bad;
+}
+
+/*
+ * Thousands of threads, and afterwards as many threads and as much free
+ * memory as before. Each thread costs a 16 KiB stack, a guard page and a
+ * task: a leak of even one per hundred would show as hundreds of pages.
+ * The slack covers caches (slab, per-CPU page lists) that may keep a few.
+ */
+static void test_thousands_memory_baseline(struct ktest *t)
+{
+	unsigned int threads;
+	unsigned long before, after;
+
+	KEXPECT_EQ(t, churn(64, 16), 0); /* warm the caches */
+	threads = nr_threads();
+	before = nr_free_pages();
+	KEXPECT_EQ(t, churn(3000, 24), 0);
+	after = nr_free_pages();
+	KEXPECT_EQ(t, nr_threads(), threads);
+	KEXPECT_LE(t, before - MIN(before, after), 96);
+}
+
+struct spin_pair {
+	volatile bool go, seen;
+};
+
+static int spin_until_seen(void *arg)
+{
+	struct spin_pair *p = arg;
+	u64 end = ktime_get_ns() + HANG_NS;
+
+	p->go = true;
+	/* No yield, no sleep: only preemption lets the other thread run. */
+	while (!p->seen && ktime_get_ns() < end)
+		arch_cpu_relax();
+	return p->seen;
+}
+
+static int set_seen(void *arg)
+{
+	struct spin_pair *p = arg;
+
+	p->seen = true;
+	return 0;
+}
+
+static void test_preemption(struct ktest *t)
+{
+	struct spin_pair p = { false, false };
+	unsigned int cpu = num_online_cpus() - 1;
+	struct task *a = kthread_create(spin_until_seen, &p, "spinner");
+	struct task *b = kthread_create(set_seen, &p, "setter");
+
+	KASSERT_TRUE(t, a && b);
+	set_cpus_allowed(a, 1ULL << cpu);
+	set_cpus_allowed(b, 1ULL << cpu);
+	wake_up_process(a);
+	while (!p.go)
+		msleep(1);
+	wake_up_process(b);
+	KEXPECT_EQ(t, kthread_join(a), 1);
+	kthread_join(b);
+}
+
+static int where_am_i(void *arg)
+{
+	unsigned int want = (unsigned int)(long)arg, wrong = 0;
+
+	for (int i = 0; i < 30; i++) {
+		if (smp_processor_id() != want)
+			wrong++;
+		if (i % 3 == 0)
+			msleep(1);
+		else
+			yield();
+	}
+	return (int)wrong;
+}
+
+static void test_affinity(struct ktest *t)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct task *th = kthread_create(where_am_i, (void *)(long)cpu, "pin%u", cpu);
+
+		KASSERT_TRUE(t, th != NULL);
+		KASSERT_EQ(t, set_cpus_allowed(th, 1ULL << cpu), 0);
+		wake_up_process(th);
+		KEXPECT_EQ(t, kthread_join(th), 0);
+	}
+	/* Moving the running task itself. */
+	KEXPECT_EQ(t, set_cpus_allowed(current, 1ULL << (num_online_cpus() - 1)), 0);
+	KEXPECT_EQ(t, smp_processor_id(), num_online_cpus() - 1);
+	KEXPECT_EQ(t, set_cpus_allowed(current, 1ULL), 0);
+	KEXPECT_EQ(t, smp_processor_id(), 0u);
+	KEXPECT_EQ(t, set_cpus_allowed(current, 0), -EINVAL);
+	set_cpus_allowed(current, CPU_MASK_ALL);
+}
+
+struct busy_arg {
+	u64 until;
+	u64 cpus_seen;
+};
+
+static int busy(void *arg)
+{
+	struct busy_arg *b = arg;
+
+	while (ktime_get_ns() < b->until) {
+		__atomic_fetch_or(&b->cpus_seen, 1ULL << smp_processor_id(), __ATOMIC_RELAXED);
+		arch_cpu_relax();
+	}
+	return 0;
+}
+
+/* More busy threads than CPUs, all created on this CPU: they must spread. */
+static void test_load_balance(struct ktest *t)
+{
+	unsigned int n = num_online_cpus();
+	struct busy_arg b = { ktime_get_ns() + 300 * NSEC_PER_MSEC, 0 };
+	struct task *th[2 * NR_CPUS];
+
+	if (n < 2) {
+		ktest_skip(t, "one CPU");
+		return;
+	}
+	for (unsigned int i = 0; i < 2 * n; i++)
+		th[i] = kthread_run(busy, &b, "busy%u", i);
+	for (unsigned int i = 0; i < 2 * n; i++)
+		if (th[i])
+			kthread_join(th[i]);
+	for (unsigned int c = 0; c < n; c++)
+		KEXPECT_TRUE(t, b.cpus_seen & (1ULL << c));
+}
+
+struct weighed {
+	u64 until;
+	volatile bool start;
+};
+
+static int hog(void *arg)
+{
+	struct weighed *w = arg;
+
+	while (!w->start)
+		arch_cpu_relax();
+	while (ktime_get_ns() < w->until)
+		arch_cpu_relax();
+	return 0;
+}
+
+/*
+ * Two CPU-bound threads on one CPU, nice 0 and nice 10: weights 1024 and
+ * ~110, so the first should get ~9x the CPU. Asserted: at least 2x, a
+ * margin wide enough for emulator noise and still impossible without
+ * weights (equal shares give 1x).
+ */
+static void test_weights(struct ktest *t)
+{
+	struct weighed w = { 0, false };
+	unsigned int cpu = num_online_cpus() - 1;
+	struct task *a = kthread_create(hog, &w, "nice0");
+	struct task *b = kthread_create(hog, &w, "nice10");
+	u64 ra, rb;
+
+	KASSERT_TRUE(t, a && b);
+	set_cpus_allowed(a, 1ULL << cpu);
+	set_cpus_allowed(b, 1ULL << cpu);
+	set_user_nice(b, 10);
+	w.until = ktime_get_ns() + 400 * NSEC_PER_MSEC;
+	wake_up_process(a);
+	wake_up_process(b);
+	w.start = true;
+	while (ktime_get_ns() < w.until)
+		msleep(20);
+	/* Read before join frees them: both have finished their loops. */
+	while (a->state != TASK_DEAD || b->state != TASK_DEAD)
+		msleep(5);
+	ra = a->sum_exec_ns;
+	rb = b->sum_exec_ns;
+	kthread_join(a);
+	kthread_join(b);
+	ktest_log(t, "nice 0 ran %llu ms, nice 10 ran %llu ms",
+		  (unsigned long long)(ra / NSEC_PER_MSEC), (unsigned long long)(rb / NSEC_PER_MSEC));
+	KEXPECT_GT(t, ra, 2 * rb);
+}
+
+/* Ping-pong through a wait queue: a lost wake-up hangs (then fails). */
+struct pingpong {
+	struct wait_queue_head wq;
+	int turn; /* 0: ping's move, 1: pong's */
+	int rounds, failures;
+};
+
+static int ping(void *arg, int me)
+{
+	struct pingpong *pp = arg;
+
+	for (int i = 0; i < pp->rounds; i++) {
+		if (!wait_event_timeout(pp->wq, READ_ONCE(pp->turn) == me, HANG_NS)) {
+			__atomic_fetch_add(&pp->failures, 1, __ATOMIC_RELAXED);
+			return -1;
+		}
+		WRITE_ONCE(pp->turn, !me);
+		wake_up_all(&pp->wq);
+	}
+	return 0;
+}
+
+static int ping0(void *arg) { return ping(arg, 0); }
+static int ping1(void *arg) { return ping(arg, 1); }
+
+static void test_no_lost_wakeups(struct ktest *t)
+{
+	struct pingpong pp = { .turn = 0, .rounds = 3000 };
+	struct task *a, *b;
+
+	init_waitqueue_head(&pp.wq);
+	a = kthread_create(ping0, &pp, "ping");
+	b = kthread_create(ping1, &pp, "pong");
+	KASSERT_TRUE(t, a && b);
+	if (num_online_cpus() > 1) {
+		set_cpus_allowed(a, 1ULL << 0);
+		set_cpus_allowed(b, 1ULL << 1);
+	}
+	wake_up_process(a);
+	wake_up_process(b);
+	KEXPECT_EQ(t, kthread_join(a), 0);
+	KEXPECT_EQ(t, kthread_join(b), 0);
+	KEXPECT_EQ(t, pp.failures, 0);
+}
+
+#define CHAIN 12
+struct chain {
+	struct completion done[CHAIN + 1];
+	int order[CHAIN];
+	int next;
+	spinlock_t lock;
+	struct completion all;
+	int passed_all;
+};
+
+struct link {
+	struct chain *c;
+	int i;
+};
+
+static int chain_link(void *arg)
+{
+	struct link *l = arg;
+	struct chain *c = l->c;
+
+	wait_for_completion(&c->done[l->i]);
+	spin_lock(&c->lock);
+	c->order[c->next++] = l->i;
+	spin_unlock(&c->lock);
+	complete(&c->done[l->i + 1]);
+	wait_for_completion(&c->all);
+	__atomic_fetch_add(&c->passed_all, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* Each thread waits for its predecessor's completion: they finish in order. */
+static void test_completions_in_order(struct ktest *t)
+{
+	static struct chain c;
+	static struct link links[CHAIN];
+	struct task *th[CHAIN];
+
+	spin_lock_init(&c.lock);
+	c.next = 0;
+	c.passed_all = 0;
+	init_completion(&c.all);
+	for (int i = 0; i <= CHAIN; i++)
+		init_completion(&c.done[i]);
+	/* Started in reverse, so creation order cannot explain the result. */
+	for (int i = CHAIN - 1; i >= 0; i--) {
+		links[i] = (struct link){ &c, i };
+		th[i] = kthread_run(chain_link, &links[i], "link%d", i);
+		KASSERT_TRUE(t, th[i] != NULL);
+	}
+	complete(&c.done[0]);
+	KEXPECT_TRUE(t, wait_for_completion_timeout(&c.done[CHAIN], HANG_NS));
+	complete_all(&c.all);
+	for (int i = 0; i < CHAIN; i++)
+		kthread_join(th[i]);
+	for (int i = 0; i < CHAIN; i++)
+		KEXPECT_EQ(t, c.order[i], i);
+	KEXPECT_EQ(t, c.passed_all, CHAIN);
+	KEXPECT_TRUE(t, try_wait_for_completion(&c.all)); /* complete_all stays done */
+}
+
+static atomic_t work_count;
+static struct work_struct works[256];
+
+static void count_work(struct work_struct *w)
+{
+	if ((w - works) % 16 == 0)
+		msleep(1); /* work may sleep */
+	atomic_inc(&work_count);
+}
+
+static void test_workqueue(struct ktest *t)
+{
+	struct workqueue_struct *wq = alloc_workqueue("ktest", 3);
+	int queued = 0;
+
+	KASSERT_TRUE(t, wq != NULL);
+	atomic_set(&work_count, 0);
+	for (int round = 0; round < 4; round++) {
+		for (int i = 0; i < 256; i++) {
+			INIT_WORK(&works[i], count_work);
+			queued += queue_work(wq, &works[i]);
+		}
+		flush_workqueue(wq);
+		/* Everything queued before the flush has run, none twice. */
+		KEXPECT_EQ(t, atomic_read(&work_count), queued);
+	}
+	KEXPECT_EQ(t, queued, 4 * 256);
+	destroy_workqueue(wq);
+	KEXPECT_TRUE(t, system_wq != NULL);
+}
+
+static DECLARE_COMPLETION(gate);
+
+static void wait_at_gate(struct work_struct *w)
+{
+	wait_for_completion(&gate);
+}
+
+/* While an item is pending, queueing it again does nothing. */
+static void test_workqueue_pending(struct ktest *t)
+{
+	struct workqueue_struct *wq = alloc_workqueue("ktest1", 1);
+	struct work_struct blocker;
+
+	KASSERT_TRUE(t, wq != NULL);
+	reinit_completion(&gate);
+	atomic_set(&work_count, 0);
+	INIT_WORK(&blocker, wait_at_gate);
+	INIT_WORK(&works[1], count_work);
+	KEXPECT_TRUE(t, queue_work(wq, &blocker));
+	KEXPECT_TRUE(t, queue_work(wq, &works[1]));
+	KEXPECT_FALSE(t, queue_work(wq, &works[1]));
+	complete(&gate);
+	KEXPECT_TRUE(t, flush_work(&works[1]) || atomic_read(&work_count) == 1);
+	KEXPECT_EQ(t, atomic_read(&work_count), 1);
+	KEXPECT_FALSE(t, test_bit(0, &works[1].pending));
+	destroy_workqueue(wq);
+}
+
+static void test_all_cpus_online(struct ktest *t)
+{
+	KEXPECT_EQ(t, num_online_cpus(), num_possible_cpus());
+	KEXPECT_GE(t, num_online_cpus(), 1u);
+	ktest_log(t, "%u CPUs online", num_online_cpus());
+}
+
+static struct ktest_case sched_cases[] = {
+	KTEST_CASE(test_all_cpus_online),
+	KTEST_CASE(test_create_join),
+	KTEST_CASE(test_exit_code),
+	KTEST_CASE(test_thousands_memory_baseline),
+	KTEST_CASE(test_preemption),
+	KTEST_CASE(test_affinity),
+	KTEST_CASE(test_load_balance),
+	KTEST_CASE(test_weights),
+	KTEST_CASE(test_no_lost_wakeups),
+	KTEST_CASE(test_completions_in_order),
+	KTEST_CASE(test_workqueue),
+	KTEST_CASE(test_workqueue_pending),
+	{}
+};
+KTEST_SUITE_FULL(sched, .cases = sched_cases, .kernel_only = true);
