@@ -239,6 +239,9 @@ void finish_task_switch(void)
 	unsigned long waiter;
 
 	arch_spin_unlock(&rq->lock);
+	/* The tick follows busy/idle: idle CPUs take no timer interrupts. */
+	if (prev && prev->is_idle != current->is_idle)
+		clockevent_reprogram();
 	if (prev && prev->state == TASK_DEAD) {
 		/* prev's stack is free now: its joiner may have it. */
 		waiter = __atomic_exchange_n(&prev->join_state, JOIN_WAKING, __ATOMIC_SEQ_CST);
@@ -258,7 +261,6 @@ static void __schedule(bool preempt)
 	struct task *prev = current, *next;
 	unsigned long flags = arch_irq_save();
 	struct rq *rq = this_rq();
-	bool was_idle;
 
 	arch_spin_lock(&rq->lock);
 	WRITE_ONCE(this_cpu()->need_resched, false);
@@ -271,7 +273,6 @@ static void __schedule(bool preempt)
 		next = list_first_entry(&rq->queue, struct task, run_node);
 		dequeue(rq, next);
 	}
-	was_idle = prev == rq->idle;
 	rq->curr = next;
 	next->exec_start = arch_cycles();
 	if (next == prev) {
@@ -286,8 +287,6 @@ static void __schedule(bool preempt)
 	arch_context_switch(&prev->sp, next->sp);
 	/* Back in prev, maybe on another CPU, switched to by someone. */
 	finish_task_switch();
-	if (was_idle != (current == this_rq()->idle))
-		clockevent_reprogram(); /* the tick follows busy/idle */
 	arch_irq_restore(flags);
 }
 
