@@ -55,9 +55,15 @@ struct held_lock {
 		static struct lock_class __lc = { .name = lname, .kind = lkind }; \
 		&__lc;                                                       \
 	})
-/* A class for a statically defined lock (usable at file scope). */
-#define LOCK_CLASS_STATIC(lname, lkind) \
-	(&(struct lock_class){ .name = lname, .kind = lkind })
+/*
+ * A statically defined lock (DEFINE_SPINLOCK...) carries only its name; its
+ * class is made at first use, one per lock, keyed by the lock's own class
+ * slot (Linux keys static locks by address too). Never define one on the
+ * stack: each would take a class; use spin_lock_init() there.
+ */
+struct lock_class *lock_class_static(struct lock_class **slot, const char *name, u8 kind);
+#define LOCK_CLASS(l, kind) \
+	(likely((l)->class) ? (l)->class : lock_class_static(&(l)->class, (l)->name, kind))
 
 extern bool lockdep_enabled, lockstat_enabled;
 

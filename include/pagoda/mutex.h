@@ -16,11 +16,12 @@ struct mutex {
 	spinlock_t wait_lock;  /* protects waiters */
 	struct list_head waiters;
 	struct lock_class *class;
+	const char *name;
 };
 
 #define __MUTEX_INITIALIZER(mname)                                            \
 	{ NULL, __SPIN_LOCK_UNLOCKED(mname.wait_lock), LIST_HEAD_INIT(mname.waiters), \
-	  LOCK_CLASS_STATIC(#mname, LOCK_MUTEX) }
+	  NULL, #mname }
 #define DEFINE_MUTEX(mname) struct mutex mname = __MUTEX_INITIALIZER(mname)
 
 void __mutex_init(struct mutex *m, struct lock_class *c);

@@ -15,9 +15,10 @@ typedef struct {
 	u32 cnts;              /* readers << 9 | writer bits */
 	arch_spinlock_t wait;  /* the queue of waiters */
 	struct lock_class *class;
+	const char *name;
 } rwlock_t;
 
-#define __RW_LOCK_UNLOCKED(name) { 0, ARCH_SPINLOCK_INIT, LOCK_CLASS_STATIC(#name, LOCK_RW) }
+#define __RW_LOCK_UNLOCKED(lname) { 0, ARCH_SPINLOCK_INIT, NULL, #lname }
 #define DEFINE_RWLOCK(name) rwlock_t name = __RW_LOCK_UNLOCKED(name)
 
 static inline void __rwlock_init(rwlock_t *l, struct lock_class *c)
@@ -25,6 +26,7 @@ static inline void __rwlock_init(rwlock_t *l, struct lock_class *c)
 	l->cnts = 0;
 	arch_spin_lock_init(&l->wait);
 	l->class = c;
+	l->name = c->name;
 }
 #define rwlock_init(l) __rwlock_init(l, LOCK_CLASS_HERE(#l, LOCK_RW))
 

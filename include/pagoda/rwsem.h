@@ -16,11 +16,12 @@ struct rw_semaphore {
 	spinlock_t wait_lock;  /* protects count and waiters */
 	struct list_head waiters;
 	struct lock_class *class;
+	const char *name;
 };
 
-#define __RWSEM_INITIALIZER(name)                                           \
-	{ 0, __SPIN_LOCK_UNLOCKED(name.wait_lock), LIST_HEAD_INIT(name.waiters), \
-	  LOCK_CLASS_STATIC(#name, LOCK_RWSEM) }
+#define __RWSEM_INITIALIZER(sname)                                          \
+	{ 0, __SPIN_LOCK_UNLOCKED(sname.wait_lock), LIST_HEAD_INIT(sname.waiters), \
+	  NULL, #sname }
 #define DECLARE_RWSEM(name) struct rw_semaphore name = __RWSEM_INITIALIZER(name)
 
 void __init_rwsem(struct rw_semaphore *s, struct lock_class *c);

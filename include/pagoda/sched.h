@@ -86,6 +86,8 @@ void current_stack_bounds(u64 *lo, u64 *hi);
 extern bool scheduler_running;
 /* Ask cpu to reschedule (IPI when remote). */
 void resched_cpu(unsigned int cpu);
+/* Is t running on some CPU right now (a hint: it may change at once)? */
+bool task_on_cpu(const struct task *t);
 /* Per-CPU run-queue length, for `cpus`. */
 unsigned int rq_nr_running(unsigned int cpu);
 

@@ -72,19 +72,20 @@ static inline bool arch_spin_is_locked(arch_spinlock_t *l)
 
 typedef struct spinlock {
 	arch_spinlock_t raw;
-	struct lock_class *class; /* NULL: the shared "unnamed" class */
+	struct lock_class *class; /* set by spin_lock_init, or made at first use */
+	const char *name;         /* for a static lock's class */
 } spinlock_t;
 
-#define __SPIN_LOCK_UNLOCKED(lname) \
-	{ ARCH_SPINLOCK_INIT, LOCK_CLASS_STATIC(#lname, LOCK_SPIN) }
+#define __SPIN_LOCK_UNLOCKED(lname) { ARCH_SPINLOCK_INIT, NULL, #lname }
 #define DEFINE_SPINLOCK(name) spinlock_t name = __SPIN_LOCK_UNLOCKED(name)
-/* An initializer without a class of its own (statistics lumped together). */
-#define SPINLOCK_INIT { ARCH_SPINLOCK_INIT, NULL }
+/* An initializer without a name (statistics lumped as "unnamed"). */
+#define SPINLOCK_INIT { ARCH_SPINLOCK_INIT, NULL, NULL }
 
 static inline void __spin_lock_init(spinlock_t *l, struct lock_class *c)
 {
 	arch_spin_lock_init(&l->raw);
 	l->class = c;
+	l->name = c->name;
 }
 #define spin_lock_init(l) __spin_lock_init(l, LOCK_CLASS_HERE(#l, LOCK_SPIN))
 

@@ -65,6 +65,30 @@ static inline struct lock_class *class_of(struct lock_class *c)
 	return c;
 }
 
+/* A static lock's own class, made once; racing first users agree by cmpxchg. */
+#define MAX_STATIC_CLASSES 192
+static struct lock_class static_classes[MAX_STATIC_CLASSES];
+static unsigned int nr_static_classes;
+
+struct lock_class *lock_class_static(struct lock_class **slot, const char *name, u8 kind)
+{
+	struct lock_class *c, *none = NULL;
+	unsigned int i;
+
+	if (!name)
+		return &unnamed_class;
+	i = __atomic_fetch_add(&nr_static_classes, 1, __ATOMIC_RELAXED);
+	if (i >= MAX_STATIC_CLASSES)
+		return &unnamed_class; /* (and its stats lump together) */
+	c = &static_classes[i];
+	c->name = name;
+	c->kind = kind;
+	if (!__atomic_compare_exchange_n(slot, &none, c, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		return none; /* someone else's won; our slot stays unused */
+	return c;
+}
+
 unsigned int lock_class_count(void)
 {
 	return nr_classes - 1;

@@ -37,16 +37,16 @@ static void do_read_lock(rwlock_t *l)
 {
 	u32 c;
 
-	lock_acquire(l->class, l, true);
+	lock_acquire(LOCK_CLASS(l, LOCK_RW), l, true);
 	c = __atomic_fetch_add(&l->cnts, READER, __ATOMIC_ACQUIRE);
 	if (likely(!(c & WRITER_MASK))) {
-		lock_acquired(l->class, l, true, false, 0);
+		lock_acquired(LOCK_CLASS(l, LOCK_RW), l, true, false, 0);
 		return;
 	}
 	u64 t0 = arch_cycles();
 
 	read_lock_slow(l);
-	lock_acquired(l->class, l, true, true, arch_cycles() - t0);
+	lock_acquired(LOCK_CLASS(l, LOCK_RW), l, true, true, arch_cycles() - t0);
 }
 
 static void do_write_lock(rwlock_t *l)
@@ -54,10 +54,10 @@ static void do_write_lock(rwlock_t *l)
 	u32 zero = 0;
 	u64 t0;
 
-	lock_acquire(l->class, l, false);
+	lock_acquire(LOCK_CLASS(l, LOCK_RW), l, false);
 	if (likely(__atomic_compare_exchange_n(&l->cnts, &zero, WRITER_LOCKED, false,
 					       __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))) {
-		lock_acquired(l->class, l, false, false, 0);
+		lock_acquired(LOCK_CLASS(l, LOCK_RW), l, false, false, 0);
 		return;
 	}
 	t0 = arch_cycles();
@@ -72,7 +72,7 @@ static void do_write_lock(rwlock_t *l)
 		arch_cpu_relax();
 	}
 	arch_spin_unlock(&l->wait);
-	lock_acquired(l->class, l, false, true, arch_cycles() - t0);
+	lock_acquired(LOCK_CLASS(l, LOCK_RW), l, false, true, arch_cycles() - t0);
 }
 
 void read_lock(rwlock_t *l)
@@ -83,7 +83,7 @@ void read_lock(rwlock_t *l)
 
 void read_unlock(rwlock_t *l)
 {
-	lock_release(l->class, l);
+	lock_release(LOCK_CLASS(l, LOCK_RW), l);
 	__atomic_fetch_sub(&l->cnts, READER, __ATOMIC_RELEASE);
 	preempt_enable();
 }
@@ -96,7 +96,7 @@ void write_lock(rwlock_t *l)
 
 void write_unlock(rwlock_t *l)
 {
-	lock_release(l->class, l);
+	lock_release(LOCK_CLASS(l, LOCK_RW), l);
 	/* Only the LOCKED byte: a waiting writer's bit is not ours to clear. */
 	__atomic_fetch_and(&l->cnts, ~WRITER_LOCKED, __ATOMIC_RELEASE);
 	preempt_enable();
@@ -111,7 +111,7 @@ bool read_trylock(rwlock_t *l)
 	if (!(c & WRITER_MASK) &&
 	    __atomic_compare_exchange_n(&l->cnts, &c, c + READER, false,
 					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-		lock_acquired(l->class, l, true, false, 0);
+		lock_acquired(LOCK_CLASS(l, LOCK_RW), l, true, false, 0);
 		return true;
 	}
 	preempt_enable();
@@ -125,7 +125,7 @@ bool write_trylock(rwlock_t *l)
 	preempt_disable();
 	if (__atomic_compare_exchange_n(&l->cnts, &zero, WRITER_LOCKED, false,
 					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-		lock_acquired(l->class, l, false, false, 0);
+		lock_acquired(LOCK_CLASS(l, LOCK_RW), l, false, false, 0);
 		return true;
 	}
 	preempt_enable();
@@ -152,7 +152,7 @@ unsigned long _write_lock_irqsave(rwlock_t *l)
 
 void read_unlock_irqrestore(rwlock_t *l, unsigned long flags)
 {
-	lock_release(l->class, l);
+	lock_release(LOCK_CLASS(l, LOCK_RW), l);
 	__atomic_fetch_sub(&l->cnts, READER, __ATOMIC_RELEASE);
 	arch_irq_restore(flags);
 	preempt_enable();
@@ -160,7 +160,7 @@ void read_unlock_irqrestore(rwlock_t *l, unsigned long flags)
 
 void write_unlock_irqrestore(rwlock_t *l, unsigned long flags)
 {
-	lock_release(l->class, l);
+	lock_release(LOCK_CLASS(l, LOCK_RW), l);
 	__atomic_fetch_and(&l->cnts, ~WRITER_LOCKED, __ATOMIC_RELEASE);
 	arch_irq_restore(flags);
 	preempt_enable();

@@ -22,6 +22,7 @@ void __init_rwsem(struct rw_semaphore *s, struct lock_class *c)
 	__spin_lock_init(&s->wait_lock, LOCK_CLASS_HERE("rwsem.wait_lock", LOCK_SPIN));
 	INIT_LIST_HEAD(&s->waiters);
 	s->class = c;
+	s->name = c->name;
 }
 
 /* Hand the lock to whoever heads the queue. wait_lock held. */
@@ -55,7 +56,7 @@ static void down_common(struct rw_semaphore *s, bool write)
 	bool contended = false;
 
 	might_sleep();
-	lock_acquire(s->class, s, !write);
+	lock_acquire(LOCK_CLASS(s, LOCK_RWSEM), s, !write);
 	spin_lock_irqsave(&s->wait_lock, flags);
 	if (list_empty(&s->waiters) && (write ? s->count == 0 : s->count >= 0)) {
 		s->count += write ? -1 : 1;
@@ -74,7 +75,7 @@ static void down_common(struct rw_semaphore *s, bool write)
 		__set_current_state(TASK_RUNNING);
 	}
 	spin_unlock_irqrestore(&s->wait_lock, flags);
-	lock_acquired(s->class, s, !write, contended, contended ? arch_cycles() - t0 : 0);
+	lock_acquired(LOCK_CLASS(s, LOCK_RWSEM), s, !write, contended, contended ? arch_cycles() - t0 : 0);
 }
 
 static bool try_common(struct rw_semaphore *s, bool write)
@@ -88,7 +89,7 @@ static bool try_common(struct rw_semaphore *s, bool write)
 		s->count += write ? -1 : 1;
 	spin_unlock_irqrestore(&s->wait_lock, flags);
 	if (ok)
-		lock_acquired(s->class, s, !write, false, 0);
+		lock_acquired(LOCK_CLASS(s, LOCK_RWSEM), s, !write, false, 0);
 	return ok;
 }
 
@@ -101,7 +102,7 @@ void up_read(struct rw_semaphore *s)
 {
 	unsigned long flags;
 
-	lock_release(s->class, s);
+	lock_release(LOCK_CLASS(s, LOCK_RWSEM), s);
 	spin_lock_irqsave(&s->wait_lock, flags);
 	s->count--;
 	grant(s);
@@ -112,7 +113,7 @@ void up_write(struct rw_semaphore *s)
 {
 	unsigned long flags;
 
-	lock_release(s->class, s);
+	lock_release(LOCK_CLASS(s, LOCK_RWSEM), s);
 	spin_lock_irqsave(&s->wait_lock, flags);
 	s->count = 0;
 	grant(s);

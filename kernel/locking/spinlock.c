@@ -13,16 +13,16 @@ static inline void do_lock(spinlock_t *l)
 	u16 me;
 	u64 t0;
 
-	lock_acquire(l->class, l, false);
+	lock_acquire(LOCK_CLASS(l, LOCK_SPIN), l, false);
 	me = __atomic_fetch_add(&l->raw.next, 1, __ATOMIC_RELAXED);
 	if (likely(__atomic_load_n(&l->raw.owner, __ATOMIC_ACQUIRE) == me)) {
-		lock_acquired(l->class, l, false, false, 0);
+		lock_acquired(LOCK_CLASS(l, LOCK_SPIN), l, false, false, 0);
 		return;
 	}
 	t0 = arch_cycles();
 	while (__atomic_load_n(&l->raw.owner, __ATOMIC_ACQUIRE) != me)
 		arch_cpu_relax();
-	lock_acquired(l->class, l, false, true, arch_cycles() - t0);
+	lock_acquired(LOCK_CLASS(l, LOCK_SPIN), l, false, true, arch_cycles() - t0);
 }
 
 void spin_lock(spinlock_t *l)
@@ -38,13 +38,13 @@ bool spin_trylock(spinlock_t *l)
 		preempt_enable();
 		return false;
 	}
-	lock_acquired(l->class, l, false, false, 0);
+	lock_acquired(LOCK_CLASS(l, LOCK_SPIN), l, false, false, 0);
 	return true;
 }
 
 void spin_unlock(spinlock_t *l)
 {
-	lock_release(l->class, l);
+	lock_release(LOCK_CLASS(l, LOCK_SPIN), l);
 	arch_spin_unlock(&l->raw);
 	preempt_enable();
 }
@@ -58,7 +58,7 @@ void spin_lock_irq(spinlock_t *l)
 
 void spin_unlock_irq(spinlock_t *l)
 {
-	lock_release(l->class, l);
+	lock_release(LOCK_CLASS(l, LOCK_SPIN), l);
 	arch_spin_unlock(&l->raw);
 	arch_irq_enable();
 	preempt_enable();
@@ -75,7 +75,7 @@ unsigned long _spin_lock_irqsave(spinlock_t *l)
 
 void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags)
 {
-	lock_release(l->class, l);
+	lock_release(LOCK_CLASS(l, LOCK_SPIN), l);
 	arch_spin_unlock(&l->raw);
 	arch_irq_restore(flags);
 	preempt_enable();

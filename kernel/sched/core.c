@@ -66,6 +66,13 @@ unsigned int rq_nr_running(unsigned int cpu)
 	return READ_ONCE(rq->nr_queued) + (READ_ONCE(rq->curr) != rq->idle);
 }
 
+bool task_on_cpu(const struct task *t)
+{
+	unsigned int cpu = READ_ONCE(t->cpu);
+
+	return cpu < NR_CPUS && READ_ONCE(runqueues[cpu].curr) == t;
+}
+
 void resched_cpu(unsigned int cpu)
 {
 	WRITE_ONCE(cpu_locals[cpu].need_resched, true);
@@ -199,7 +206,7 @@ bool wake_up_process(struct task *t)
 	unsigned int target;
 	u64 rel;
 
-	if (t->state == TASK_RUNNING) {
+	if (t->state == TASK_RUNNING || t->state == TASK_DEAD) {
 		arch_spin_unlock(&rq->lock);
 		arch_irq_restore(flags);
 		return false;

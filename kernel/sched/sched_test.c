@@ -87,7 +87,7 @@ static void test_thousands_memory_baseline(struct ktest *t)
 	KEXPECT_EQ(t, churn(64, 16), 0); /* warm the caches */
 	threads = nr_threads();
 	before = nr_free_pages();
-	KEXPECT_EQ(t, churn(3000, 24), 0);
+	KEXPECT_EQ(t, churn(2000, 24), 0);
 	after = nr_free_pages();
 	KEXPECT_EQ(t, nr_threads(), threads);
 	KEXPECT_LE(t, before - MIN(before, after), 96);
