@@ -15,6 +15,7 @@
 #include <pagoda/list.h>
 #include <pagoda/printk.h>
 #include <pagoda/sched.h>
+#include <pagoda/shell.h>
 #include <pagoda/smp.h>
 #include <pagoda/spinlock.h>
 #include <pagoda/time.h>
@@ -277,3 +278,38 @@ void ipi_handle(enum ipi_type type)
 		break;
 	}
 }
+
+static int cmd_cpus(int argc, char **argv)
+{
+	unsigned int cpu;
+
+	(void)argc;
+	(void)argv;
+	kprintf("%u of %u CPUs online, clockevent %s\n", num_online_cpus(), nr_possible,
+		arch_timer_name());
+	kprintf("%3s %6s %-16s %5s %8s %8s %18s %6s\n", "CPU", "HWID", "RUNNING", "TASKS",
+		"IRQS", "TIMER", "IPI resch/call/tlb", "IDLE%");
+	for (cpu = 0; cpu < nr_possible; cpu++) {
+		struct cpu_local *c = &cpu_locals[cpu];
+		struct task *t = READ_ONCE(c->current_task);
+		u64 now = arch_cycles(), since = READ_ONCE(c->idle_since);
+		u64 idle = c->idle_cycles + (since ? now - since : 0);
+		u64 busy = now - boot_entry_cycles;
+
+		if (!cpu_online(cpu)) {
+			kprintf("%3u %6llu offline\n", cpu, (unsigned long long)arch_cpu_hwid(cpu));
+			continue;
+		}
+		kprintf("%3u %6llu %-16s %5u %8llu %8llu %6llu/%5llu/%5llu %5llu%%\n", cpu,
+			(unsigned long long)arch_cpu_hwid(cpu), t ? t->name : "?",
+			rq_nr_running(cpu), (unsigned long long)c->irqs,
+			(unsigned long long)c->timer_irqs,
+			(unsigned long long)c->ipis[IPI_RESCHEDULE],
+			(unsigned long long)c->ipis[IPI_CALL_FUNC],
+			(unsigned long long)c->ipis[IPI_TLB_FLUSH],
+			(unsigned long long)(busy ? idle * 100 / busy : 0));
+	}
+	return 0;
+}
+SHELL_CMD(cpus, "cpus", "CPUs: online, hardware id, running task, interrupts, idle time",
+	  cmd_cpus);

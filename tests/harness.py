@@ -28,7 +28,8 @@ import qemu  # noqa: E402
 OUT = os.path.join(ROOT, "build", "test")
 KERNEL = os.path.join(ROOT, "build", "x86_64-pc", "pagoda.elf")
 HOST = os.path.join(ROOT, "build", "host")
-TEST_CMDLINE = "test=all panic=-1"
+# lockdep=1: the lock validator watches every suite (off by default).
+TEST_CMDLINE = "test=all panic=-1 lockdep=1"
 
 PANIC_MARKERS = ("Kernel panic", "CPU exception")
 
@@ -233,16 +234,33 @@ def qemu_cmd(accel, **kw):
     return qemu.build_cmd(accel=accel, **kw)[0]
 
 
+def _outside_lockdep_suite(text):
+    """The log without the locking suite, whose lockdep cases report on purpose."""
+    return re.sub(r"# Subtest: locking.*?\nok \d+ locking", "", text, flags=re.S)
+
+
 def kernel_targets(tally, accel):
     iso = os.path.join(OUT, "pagoda-test.iso")
     subprocess.run([os.path.join(ROOT, "tools", "mkiso.sh"), KERNEL, iso, TEST_CMDLINE],
                    check=True, stdout=subprocess.DEVNULL)
     targets = [("x86_64-direct", "direct", 120), ("x86_64-bios", "bios", 180),
                ("x86_64-uefi", "uefi", 300)]
+    # Every target with 2 and with 4 CPUs: all must come online, and the
+    # scheduler and locking suites run on all of them.
     for name, boot, timeout in targets:
-        cmd = qemu_cmd(accel, boot=boot, kernel=KERNEL, iso=iso, cmdline=TEST_CMDLINE)
-        b = Boot(cmd, os.path.join(OUT, name + ".log"), timeout).run()
-        ktap_boot(tally, name, b)
+        for smp in (2, 4):
+            full = "%s-smp%d" % (name, smp)
+            cmd = qemu_cmd(accel, boot=boot, kernel=KERNEL, iso=iso, cmdline=TEST_CMDLINE,
+                           smp=smp)
+            b = Boot(cmd, os.path.join(OUT, full + ".log"), timeout).run()
+            ktap_boot(tally, full, b)
+            tally.check("%s:cpus-online" % full,
+                        "smp: %d of %d CPUs online" % (smp, smp) in b.text,
+                        "not every CPU came online (log %s)" % os.path.relpath(b.log, ROOT))
+            tally.check("%s:lockdep-clean" % full, not re.search(
+                r"possible circular locking|BUG: sleeping function|scheduling while atomic",
+                _outside_lockdep_suite(b.text)),
+                "lockdep reported a problem (log %s)" % os.path.relpath(b.log, ROOT))
 
 
 def system_tests(tally, accel):

@@ -46,7 +46,9 @@ def build_cmd(arch="x86_64", platform="pc", boot="direct", smp=2, mem="1G",
         # (nested virtualization) refuse to let QEMU set that MSR.
         cmd += ["-accel", "kvm", "-cpu", "host,-arch-capabilities"]
     else:
-        cmd += ["-accel", "tcg", "-cpu", "max"]
+        # MTTCG: one host thread per virtual CPU, so -smp N really runs
+        # N CPUs at once (locks see real contention).
+        cmd += ["-accel", "tcg,thread=multi", "-cpu", "max"]
     if hmat_cache:
         # One NUMA node with a direct-mapped memory-side cache in front of
         # it, described in ACPI HMAT: what turns the page shuffle on.
