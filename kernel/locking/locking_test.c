@@ -24,7 +24,7 @@
 #include <pagoda/time.h>
 #include <pagoda/timer.h>
 
-#define ITERS 1500
+#define ITERS 1000
 
 struct hammer {
 	void (*body)(struct hammer *h, int id, int i);
