@@ -105,6 +105,27 @@ def case_table(title, bench, results):
         print(line)
 
 
+def sched_locks_tables(results):
+    """bench sched: ns per operation; bench locks: ns per lock+unlock."""
+    for accel, boots in results:
+        recs = [r for recs in boots for r in recs]
+        ops = [r for r in recs if r.get("bench") == "sched"]
+        if ops:
+            print("\nsched under %s, %d CPUs (microseconds per operation)" %
+                  (accel.upper(), ops[0]["cpus"]))
+            for r in ops:
+                print("  %-16s %12.3f" % (r["op"], r["ns"] / 1000.0))
+        locks = [r for r in recs if r.get("bench") == "locks"]
+        if locks:
+            print("\nlocks under %s, %d CPUs, lockstat %s (ns per lock+unlock; "
+                  "contended: wall time per acquisition, one thread per CPU)" %
+                  (accel.upper(), locks[0]["cpus"], "on" if locks[0]["lockstat"] else "off"))
+            print("  %-20s %14s %14s" % ("primitive", "uncontended", "contended"))
+            for r in locks:
+                print("  %-20s %14d %14d" % (r["primitive"], r["uncontended_ns"],
+                                            r["contended_ns"]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
@@ -122,10 +143,20 @@ def main():
     # Boot timing: several boots, medians. The other benchmarks get their
     # own boots below.
     boot_names = "boot" if a.bench == "all" else a.bench
-    for accel in accels:
-        print("bench: %d boots under %s with %s" % (a.runs, accel.upper(), a.mem))
-        results.append((accel, run(accel, a.mem, boot_names, a.runs)))
-    boot_table(results)
+    if a.bench in ("all", "boot"):
+        for accel in accels:
+            print("bench: %d boots under %s with %s" % (a.runs, accel.upper(), a.mem))
+            results.append((accel, run(accel, a.mem, boot_names, a.runs)))
+        boot_table(results)
+    # The scheduler and the locks, with 2 CPUs (qemu.py's default).
+    if a.bench in ("all", "sched", "locks"):
+        names = "sched,locks" if a.bench == "all" else a.bench
+        sl = []
+        for accel in accels:
+            print("bench: %s under %s, 2 CPUs" % (names, accel.upper()))
+            sl.append((accel, run(accel, a.mem, names, 1)))
+        sched_locks_tables(sl)
+        results += sl
     # The page allocator in a small and a big guest (struct pages for all
     # of it, a long shuffle), shuffle on so the boot's shuffle is timed.
     if a.bench in ("all", "pagealloc"):

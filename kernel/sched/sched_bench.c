@@ -123,6 +123,7 @@ static void bench_sched(void)
 	}
 	report("sched", "create+join", median(v, RUNS), n / 4);
 	if (num_online_cpus() > 1) {
+		set_cpus_allowed(current, 1ULL << 0); /* from CPU 0 to CPU 1 */
 		for (int r = 0; r < RUNS; r++) {
 			u64 t0 = arch_cycles();
 
