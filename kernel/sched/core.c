@@ -249,7 +249,7 @@ void finish_task_switch(void)
 	/* The tick follows busy/idle: idle CPUs take no timer interrupts. */
 	if (prev && prev->is_idle != current->is_idle)
 		clockevent_reprogram();
-	if (prev && prev->state == TASK_DEAD) {
+	if (prev && prev->state == TASK_DEAD && !prev->on_rq) {
 		/* prev's stack is free now: its joiner may have it. */
 		waiter = __atomic_exchange_n(&prev->join_state, JOIN_WAKING, __ATOMIC_SEQ_CST);
 		if (waiter)

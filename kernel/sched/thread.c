@@ -156,9 +156,13 @@ void kthread_exit(int code)
 		lockdep_print_held();
 	}
 	self->exit_code = code;
-	preempt_disable();
-	set_current_state(TASK_DEAD);
+	/*
+	 * Interrupts off from here: a preemption between marking ourselves
+	 * dead and switching away would requeue a task its joiner may free.
+	 */
+	arch_irq_disable();
 	self->preempt_count = 0;
+	set_current_state(TASK_DEAD);
 	schedule();
 	panic("sched: dead thread %s ran again", self->name);
 }
