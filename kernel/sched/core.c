@@ -519,8 +519,11 @@ void sched_init(void)
 	}
 	init_task.weight = nice_to_weight(0);
 	init_task.exec_start = arch_cycles();
-	runqueues[0].curr = &init_task;
+	/* idle/0 first: creating it marks it current; init_task is. */
 	runqueues[0].idle = idle_task_create(0);
+	if (!runqueues[0].idle)
+		panic("sched: no memory for the idle thread");
+	runqueues[0].curr = &init_task;
 	task_list_add(&init_task);
 	scheduler_running = true;
 }

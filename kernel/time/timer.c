@@ -8,6 +8,7 @@
  * armed it, in interrupt context, in expiry order.
  */
 #include <pagoda/arch.h>
+#include <pagoda/atomic.h>
 #include <pagoda/printk.h>
 #include <pagoda/sched.h>
 #include <pagoda/shell.h>
@@ -103,6 +104,7 @@ bool del_timer_sync(struct timer_list *t)
 	bool was = del_timer(t);
 	unsigned int cpu;
 
+	smp_rmb(); /* "not pending" (read by del_timer) before "running" */
 	/* It may be running right now on some CPU: wait until it returns. */
 	for_each_online_cpu(cpu)
 		while (READ_ONCE(bases[cpu].running) == t)
@@ -142,8 +144,13 @@ void clockevent_interrupt(void)
 		if (t->expires > now)
 			break;
 		list_del_init(&t->entry);
-		WRITE_ONCE(t->cpu, -1);
+		/*
+		 * "Running" before "not pending": del_timer_sync() reads them in
+		 * the other order, so it sees at least one and waits.
+		 */
 		WRITE_ONCE(b->running, t);
+		smp_wmb();
+		WRITE_ONCE(t->cpu, -1);
 		arch_spin_unlock(&b->lock);
 		t->function(t);
 		arch_spin_lock(&b->lock);
