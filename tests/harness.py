@@ -258,7 +258,8 @@ def kernel_targets(tally, accel):
                         "smp: %d of %d CPUs online" % (smp, smp) in b.text,
                         "not every CPU came online (log %s)" % os.path.relpath(b.log, ROOT))
             tally.check("%s:lockdep-clean" % full, not re.search(
-                r"possible circular locking|BUG: sleeping function|scheduling while atomic",
+                r"possible circular locking|BUG: sleeping function|scheduling while atomic|"
+                r"sched: BUG",
                 _outside_lockdep_suite(b.text)),
                 "lockdep reported a problem (log %s)" % os.path.relpath(b.log, ROOT))
 
