@@ -39,16 +39,17 @@ include arch/$(ARCH)/build.mk
 KERNEL_DIRS := kernel lib drivers/tty
 KSRCS := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)) $(ARCH_CSRCS)
 KOBJS := $(patsubst %.c,$(B)/obj/%.o,$(KSRCS)) \
-	 $(patsubst %.asm,$(B)/obj/%.o,$(ARCH_ASRCS))
+	 $(patsubst %.asm,$(B)/obj/%.o,$(ARCH_ASRCS)) \
+	 $(patsubst %.S,$(B)/obj/%.o,$(ARCH_SSRCS))
 
 KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
-	-ffreestanding -nostdinc -isystem $(shell $(CC) -print-file-name=include) \
+	-ffreestanding -nostdinc -isystem $(shell $(KCC) -print-file-name=include) \
 	-fno-stack-protector -fno-pic -fno-pie -fno-omit-frame-pointer \
 	-fno-asynchronous-unwind-tables -fno-tree-loop-distribute-patterns \
 	-fno-optimize-sibling-calls \
 	-Iinclude -Iarch/$(ARCH)/include $(ARCH_CFLAGS) -MMD -MP
 
-kernel: $(B)/pagoda.elf
+kernel: $(B)/pagoda.elf $(ARCH_IMAGES)
 
 # Objects depend on the build files too: a flag change rebuilds everything.
 BUILD_FILES := Makefile arch/$(ARCH)/build.mk
@@ -57,6 +58,11 @@ $(B)/obj/%.o: %.c $(BUILD_FILES) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(KCC) $(KCFLAGS) -c $< -o $@
+
+$(B)/obj/%.o: %.S $(BUILD_FILES) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	@$(KCC) $(KCFLAGS) -D__ASSEMBLER__ -Iarch/$(ARCH) -c $< -o $@
 
 $(B)/obj/%.o: %.asm $(BUILD_FILES) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
@@ -86,6 +92,11 @@ $(B)/pagoda.elf: $(KOBJS) $(B)/ksyms1.o $(B)/kernel.ld
 	@$(KNM) -n $@ > $(B)/pagoda.nm
 	@$(PY) tools/gen-ksyms.py $(B)/pagoda.nm | cmp -s - $(B)/ksyms1.c || \
 		{ echo "ksyms: symbol table does not match the final link" >&2; rm -f $@; exit 1; }
+
+# The raw image loaders take (arm64: QEMU -kernel, the Pi firmware).
+$(B)/kernel8.img: $(B)/pagoda.elf
+	@echo "  OBJCOPY $@"
+	@$(KOBJCOPY) -O binary $< $@
 
 -include $(KOBJS:.o=.d)
 

@@ -1,0 +1,24 @@
+# arm64 build settings, included by the top-level Makefile.
+# PLATFORM=virt (QEMU virt, the default) or pi4 (QEMU raspi4b, a real Pi 4).
+# One kernel serves both: the platform only picks the early console and the
+# fallbacks used when the device tree is silent (platform.c).
+ifeq ($(filter virt pi4,$(PLATFORM)),)
+$(error ARCH=arm64 needs PLATFORM=virt or PLATFORM=pi4, not '$(PLATFORM)')
+endif
+CROSS := aarch64-linux-gnu-
+ARCH_CSRCS := $(wildcard arch/arm64/*.c)
+ARCH_SSRCS := arch/arm64/head.S arch/arm64/entry.S
+# No FP/SIMD registers in the kernel (no state to save on exceptions), no
+# out-of-line atomics (they live in libgcc), and a frame record in every
+# function, leaf or not, for the stack traces.
+ARCH_CFLAGS := -mgeneral-regs-only -mno-outline-atomics -mcmodel=small \
+	-mno-omit-leaf-frame-pointer -mbranch-protection=none \
+	-DARM64_PLATFORM='"$(PLATFORM)"'
+KCC := $(CROSS)gcc
+KLD := $(CROSS)ld
+KNM := $(CROSS)nm
+KOBJCOPY := $(CROSS)objcopy
+KLDFLAGS := -nostdlib -no-pie -z max-page-size=4096 -z noexecstack --no-warn-rwx-segments
+# What the loaders take: QEMU's -kernel and the Pi firmware both read a raw
+# image that starts with the arm64 Image header (head.S).
+ARCH_IMAGES := $(B)/kernel8.img

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The boards arm64 knows by name. The device tree is the authority on
+ * where things are; these are the fallbacks used before it is read (the
+ * early console) and when it is silent.
+ */
+#ifndef ARM64_PLATFORM_H
+#define ARM64_PLATFORM_H
+
+#include <pagoda/types.h>
+
+struct arm64_platform {
+	const char *name;       /* PLATFORM= in the build: "virt", "pi4" */
+	const char *compatible; /* the root node's compatible that names it */
+	phys_addr_t uart;       /* PL011 for the early console */
+	u32 uart_clock;         /* its reference clock in Hz, 0: leave the baud rate */
+	phys_addr_t gicd, gicc; /* GICv2 distributor and CPU interface */
+	phys_addr_t pm;         /* BCM2835 power manager (watchdog), 0 if none */
+};
+
+extern const struct arm64_platform *platform;
+const struct arm64_platform *platform_by_name(const char *name);
+const struct arm64_platform *platform_by_compatible(const void *fdt);
+
+/* power.c */
+void arm64_power_init(const char *psci_method, phys_addr_t pm_base);
+const char *arm64_power_method(void);
+/* cpu.c */
+const char *arm64_counter_init(u64 fallback);
+/* mmu.c */
+void arm64_mmu_boot_done(void);
+
+#endif
