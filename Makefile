@@ -18,6 +18,8 @@ BOOT ?= direct
 ACCEL ?= auto
 
 B := build/$(ARCH)-$(PLATFORM)
+# The Raspberry Pi 4 device tree QEMU raspi4b boots with (fetched, never committed).
+PI4_DTB := build/pi4-firmware/bcm2711-rpi-4-b.dtb
 HB := build/host
 PY := /usr/bin/python3
 # Tools are installed on first use; the stamp avoids asking apt each time.
@@ -103,14 +105,16 @@ $(B)/kernel8.img: $(B)/pagoda.elf
 # ---------------------------------------------------------------------------
 # Running
 
+# What QEMU's -kernel gets: the ELF on x86 (PVH note), the raw Image on arm64.
+RUN_KERNEL ?= $(B)/pagoda.elf
 QEMU_RUN = $(PY) tools/qemu.py --arch $(ARCH) --platform $(PLATFORM) \
-	--boot $(BOOT) --smp $(SMP) --mem $(MEM) --kernel $(B)/pagoda.elf \
-	--iso $(B)/pagoda.iso --cmdline "$(CMDLINE)" --accel $(ACCEL)
+	--boot $(BOOT) --smp $(SMP) --mem $(MEM) --kernel $(RUN_KERNEL) \
+	--iso $(B)/pagoda.iso --cmdline "$(CMDLINE)" --accel $(ACCEL) $(ARCH_RUN_ARGS)
 
-run: kernel $(if $(filter bios uefi,$(BOOT)),iso)
+run: kernel $(if $(filter bios uefi,$(BOOT)),iso) $(ARCH_RUN_DEPS)
 	@$(QEMU_RUN)
 
-debug: kernel $(if $(filter bios uefi,$(BOOT)),iso)
+debug: kernel $(if $(filter bios uefi,$(BOOT)),iso) $(ARCH_RUN_DEPS)
 	@echo "QEMU is waiting for GDB. In another terminal run:"
 	@echo "  gdb $(B)/pagoda.elf -ex 'target remote localhost:1234' -ex 'break start_kernel' -ex continue"
 	@$(QEMU_RUN) --gdb
@@ -154,7 +158,9 @@ host-test: $(HB)/ktest-host $(HB)/printf-vs-libc
 
 test: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory kernel iso host-test-bins ARCH=x86_64 CMDLINE=
-	@$(PY) tests/harness.py
+	@$(MAKE) --no-print-directory kernel ARCH=arm64 PLATFORM=virt
+	@$(MAKE) --no-print-directory kernel $(PI4_DTB) ARCH=arm64 PLATFORM=pi4
+	@$(PY) tests/harness.py --pi4-dtb $(PI4_DTB)
 
 host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc
 

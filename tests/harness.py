@@ -14,6 +14,7 @@ panic, a hang or a target that did not boot counts as a failure. The last
 line is "N passed, N failed"; the exit status is non-zero on any failure.
 Standard library only.
 """
+import argparse
 import os
 import re
 import subprocess
@@ -27,6 +28,10 @@ import qemu  # noqa: E402
 
 OUT = os.path.join(ROOT, "build", "test")
 KERNEL = os.path.join(ROOT, "build", "x86_64-pc", "pagoda.elf")
+# arm64 boots the raw Image; the pi4 one is the very file the SD card gets.
+ARM64_IMAGE = {p: os.path.join(ROOT, "build", "arm64-%s" % p, "kernel8.img")
+               for p in ("virt", "pi4")}
+PI4_DTB = os.path.join(ROOT, "build", "pi4-firmware", "bcm2711-rpi-4-b.dtb")
 HOST = os.path.join(ROOT, "build", "host")
 TEST_CMDLINE = "test=all panic=-1"
 
@@ -226,6 +231,26 @@ def kernel_targets(tally, accel):
         ktap_boot(tally, name, b)
 
 
+def arm64_cmd(platform, cmdline, el2=False):
+    return qemu.build_cmd(arch="arm64", platform=platform, kernel=ARM64_IMAGE[platform],
+                          dtb=PI4_DTB, cmdline=cmdline, el2=el2)[0]
+
+
+def arm64_targets(tally):
+    """The same suites on QEMU virt and raspi4b (always TCG here)."""
+    for platform in ("virt", "pi4"):
+        name = "arm64-" + platform
+        b = Boot(arm64_cmd(platform, TEST_CMDLINE), os.path.join(OUT, name + ".log"),
+                 120).run()
+        ktap_boot(tally, name, b)
+        # The exit status comes through semihosting: 0 only if all passed.
+        done = "pagoda: done" in b.text
+        tally.check("%s:exit-status" % name, b.status == (0 if done else 1),
+                    "QEMU exited %s after %s (log %s)" %
+                    (b.status, "success" if done else "failures",
+                     os.path.relpath(b.log, ROOT)))
+
+
 def system_tests(tally, accel):
     # A deliberate NULL write: the report must name the fault, show the
     # registers and a symbolized trace through the command, then panic.
@@ -274,7 +299,44 @@ def system_tests(tally, accel):
         tally.check("system:shell.%s" % what, ok, "(log %s)" % b.log)
 
 
+def arm64_system_tests(tally):
+    # The same deliberate NULL write, reported the arm64 way.
+    b = Boot(arm64_cmd("virt", "shell.run=panic panic=-1"),
+             os.path.join(OUT, "system-arm64-panic.log"), 60).run()
+    t = b.text.replace("\r", "")
+    for what, pattern in [("exception class", r"Data Abort \(ESR 0x9600004[4-7]: EC 0x25"),
+                          ("null pointer", r"write: translation fault .*NULL pointer dereference"),
+                          ("registers", r"PC: ffffffff8[0-9a-f]+ cmd_panic\+0x"),
+                          ("far", r"FAR: 0000000000000000"),
+                          ("trace", r"Call trace:\n(.*\n)*?.*shell_exec\+0x"),
+                          ("panic", r"Kernel panic - not syncing: fatal exception Data Abort")]:
+        tally.check("system:arm64-panic-report.%s" % what.replace(" ", "-"),
+                    re.search(pattern, t) is not None,
+                    "missing %s (log %s)" % (what, b.log))
+    tally.check("system:arm64-panic-report.exits", not b.timed_out,
+                "QEMU did not exit after the panic (log %s)" % b.log)
+
+    # Entry at EL2 (virt with virtualization=on; the Pi firmware does the
+    # same) and the way out of each board: PSCI through SMC on virt, the
+    # BCM2835 watchdog on the Pi. `poweroff` must end QEMU by itself.
+    for name, platform, el2, entered, power in [
+            ("virt-el2", "virt", True, "entered at EL2", "PSCI via SMC"),
+            ("pi4", "pi4", False, "entered at EL2", "BCM2835 watchdog")]:
+        script = [(r"pagoda> ", "uptime\r"), (r"pagoda> ", "poweroff\r")]
+        b = Boot(arm64_cmd(platform, "panic=-1", el2),
+                 os.path.join(OUT, "system-arm64-%s-shell.log" % name), 60, script).run()
+        t = b.text.replace("\r", "")
+        for what, ok in [("entry", entered in t), ("power-method", power in t),
+                         ("uptime", re.search(r"\nup \d+\.\d+ s", t) is not None),
+                         ("poweroff", "Power down." in t and not b.timed_out)]:
+            tally.check("system:arm64-%s.%s" % (name, what), ok, "(log %s)" % b.log)
+
+
 def main():
+    global PI4_DTB
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pi4-dtb", default=PI4_DTB, help="device tree for raspi4b")
+    PI4_DTB = os.path.abspath(ap.parse_args().pi4_dtb)
     os.makedirs(OUT, exist_ok=True)
     tally = Tally()
     print("host tests")
@@ -282,8 +344,11 @@ def main():
     accel, why = choose_accel()
     print("kernel targets under %s (%s)" % (accel.upper(), why))
     kernel_targets(tally, accel)
-    print("system tests under %s" % accel.upper())
+    print("arm64 targets under TCG")
+    arm64_targets(tally)
+    print("system tests under %s (arm64: TCG)" % accel.upper())
     system_tests(tally, accel)
+    arm64_system_tests(tally)
     print("%d passed, %d failed" % (len(tally.passed), len(tally.failed)))
     return 1 if tally.failed else 0
 

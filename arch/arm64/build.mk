@@ -22,3 +22,10 @@ KLDFLAGS := -nostdlib -no-pie -z max-page-size=4096 -z noexecstack --no-warn-rwx
 # What the loaders take: QEMU's -kernel and the Pi firmware both read a raw
 # image that starts with the arm64 Image header (head.S).
 ARCH_IMAGES := $(B)/kernel8.img
+RUN_KERNEL := $(B)/kernel8.img
+# EL2=1: QEMU virt with virtualization=on, so the kernel enters at EL2.
+ARCH_RUN_ARGS := $(if $(filter 1 yes,$(EL2)),--el2)
+ifeq ($(PLATFORM),pi4)
+ARCH_RUN_ARGS += --dtb $(PI4_DTB)
+ARCH_RUN_DEPS := $(PI4_DTB)
+endif
