@@ -26,6 +26,7 @@ declare -A PKG_OF=(
 	[python3]=python3
 	[gdb]=gdb
 	[clang]=clang
+	[dtc]=device-tree-compiler
 )
 # Package files that have no command of their own.
 declare -A FILE_OF=(
