@@ -2,6 +2,7 @@
 #   make run     build the x86-64 kernel and boot it in QEMU to the shell
 #   make test    build everything and run every test level; ends "N passed, N failed"
 # Also: make bench | iso | debug | host-test | deps | clean
+#       make ARCH=arm64 PLATFORM=pi4 sdcard   (a Raspberry Pi 4 SD-card image)
 # Knobs: ARCH=x86_64 PLATFORM=pc CMDLINE='key=value ...' SMP=N MEM=SIZE
 #        BOOT=direct|bios|uefi (how `make run` boots x86-64), ACCEL=auto|kvm|tcg
 
@@ -122,6 +123,9 @@ debug: kernel $(if $(filter bios uefi,$(BOOT)),iso) $(ARCH_RUN_DEPS)
 iso: $(B)/pagoda.iso
 $(B)/pagoda.iso: $(B)/pagoda.elf tools/mkiso.sh
 	@tools/mkiso.sh $< $@ "$(CMDLINE)"
+
+# The Raspberry Pi 4 SD card (sdcard) and its firmware (pi4-firmware).
+include boot/pi4/sdcard.mk
 
 # ---------------------------------------------------------------------------
 # Host tests: the pure code, compiled for Linux with ASan and UBSan.
