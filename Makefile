@@ -19,8 +19,6 @@ BOOT ?= direct
 ACCEL ?= auto
 
 B := build/$(ARCH)-$(PLATFORM)
-# The Raspberry Pi 4 device tree QEMU raspi4b boots with (fetched, never committed).
-PI4_DTB := build/pi4-firmware/bcm2711-rpi-4-b.dtb
 HB := build/host
 PY := /usr/bin/python3
 # Tools are installed on first use; the stamp avoids asking apt each time.
@@ -37,6 +35,9 @@ $(DEPS_STAMP): tools/install-deps.sh
 # ---------------------------------------------------------------------------
 # The kernel
 
+# The Raspberry Pi 4 SD card (sdcard) and its firmware (pi4-firmware, PI4_DTB:
+# the device tree QEMU raspi4b boots with too).
+include boot/pi4/sdcard.mk
 include arch/$(ARCH)/build.mk
 
 KERNEL_DIRS := kernel lib drivers/tty
@@ -124,8 +125,6 @@ iso: $(B)/pagoda.iso
 $(B)/pagoda.iso: $(B)/pagoda.elf tools/mkiso.sh
 	@tools/mkiso.sh $< $@ "$(CMDLINE)"
 
-# The Raspberry Pi 4 SD card (sdcard) and its firmware (pi4-firmware).
-include boot/pi4/sdcard.mk
 
 # ---------------------------------------------------------------------------
 # Host tests: the pure code, compiled for Linux with ASan and UBSan.

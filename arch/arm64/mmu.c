@@ -117,7 +117,7 @@ static int map_level(u64 *table, int level, u64 va, u64 pa, u64 size, u64 attrs,
 			/* An existing block: fine only if it already maps this. */
 			u64 base = *e & PTE_ADDR_MASK & ~(step - 1);
 
-			if (!same_ok || (*e & ATTR_MASK) != attrs ||
+			if (!same_ok || (*e & ATTR_MASK) != (attrs & ATTR_MASK) ||
 			    base + (va & (step - 1)) != pa)
 				return -EEXIST;
 		} else {

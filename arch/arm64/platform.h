@@ -15,12 +15,15 @@ struct arm64_platform {
 	phys_addr_t uart;       /* PL011 for the early console */
 	u32 uart_clock;         /* its reference clock in Hz, 0: leave the baud rate */
 	phys_addr_t gicd, gicc; /* GICv2 distributor and CPU interface */
-	phys_addr_t pm;         /* BCM2835 power manager (watchdog), 0 if none */
+	phys_addr_t gpio;       /* BCM2711 GPIO block, for the console pins; 0 if none */
 };
 
 extern const struct arm64_platform *platform;
 const struct arm64_platform *platform_by_name(const char *name);
+/* The platform the device tree's root compatible names, or NULL. */
 const struct arm64_platform *platform_by_compatible(const void *fdt);
+/* Route the console UART to the pins a person connects to, where needed. */
+void platform_console_pins(const struct arm64_platform *p);
 
 /* power.c */
 void arm64_power_init(const char *psci_method, phys_addr_t pm_base);
