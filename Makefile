@@ -169,7 +169,9 @@ host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc
 
 bench: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory kernel ARCH=x86_64 CMDLINE=
-	@$(PY) tools/bench.py
+	@$(MAKE) --no-print-directory kernel ARCH=arm64 PLATFORM=virt
+	@$(MAKE) --no-print-directory kernel $(PI4_DTB) ARCH=arm64 PLATFORM=pi4
+	@$(PY) tools/bench.py --pi4-dtb $(PI4_DTB)
 
 clean:
 	rm -rf build/x86_64-* build/arm64-* build/host build/test

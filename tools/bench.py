@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """`make bench`: boot the kernel with bench=all under KVM (when /dev/kvm is
-usable) and under TCG, collect the BENCH JSON lines each run prints, and show
-them side by side: a table for people, JSON lines (build/bench/results.jsonl)
-for tools. Standard library only.
+usable) and under TCG, and the arm64 kernels on QEMU virt and raspi4b (TCG
+only: this is an x86 host), collect the BENCH JSON lines each run prints,
+and show them side by side: a table for people, JSON lines
+(build/bench/results.jsonl) for tools. Standard library only.
 
 TCG timings are emulator timings, not hardware timings; so are KVM timings
-under nested virtualization. The table says which is which.
+under nested virtualization. Every column says which it is.
 """
 import argparse
 import json
@@ -19,24 +20,35 @@ import qemu  # noqa: E402
 from harness import Boot  # noqa: E402
 
 KERNEL = os.path.join(ROOT, "build", "x86_64-pc", "pagoda.elf")
+ARM64_IMAGE = os.path.join(ROOT, "build", "arm64-%s", "kernel8.img")
 OUT = os.path.join(ROOT, "build", "bench")
 
 
-def run(accel, mem, names, runs):
+def target_cmd(target, accel, mem, cmdline, pi4_dtb):
+    """The QEMU command for one column: x86_64 (pc), arm64-virt, arm64-pi4."""
+    if target == "x86_64":
+        return qemu.build_cmd(kernel=KERNEL, accel=accel, mem=mem, cmdline=cmdline)[0]
+    platform = target.split("-")[1]
+    return qemu.build_cmd(arch="arm64", platform=platform, mem=mem, cmdline=cmdline,
+                          kernel=ARM64_IMAGE % platform, dtb=pi4_dtb)[0]
+
+
+def run(target, accel, mem, names, runs, pi4_dtb):
     """Boot `runs` times; return a list of per-boot lists of BENCH records."""
     boots = []
     for i in range(runs):
-        cmd, _ = qemu.build_cmd(kernel=KERNEL, accel=accel, mem=mem,
-                                cmdline="bench=%s panic=-1" % names)
-        b = Boot(cmd, os.path.join(OUT, "%s-%s-%d.log" % (accel, mem, i)), 300).run()
+        cmd = target_cmd(target, accel, mem, "bench=%s panic=-1" % names, pi4_dtb)
+        b = Boot(cmd, os.path.join(OUT, "%s-%s-%s-%d.log" % (target, accel, mem, i)),
+                 300).run()
         recs = []
         for line in b.text.replace("\r", "").splitlines():
             if line.startswith("BENCH "):
                 rec = json.loads(line[6:])
-                rec.update(run=i, mem=mem, qemu_accel=accel)
+                rec.update(run=i, mem=mem, qemu_accel=accel, target=target)
                 recs.append(rec)
         if not recs:
-            print("bench: %s boot %d printed no results (log %s)" % (accel, i, b.log))
+            print("bench: %s %s boot %d printed no results (log %s)" %
+                  (target, accel, i, b.log))
         boots.append(recs)
     return boots
 
@@ -61,18 +73,21 @@ def boot_table(results):
                     steps.append(key)
                 per.setdefault((accel, key), []).append(r["ns"] / 1000.0)
     print("\nboot: time from kernel entry to the shell prompt (median of runs, microseconds)")
-    print("%-28s" % "step" + "".join("%14s" % c for c in cols))
+    print("%-28s" % "step" + "".join("%18s" % c for c in cols))
     for s in steps:
         row = "%-28s" % s
         for c in cols:
             m = median(per.get((c, s), []))
-            row += "%14s" % ("-" if m is None else "%.1f" % m)
+            row += "%18s" % ("-" if m is None else "%.1f" % m)
         print(row)
+    print("(every column is QEMU: TCG is emulation, not hardware time; the arm64"
+          " targets always run under TCG here)")
     tot = [k for k in steps if k.startswith("total")]
-    if len(cols) == 2 and tot:
-        a, b = (median(per.get((c, tot[0]), [])) for c in cols)
+    x86 = [c for c in cols if c.startswith("x86_64")]
+    if len(x86) == 2 and tot:
+        a, b = (median(per.get((c, tot[0]), [])) for c in x86)
         if a and b:
-            print("ratio %s/%s: %.2f" % (cols[0], cols[1], a / b))
+            print("ratio %s/%s: %.2f" % (x86[0], x86[1], a / b))
 
 
 def main():
@@ -80,13 +95,20 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--mem", default="1G")
     ap.add_argument("--bench", default="all")
+    ap.add_argument("--pi4-dtb", help="device tree for raspi4b")
+    ap.add_argument("--x86-only", action="store_true")
     a = ap.parse_args()
     os.makedirs(OUT, exist_ok=True)
-    accels = (["kvm"] if qemu.kvm_usable() else []) + ["tcg"]
+    columns = [("x86_64", acc) for acc in (["kvm"] if qemu.kvm_usable() else []) + ["tcg"]]
+    if not a.x86_only:
+        columns += [("arm64-virt", "tcg"), ("arm64-pi4", "tcg")]
     results = []
-    for accel in accels:
-        print("bench: %d boots under %s with %s" % (a.runs, accel.upper(), a.mem))
-        results.append((accel, run(accel, a.mem, a.bench, a.runs)))
+    for target, accel in columns:
+        what = target + (" (raspi4b: 2 GiB, fixed)" if target == "arm64-pi4" else
+                         " with " + a.mem)
+        print("bench: %d boots of %s under %s" % (a.runs, what, accel.upper()))
+        results.append(("%s %s" % (target, accel),
+                        run(target, accel, a.mem, a.bench, a.runs, a.pi4_dtb)))
     boot_table(results)
     path = os.path.join(OUT, "results.jsonl")
     with open(path, "w") as f:
