@@ -107,6 +107,7 @@ $(B)/kernel8.img: $(B)/pagoda.elf
 # ---------------------------------------------------------------------------
 # Running
 
+GDB ?= gdb
 # What QEMU's -kernel gets: the ELF on x86 (PVH note), the raw Image on arm64.
 RUN_KERNEL ?= $(B)/pagoda.elf
 QEMU_RUN = $(PY) tools/qemu.py --arch $(ARCH) --platform $(PLATFORM) \
@@ -118,7 +119,7 @@ run: kernel $(if $(filter bios uefi,$(BOOT)),iso) $(ARCH_RUN_DEPS)
 
 debug: kernel $(if $(filter bios uefi,$(BOOT)),iso) $(ARCH_RUN_DEPS)
 	@echo "QEMU is waiting for GDB. In another terminal run:"
-	@echo "  gdb $(B)/pagoda.elf -ex 'target remote localhost:1234' -ex 'break start_kernel' -ex continue"
+	@echo "  $(GDB) $(B)/pagoda.elf -ex 'target remote localhost:1234' -ex 'break start_kernel' -ex continue"
 	@$(QEMU_RUN) --gdb
 
 iso: $(B)/pagoda.iso

@@ -31,6 +31,7 @@ declare -A PKG_OF=(
 	[mformat]=mtools
 	[python3]=python3
 	[gdb]=gdb
+	[gdb-multiarch]=gdb-multiarch
 	[clang]=clang
 	[dtc]=device-tree-compiler
 )

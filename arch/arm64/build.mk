@@ -23,6 +23,8 @@ KLDFLAGS := -nostdlib -no-pie -z max-page-size=4096 -z noexecstack --no-warn-rwx
 # image that starts with the arm64 Image header (head.S).
 ARCH_IMAGES := $(B)/kernel8.img
 RUN_KERNEL := $(B)/kernel8.img
+# The host's plain gdb knows only its own architecture.
+GDB := gdb-multiarch
 # EL2=1: QEMU virt with virtualization=on, so the kernel enters at EL2.
 ARCH_RUN_ARGS := $(if $(filter 1 yes,$(EL2)),--el2)
 ifeq ($(PLATFORM),pi4)
