@@ -73,6 +73,9 @@ def boot_table(results):
                     steps.append(key)
                 per.setdefault((accel, key), []).append(r["ns"] / 1000.0)
     print("\nboot: time from kernel entry to the shell prompt (median of runs, microseconds)")
+    # Each arch has its own steps: list them in boot order, totals last.
+    steps = [k for k in steps if not k.startswith("total")] + \
+        [k for k in steps if k.startswith("total")]
     print("%-28s" % "step" + "".join("%18s" % c for c in cols))
     for s in steps:
         row = "%-28s" % s

@@ -180,6 +180,7 @@ void arm64_start(u64 dtb_pa, u64 image_pa, u64 entry_cycles, u64 el)
 	paging_early(image_pa);
 	platform = platform_by_name(ARM64_PLATFORM);
 	arch_early_console_init();
+	boot_mark("early console");
 	boot_info.loader = entry_el == 2 ? "arm64 Image, entered at EL2" : "arm64 Image, entered at EL1";
 	boot_info.kernel_start = image_pa;
 	boot_info.kernel_end = image_pa + (u64)(__kernel_end - _head);
@@ -193,7 +194,7 @@ void arm64_start(u64 dtb_pa, u64 image_pa, u64 entry_cycles, u64 el)
 			platform->name, dt_platform->name);
 		platform = dt_platform;
 	}
-	boot_mark("early setup");
+	boot_mark("device tree");
 	paging_map_direct();
 	boot_mark("page tables");
 

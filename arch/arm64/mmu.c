@@ -173,17 +173,29 @@ static u64 *lookup(u64 va, int *level_out)
 	return NULL;
 }
 
+/*
+ * While only the boot CPU runs (boot_tables), TLB maintenance stays local:
+ * no other CPU has walked these tables, and a broadcast is costly (under
+ * TCG it stops every virtual CPU). Afterwards it goes to the whole inner
+ * shareable domain, as other CPUs will share the kernel's tables.
+ */
 static void flush_tlb_all(void)
 {
-	dsb(ishst);
-	__asm__ volatile("tlbi vmalle1is" ::: "memory");
-	dsb(ish);
+	if (boot_tables) {
+		dsb(nshst);
+		__asm__ volatile("tlbi vmalle1" ::: "memory");
+		dsb(nsh);
+	} else {
+		dsb(ishst);
+		__asm__ volatile("tlbi vmalle1is" ::: "memory");
+		dsb(ish);
+	}
 	isb();
 }
 
 static void flush_tlb_range(u64 va, u64 size)
 {
-	if (size > 64 * PAGE_SIZE) {
+	if (boot_tables || size > 64 * PAGE_SIZE) {
 		flush_tlb_all();
 		return;
 	}
