@@ -60,8 +60,11 @@ class Tally:
 class Boot:
     """One QEMU run: output captured to a log, optional scripted input."""
 
-    def __init__(self, cmd, log, timeout, script=()):
+    def __init__(self, cmd, log, timeout, script=(), stop_after_script=False):
         self.cmd, self.log, self.timeout, self.script = cmd, log, timeout, script
+        # For a machine that halts rather than exits: end it once the
+        # script has seen its last pattern.
+        self.stop_after_script = stop_after_script
         self.text, self.status, self.timed_out = "", None, False
 
     def run(self):
@@ -86,7 +89,7 @@ class Boot:
             with lock:
                 return "".join(chunks)
 
-        pos = 0
+        pos, script_done = 0, False
         for wait_for, send in self.script:
             while time.time() - start < self.timeout and p.poll() is None:
                 m = re.compile(wait_for).search(seen(), pos)
@@ -104,6 +107,10 @@ class Boot:
                     time.sleep(0.002)
             except BrokenPipeError:
                 break
+        else:
+            script_done = True
+        if self.stop_after_script and script_done and p.poll() is None:
+            p.kill()
         try:
             p.wait(timeout=max(1, self.timeout - (time.time() - start)))
         except subprocess.TimeoutExpired:
@@ -315,6 +322,17 @@ def arm64_system_tests(tally):
                     "missing %s (log %s)" % (what, b.log))
     tally.check("system:arm64-panic-report.exits", not b.timed_out,
                 "QEMU did not exit after the panic (log %s)" % b.log)
+
+    # raspi4b without -dtb hands over ATAGS, not a device tree: the kernel
+    # must say so plainly and panic. (With no command line there is no
+    # panic=, so it halts, as panic's default says: the boot is cut short.)
+    cmd = [a for a in arm64_cmd("pi4", "") if a not in ("-dtb", PI4_DTB)]
+    script = [(r"---\[ end Kernel panic", "")]
+    b = Boot(cmd, os.path.join(OUT, "system-arm64-no-dtb.log"), 30, script,
+             stop_after_script=True).run()
+    tally.check("system:arm64-no-dtb.reported",
+                "holds no device tree" in b.text and "Kernel panic" in b.text,
+                "no clear error without a device tree (log %s)" % b.log)
 
     # Entry at EL2 (virt with virtualization=on; the Pi firmware does the
     # same) and the way out of each board: PSCI through SMC on virt, the

@@ -29,6 +29,7 @@ void gic_probe(phys_addr_t dist, phys_addr_t cpu);
 
 const char arch_name[] = "arm64";
 static struct pl011 uart;
+static phys_addr_t uart_pa; /* where the console's registers are */
 static bool semihosting;
 static unsigned int entry_el;
 
@@ -52,7 +53,8 @@ const char *arch_accelerator(void)
 void arch_early_console_init(void)
 {
 	platform_console_pins(platform);
-	uart.base = ioremap(platform->uart, 0x1000);
+	uart_pa = platform->uart;
+	uart.base = ioremap(uart_pa, 0x1000);
 	uart.clock_hz = platform->uart_clock;
 	pl011_init(&uart, 115200);
 	/* Firmware may leave its cursor mid-line. */
@@ -132,15 +134,16 @@ static void setup_console(const void *fdt)
 		pr_info("console: stdout-path names a %s at %llx; using the PL011 at %llx\n",
 			boot_info.uart.compatible, (unsigned long long)boot_info.uart.base,
 			(unsigned long long)pa);
-	if (!pa || pa == platform->uart)
+	if (!pa || pa == uart_pa)
 		return;
 	va = ioremap(pa, 0x1000);
 	if (!va) {
 		pr_warn("console: cannot map the PL011 at %llx; staying on %llx\n",
-			(unsigned long long)pa, (unsigned long long)platform->uart);
+			(unsigned long long)pa, (unsigned long long)uart_pa);
 		return;
 	}
 	pr_info("console: moving to the PL011 at %llx\n", (unsigned long long)pa);
+	uart_pa = pa;
 	pl011_set_base(&uart, va, platform->uart_clock, boot_info.uart.baud ?: 115200);
 }
 
@@ -181,6 +184,8 @@ void arm64_start(u64 dtb_pa, u64 image_pa, u64 entry_cycles, u64 el)
 	platform = platform_by_name(ARM64_PLATFORM);
 	arch_early_console_init();
 	boot_mark("early console");
+	/* Fallbacks, so that even a boot without a device tree can end. */
+	arm64_power_init(!platform->psci ? NULL : entry_el == 2 ? "smc" : "hvc", platform->pm);
 	boot_info.loader = entry_el == 2 ? "arm64 Image, entered at EL2" : "arm64 Image, entered at EL1";
 	boot_info.kernel_start = image_pa;
 	boot_info.kernel_end = image_pa + (u64)(__kernel_end - _head);

@@ -1,7 +1,8 @@
 # arm64 build settings, included by the top-level Makefile.
 # PLATFORM=virt (QEMU virt, the default) or pi4 (QEMU raspi4b, a real Pi 4).
-# One kernel serves both: the platform only picks the early console and the
-# fallbacks used when the device tree is silent (platform.c).
+# The code is the same for both: the platform only picks the early console's
+# address (needed before the device tree is read) and the fallbacks used
+# when the device tree is silent (platform.c).
 ifeq ($(filter virt pi4,$(PLATFORM)),)
 $(error ARCH=arm64 needs PLATFORM=virt or PLATFORM=pi4, not '$(PLATFORM)')
 endif

@@ -11,6 +11,7 @@ static const struct arm64_platform platforms[] = {
 		.name = "virt", .compatible = "linux,dummy-virt",
 		.uart = 0x09000000, .uart_clock = 0, /* QEMU ignores the rate */
 		.gicd = 0x08000000, .gicc = 0x08010000,
+		.psci = true,
 	},
 	{
 		/* BCM2711: peripherals at 0xfe000000 in the "low peripheral" map */
@@ -18,6 +19,7 @@ static const struct arm64_platform platforms[] = {
 		.uart = 0xfe201000, .uart_clock = 48000000,
 		.gicd = 0xff841000, .gicc = 0xff842000,
 		.gpio = 0xfe200000,
+		.pm = 0xfe100000,
 	},
 };
 

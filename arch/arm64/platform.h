@@ -16,6 +16,8 @@ struct arm64_platform {
 	u32 uart_clock;         /* its reference clock in Hz, 0: leave the baud rate */
 	phys_addr_t gicd, gicc; /* GICv2 distributor and CPU interface */
 	phys_addr_t gpio;       /* BCM2711 GPIO block, for the console pins; 0 if none */
+	bool psci;              /* firmware offers PSCI (HVC from EL1, SMC from EL2) */
+	phys_addr_t pm;         /* BCM2835 power manager (watchdog), 0 if none */
 };
 
 extern const struct arm64_platform *platform;
@@ -25,7 +27,7 @@ const struct arm64_platform *platform_by_compatible(const void *fdt);
 /* Route the console UART to the pins a person connects to, where needed. */
 void platform_console_pins(const struct arm64_platform *p);
 
-/* power.c */
+/* power.c: either argument may be NULL/0 for "keep what is set". */
 void arm64_power_init(const char *psci_method, phys_addr_t pm_base);
 const char *arm64_power_method(void);
 /* cpu.c */

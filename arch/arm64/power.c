@@ -34,6 +34,7 @@
 
 static enum { PSCI_NONE, PSCI_HVC, PSCI_SMC } psci_conduit;
 static void *pm_regs;
+static phys_addr_t pm_phys;
 
 long arm64_semihost(u64 op, const void *block);
 
@@ -43,8 +44,14 @@ void arm64_power_init(const char *psci_method, phys_addr_t pm_base)
 		psci_conduit = PSCI_HVC;
 	else if (psci_method && !strcmp(psci_method, "smc"))
 		psci_conduit = PSCI_SMC;
-	if (pm_base)
-		pm_regs = ioremap(pm_base, 0x100);
+	if (pm_base && pm_base != pm_phys) {
+		void *regs = ioremap(pm_base, 0x100);
+
+		if (regs) {
+			pm_regs = regs;
+			pm_phys = pm_base;
+		}
+	}
 }
 
 const char *arm64_power_method(void)
