@@ -73,8 +73,16 @@ def boot_table(results):
                     steps.append(key)
                 per.setdefault((accel, key), []).append(r["ns"] / 1000.0)
     print("\nboot: time from kernel entry to the shell prompt (median of runs, microseconds)")
-    # Each arch has its own steps: list them in boot order, totals last.
-    steps = [k for k in steps if not k.startswith("total")] + \
+    # Each arch has its own steps: order them by where in its boot each
+    # falls (averaged over the columns that have it), totals last.
+    where = {}
+    for accel, boots in results:
+        names = [r["step"] for r in (boots[0] if boots else [])
+                 if r.get("bench") == "boot" and r["step"] != "total"]
+        for i, n in enumerate(names):
+            where.setdefault(n, []).append(i / max(1, len(names) - 1))
+    steps = sorted((k for k in steps if not k.startswith("total")),
+                   key=lambda k: sum(where.get(k, [1])) / len(where.get(k, [1]))) + \
         [k for k in steps if k.startswith("total")]
     print("%-28s" % "step" + "".join("%18s" % c for c in cols))
     for s in steps:

@@ -200,13 +200,10 @@ static void dump_regs(const struct pt_regs *r)
 	       (void *)r->regs[30]);
 	printk(KERN_EMERG "SP: %016llx PSTATE: %08llx\n", (unsigned long long)r->sp,
 	       (unsigned long long)r->pstate);
-	for (int i = 0; i < 30; i += 3) {
-		if (i + 2 < 30)
-			printk(KERN_EMERG "X%02d: %016llx X%02d: %016llx X%02d: %016llx\n", i,
-			       (unsigned long long)r->regs[i], i + 1,
-			       (unsigned long long)r->regs[i + 1], i + 2,
-			       (unsigned long long)r->regs[i + 2]);
-	}
+	for (int i = 0; i < 30; i += 3) /* x30 is the LR, above */
+		printk(KERN_EMERG "X%02d: %016llx X%02d: %016llx X%02d: %016llx\n", i,
+		       (unsigned long long)r->regs[i], i + 1, (unsigned long long)r->regs[i + 1],
+		       i + 2, (unsigned long long)r->regs[i + 2]);
 	printk(KERN_EMERG "ESR: %016llx FAR: %016llx SCTLR: %016llx\n",
 	       (unsigned long long)r->esr, (unsigned long long)r->far,
 	       (unsigned long long)read_sysreg(sctlr_el1));
