@@ -94,7 +94,9 @@ if [ "$(id -u)" -ne 0 ]; then
 	if command -v sudo >/dev/null && sudo -n true 2>/dev/null || [ -t 0 ]; then
 		SUDO=sudo
 	else
-		say "need root to install: ${missing[*]}"
+		[ ${#missing[@]} -eq 0 ] || say "need root to install: ${missing[*]}"
+		[ $need_pi4_sources -eq 0 ] ||
+			say "need root to let apt see the Pi 4 firmware (dpkg --add-architecture arm64, the non-free-firmware component)"
 		say "run: sudo $0   (or install those packages yourself)"
 		exit 1
 	fi
