@@ -1,7 +1,7 @@
 # Pagoda build. The two commands a newcomer needs:
 #   make run     build the x86-64 kernel and boot it in QEMU to the shell
 #   make test    build everything and run every test level; ends "N passed, N failed"
-# Also: make bench | iso | debug | host-test | deps | clean
+# Also: make bench | iso | debug | host-test | fuzz | deps | clean
 # Knobs: ARCH=x86_64 PLATFORM=pc CMDLINE='key=value ...' SMP=N MEM=SIZE
 #        BOOT=direct|bios|uefi (how `make run` boots x86-64), ACCEL=auto|kvm|tcg
 
@@ -133,6 +133,8 @@ $(HB)/printf-vs-libc: $(HB)/obj/lib/vsprintf.o $(HB)/obj/lib/string.o \
 		tests/host/printf_vs_libc.c
 
 -include $(HOST_KOBJS:.o=.d)
+
+include tests/fixtures/fdt.mk
 
 host-test: $(HB)/ktest-host $(HB)/printf-vs-libc
 	@$(HB)/ktest-host all

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Pagoda's test harness: every level of test, one summary line.
 
-1. Host unit tests: the ktest suites built for Linux with ASan/UBSan, and
-   our printf against the C library's.
+1. Host unit tests: the ktest suites built for Linux with ASan/UBSan,
+   our printf against the C library's, and a short fuzzing run of the
+   device-tree reader (PAGODA_FUZZ_SECONDS, default 15).
 2. In-kernel suites: boots every target with test=all and reads the KTAP
    the kernel prints.
 3. System tests: whole stories across a boot (a deliberate crash must be
@@ -181,6 +182,26 @@ def host_tests(tally):
              os.path.join(OUT, "host-printf-vs-libc.log"), 300).run()
     tally.check("host:printf_vs_libc", b.status == 0,
                 b.text.strip().splitlines()[-1] if b.text.strip() else "no output")
+    fuzz_fdt(tally)
+
+
+def fuzz_fdt(tally):
+    """A short libFuzzer run on the device-tree reader (`make fuzz` runs longer)."""
+    fuzz = os.path.join(HOST, "fuzz-fdt")
+    seconds = int(os.environ.get("PAGODA_FUZZ_SECONDS", "15"))
+    if not os.path.exists(fuzz):
+        tally.fail("host:fuzz_fdt", "build/host/fuzz-fdt was not built")
+        return
+    corpus = os.path.join(HOST, "fuzz-corpus")
+    os.makedirs(corpus, exist_ok=True)
+    cmd = [fuzz, "-max_total_time=%d" % seconds, "-print_final_stats=1",
+           "-artifact_prefix=%s/" % HOST, corpus,
+           os.path.join(ROOT, "build", "fixtures", "seeds")]
+    b = Boot(cmd, os.path.join(OUT, "host-fuzz-fdt.log"), seconds + 120).run()
+    runs = re.search(r"stat::number_of_executed_units:\s*(\d+)", b.text)
+    tally.check("host:fuzz_fdt", b.status == 0 and runs is not None,
+                "fuzzer exited %s (log %s)" % (b.status, os.path.relpath(b.log, ROOT)))
+    print("  %-14s %s inputs in %ds" % ("fuzz_fdt", runs.group(1) if runs else "?", seconds))
 
 
 def choose_accel():
