@@ -208,8 +208,8 @@ static void test_boot_pi4_debian(struct ktest *t)
 	u64 base, len;
 
 	if (!f) {
-		ktest_skip(t, "bcm2711-rpi-4-b.dtb not fetched at build time "
-			      "(tools/fetch-pi4-dtb.sh)");
+		ktest_skip(t, "Pi 4 tree not built in (host only, when "
+			      "tools/fetch-pi4-dtb.sh could fetch it)");
 		return;
 	}
 	/* As shipped, memory@0 has size 0: the firmware fills it in. */
@@ -252,8 +252,8 @@ static void test_boot_qemu_raspi4b(struct ktest *t)
 	size_t size;
 
 	if (!fdt_test_fixture("qemu-raspi4b", &size)) {
-		ktest_skip(t, "no Pi 4 tree for QEMU raspi4b to edit "
-			      "(tools/fetch-pi4-dtb.sh)");
+		ktest_skip(t, "QEMU raspi4b tree not built in (host only, "
+			      "needs the fetched Pi 4 tree)");
 		return;
 	}
 	KASSERT_EQ(t, fill(t, "qemu-raspi4b"), 0);

@@ -5,7 +5,10 @@ usage: gen-fdt-fixtures.py [--seeds DIR] OUT.inc NAME=FILE [NAME=?FILE ...]
 
 A FILE written "?FILE" is optional (a DTB downloaded at build time): when it
 is absent the fixture is left out and the test that wants it skips. Each blob
-is cut to the header's totalsize (QEMU's dumpdtb pads its file to 1 MiB).
+is packed: QEMU's dumpdtb writes a tree whose totalsize is 1 MiB, nearly all
+free space after the strings block, so totalsize is lowered to the end of the
+last block and the file cut there (what libfdt's fdt_pack does when the
+blocks are already in order; nothing else changes).
 The output defines fdt_fixtures[], of the struct fdt_fixture the test file
 declares before including it. With --seeds, each cut blob is also written
 to DIR/NAME.dtb: the fuzzer's seed corpus. Standard library only.
@@ -17,6 +20,21 @@ import sys
 
 def c_name(name):
     return "fx_" + "".join(c if c.isalnum() else "_" for c in name)
+
+
+def pack(data):
+    """Cut the free space after the last block; blocks stay where they are."""
+    (magic, total, off_st, off_str, off_rsv, version, _, _, size_str,
+     size_st) = struct.unpack(">10I", data[:40])
+    end = off_rsv
+    while end + 16 <= total and data[end:end + 16] != bytes(16):
+        end += 16
+    end = max(end + 16, off_str + size_str,
+              off_st + (size_st if version >= 17 else total - off_st))
+    end = (end + 7) & ~7
+    if end >= total:
+        return data[:total]
+    return data[:4] + struct.pack(">I", end) + data[8:end]
 
 
 def main():
@@ -40,7 +58,7 @@ def main():
         magic, total = struct.unpack(">II", data[:8])
         if magic != 0xD00DFEED or total > len(data):
             sys.exit("gen-fdt-fixtures: %s is not a device tree blob" % path)
-        data = data[:total]
+        data = pack(data[:total])
         if seeds:
             with open(os.path.join(seeds, name + ".dtb"), "wb") as f:
                 f.write(data)
