@@ -110,6 +110,7 @@ static void test_boot_pi4_shape(struct ktest *t)
 	KEXPECT_EQ(t, bi.dma_ranges[0].child_base, 0xc0000000);
 	KEXPECT_EQ(t, bi.dma_ranges[0].parent_base, 0);
 	KEXPECT_EQ(t, bi.dma_ranges[0].size, 0x40000000);
+	KEXPECT_EQ(t, bi.zone_dma_limit, SZ_1G);
 }
 
 static void test_boot_gicv3_board(struct ktest *t)
@@ -141,6 +142,7 @@ static void test_boot_gicv3_board(struct ktest *t)
 	KEXPECT_EQ(t, bi.dma_ranges[0].child_base, 0);
 	KEXPECT_EQ(t, bi.dma_ranges[0].parent_base, 0x1000000000ULL);
 	KEXPECT_EQ(t, bi.dma_ranges[0].size, 0x100000000ULL);
+	KEXPECT_EQ(t, bi.zone_dma_limit, 0x1100000000ULL);
 }
 
 /* What every QEMU virt tree has: the PL011, the timer PPIs, a GIC. */
@@ -155,6 +157,7 @@ static void expect_qemu_virt_common(struct ktest *t)
 	KEXPECT_EQ(t, bi.timer.irq[BOOT_TIMER_PHYS], 30);
 	KEXPECT_EQ(t, bi.timer.irq[BOOT_TIMER_VIRT], 27);
 	KEXPECT_EQ(t, bi.nr_dma_ranges, 0);
+	KEXPECT_EQ(t, bi.zone_dma_limit, 0);	/* no separate DMA zone */
 	KEXPECT_FALSE(t, bi.truncated);
 }
 
@@ -244,6 +247,7 @@ static void test_boot_pi4_debian(struct ktest *t)
 	KEXPECT_EQ(t, bi.dma_ranges[0].child_base, 0xc0000000);
 	KEXPECT_EQ(t, bi.dma_ranges[0].parent_base, 0);
 	KEXPECT_EQ(t, bi.dma_ranges[0].size, SZ_1G);
+	KEXPECT_EQ(t, bi.zone_dma_limit, SZ_1G);
 }
 
 /* The same tree after QEMU raspi4b added memory and bootargs to it. */
@@ -264,6 +268,7 @@ static void test_boot_qemu_raspi4b(struct ktest *t)
 	KEXPECT_EQ(t, bi.uart.base, 0xfe215040);
 	KEXPECT_EQ(t, bi.gic.dist_base, 0xff841000);
 	KEXPECT_EQ(t, bi.nr_cpus, 4);
+	KEXPECT_EQ(t, bi.zone_dma_limit, SZ_1G);
 }
 
 static void test_boot_rejects_invalid(struct ktest *t)
@@ -346,6 +351,7 @@ static void test_boot_truncation(struct ktest *t)
 	KEXPECT_EQ(t, bi.nr_dma_ranges, BOOT_MAX_DMA_RANGES);
 	KEXPECT_EQ(t, bi.dma_ranges[BOOT_MAX_DMA_RANGES - 1].child_base,
 		   (u64)(BOOT_MAX_DMA_RANGES - 1) << 20);
+	KEXPECT_EQ(t, bi.zone_dma_limit, 0x1000);	/* all windows end there */
 }
 
 /* Malformed parts are skipped, not misread: the rest still comes through. */

@@ -33,7 +33,7 @@ def ovmf_path():
 
 def build_cmd(arch="x86_64", platform="pc", boot="direct", smp=2, mem="1G",
               kernel=None, iso=None, cmdline="", accel="auto", gdb=False,
-              interactive=False, extra=()):
+              interactive=False, extra=(), hmat_cache=None):
     """Return (argv, accel) for one boot of one target."""
     accel = pick_accel(accel)
     if arch != "x86_64":
@@ -47,6 +47,19 @@ def build_cmd(arch="x86_64", platform="pc", boot="direct", smp=2, mem="1G",
         cmd += ["-accel", "kvm", "-cpu", "host,-arch-capabilities"]
     else:
         cmd += ["-accel", "tcg", "-cpu", "max"]
+    if hmat_cache:
+        # One NUMA node with a direct-mapped memory-side cache in front of
+        # it, described in ACPI HMAT: what turns the page shuffle on.
+        cmd[2] = "q35,hmat=on"
+        cmd += ["-object", "memory-backend-ram,size=%s,id=m0" % mem,
+                "-numa", "node,nodeid=0,memdev=m0,initiator=0",
+                "-numa", "cpu,node-id=0,socket-id=0"]
+        for kind, val in (("access-latency", "latency=10"),
+                          ("access-bandwidth", "bandwidth=10G")):
+            cmd += ["-numa", "hmat-lb,initiator=0,target=0,hierarchy=memory,"
+                    "data-type=%s,%s" % (kind, val)]
+        cmd += ["-numa", "hmat-cache,node-id=0,size=%s,level=1,"
+                "associativity=direct,policy=write-back,line=64" % hmat_cache]
     if boot == "direct":
         cmd += ["-kernel", kernel]
         if cmdline:
@@ -82,12 +95,15 @@ def main():
     ap.add_argument("--cmdline", default="")
     ap.add_argument("--accel", default="auto")
     ap.add_argument("--gdb", action="store_true")
+    ap.add_argument("--hmat-cache", default="",
+                    help="describe a direct-mapped memory-side cache of this size")
     a = ap.parse_args()
     if a.boot in ("bios", "uefi") and a.cmdline:
         print("qemu: note: BOOT=%s takes CMDLINE from the ISO's grub.cfg "
               "(rebuilt by `make iso CMDLINE=...`)" % a.boot, file=sys.stderr)
     cmd, accel = build_cmd(a.arch, a.platform, a.boot, a.smp, a.mem, a.kernel,
-                           a.iso, a.cmdline, a.accel, a.gdb, interactive=True)
+                           a.iso, a.cmdline, a.accel, a.gdb, interactive=True,
+                           hmat_cache=a.hmat_cache or None)
     if not shutil.which(cmd[0]):
         sys.exit("qemu: %s not found; run `make deps`" % cmd[0])
     print("qemu: %s boot, %s, %s CPUs, %s; Ctrl-A X quits" %
