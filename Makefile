@@ -1,10 +1,11 @@
 # Pagoda build. The two commands a newcomer needs:
 #   make run     build the x86-64 kernel and boot it in QEMU to the shell
 #   make test    build everything and run every test level; ends "N passed, N failed"
-# Also: make bench | iso | debug | host-test | deps | clean
+# Also: make bench | iso | debug | host-test | fuzz | deps | clean
 #       make ARCH=arm64 PLATFORM=pi4 sdcard   (a Raspberry Pi 4 SD-card image)
 # Knobs: ARCH=x86_64 PLATFORM=pc CMDLINE='key=value ...' SMP=N MEM=SIZE
 #        BOOT=direct|bios|uefi (how `make run` boots x86-64), ACCEL=auto|kvm|tcg
+#        HMAT=SIZE (describe a direct-mapped memory-side cache: shuffle turns on)
 
 ARCH ?= x86_64
 ifeq ($(ARCH),x86_64)
@@ -17,6 +18,7 @@ SMP ?= 2
 MEM ?= 1G
 BOOT ?= direct
 ACCEL ?= auto
+HMAT ?=
 
 B := build/$(ARCH)-$(PLATFORM)
 HB := build/host
@@ -24,7 +26,7 @@ PY := /usr/bin/python3
 # Tools are installed on first use; the stamp avoids asking apt each time.
 DEPS_STAMP := build/.deps-ok
 
-.PHONY: all run debug test bench iso host-test deps clean kernel
+.PHONY: all run debug test bench iso host-test deps clean kernel fuzz fuzz-page-alloc
 all: kernel
 
 deps: $(DEPS_STAMP)
@@ -40,7 +42,7 @@ $(DEPS_STAMP): tools/install-deps.sh
 include boot/pi4/sdcard.mk
 include arch/$(ARCH)/build.mk
 
-KERNEL_DIRS := kernel lib drivers/tty
+KERNEL_DIRS := kernel lib mm drivers/tty
 KSRCS := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)) $(ARCH_CSRCS)
 KOBJS := $(patsubst %.c,$(B)/obj/%.o,$(KSRCS)) \
 	 $(patsubst %.asm,$(B)/obj/%.o,$(ARCH_ASRCS)) \
@@ -112,7 +114,8 @@ GDB ?= gdb
 RUN_KERNEL ?= $(B)/pagoda.elf
 QEMU_RUN = $(PY) tools/qemu.py --arch $(ARCH) --platform $(PLATFORM) \
 	--boot $(BOOT) --smp $(SMP) --mem $(MEM) --kernel $(RUN_KERNEL) \
-	--iso $(B)/pagoda.iso --cmdline "$(CMDLINE)" --accel $(ACCEL) $(ARCH_RUN_ARGS)
+	--iso $(B)/pagoda.iso --cmdline "$(CMDLINE)" --accel $(ACCEL) $(ARCH_RUN_ARGS) \
+	$(if $(HMAT),--hmat-cache $(HMAT))
 
 run: kernel $(if $(filter bios uefi,$(BOOT)),iso) $(ARCH_RUN_DEPS)
 	@$(QEMU_RUN)
@@ -132,7 +135,9 @@ $(B)/pagoda.iso: $(B)/pagoda.elf tools/mkiso.sh
 
 HOST_KSRCS := $(wildcard lib/*.c) kernel/ktest.c kernel/params.c kernel/printk.c \
 	kernel/time.c kernel/ksyms.c kernel/boot_info.c \
-	kernel/params_test.c kernel/ksyms_test.c
+	kernel/params_test.c kernel/ksyms_test.c kernel/smp.c \
+	mm/page_alloc.c mm/shuffle.c mm/page_alloc_verify.c mm/memsim.c \
+	mm/page_alloc_test.c mm/cache_model.c mm/cache_model_test.c
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter \
 	-fno-builtin -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer -include tests/host/host_prefix.h -Iinclude -Itests/host/include -MMD -MP
@@ -153,6 +158,29 @@ $(HB)/printf-vs-libc: $(HB)/obj/lib/vsprintf.o $(HB)/obj/lib/string.o \
 
 -include $(HOST_KOBJS:.o=.d)
 
+# Fuzzing (clang's libFuzzer): the page allocator driven by random programs.
+FUZZ_SECONDS ?= 60
+FUZZ_PA_SRCS := mm/page_alloc.c mm/shuffle.c mm/page_alloc_verify.c mm/memsim.c \
+	lib/random.c lib/string.c lib/vsprintf.c lib/kstrtox.c kernel/printk.c \
+	kernel/params.c kernel/smp.c kernel/time.c kernel/ksyms.c kernel/boot_info.c \
+	tests/host/host_env.c \
+	tests/host/fuzz_page_alloc.c
+$(HB)/fuzz-page-alloc: $(FUZZ_PA_SRCS) tests/host/host_prefix.h $(wildcard include/pagoda/*.h mm/*.h)
+	@mkdir -p $(HB)
+	@echo "  CLANG   $@"
+	@clang -std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -include tests/host/host_prefix.h \
+		-Iinclude -Itests/host/include -w -o $@ $(FUZZ_PA_SRCS)
+fuzz-page-alloc: $(HB)/fuzz-page-alloc
+	@mkdir -p build/fuzz/page-alloc
+	$(HB)/fuzz-page-alloc -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+		-print_final_stats=1 build/fuzz/page-alloc
+
+include tests/fixtures/fdt.mk
+
+# make fuzz: every fuzzer, FUZZ_SECONDS each.
+fuzz: fuzz-page-alloc fuzz-fdt
+
 host-test: $(HB)/ktest-host $(HB)/printf-vs-libc
 	@$(HB)/ktest-host all
 	@$(HB)/printf-vs-libc
@@ -166,7 +194,7 @@ test: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory kernel $(PI4_DTB) ARCH=arm64 PLATFORM=pi4
 	@$(PY) tests/harness.py --pi4-dtb $(PI4_DTB)
 
-host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc
+host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc
 
 bench: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory kernel ARCH=x86_64 CMDLINE=

@@ -6,7 +6,7 @@
 #include <pagoda/shell.h>
 #include <pagoda/time.h>
 
-static int cmd_meminfo(int argc, char **argv)
+static int cmd_bootmem(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
@@ -32,7 +32,7 @@ static int cmd_meminfo(int argc, char **argv)
 			boot_info.modules[i].name);
 	return 0;
 }
-SHELL_CMD(meminfo, "meminfo", "the boot memory map and totals", cmd_meminfo);
+SHELL_CMD(bootmem, "bootmem", "the memory map the loader gave", cmd_bootmem);
 
 static int cmd_uptime(int argc, char **argv)
 {

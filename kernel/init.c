@@ -14,9 +14,12 @@
 #include <pagoda/boot_info.h>
 #include <pagoda/init.h>
 #include <pagoda/ktest.h>
+#include <pagoda/mm.h>
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
+#include <pagoda/random.h>
 #include <pagoda/shell.h>
+#include <pagoda/slab.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
 
@@ -67,6 +70,12 @@ void start_kernel(void)
 	if (problems)
 		pr_warn("params: %d problem(s) on the command line; defaults kept\n", problems);
 	boot_mark("params");
+
+	random_init();
+	pr_info("random: seeded from %s\n", random_sources());
+	mm_init();
+	kmem_cache_init();
+	boot_mark("memory");
 
 	/* Later issues add their subsystems' init here, each with a boot_mark. */
 

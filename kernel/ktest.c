@@ -28,6 +28,17 @@ void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt,
 	t->failures++;
 }
 
+void ktest_log(struct ktest *t, const char *fmt, ...)
+{
+	char msg[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vscnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	kprintf("        # %s: %s\n", t->case_name, msg);
+}
+
 void ktest_skip(struct ktest *t, const char *reason)
 {
 	t->skipped = true;

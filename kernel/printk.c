@@ -6,6 +6,7 @@
  * level is below loglevel=. kprintf() is the unadorned variant for the shell
  * and test output.
  */
+#include <pagoda/arch.h>
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
 #include <pagoda/string.h>
@@ -145,4 +146,16 @@ int kprintf(const char *fmt, ...)
 	n = vkprintf(fmt, ap);
 	va_end(ap);
 	return n;
+}
+
+static void print_frame_err(u64 pc, void *arg)
+{
+	(void)arg;
+	printk(KERN_ERR "  [<%016llx>] %pS\n", (unsigned long long)pc, (void *)pc);
+}
+
+void dump_stack(void)
+{
+	printk(KERN_ERR "Call trace:\n");
+	arch_stack_walk(print_frame_err, NULL);
 }

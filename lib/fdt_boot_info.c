@@ -299,9 +299,24 @@ static void read_timer(const void *fdt, struct boot_info *bi)
 }
 
 /*
- * dma-ranges: (child address, parent address, size) triples. Buses with
- * more than two address cells (PCI) have their own encoding and are left
- * to their drivers.
+ * Lower bi->zone_dma_limit to the end of a DMA window (exclusive): the
+ * zone must hold only memory that every master can reach. As in Linux, the
+ * window's parent address is taken as a CPU address, which holds for buses
+ * directly under the root (all of them on the Pi 4).
+ */
+static void limit_dma_zone(struct boot_info *bi, u64 parent, u64 size)
+{
+	u64 end = parent + size < parent ? ~0ULL : parent + size;
+
+	if (!bi->zone_dma_limit || end < bi->zone_dma_limit)
+		bi->zone_dma_limit = end;
+}
+
+/*
+ * dma-ranges: (child address, parent address, size) triples, recorded, and
+ * the lowest window end becomes the DMA zone's limit. Buses with more than
+ * two address cells (PCI) have their own encoding and are left to their
+ * drivers.
  */
 static void read_dma_ranges(const void *fdt, struct boot_info *bi)
 {
@@ -339,6 +354,7 @@ static void read_dma_ranges(const void *fdt, struct boot_info *bi)
 			d->child_base = fdt_cells(r, cac);
 			d->parent_base = fdt_cells(r + 4 * cac, pac);
 			d->size = fdt_cells(r + 4 * (cac + pac), csc);
+			limit_dma_zone(bi, d->parent_base, d->size);
 		}
 	}
 }

@@ -33,13 +33,14 @@ def target_cmd(target, accel, mem, cmdline, pi4_dtb):
                           kernel=ARM64_IMAGE % platform, dtb=pi4_dtb)[0]
 
 
-def run(target, accel, mem, names, runs, pi4_dtb):
+def run(target, accel, mem, names, runs, pi4_dtb=None, extra=""):
     """Boot `runs` times; return a list of per-boot lists of BENCH records."""
     boots = []
     for i in range(runs):
-        cmd = target_cmd(target, accel, mem, "bench=%s panic=-1" % names, pi4_dtb)
-        b = Boot(cmd, os.path.join(OUT, "%s-%s-%s-%d.log" % (target, accel, mem, i)),
-                 300).run()
+        cmdline = ("bench=%s panic=-1 %s" % (names, extra)).strip()
+        cmd = target_cmd(target, accel, mem, cmdline, pi4_dtb)
+        b = Boot(cmd, os.path.join(OUT, "%s-%s-%s-%s-%d.log" % (names, target, accel, mem, i)),
+                 1800).run()
         recs = []
         for line in b.text.replace("\r", "").splitlines():
             if line.startswith("BENCH "):
@@ -101,26 +102,78 @@ def boot_table(results):
             print("ratio %s/%s: %.2f" % (x86[0], x86[1], a / b))
 
 
+def case_table(title, bench, results):
+    """One row per case, one column per (accelerator, memory) boot."""
+    cols, rows, vals = [], [], {}
+    for col, boots in results:
+        for recs in boots:
+            for r in recs:
+                if r.get("bench") != bench:
+                    continue
+                if col not in cols:
+                    cols.append(col)
+                if r["case"] not in rows:
+                    rows.append(r["case"])
+                vals[(col, r["case"])] = (r["value"], r["unit"], r["ratio_x1000"])
+    if not rows:
+        return
+    print("\n%s" % title)
+    print("%-46s" % "case" + "".join("%22s" % c for c in cols))
+    for case in rows:
+        line = "%-46s" % case
+        for c in cols:
+            v = vals.get((c, case))
+            if v is None:
+                line += "%22s" % "-"
+            else:
+                ratio = " x%.2f" % (v[2] / 1000.0) if v[2] else ""
+                line += "%22s" % ("%.1f %s%s" % (v[0], v[1].split("/")[0], ratio))
+        print(line)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--mem", default="1G")
     ap.add_argument("--bench", default="all")
+    ap.add_argument("--accel", default="auto",
+                    help="auto (KVM when usable, and TCG), kvm or tcg")
+    ap.add_argument("--big-mem", default="16G",
+                    help="second guest size for the page allocator bench")
     ap.add_argument("--pi4-dtb", help="device tree for raspi4b")
     ap.add_argument("--x86-only", action="store_true")
     a = ap.parse_args()
     os.makedirs(OUT, exist_ok=True)
-    columns = [("x86_64", acc) for acc in (["kvm"] if qemu.kvm_usable() else []) + ["tcg"]]
+    accels = ((["kvm"] if qemu.kvm_usable() else []) + ["tcg"]
+              if a.accel == "auto" else [a.accel])
+    columns = [("x86_64", acc) for acc in accels]
     if not a.x86_only:
         columns += [("arm64-virt", "tcg"), ("arm64-pi4", "tcg")]
     results = []
+    # Boot timing: several boots, medians. The other benchmarks get their
+    # own boots below.
+    boot_names = "boot" if a.bench == "all" else a.bench
     for target, accel in columns:
         what = target + (" (raspi4b: 2 GiB, fixed)" if target == "arm64-pi4" else
                          " with " + a.mem)
         print("bench: %d boots of %s under %s" % (a.runs, what, accel.upper()))
         results.append(("%s %s" % (target, accel),
-                        run(target, accel, a.mem, a.bench, a.runs, a.pi4_dtb)))
+                        run(target, accel, a.mem, boot_names, a.runs, a.pi4_dtb)))
     boot_table(results)
+    # The page allocator in a small and a big guest (struct pages for all
+    # of it, a long shuffle), shuffle on so the boot's shuffle is timed.
+    if a.bench in ("all", "pagealloc"):
+        pa = []
+        for accel in accels:
+            for mem in (a.mem, a.big_mem):
+                print("bench: pagealloc under %s with %s" % (accel.upper(), mem))
+                pa.append(("%s %s" % (accel, mem),
+                           run("x86_64", accel, mem, "pagealloc", 1,
+                               extra="page_alloc.shuffle=1")))
+        case_table("pagealloc: alloc/free cost and shuffle cost (ns per pair unless"
+                   " stated; xN = ratio to the group's baseline in the same boot)",
+                   "pagealloc", pa)
+        results += pa
     path = os.path.join(OUT, "results.jsonl")
     with open(path, "w") as f:
         for _, boots in results:

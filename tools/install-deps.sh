@@ -56,6 +56,13 @@ done
 for f in "${!FILE_OF[@]}"; do
 	[ -e "$f" ] || missing+=("${FILE_OF[$f]}")
 done
+# libFuzzer (make fuzz, and the short fuzzing run in make test) is in
+# clang's runtime package, which clang itself only recommends.
+fuzzer_present() {
+	command -v clang >/dev/null 2>&1 &&
+		[ -e "$(clang -print-runtime-dir 2>/dev/null)/libclang_rt.fuzzer-$(uname -m).a" ]
+}
+fuzzer_present || missing+=(libclang-rt-dev)
 need_new_qemu=0
 qemu_new_enough || need_new_qemu=1
 

@@ -47,7 +47,7 @@ def arm64_cmd(platform, smp, mem, kernel, dtb, cmdline, el2):
         # and parks CPUs 1-3 on the spin table, like the Pi firmware.
         if not dtb or not os.path.exists(dtb):
             sys.exit("qemu: raspi4b needs the Pi 4 device tree (%s); run "
-                     "`make ARCH=arm64 PLATFORM=pi4 firmware`" % dtb)
+                     "`make pi4-firmware`" % dtb)
         cmd = ["qemu-system-aarch64", "-machine", "raspi4b", "-dtb", dtb]
     else:
         sys.exit("qemu: unknown arm64 PLATFORM=%s (virt or pi4)" % platform)
@@ -59,7 +59,7 @@ def arm64_cmd(platform, smp, mem, kernel, dtb, cmdline, el2):
 
 def build_cmd(arch="x86_64", platform="pc", boot="direct", smp=2, mem="1G",
               kernel=None, iso=None, cmdline="", accel="auto", gdb=False,
-              interactive=False, extra=(), dtb=None, el2=False):
+              interactive=False, extra=(), hmat_cache=None, dtb=None, el2=False):
     """Return (argv, accel) for one boot of one target."""
     if arch == "arm64":
         cmd, accel = arm64_cmd(platform, smp, mem, kernel, dtb, cmdline, el2), "tcg"
@@ -76,6 +76,19 @@ def build_cmd(arch="x86_64", platform="pc", boot="direct", smp=2, mem="1G",
         cmd += ["-accel", "kvm", "-cpu", "host,-arch-capabilities"]
     else:
         cmd += ["-accel", "tcg", "-cpu", "max"]
+    if hmat_cache:
+        # One NUMA node with a direct-mapped memory-side cache in front of
+        # it, described in ACPI HMAT: what turns the page shuffle on.
+        cmd[2] = "q35,hmat=on"
+        cmd += ["-object", "memory-backend-ram,size=%s,id=m0" % mem,
+                "-numa", "node,nodeid=0,memdev=m0,initiator=0",
+                "-numa", "cpu,node-id=0,socket-id=0"]
+        for kind, val in (("access-latency", "latency=10"),
+                          ("access-bandwidth", "bandwidth=10G")):
+            cmd += ["-numa", "hmat-lb,initiator=0,target=0,hierarchy=memory,"
+                    "data-type=%s,%s" % (kind, val)]
+        cmd += ["-numa", "hmat-cache,node-id=0,size=%s,level=1,"
+                "associativity=direct,policy=write-back,line=64" % hmat_cache]
     if boot == "direct":
         cmd += ["-kernel", kernel]
         if cmdline:
@@ -116,6 +129,8 @@ def main():
     ap.add_argument("--cmdline", default="")
     ap.add_argument("--accel", default="auto")
     ap.add_argument("--gdb", action="store_true")
+    ap.add_argument("--hmat-cache", default="",
+                    help="describe a direct-mapped memory-side cache of this size")
     ap.add_argument("--dtb", help="device tree for raspi4b")
     ap.add_argument("--el2", action="store_true",
                     help="arm64 virt: emulate EL2, so the kernel enters there")
@@ -125,7 +140,7 @@ def main():
               "(rebuilt by `make iso CMDLINE=...`)" % a.boot, file=sys.stderr)
     cmd, accel = build_cmd(a.arch, a.platform, a.boot, a.smp, a.mem, a.kernel,
                            a.iso, a.cmdline, a.accel, a.gdb, interactive=True,
-                           dtb=a.dtb, el2=a.el2)
+                           hmat_cache=a.hmat_cache or None, dtb=a.dtb, el2=a.el2)
     if not shutil.which(cmd[0]):
         sys.exit("qemu: %s not found; run `make deps`" % cmd[0])
     if a.arch == "arm64" and a.platform == "pi4":

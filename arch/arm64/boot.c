@@ -54,7 +54,7 @@ void arch_early_console_init(void)
 {
 	platform_console_pins(platform);
 	uart_pa = platform->uart;
-	uart.base = ioremap(uart_pa, 0x1000);
+	uart.base = early_ioremap(uart_pa, 0x1000);
 	uart.clock_hz = platform->uart_clock;
 	pl011_init(&uart, 115200);
 	/* Firmware may leave its cursor mid-line. */
@@ -136,7 +136,7 @@ static void setup_console(const void *fdt)
 			(unsigned long long)pa);
 	if (!pa || pa == uart_pa)
 		return;
-	va = ioremap(pa, 0x1000);
+	va = early_ioremap(pa, 0x1000);
 	if (!va) {
 		pr_warn("console: cannot map the PL011 at %llx; staying on %llx\n",
 			(unsigned long long)pa, (unsigned long long)uart_pa);

@@ -65,3 +65,24 @@ void arch_halt_forever(void)
 	for (;;)
 		__asm__ volatile("wfi");
 }
+
+/*
+ * RNDR (FEAT_RNG, ARMv8.5): a random number, or NZCV.Z set when the
+ * hardware had none to give. ID_AA64ISAR0_EL1.RNDR (bits 63:60) says
+ * whether it exists; the Cortex-A72 of QEMU virt and the Pi 4 has none.
+ */
+bool arch_get_random_seed_u64(u64 *v)
+{
+	if (!(read_sysreg(id_aa64isar0_el1) >> 60))
+		return false;
+	for (int tries = 0; tries < 10; tries++) {
+		u64 ok;
+
+		__asm__ volatile("mrs %0, s3_3_c2_c4_0\n\t" /* RNDR */
+				 "cset %1, ne"
+				 : "=r"(*v), "=r"(ok) : : "cc");
+		if (ok)
+			return true;
+	}
+	return false;
+}

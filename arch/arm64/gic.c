@@ -21,8 +21,8 @@ void gic_probe(phys_addr_t dist, phys_addr_t cpu)
 		pr_warn("gic: no interrupt controller known\n");
 		return;
 	}
-	gicd = ioremap(dist, 0x1000);
-	gicc = cpu ? ioremap(cpu, 0x2000) : NULL;
+	gicd = early_ioremap(dist, 0x1000);
+	gicc = cpu ? early_ioremap(cpu, 0x2000) : NULL;
 	if (!gicd) {
 		pr_warn("gic: cannot map the distributor at %llx\n", (unsigned long long)dist);
 		return;

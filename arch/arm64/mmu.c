@@ -9,7 +9,7 @@
  *     with 1 GiB and 2 MiB blocks where alignment allows, writable, never
  *     executable;
  *   - device mappings (Device-nGnRnE) for the UART, the GIC and the like,
- *     handed out from the DEVMAP window by ioremap();
+ *     handed out from the DEVMAP window by early_ioremap();
  * and an empty TTBR0 (the lower half), so a NULL dereference faults.
  *
  * Four levels of 512 entries, each indexing 9 bits of the address:
@@ -17,7 +17,8 @@
  * level 3 4 KiB. Levels 1 and 2 may hold a block instead of a table.
  *
  * Boot-time table pages come from a pool in the image; after boot,
- * arch_map_range() and friends take theirs from pgtable_alloc_page().
+ * arch_map_range() and friends take theirs from pgtable_alloc_page()
+ * (mm/pgtable_alloc.c).
  */
 #include <pagoda/arch.h>
 #include <pagoda/boot_info.h>
@@ -281,7 +282,7 @@ u64 arch_direct_map_end(void)
 	return direct_map_end;
 }
 
-void *ioremap(phys_addr_t pa, u64 size)
+void *early_ioremap(phys_addr_t pa, u64 size)
 {
 	u64 start = ALIGN_DOWN(pa, PAGE_SIZE), len = ALIGN_UP(pa + size, PAGE_SIZE) - start;
 	u64 va = devmap_next;

@@ -66,7 +66,7 @@ void platform_console_pins(const struct arm64_platform *p)
 
 	if (!p->gpio)
 		return;
-	gpio = ioremap(p->gpio, 0x100);
+	gpio = early_ioremap(p->gpio, 0x100);
 	if (!gpio) {
 		pr_warn("console: cannot map the GPIO block; UART pins left as the firmware set them\n");
 		return;

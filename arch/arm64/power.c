@@ -45,7 +45,7 @@ void arm64_power_init(const char *psci_method, phys_addr_t pm_base)
 	else if (psci_method && !strcmp(psci_method, "smc"))
 		psci_conduit = PSCI_SMC;
 	if (pm_base && pm_base != pm_phys) {
-		void *regs = ioremap(pm_base, 0x100);
+		void *regs = early_ioremap(pm_base, 0x100);
 
 		if (regs) {
 			pm_regs = regs;

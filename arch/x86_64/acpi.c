@@ -7,6 +7,7 @@
  * through acpi_find_table().
  */
 #include <pagoda/boot_info.h>
+#include <pagoda/mm.h>
 #include <pagoda/printk.h>
 #include <pagoda/string.h>
 #include <asm/x86.h>

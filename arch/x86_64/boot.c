@@ -60,6 +60,8 @@ void x86_64_start(u32 magic, u32 info)
 		err = multiboot2_parse(magic, info, &boot_info);
 	boot_info.kernel_start = (u64)__kernel_phys_start;
 	boot_info.kernel_end = (u64)__kernel_phys_end;
+	/* ISA DMA reaches 24 address bits: ZONE_DMA is the first 16 MiB. */
+	boot_info.zone_dma_limit = 16 * SZ_1M;
 	boot_info_sort_mem(&boot_info);
 	tsc_init();
 	boot_mark("early setup");
@@ -71,6 +73,7 @@ void x86_64_start(u32 magic, u32 info)
 		cpu.vendor, mtrr_describe(), (unsigned long long)(arch_cycles_hz() / 1000),
 		tsc_calibration_source(), cpu.pdpe1gb ? "1 GiB" : "2 MiB");
 	acpi_init();
+	hmat_init();
 	boot_mark("acpi");
 	start_kernel();
 }

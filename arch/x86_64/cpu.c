@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* What the CPU offers, read once from CPUID at boot. */
+#include <pagoda/arch.h>
 #include <pagoda/string.h>
 #include <asm/x86.h>
 
@@ -37,4 +38,25 @@ void cpu_detect(void)
 		memcpy(cpu.hv_vendor + 4, &c, 4);
 		memcpy(cpu.hv_vendor + 8, &d, 4);
 	}
+}
+
+/*
+ * RDSEED draws from the entropy source itself, RDRAND from a generator it
+ * reseeds; either may transiently fail (carry clear), so retry a little.
+ */
+bool arch_get_random_seed_u64(u64 *v)
+{
+	for (int tries = 0; tries < 10; tries++) {
+		bool ok = false;
+
+		if (cpu.rdseed)
+			__asm__ volatile("rdseed %0; setc %1" : "=r"(*v), "=qm"(ok));
+		else if (cpu.rdrand)
+			__asm__ volatile("rdrand %0; setc %1" : "=r"(*v), "=qm"(ok));
+		else
+			return false;
+		if (ok)
+			return true;
+	}
+	return false;
 }

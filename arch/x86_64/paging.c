@@ -7,7 +7,9 @@
  *   - a direct map of physical memory at PAGE_OFFSET (1 GiB pages when the
  *     CPU has them, else 2 MiB), writable and no-execute;
  *   - nothing at all in the low half, so a NULL dereference faults.
- * Page-table pages come from a static pool until memory management exists.
+ * Page-table pages for those come from a static pool in the image. Later
+ * mappings (vmalloc, ioremap: arch_map_range() and friends) take theirs
+ * from pgtable_alloc_page(), that is from memblock or the buddy allocator.
  */
 #include <pagoda/arch.h>
 #include <pagoda/boot_info.h>
@@ -17,11 +19,12 @@
 
 #define PTE_P (1ULL << 0)
 #define PTE_W (1ULL << 1)
+#define PTE_PWT (1ULL << 3)
+#define PTE_PCD (1ULL << 4)
 #define PTE_PS (1ULL << 7)
 #define PTE_G (1ULL << 8)
 #define PTE_NX (1ULL << 63)
 #define PTE_ADDR 0x000ffffffffff000ULL
-#define PAGE_SIZE 4096ULL
 
 #define POOL_PAGES 96
 static u64 pt_pool[POOL_PAGES][512] __aligned(4096);
@@ -29,30 +32,46 @@ static unsigned int pt_pool_used;
 static u64 *kernel_pml4;
 static u64 nx_bit;
 static u64 direct_map_end;
+static bool direct_map_live; /* page tables reachable through the direct map */
 
 extern char __text_start[], __text_end[], __rodata_start[], __rodata_end[];
 extern char __data_start[], __kernel_end[];
 
-static u64 *pt_alloc(void)
+/*
+ * A new page-table page's physical address: from the image's pool while
+ * booting, afterwards from portable code.
+ */
+static u64 pt_alloc(void)
 {
+	if (direct_map_live)
+		return pgtable_alloc_page();
 	if (pt_pool_used == POOL_PAGES)
-		return NULL;
-	return pt_pool[pt_pool_used++];
+		return 0;
+	return __pa_kernel(pt_pool[pt_pool_used++]);
 }
 
-/* Page-table pages live in the image, so their physical address is known. */
-static u64 table_pa(u64 *t) { return __pa_kernel(t); }
-static u64 *table_va(u64 e) { return (u64 *)((e & PTE_ADDR) + KERNEL_VIRT); }
+/*
+ * Before the switch only the image is mapped (and the pool lives in it);
+ * afterwards every table is reached through the direct map.
+ */
+static u64 *table_va(u64 e)
+{
+	u64 pa = e & PTE_ADDR;
+
+	return (u64 *)(pa + (direct_map_live ? PAGE_OFFSET : KERNEL_VIRT));
+}
 
 static u64 *next_level(u64 *table, unsigned int idx)
 {
 	if (!(table[idx] & PTE_P)) {
-		u64 *t = pt_alloc();
+		u64 pa = pt_alloc();
 
-		if (!t)
+		if (!pa)
 			return NULL;
-		table[idx] = table_pa(t) | PTE_P | PTE_W;
+		table[idx] = pa | PTE_P | PTE_W;
 	}
+	if (table[idx] & PTE_PS)
+		return NULL; /* a large page already covers this range */
 	return table_va(table[idx]);
 }
 
@@ -113,7 +132,7 @@ static void map_direct(void)
 	}
 }
 
-u64 x86_direct_map_end(void)
+u64 arch_direct_map_end(void)
 {
 	return direct_map_end;
 }
@@ -121,13 +140,15 @@ u64 x86_direct_map_end(void)
 void paging_init(void)
 {
 	nx_bit = cpu.nx ? PTE_NX : 0;
-	kernel_pml4 = pt_alloc();
+	kernel_pml4 = table_va(pt_alloc());
 	map_image_range(__text_start, __text_end, PTE_P | PTE_G);
 	map_image_range(__rodata_start, __rodata_end, PTE_P | PTE_G | nx_bit);
 	map_image_range(__data_start, __kernel_end, PTE_P | PTE_W | PTE_G | nx_bit);
 	map_direct();
 	write_cr4(read_cr4() | CR4_PGE);
-	write_cr3(table_pa(kernel_pml4));
+	write_cr3(__pa_kernel(kernel_pml4));
+	direct_map_live = true;
+	kernel_pml4 = table_va(__pa_kernel(kernel_pml4));
 }
 
 /*
@@ -136,7 +157,7 @@ void paging_init(void)
  */
 unsigned int arch_page_prot(u64 va)
 {
-	u64 *t = (u64 *)((read_cr3() & PTE_ADDR) + KERNEL_VIRT);
+	u64 *t = table_va(read_cr3());
 	bool w = true, x = true;
 
 	for (int level = 3; level >= 0; level--) {
@@ -151,4 +172,143 @@ unsigned int arch_page_prot(u64 va)
 		t = table_va(e);
 	}
 	return PROT_PRESENT | (w ? PROT_WRITE : 0) | (x ? PROT_EXEC : 0);
+}
+
+/* --- runtime kernel mappings (vmalloc, ioremap) ------------------------- */
+
+/* The level-0 entry for va, or NULL when a table on the way is missing. */
+static u64 *pte_lookup(u64 va)
+{
+	u64 *t = kernel_pml4;
+
+	for (int level = 3; level > 0; level--) {
+		u64 e = t[idx(va, level)];
+
+		if (!(e & PTE_P) || (e & PTE_PS))
+			return NULL;
+		t = table_va(e);
+	}
+	return &t[idx(va, 0)];
+}
+
+static u64 prot_bits(unsigned int prot)
+{
+	u64 f = PTE_P;
+
+	if (prot & PROT_WRITE)
+		f |= PTE_W;
+	if (!(prot & PROT_EXEC))
+		f |= nx_bit;
+	if (prot & PROT_DEVICE)
+		f |= PTE_PCD | PTE_PWT; /* uncached, as MMIO needs */
+	return f;
+}
+
+/*
+ * invlpg per page for small ranges; a CR3 reload flushes everything that
+ * is not global, and these mappings are never global. (Only this CPU: the
+ * SMP issue adds the shootdown IPI.)
+ */
+static void flush_tlb_kernel_range(u64 va, u64 size)
+{
+	if (size > 64 * PAGE_SIZE) {
+		write_cr3(read_cr3());
+		return;
+	}
+	for (u64 off = 0; off < size; off += PAGE_SIZE)
+		__asm__ volatile("invlpg (%0)" ::"r"(va + off) : "memory");
+}
+
+static bool range_ok(u64 va, u64 size)
+{
+	return IS_ALIGNED(va, PAGE_SIZE) && IS_ALIGNED(size, PAGE_SIZE) && size &&
+	       va + size > va;
+}
+
+int arch_map_range(u64 va, phys_addr_t pa, u64 size, unsigned int prot)
+{
+	u64 flags = prot_bits(prot);
+
+	if (!range_ok(va, size) || !IS_ALIGNED(pa, PAGE_SIZE))
+		return -EINVAL;
+	for (u64 off = 0; off < size; off += PAGE_SIZE) {
+		u64 *t = kernel_pml4;
+		u64 *pte;
+
+		for (int l = 3; l > 0; l--) {
+			t = next_level(t, idx(va + off, l));
+			if (!t) {
+				arch_unmap_range(va, off);
+				return -ENOMEM;
+			}
+		}
+		pte = &t[idx(va + off, 0)];
+		if (*pte & PTE_P) {
+			if (off)
+				arch_unmap_range(va, off);
+			return -EEXIST;
+		}
+		*pte = (pa + off) | flags;
+	}
+	return 0;
+}
+
+int arch_protect_range(u64 va, u64 size, unsigned int prot)
+{
+	u64 flags = prot_bits(prot);
+
+	if (!range_ok(va, size))
+		return -EINVAL;
+	for (u64 off = 0; off < size; off += PAGE_SIZE) {
+		u64 *pte = pte_lookup(va + off);
+
+		if (!pte || !(*pte & PTE_P))
+			return -EINVAL;
+	}
+	for (u64 off = 0; off < size; off += PAGE_SIZE) {
+		u64 *pte = pte_lookup(va + off);
+
+		*pte = (*pte & PTE_ADDR) | flags;
+	}
+	flush_tlb_kernel_range(va, size);
+	return 0;
+}
+
+int arch_unmap_range(u64 va, u64 size)
+{
+	int err = 0;
+
+	if (!size)
+		return 0;
+	if (!range_ok(va, size))
+		return -EINVAL;
+	for (u64 off = 0; off < size; off += PAGE_SIZE) {
+		u64 *pte = pte_lookup(va + off);
+
+		if (pte && (*pte & PTE_P))
+			*pte = 0;
+		else
+			err = -EINVAL;
+	}
+	flush_tlb_kernel_range(va, size);
+	return err;
+}
+
+phys_addr_t arch_virt_to_phys(u64 va)
+{
+	u64 *t = table_va(read_cr3());
+
+	for (int level = 3; level >= 0; level--) {
+		u64 e = t[idx(va, level)];
+
+		if (!(e & PTE_P))
+			return (phys_addr_t)-1;
+		if (level == 0 || (e & PTE_PS)) {
+			u64 mask = (1ULL << (12 + 9 * level)) - 1;
+
+			return (e & PTE_ADDR & ~mask) | (va & mask);
+		}
+		t = table_va(e);
+	}
+	return (phys_addr_t)-1;
 }

@@ -25,6 +25,10 @@ u64 arch_cycles_hz(void);
 /* Counter value at kernel entry, taken by the very first instructions. */
 extern u64 boot_entry_cycles;
 
+/* --- entropy ------------------------------------------------------------ */
+/* A random number from the CPU (RDSEED/RDRAND, RNDR); false when it has none. */
+bool arch_get_random_seed_u64(u64 *v);
+
 /* --- interrupts and CPU ------------------------------------------------ */
 void arch_irq_disable(void);
 void arch_irq_enable(void);

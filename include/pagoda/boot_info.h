@@ -116,6 +116,18 @@ struct boot_dma_range {
 	u64 size;
 };
 
+/*
+ * A memory-side cache (ACPI HMAT on x86): DRAM or HBM caching slower memory.
+ * A direct-mapped one makes physical placement matter, which is when the
+ * page allocator shuffles its free lists (mm/shuffle.c).
+ */
+struct boot_mem_side_cache {
+	u64 size;        /* bytes; 0 when none is described */
+	u32 line_size;   /* bytes */
+	u8 level;
+	u8 associativity; /* 0 none, 1 direct mapped, 2 complex (HMAT's codes) */
+};
+
 struct boot_info {
 	const char *loader; /* "pvh", "multiboot2 (BIOS)", ... */
 	char cmdline[BOOT_CMDLINE_MAX];
@@ -126,6 +138,10 @@ struct boot_info {
 	phys_addr_t acpi_rsdp; /* 0 when none */
 	phys_addr_t dtb;       /* 0 when none */
 	phys_addr_t kernel_start, kernel_end; /* physical extent of the image */
+	/* Top of ZONE_DMA: x86's 16 MiB ISA limit, or what the device tree's
+	 * dma-ranges allow the most limited masters; 0 = no separate DMA zone. */
+	phys_addr_t zone_dma_limit;
+	struct boot_mem_side_cache mem_side_cache;
 	bool truncated; /* a table did not fit: reported at boot */
 
 	/* From a device tree only (see above). */

@@ -61,6 +61,8 @@ struct ktest_suite {
 void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt,
 		...) __printf(4, 5);
 void ktest_skip(struct ktest *t, const char *reason);
+/* A diagnostic line in the KTAP output (a measured value, a reason). */
+void ktest_log(struct ktest *t, const char *fmt, ...) __printf(2, 3);
 
 #define KEXPECT_TRUE(t, cond)                                                \
 	do {                                                                 \

@@ -76,6 +76,8 @@ int console_getc(void);
 __noreturn void panic(const char *fmt, ...) __printf(1, 2);
 /* One line of a stack trace: "[<address>] symbol+offset" (for arch_stack_walk). */
 void print_stack_frame(u64 pc, void *arg);
+/* Print the caller's stack trace (Linux's name). */
+void dump_stack(void);
 
 #define BUG_ON(cond)                                                        \
 	do {                                                                \

@@ -28,6 +28,8 @@ u64 arch_cycles(void)
 
 u64 arch_cycles_hz(void) { return 1000000000ULL; }
 void arch_cpu_relax(void) { }
+bool arch_get_random_seed_u64(u64 *v) { (void)v; return false; }
+void arch_stack_walk(void (*fn)(u64 pc, void *arg), void *arg) { (void)fn; (void)arg; }
 unsigned long arch_irq_save(void) { return 0; }
 void arch_irq_restore(unsigned long flags) { (void)flags; }
 
@@ -67,4 +69,18 @@ void panic(const char *fmt, ...)
 	abort();
 	for (;;)
 		;
+}
+
+/* mm/memsim.h: simulated nodes' memory comes from the C library here. */
+extern void *calloc(unsigned long n, unsigned long size);
+extern void free(void *p);
+
+void *memsim_alloc(size_t size)
+{
+	return calloc(1, size);
+}
+
+void memsim_free(void *p)
+{
+	free(p);
 }

@@ -64,7 +64,11 @@ enum vector_kind {
 /* mmu.c */
 void paging_early(u64 image_pa);
 void paging_map_direct(void);
-void *ioremap(phys_addr_t pa, u64 size);
+/*
+ * Boot-time device mappings in the DEVMAP window, before mm/ exists (its
+ * ioremap() takes over afterwards, in the vmalloc window). Never unmapped.
+ */
+void *early_ioremap(phys_addr_t pa, u64 size);
 int mmu_map_dtb(phys_addr_t pa, u64 size);
 extern u64 image_phys_start;
 

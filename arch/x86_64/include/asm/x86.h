@@ -70,8 +70,6 @@ DEFINE_CR(4)
 #define EFER_NXE (1 << 11)
 
 /* Physical <-> direct-map virtual, and kernel-image virtual -> physical. */
-#define __va(pa) ((void *)((u64)(pa) + PAGE_OFFSET))
-#define __pa(va) ((u64)(va) - PAGE_OFFSET)
 #define __pa_kernel(va) ((u64)(va) - KERNEL_VIRT)
 
 struct cpu_features {
@@ -96,9 +94,9 @@ void gdt_init(void);
 void paging_init(void);
 void tsc_init(void);
 void acpi_init(void);
+void hmat_init(void);
 void mtrr_init(void);
 const char *mtrr_describe(void);
 const char *tsc_calibration_source(void);
-u64 x86_direct_map_end(void);
 
 #endif

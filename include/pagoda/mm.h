@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The page allocator's interface: frames, their struct pages, and
+ * alloc_pages()/__free_pages() with Linux's names. See mm/page_alloc.c for
+ * the buddy allocator and mm/shuffle.c for the free-list shuffle.
+ */
+#ifndef PAGODA_MM_H
+#define PAGODA_MM_H
+
+#include <pagoda/arch.h>
+#include <pagoda/gfp.h>
+#include <pagoda/mmzone.h>
+#include <pagoda/types.h>
+
+#define PFN_PHYS(pfn) ((phys_addr_t)(pfn) << PAGE_SHIFT)
+#define PHYS_PFN(pa) ((unsigned long)((pa) >> PAGE_SHIFT))
+#define PFN_UP(pa) ((unsigned long)(((pa) + PAGE_SIZE - 1) >> PAGE_SHIFT))
+#define PFN_DOWN(pa) PHYS_PFN(pa)
+
+/* The direct map: every frame of node 0 at PAGE_OFFSET + its address. */
+#define __va(pa) ((void *)((unsigned long)(pa) + PAGE_OFFSET))
+#define __pa(va) ((phys_addr_t)((unsigned long)(va) - PAGE_OFFSET))
+
+/* The node holding pfn, or NULL. */
+struct pglist_data *pfn_to_pgdat(unsigned long pfn);
+/* NULL when no node has a struct page for pfn. */
+struct page *pfn_to_page(unsigned long pfn);
+
+static inline unsigned long page_to_pfn(const struct page *page)
+{
+	const struct pglist_data *pgdat = NODE_DATA(page->node_id);
+
+	return pgdat->node_start_pfn + (unsigned long)(page - pgdat->node_mem_map);
+}
+
+static inline struct zone *page_zone(const struct page *page)
+{
+	return &NODE_DATA(page->node_id)->node_zones[page->zone_idx];
+}
+
+static inline phys_addr_t page_to_phys(const struct page *page)
+{
+	return PFN_PHYS(page_to_pfn(page));
+}
+
+static inline void *page_address(const struct page *page)
+{
+	return __va(page_to_phys(page));
+}
+
+static inline struct page *virt_to_page(const void *va)
+{
+	return pfn_to_page(PHYS_PFN(__pa(va)));
+}
+
+/* Allocate 2^order contiguous frames; NULL when that cannot be done. */
+struct page *alloc_pages(gfp_t gfp, unsigned int order);
+struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order);
+#define alloc_page(gfp) alloc_pages(gfp, 0)
+void __free_pages(struct page *page, unsigned int order);
+#define __free_page(page) __free_pages(page, 0)
+/* The same by direct-map address (0 on failure). */
+unsigned long __get_free_pages(gfp_t gfp, unsigned int order);
+unsigned long get_zeroed_page(gfp_t gfp);
+void free_pages(unsigned long addr, unsigned int order);
+#define free_page(addr) free_pages(addr, 0)
+
+/* Bring up memblock, the struct page array, zones and the buddy allocator. */
+void mm_init(void);
+
+/* Totals over node 0, in pages. */
+unsigned long nr_free_pages(void);
+unsigned long totalram_pages(void);
+
+#endif

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The physical-memory data structures, with Linux's names:
+ *
+ *   struct page        one per 4 KiB frame: what the frame is doing now.
+ *   struct free_area   the free blocks of one order, one list per migratetype.
+ *   struct zone        a range of frames with one purpose (DMA, DMA32,
+ *                      Normal), its buddy free lists, per-CPU caches and lock.
+ *   struct pglist_data a node: a span of frames, its struct page array and
+ *                      its zones.
+ *
+ * Node 0 is the machine's memory. Further nodes may be *simulated*: frames
+ * with struct pages but no memory behind them, over which the very same
+ * allocator code runs; the tests, the benchmarks and the allocator-policy
+ * lab use them to run the allocator on any memory map, in the kernel and on
+ * the host alike.
+ */
+#ifndef PAGODA_MMZONE_H
+#define PAGODA_MMZONE_H
+
+#include <pagoda/list.h>
+#include <pagoda/random.h>
+#include <pagoda/smp.h>
+#include <pagoda/spinlock.h>
+#include <pagoda/types.h>
+
+/* Orders 0 .. MAX_ORDER-1: the largest block is 2^10 pages, 4 MiB. */
+#define MAX_ORDER 11
+#define MAX_ORDER_NR_PAGES (1UL << (MAX_ORDER - 1))
+/* Mobility is tracked per pageblock of 2^9 pages (2 MiB), as on x86 Linux. */
+#define pageblock_order 9
+#define pageblock_nr_pages (1UL << pageblock_order)
+
+enum migratetype {
+	MIGRATE_UNMOVABLE, /* kernel data: never moves */
+	MIGRATE_MOVABLE,   /* user pages: could be migrated or reclaimed */
+	MIGRATE_TYPES,
+};
+
+enum zone_type {
+	ZONE_DMA,   /* reachable by the most limited DMA masters */
+	ZONE_DMA32, /* below 4 GiB */
+	ZONE_NORMAL,
+	MAX_NR_ZONES,
+};
+
+/* page->flags */
+#define PG_reserved (1u << 0) /* not managed by the allocator (hole, image, firmware) */
+#define PG_buddy (1u << 1)    /* head of a free block on a free_area list; order valid */
+#define PG_pcp (1u << 2)      /* free, on a per-CPU list */
+#define PG_slab (1u << 3)     /* owned by the slab allocator */
+#define PG_head (1u << 4)     /* first page of a multi-page allocation; order valid */
+#define PG_offline (1u << 5)  /* present but held back (mem=), not yet onlined */
+
+struct kmem_cache;
+
+struct page {
+	u32 flags;
+	u8 order;       /* buddy order (PG_buddy) or allocation order (PG_head) */
+	u8 zone_idx;
+	u8 node_id;
+	u8 pb_migratetype; /* meaningful in a pageblock's first page */
+	s32 refcount;      /* 0 when free; 1 when allocated */
+	u32 slab_inuse;    /* objects in use, for a slab page */
+	struct list_head lru; /* free list, pcp list, or the slab's list */
+	struct kmem_cache *slab_cache;
+	void *freelist;       /* a slab's first free object */
+};
+
+struct free_area {
+	struct list_head free_list[MIGRATE_TYPES];
+	unsigned long nr_free; /* blocks on all lists of this order */
+};
+
+/* Order-0 pages cached per CPU, so most allocations skip the zone lock. */
+struct per_cpu_pages {
+	int count;
+	int high;  /* free a batch back to the buddy lists above this */
+	int batch; /* pages moved per refill or drain */
+	struct list_head lists[MIGRATE_TYPES];
+};
+
+struct pglist_data;
+
+struct zone {
+	const char *name;
+	struct pglist_data *zone_pgdat;
+	enum zone_type idx;
+	unsigned long zone_start_pfn;
+	unsigned long spanned_pages; /* end - start, holes included */
+	unsigned long present_pages; /* frames that exist */
+	unsigned long managed_pages; /* frames given to the buddy allocator */
+	unsigned long watermark_min; /* free pages kept back for atomic callers */
+
+	spinlock_t lock;
+	struct free_area free_area[MAX_ORDER];
+	unsigned long free_pages; /* on the buddy lists (pcp pages not counted) */
+	struct per_cpu_pages pcp[NR_CPUS];
+
+	/* Statistics since boot. */
+	unsigned long alloc_count, free_count, alloc_fail;
+};
+
+static inline unsigned long zone_end_pfn(const struct zone *z)
+{
+	return z->zone_start_pfn + z->spanned_pages;
+}
+
+static inline bool zone_is_empty(const struct zone *z)
+{
+	return z->spanned_pages == 0;
+}
+
+#define MAX_NUMNODES 8
+
+struct pglist_data {
+	int node_id;
+	const char *name;
+	bool simulated; /* no memory behind the frames: never touch them */
+	unsigned long node_start_pfn;
+	unsigned long node_spanned_pages;
+	struct page *node_mem_map; /* one struct page per frame of the span */
+	struct zone node_zones[MAX_NR_ZONES];
+
+	/* mm/shuffle.c's settings for this node (from page_alloc.shuffle*). */
+	bool shuffle;          /* shuffle the free lists when they are filled */
+	bool shuffle_on_free;  /* random head/tail for freed shuffle-order blocks */
+	unsigned int shuffle_order;
+	/* The shuffle's random source: seeded from page_alloc.shuffle_seed
+	 * when given (reproducible runs), else from the kernel's RNG. */
+	struct rng shuffle_rng;
+	u64 rand_bits; /* entropy on free: a cache of random bits */
+	unsigned int rand_nbits;
+	struct shuffle_stats {
+		unsigned long swaps, no_partner, mt_mismatch;
+		u64 ns; /* time spent shuffling */
+	} shuffle_stats;
+	unsigned long bad_pages; /* bad frees caught and refused */
+};
+
+typedef struct pglist_data pg_data_t;
+
+extern struct pglist_data *node_data[MAX_NUMNODES];
+#define NODE_DATA(nid) (node_data[nid])
+
+#define for_each_zone_in_node(z, pgdat) \
+	for (z = (pgdat)->node_zones; z < (pgdat)->node_zones + MAX_NR_ZONES; z++)
+
+#endif

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Virtually contiguous kernel memory (mm/vmalloc.c): buffers too big to find
+ * as one physically contiguous block, each followed by an unmapped guard
+ * page; and ioremap() for device registers.
+ */
+#ifndef PAGODA_VMALLOC_H
+#define PAGODA_VMALLOC_H
+
+#include <pagoda/types.h>
+
+struct page;
+
+void *vmalloc(size_t size);
+void *vzalloc(size_t size);
+void vfree(const void *addr);
+/* Change the protection of a whole vmalloc area (PROT_* from arch.h). */
+int vmalloc_protect(const void *addr, unsigned int prot);
+struct page *vmalloc_to_page(const void *addr);
+bool is_vmalloc_addr(const void *addr);
+
+/* Map device memory uncached; the offset within the page is kept. */
+void *ioremap(phys_addr_t pa, size_t size);
+void iounmap(void *addr);
+
+#endif

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the files of mm/ share among themselves and with their tests; not an
+ * interface for the rest of the kernel (that is include/pagoda/mm.h).
+ */
+#ifndef MM_INTERNAL_H
+#define MM_INTERNAL_H
+
+#include <pagoda/mm.h>
+
+/* --- struct page state ---------------------------------------------------- */
+static inline bool PageBuddy(const struct page *p) { return p->flags & PG_buddy; }
+static inline bool PageReserved(const struct page *p) { return p->flags & PG_reserved; }
+static inline bool PageSlab(const struct page *p) { return p->flags & PG_slab; }
+static inline bool PageHead(const struct page *p) { return p->flags & PG_head; }
+static inline bool PageOffline(const struct page *p) { return p->flags & PG_offline; }
+
+static inline unsigned int buddy_order(const struct page *p) { return p->order; }
+
+static inline struct page *pageblock_head(struct page *page)
+{
+	unsigned long pfn = page_to_pfn(page);
+
+	return page - (pfn & (pageblock_nr_pages - 1));
+}
+
+static inline int get_pageblock_migratetype(struct page *page)
+{
+	return pageblock_head(page)->pb_migratetype;
+}
+
+static inline void set_pageblock_migratetype(struct page *page, int mt)
+{
+	pageblock_head(page)->pb_migratetype = (u8)mt;
+}
+
+/* Is pfn inside the zone's span and does it have a struct page? */
+static inline bool zone_spans_pfn(const struct zone *z, unsigned long pfn)
+{
+	return pfn >= z->zone_start_pfn && pfn < zone_end_pfn(z);
+}
+
+/* --- setting up a node (mm_init.c for node 0, memsim.c for the others) --- */
+
+/*
+ * Make pgdat a node over [start_pfn, start_pfn + spanned) with the given
+ * struct page array, zones ending at zone_end[] (ZONE_DMA first; a zone may
+ * be empty), every frame reserved until freed into it. Registers it as
+ * NODE_DATA(nid).
+ */
+void pgdat_init(struct pglist_data *pgdat, int nid, const char *name,
+		unsigned long start_pfn, unsigned long spanned,
+		struct page *mem_map, const unsigned long zone_end[MAX_NR_ZONES],
+		bool simulated);
+void pgdat_unregister(struct pglist_data *pgdat);
+/* Give [start_pfn, end_pfn) of a node to the buddy allocator (in physical
+ * order, to the list tails: with no shuffle, allocation order is address
+ * order). Returns the pages freed. */
+unsigned long free_range_core(struct pglist_data *pgdat, unsigned long start_pfn,
+			      unsigned long end_pfn);
+/* Linux's min_free_kbytes rule, spread over the zones by size. */
+void setup_watermarks(struct pglist_data *pgdat);
+
+/* --- node 0 (mm_init.c) ---------------------------------------------------- */
+bool mm_buddy_ready(void);
+unsigned long mm_offline_pages(void);
+unsigned long mm_online_pages(unsigned long pages);
+void show_buddyinfo(struct pglist_data *pgdat);
+
+/* --- the buddy allocator's internals ------------------------------------ */
+
+/* Free-path placement flags. */
+#define FPI_NONE 0u
+#define FPI_TO_TAIL 1u
+
+void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
+		     unsigned int order, int migratetype, unsigned int fpi);
+/* Whether this CPU may touch cpu's per-CPU lists of the zone. */
+bool pcp_reachable(struct zone *zone, int cpu);
+/* Return the per-CPU pages this CPU may reach to the buddy lists. */
+void drain_zone_pages(struct zone *zone);
+void drain_all_pages(struct pglist_data *pgdat);
+
+/*
+ * Check every invariant of a node's free lists (see page_alloc.c). Returns
+ * 0, or -EINVAL with the first violation described in why.
+ */
+int page_alloc_verify(struct pglist_data *pgdat, char *why, size_t len);
+
+/* Per-CPU lists for order 0 (page_alloc.pcp=); tests switch them. */
+extern bool page_alloc_pcp;
+/* Extra checks and poisoning (page_alloc.debug=). */
+extern bool page_alloc_debug;
+
+/*
+ * fail_page_alloc: fail every interval-th eligible allocation with the
+ * given probability (percent), at most times times (-1: no limit).
+ * Returns the previous "times" budget.
+ */
+void fail_page_alloc_set(unsigned long interval, unsigned int probability,
+			 long times);
+unsigned long fail_page_alloc_injected(void);
+/* Apply the fail_page_alloc= parameter (mm_init, after parsing). */
+void fail_page_alloc_init(void);
+
+/* --- shuffle.c ------------------------------------------------------------ */
+enum mm_shuffle_ctl {
+	SHUFFLE_ENABLE,        /* platform detection says yes */
+	SHUFFLE_FORCE_DISABLE, /* page_alloc.shuffle=0 */
+};
+void page_alloc_shuffle(enum mm_shuffle_ctl ctl);
+bool shuffle_enabled_default(void);
+/* Apply the page_alloc.shuffle* parameters to a new node. */
+void shuffle_node_defaults(struct pglist_data *pgdat);
+void shuffle_zone(struct zone *z);
+void shuffle_free_memory(struct pglist_data *pgdat);
+bool is_shuffle_order(struct pglist_data *pgdat, unsigned int order);
+bool shuffle_pick_tail(struct pglist_data *pgdat);
+const char *shuffle_reason(void);
+
+#endif

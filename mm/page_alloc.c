@@ -1,0 +1,773 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The buddy page allocator, after Linux's mm/page_alloc.c.
+ *
+ * Free memory is kept as blocks of 2^order frames, naturally aligned, on
+ * one list per order and migratetype in each zone (zone->free_area). The
+ * buddy of the block at pfn, order o, is the block at pfn ^ (1 << o):
+ *
+ *   allocate:  take a block of the smallest order that is big enough and
+ *              split it, putting each upper half back one order lower
+ *              (expand());
+ *   free:      while the buddy is also free and of the same order, take it
+ *              off its list and merge, then list the merged block
+ *              (__free_one_page()).
+ *
+ * Around that core, as in Linux:
+ *   - zones and GFP flags: a request names the highest zone it may use and
+ *     falls back to lower ones (Normal -> DMA32 -> DMA);
+ *   - migratetypes: movable and unmovable allocations come from different
+ *     pageblocks; when one type runs dry it steals from the other
+ *     (__rmqueue_fallback());
+ *   - per-CPU lists cache order-0 pages, so most single-page allocations
+ *     and frees skip the zone lock (page_alloc.pcp=);
+ *   - a min watermark keeps some pages for atomic callers;
+ *   - checks on free (a double free or a foreign page is reported and
+ *     refused, never merged), page poisoning in page_alloc.debug mode, and
+ *     fail_page_alloc= fault injection.
+ * mm/shuffle.c randomizes the free lists; its hooks are marked below.
+ */
+#include <pagoda/arch.h>
+#include <pagoda/mm.h>
+#include <pagoda/params.h>
+#include <pagoda/printk.h>
+#include <pagoda/random.h>
+#include <pagoda/string.h>
+#include "internal.h"
+
+struct pglist_data *node_data[MAX_NUMNODES];
+
+bool page_alloc_pcp = true;
+PARAM_BOOL("page_alloc.pcp", page_alloc_pcp,
+	   "per-CPU lists for order-0 pages (off: every page goes through the zone lock)");
+bool page_alloc_debug;
+PARAM_BOOL("page_alloc.debug", page_alloc_debug,
+	   "poison free pages and check them on allocation");
+static char fail_spec[48];
+PARAM_STRING("fail_page_alloc", fail_spec,
+	     "fault injection: interval,probability%,space,times (as Linux)");
+
+static const char *const zone_names[MAX_NR_ZONES] = { "DMA", "DMA32", "Normal" };
+
+#define PAGE_POISON 0xaa
+
+/* --- frames and nodes ----------------------------------------------------- */
+
+struct pglist_data *pfn_to_pgdat(unsigned long pfn)
+{
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		struct pglist_data *pgdat = node_data[nid];
+
+		if (pgdat && pfn >= pgdat->node_start_pfn &&
+		    pfn - pgdat->node_start_pfn < pgdat->node_spanned_pages)
+			return pgdat;
+	}
+	return NULL;
+}
+
+struct page *pfn_to_page(unsigned long pfn)
+{
+	struct pglist_data *pgdat = pfn_to_pgdat(pfn);
+
+	return pgdat ? pgdat->node_mem_map + (pfn - pgdat->node_start_pfn) : NULL;
+}
+
+/* --- the free lists --------------------------------------------------------- */
+
+static inline void set_buddy(struct page *page, unsigned int order)
+{
+	page->order = (u8)order;
+	page->flags |= PG_buddy;
+}
+
+static inline void clear_buddy(struct page *page)
+{
+	page->flags &= ~PG_buddy;
+	page->order = 0;
+}
+
+static inline void add_to_free_list(struct page *page, struct zone *zone,
+				    unsigned int order, int mt, bool tail)
+{
+	struct free_area *area = &zone->free_area[order];
+
+	if (tail)
+		list_add_tail(&page->lru, &area->free_list[mt]);
+	else
+		list_add(&page->lru, &area->free_list[mt]);
+	area->nr_free++;
+	zone->free_pages += 1UL << order;
+}
+
+static inline void del_from_free_list(struct page *page, struct zone *zone,
+				      unsigned int order)
+{
+	list_del(&page->lru);
+	clear_buddy(page);
+	zone->free_area[order].nr_free--;
+	zone->free_pages -= 1UL << order;
+}
+
+/*
+ * Is the block at buddy_pfn the free buddy of an order-`order` block? It
+ * must exist in the same zone, be a free block head, and be of that order;
+ * a free block of another order covering it does not count.
+ */
+static struct page *find_free_buddy(struct zone *zone, unsigned long buddy_pfn,
+				    unsigned int order)
+{
+	struct page *buddy;
+
+	if (!zone_spans_pfn(zone, buddy_pfn))
+		return NULL;
+	buddy = pfn_to_page(buddy_pfn);
+	if (!PageBuddy(buddy) || buddy_order(buddy) != order ||
+	    page_zone(buddy) != zone)
+		return NULL;
+	return buddy;
+}
+
+/*
+ * Linux's guess for a block that could not merge: if the next larger
+ * buddy is free, this block's buddy will likely be freed soon and merge,
+ * so keep it at the tail where it is allocated last.
+ */
+static bool buddy_merge_likely(struct zone *zone, unsigned long pfn,
+			       unsigned int order)
+{
+	unsigned long combined, higher_buddy;
+
+	if (order >= MAX_ORDER - 2)
+		return false;
+	combined = pfn & ~((1UL << (order + 1)) - 1);
+	higher_buddy = combined ^ (1UL << (order + 1));
+	return find_free_buddy(zone, higher_buddy, order + 1) != NULL;
+}
+
+void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
+		     unsigned int order, int migratetype, unsigned int fpi)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	bool to_tail;
+
+	while (order < MAX_ORDER - 1) {
+		unsigned long buddy_pfn = pfn ^ (1UL << order);
+		struct page *buddy = find_free_buddy(zone, buddy_pfn, order);
+
+		if (!buddy)
+			break;
+		del_from_free_list(buddy, zone, order);
+		pfn &= buddy_pfn; /* the lower of the two heads the merged block */
+		page = pfn_to_page(pfn);
+		order++;
+	}
+	set_buddy(page, order);
+
+	if (fpi & FPI_TO_TAIL)
+		to_tail = true;
+	else if (is_shuffle_order(pgdat, order))
+		to_tail = shuffle_pick_tail(pgdat); /* shuffle: entropy on free */
+	else
+		to_tail = buddy_merge_likely(zone, pfn, order);
+	add_to_free_list(page, zone, order, migratetype, to_tail);
+}
+
+/*
+ * Split an order-high block (page) down to order low: the upper half goes
+ * back on the free list at each step, the lower half is kept.
+ */
+static void expand(struct zone *zone, struct page *page, unsigned int low,
+		   unsigned int high, int mt)
+{
+	unsigned long size = 1UL << high;
+
+	while (high > low) {
+		high--;
+		size >>= 1;
+		set_buddy(&page[size], high);
+		add_to_free_list(&page[size], zone, high, mt, false);
+	}
+}
+
+static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order,
+				       int mt)
+{
+	for (unsigned int o = order; o < MAX_ORDER; o++) {
+		struct list_head *list = &zone->free_area[o].free_list[mt];
+		struct page *page;
+
+		if (list_empty(list))
+			continue;
+		page = list_first_entry(list, struct page, lru);
+		del_from_free_list(page, zone, o);
+		expand(zone, page, order, o, mt);
+		return page;
+	}
+	return NULL;
+}
+
+/*
+ * Move every free block in page's pageblock to the new migratetype's lists;
+ * returns how many pages that was.
+ */
+static unsigned long move_freepages_block(struct zone *zone, struct page *page,
+					  int mt)
+{
+	struct page *head = pageblock_head(page);
+	unsigned long pfn = page_to_pfn(head);
+	unsigned long end = MIN(pfn + pageblock_nr_pages, zone_end_pfn(zone));
+	unsigned long moved = 0;
+
+	pfn = MAX(pfn, zone->zone_start_pfn);
+	while (pfn < end) {
+		struct page *p = pfn_to_page(pfn);
+
+		if (!PageBuddy(p)) {
+			pfn++;
+			continue;
+		}
+		list_move(&p->lru, &zone->free_area[p->order].free_list[mt]);
+		moved += 1UL << p->order;
+		pfn += 1UL << p->order;
+	}
+	return moved;
+}
+
+/*
+ * The wanted migratetype has nothing left: take the largest free block of
+ * the other type (a big steal now saves many small ones later), and claim
+ * its pageblock for the wanted type when it is mostly free, so mixed
+ * pageblocks stay rare.
+ */
+static struct page *__rmqueue_fallback(struct zone *zone, unsigned int order,
+				       int start_mt)
+{
+	int other = start_mt == MIGRATE_MOVABLE ? MIGRATE_UNMOVABLE : MIGRATE_MOVABLE;
+
+	for (int o = MAX_ORDER - 1; o >= (int)order; o--) {
+		struct list_head *list = &zone->free_area[o].free_list[other];
+		struct page *page;
+
+		if (list_empty(list))
+			continue;
+		page = list_first_entry(list, struct page, lru);
+		if (o >= pageblock_order) {
+			/* whole pageblocks: they simply change type */
+			for (unsigned long i = 0; i < (1UL << o); i += pageblock_nr_pages)
+				set_pageblock_migratetype(page + i, start_mt);
+			list_move(&page->lru, &zone->free_area[o].free_list[start_mt]);
+		} else if (move_freepages_block(zone, page, start_mt) >=
+			   pageblock_nr_pages / 2) {
+			set_pageblock_migratetype(page, start_mt);
+		}
+		return __rmqueue_smallest(zone, order, start_mt) ?:
+		       __rmqueue_smallest(zone, order, other);
+	}
+	return NULL;
+}
+
+static struct page *__rmqueue(struct zone *zone, unsigned int order, int mt)
+{
+	struct page *page = __rmqueue_smallest(zone, order, mt);
+
+	return page ? page : __rmqueue_fallback(zone, order, mt);
+}
+
+/* --- per-CPU lists ----------------------------------------------------------- */
+
+/* Move up to count order-0 pages from the buddy lists to a pcp list. */
+static int rmqueue_bulk(struct zone *zone, int count, int mt,
+			struct per_cpu_pages *pcp)
+{
+	int n = 0;
+
+	spin_lock(&zone->lock);
+	while (n < count) {
+		struct page *page = __rmqueue(zone, 0, mt);
+
+		if (!page)
+			break;
+		page->flags |= PG_pcp;
+		list_add_tail(&page->lru, &pcp->lists[mt]);
+		n++;
+	}
+	spin_unlock(&zone->lock);
+	pcp->count += n;
+	return n;
+}
+
+/* Give up to count pages back from a pcp list to the buddy lists. */
+static void free_pcppages_bulk(struct zone *zone, int count,
+			       struct per_cpu_pages *pcp)
+{
+	spin_lock(&zone->lock);
+	for (int mt = 0; mt < MIGRATE_TYPES && count > 0; mt++) {
+		while (count > 0 && !list_empty(&pcp->lists[mt])) {
+			/* the coldest pages: the tail */
+			struct page *page = list_last_entry(&pcp->lists[mt],
+							    struct page, lru);
+
+			list_del(&page->lru);
+			page->flags &= ~PG_pcp;
+			pcp->count--;
+			count--;
+			__free_one_page(page, page_to_pfn(page), zone, 0,
+					get_pageblock_migratetype(page), FPI_NONE);
+		}
+	}
+	spin_unlock(&zone->lock);
+}
+
+/*
+ * May this CPU touch cpu's per-CPU lists of the zone? Its own, always. Another
+ * CPU's only when nobody else can be using them: a simulated node (only its
+ * test or experiment allocates there) or a CPU that is not running. Linux
+ * asks each CPU to drain its own lists; that needs the SMP issue's IPIs.
+ */
+bool pcp_reachable(struct zone *zone, int cpu)
+{
+	return cpu == (int)smp_processor_id() || zone->zone_pgdat->simulated ||
+	       cpu >= (int)num_online_cpus();
+}
+
+void drain_zone_pages(struct zone *zone)
+{
+	unsigned long flags = arch_irq_save();
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		if (zone->pcp[cpu].count && pcp_reachable(zone, cpu))
+			free_pcppages_bulk(zone, zone->pcp[cpu].count, &zone->pcp[cpu]);
+	arch_irq_restore(flags);
+}
+
+void drain_all_pages(struct pglist_data *pgdat)
+{
+	struct zone *z;
+
+	for_each_zone_in_node(z, pgdat)
+		drain_zone_pages(z);
+}
+
+/* --- allocation ------------------------------------------------------------ */
+
+static bool zone_watermark_ok(struct zone *z, unsigned int order, gfp_t gfp)
+{
+	unsigned long min = z->watermark_min;
+
+	if (gfp & __GFP_MEMALLOC)
+		min = 0;
+	else if (gfp & __GFP_ATOMIC)
+		min /= 2; /* atomic callers cannot wait: let them dig deeper */
+	return z->free_pages >= min + (1UL << order);
+}
+
+static struct page *rmqueue(struct zone *zone, unsigned int order, int mt,
+			    gfp_t gfp)
+{
+	unsigned long flags;
+	struct page *page = NULL;
+
+	if (order == 0 && page_alloc_pcp) {
+		struct per_cpu_pages *pcp;
+
+		flags = arch_irq_save();
+		pcp = &zone->pcp[smp_processor_id()];
+		if (list_empty(&pcp->lists[mt]) && zone_watermark_ok(zone, 0, gfp))
+			rmqueue_bulk(zone, pcp->batch, mt, pcp);
+		if (!list_empty(&pcp->lists[mt])) {
+			page = list_first_entry(&pcp->lists[mt], struct page, lru);
+			list_del(&page->lru);
+			page->flags &= ~PG_pcp;
+			pcp->count--;
+		}
+		arch_irq_restore(flags);
+		return page;
+	}
+	spin_lock_irqsave(&zone->lock, flags);
+	if (zone_watermark_ok(zone, order, gfp))
+		page = __rmqueue(zone, order, mt);
+	spin_unlock_irqrestore(&zone->lock, flags);
+	return page;
+}
+
+static enum zone_type gfp_zone(gfp_t gfp)
+{
+	if (gfp & __GFP_DMA)
+		return ZONE_DMA;
+	if (gfp & __GFP_DMA32)
+		return ZONE_DMA32;
+	return ZONE_NORMAL;
+}
+
+static int gfp_migratetype(gfp_t gfp)
+{
+	return (gfp & __GFP_MOVABLE) ? MIGRATE_MOVABLE : MIGRATE_UNMOVABLE;
+}
+
+/* fail_page_alloc state; see fail_page_alloc_set(). */
+static struct {
+	unsigned long interval;
+	unsigned int probability;
+	long times;
+	unsigned long calls, injected;
+} fail = { .times = 0 };
+
+void fail_page_alloc_set(unsigned long interval, unsigned int probability,
+			 long times)
+{
+	fail.interval = interval ? interval : 1;
+	fail.probability = MIN(probability, 100u);
+	fail.times = times;
+	fail.calls = 0;
+}
+
+unsigned long fail_page_alloc_injected(void)
+{
+	return fail.injected;
+}
+
+static bool should_fail_alloc_page(gfp_t gfp, unsigned int order)
+{
+	if (!fail.times)
+		return false;
+	if (++fail.calls % fail.interval)
+		return false;
+	if (fail.probability < 100 && get_random_u32() % 100 >= fail.probability)
+		return false;
+	if (fail.times > 0)
+		fail.times--;
+	fail.injected++;
+	return true;
+}
+
+static void check_poison(struct page *page, unsigned int order)
+{
+	const u8 *p = page_address(page);
+	size_t len = PAGE_SIZE << order;
+
+	for (size_t i = 0; i < len; i++) {
+		if (p[i] != PAGE_POISON) {
+			pr_err("page_alloc: pfn %#lx byte %zu is %#x after free: written after free\n",
+			       page_to_pfn(page) + i / PAGE_SIZE, i % PAGE_SIZE, p[i]);
+			page_zone(page)->zone_pgdat->bad_pages++;
+			return;
+		}
+	}
+}
+
+static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
+{
+	bool backed = !page_zone(page)->zone_pgdat->simulated;
+
+	page->refcount = 1;
+	page->flags &= ~(PG_head | PG_slab);
+	page->order = (u8)order;
+	if (order)
+		page->flags |= PG_head;
+	if (backed && page_alloc_debug)
+		check_poison(page, order);
+	if (backed && (gfp & __GFP_ZERO))
+		memset(page_address(page), 0, PAGE_SIZE << order);
+}
+
+struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
+{
+	struct pglist_data *pgdat = NODE_DATA(nid);
+	int mt = gfp_migratetype(gfp);
+	struct page *page = NULL;
+
+	if (order >= MAX_ORDER) {
+		if (!(gfp & __GFP_NOWARN))
+			pr_warn("page_alloc: order %u is beyond MAX_ORDER-1 (%d)\n",
+				order, MAX_ORDER - 1);
+		return NULL;
+	}
+	if (!pgdat || should_fail_alloc_page(gfp, order))
+		return NULL;
+	/* From the highest zone allowed down to DMA. */
+	for (int z = gfp_zone(gfp); z >= 0 && !page; z--) {
+		struct zone *zone = &pgdat->node_zones[z];
+
+		if (!zone->managed_pages)
+			continue;
+		page = rmqueue(zone, order, mt, gfp);
+	}
+	if (!page) {
+		pgdat->node_zones[gfp_zone(gfp)].alloc_fail++;
+		if (!(gfp & __GFP_NOWARN))
+			pr_warn("page_alloc: allocation failure: order %u, gfp %#x, node %d\n",
+				order, gfp, nid);
+		return NULL;
+	}
+	page_zone(page)->alloc_count++;
+	prep_new_page(page, order, gfp);
+	return page;
+}
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	return alloc_pages_node(0, gfp, order);
+}
+
+/* --- freeing ----------------------------------------------------------------- */
+
+static void bad_page(struct page *page, unsigned int order, const char *why)
+{
+	struct pglist_data *pgdat = page_zone(page)->zone_pgdat;
+
+	pgdat->bad_pages++;
+	pr_err("page_alloc: bad free of pfn %#lx order %u: %s (flags %#x, refcount %d); page kept out\n",
+	       page_to_pfn(page), order, why, page->flags, page->refcount);
+	dump_stack();
+}
+
+/* Everything a freed block must be; false (and a report) if it is not. */
+static bool free_pages_check(struct page *page, unsigned int order)
+{
+	if (PageBuddy(page) || (page->flags & PG_pcp) || page->refcount == 0) {
+		bad_page(page, order, "already free (double free)");
+		return false;
+	}
+	if (PageReserved(page) || PageOffline(page)) {
+		bad_page(page, order, "not managed by the page allocator");
+		return false;
+	}
+	if (PageSlab(page)) {
+		bad_page(page, order, "still owned by a slab cache");
+		return false;
+	}
+	if (page->order != order || (order && !PageHead(page))) {
+		bad_page(page, order, "freed with a different order than allocated");
+		return false;
+	}
+	if (page->refcount != 1) {
+		bad_page(page, order, "still referenced");
+		return false;
+	}
+	return true;
+}
+
+void __free_pages(struct page *page, unsigned int order)
+{
+	struct zone *zone;
+	unsigned long flags;
+	int mt;
+
+	if (!page)
+		return;
+	if (!free_pages_check(page, order))
+		return;
+	page->refcount = 0;
+	page->flags &= ~PG_head;
+	page->order = 0;
+	zone = page_zone(page);
+	if (page_alloc_debug && !zone->zone_pgdat->simulated)
+		memset(page_address(page), PAGE_POISON, PAGE_SIZE << order);
+	mt = get_pageblock_migratetype(page);
+
+	if (order == 0 && page_alloc_pcp) {
+		struct per_cpu_pages *pcp;
+
+		flags = arch_irq_save();
+		pcp = &zone->pcp[smp_processor_id()];
+		page->flags |= PG_pcp;
+		list_add(&page->lru, &pcp->lists[mt]); /* hot: reused first */
+		zone->free_count++;
+		if (++pcp->count >= pcp->high)
+			free_pcppages_bulk(zone, pcp->batch, pcp);
+		arch_irq_restore(flags);
+		return;
+	}
+	spin_lock_irqsave(&zone->lock, flags);
+	zone->free_count++;
+	__free_one_page(page, page_to_pfn(page), zone, order, mt, FPI_NONE);
+	spin_unlock_irqrestore(&zone->lock, flags);
+}
+
+unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
+{
+	struct page *page = alloc_pages(gfp, order);
+
+	return page ? (unsigned long)page_address(page) : 0;
+}
+
+unsigned long get_zeroed_page(gfp_t gfp)
+{
+	return __get_free_pages(gfp | __GFP_ZERO, 0);
+}
+
+void free_pages(unsigned long addr, unsigned int order)
+{
+	struct page *page;
+
+	if (!addr)
+		return;
+	page = virt_to_page((void *)addr);
+	if (!page) {
+		pr_err("page_alloc: free_pages(%#lx): not a direct-map address\n", addr);
+		dump_stack();
+		return;
+	}
+	__free_pages(page, order);
+}
+
+/* --- counting --------------------------------------------------------------- */
+
+unsigned long nr_free_pages(void)
+{
+	struct pglist_data *pgdat = NODE_DATA(0);
+	unsigned long n = 0;
+	struct zone *z;
+
+	if (!pgdat)
+		return 0;
+	for_each_zone_in_node(z, pgdat) {
+		n += READ_ONCE(z->free_pages);
+		for (int cpu = 0; cpu < NR_CPUS; cpu++)
+			n += READ_ONCE(z->pcp[cpu].count);
+	}
+	return n;
+}
+
+unsigned long totalram_pages(void)
+{
+	struct pglist_data *pgdat = NODE_DATA(0);
+	unsigned long n = 0;
+	struct zone *z;
+
+	if (!pgdat)
+		return 0;
+	for_each_zone_in_node(z, pgdat)
+		n += z->managed_pages;
+	return n;
+}
+
+/* --- building a node ----------------------------------------------------- */
+
+void pgdat_init(struct pglist_data *pgdat, int nid, const char *name,
+		unsigned long start_pfn, unsigned long spanned,
+		struct page *mem_map, const unsigned long zone_end[MAX_NR_ZONES],
+		bool simulated)
+{
+	unsigned long zstart = start_pfn, end = start_pfn + spanned;
+
+	memset(pgdat, 0, sizeof(*pgdat));
+	pgdat->node_id = nid;
+	pgdat->name = name;
+	pgdat->simulated = simulated;
+	pgdat->node_start_pfn = start_pfn;
+	pgdat->node_spanned_pages = spanned;
+	pgdat->node_mem_map = mem_map;
+	shuffle_node_defaults(pgdat);
+
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		struct zone *zone = &pgdat->node_zones[z];
+		unsigned long zend = MIN(MAX(zone_end[z], zstart), end);
+
+		zone->name = zone_names[z];
+		zone->zone_pgdat = pgdat;
+		zone->idx = z;
+		zone->zone_start_pfn = zstart;
+		zone->spanned_pages = zend - zstart;
+		spin_lock_init(&zone->lock);
+		for (int o = 0; o < MAX_ORDER; o++)
+			for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+				INIT_LIST_HEAD(&zone->free_area[o].free_list[mt]);
+		for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+			struct per_cpu_pages *pcp = &zone->pcp[cpu];
+
+			pcp->batch = 31;
+			pcp->high = 6 * pcp->batch;
+			for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+				INIT_LIST_HEAD(&pcp->lists[mt]);
+		}
+		/* One template copied over the zone: the hottest loop of boot. */
+		struct page tmpl = {
+			.flags = PG_reserved, .refcount = 1, .node_id = (u8)nid,
+			.zone_idx = (u8)z,
+			/* As in Linux, every pageblock starts movable. */
+			.pb_migratetype = MIGRATE_MOVABLE,
+		};
+
+		for (unsigned long pfn = zstart; pfn < zend; pfn++)
+			mem_map[pfn - start_pfn] = tmpl;
+		zstart = zend;
+	}
+	node_data[nid] = pgdat;
+}
+
+void pgdat_unregister(struct pglist_data *pgdat)
+{
+	if (node_data[pgdat->node_id] == pgdat)
+		node_data[pgdat->node_id] = NULL;
+}
+
+unsigned long free_range_core(struct pglist_data *pgdat, unsigned long start_pfn,
+			      unsigned long end_pfn)
+{
+	unsigned long pfn = start_pfn, freed = 0, flags;
+
+	while (pfn < end_pfn) {
+		struct page *page = pfn_to_page(pfn);
+		struct zone *zone = page_zone(page);
+		unsigned long zend = MIN(end_pfn, zone_end_pfn(zone));
+		unsigned int order = MAX_ORDER - 1;
+
+		/* the largest naturally aligned block that fits */
+		while (order && ((pfn & ((1UL << order) - 1)) ||
+				 pfn + (1UL << order) > zend))
+			order--;
+		for (unsigned long i = 0; i < (1UL << order); i++) {
+			page[i].flags &= ~(PG_reserved | PG_offline);
+			page[i].refcount = 0;
+		}
+		spin_lock_irqsave(&zone->lock, flags);
+		zone->managed_pages += 1UL << order;
+		zone->present_pages += 1UL << order;
+		__free_one_page(page, pfn, zone, order, get_pageblock_migratetype(page),
+				FPI_TO_TAIL);
+		spin_unlock_irqrestore(&zone->lock, flags);
+		freed += 1UL << order;
+		pfn += 1UL << order;
+	}
+	return freed;
+}
+
+/* Linux: min_free_kbytes = sqrt(16 * lowmem_kbytes), within [128, 65536]. */
+void setup_watermarks(struct pglist_data *pgdat)
+{
+	unsigned long managed = 0, kbytes, min_kb = 128, min_pages;
+	struct zone *z;
+
+	for_each_zone_in_node(z, pgdat)
+		managed += z->managed_pages;
+	kbytes = managed * (PAGE_SIZE / 1024);
+	while ((min_kb + 1) * (min_kb + 1) <= 16 * kbytes && min_kb < 65536)
+		min_kb++;
+	min_pages = min_kb / (PAGE_SIZE / 1024);
+	for_each_zone_in_node(z, pgdat)
+		z->watermark_min = managed ? min_pages * z->managed_pages / managed : 0;
+}
+
+/* Read fail_page_alloc= once parameters are parsed (called by mm_init). */
+void fail_page_alloc_init(void)
+{
+	u64 v[3] = { 1, 100, 0 };
+	s64 times = -1;
+	char buf[sizeof(fail_spec)], *s = buf, *tok;
+	int i = 0;
+
+	if (!fail_spec[0])
+		return;
+	strlcpy(buf, fail_spec, sizeof(buf));
+	while ((tok = strsep(&s, ",")) && i < 4) {
+		if (i < 3 ? kstrtou64(tok, 0, &v[i]) : kstrtos64(tok, 0, &times)) {
+			pr_warn("fail_page_alloc: bad field '%s'; fault injection off\n", tok);
+			return;
+		}
+		i++;
+	}
+	fail_page_alloc_set(v[0], (unsigned int)v[1], (long)times);
+	pr_info("fail_page_alloc: every %llu allocation(s), %llu%%, %lld times (-1: no limit)\n",
+		(unsigned long long)v[0], (unsigned long long)v[1], (long long)times);
+}

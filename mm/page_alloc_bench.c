@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `bench pagealloc`: what the page allocator costs, and what the shuffle
+ * adds to it, measured in one boot so the ratios compare like with like.
+ *
+ *   order-0 alloc+free pairs on this machine's memory, per-CPU lists on
+ *   and off; a burst of 1000 allocations then 1000 frees (the pcp lists'
+ *   batching at work); pairs at higher orders;
+ *   the same pairs on two simulated 1 GiB nodes, one shuffled and one not
+ *   (shuffle changes the lists' order and adds entropy on free);
+ *   shuffle time per GiB (a simulated 4 GiB node), and the boot's own
+ *   shuffle against its memory-init step ("in the noise", the seed says).
+ * Each line is printed for people and as a BENCH JSON record.
+ */
+#include <pagoda/arch.h>
+#include <pagoda/bench.h>
+#include <pagoda/init.h>
+#include <pagoda/mm.h>
+#include <pagoda/printk.h>
+#include <pagoda/string.h>
+#include <pagoda/time.h>
+#include "internal.h"
+#include "memsim.h"
+
+#define BENCH_NID 6
+
+static void report(const char *what, const char *unit, u64 value_ps, u64 base_ps)
+{
+	kprintf("  %-44s %8llu.%01llu %-8s", what, (unsigned long long)(value_ps / 1000),
+		(unsigned long long)(value_ps % 1000 / 100), unit);
+	if (base_ps)
+		kprintf(" x%llu.%02llu", (unsigned long long)(value_ps / base_ps),
+			(unsigned long long)(value_ps * 100 / base_ps % 100));
+	kprintf("\n");
+	kprintf("BENCH {\"bench\":\"pagealloc\",\"arch\":\"%s\",\"accel\":\"%s\",\"mem_mib\":%lu,"
+		"\"case\":\"%s\",\"unit\":\"%s\",\"value\":%llu.%03llu,\"ratio_x1000\":%llu}\n",
+		arch_name, arch_accelerator(), totalram_pages() >> (20 - PAGE_SHIFT), what, unit,
+		(unsigned long long)(value_ps / 1000), (unsigned long long)(value_ps % 1000),
+		(unsigned long long)(base_ps ? value_ps * 1000 / base_ps : 0));
+}
+
+/*
+ * Values are passed in thousandths of their unit (picoseconds for ns).
+ */
+
+/* Picoseconds per alloc+free pair of the given order on node nid. */
+static u64 pairs(int nid, unsigned int order, gfp_t gfp, unsigned long n)
+{
+	u64 t0 = arch_cycles(), t1;
+
+	for (unsigned long i = 0; i < n; i++) {
+		struct page *p = alloc_pages_node(nid, gfp, order);
+
+		if (!p)
+			return 0;
+		__free_pages(p, order);
+	}
+	t1 = arch_cycles();
+	return cycles_to_ns((t1 - t0) * 1000) / n;
+}
+
+static struct page *burst[1000];
+
+static u64 bursts(int nid, unsigned long rounds)
+{
+	u64 t0 = arch_cycles();
+
+	for (unsigned long r = 0; r < rounds; r++) {
+		for (int i = 0; i < 1000; i++)
+			burst[i] = alloc_pages_node(nid, GFP_KERNEL, 0);
+		for (int i = 0; i < 1000; i++)
+			__free_pages(burst[i], 0);
+	}
+	return cycles_to_ns((arch_cycles() - t0) * 1000) / (rounds * 1000);
+}
+
+static struct pglist_data *sim(unsigned long gib, bool shuffle)
+{
+	struct memsim_range r = { 0, gib << (30 - PAGE_SHIFT), false };
+	unsigned long zones[MAX_NR_ZONES] = { 0, 0, r.end };
+
+	return memsim_create(BENCH_NID, &r, 1, zones, shuffle, 1);
+}
+
+static void bench_pagealloc(void)
+{
+	bool saved_pcp = page_alloc_pcp;
+	const unsigned int orders[] = { 0, 1, 3, 5, 9, 10 };
+	struct pglist_data *plain, *shuf;
+	u64 base, v, shuffle_ns, mem_step = 0;
+	char what[64];
+
+	kprintf("page allocator, %lu MiB managed (ratios against the first line of each group)\n",
+		totalram_pages() >> (20 - PAGE_SHIFT));
+	/* this machine's memory */
+	page_alloc_pcp = true;
+	pairs(0, 0, GFP_KERNEL, 1000); /* warm up */
+	base = pairs(0, 0, GFP_KERNEL, 200000);
+	report("order-0 alloc+free, pcp lists on", "ns/pair", base, 0);
+	page_alloc_pcp = false;
+	report("order-0 alloc+free, pcp lists off", "ns/pair", pairs(0, 0, GFP_KERNEL, 200000), base);
+	page_alloc_pcp = true;
+	report("1000 allocs then 1000 frees, pcp on", "ns/page", bursts(0, 100), base);
+	page_alloc_pcp = false;
+	report("1000 allocs then 1000 frees, pcp off", "ns/page", bursts(0, 100), base);
+	page_alloc_pcp = saved_pcp;
+	drain_all_pages(NODE_DATA(0));
+	for (size_t i = 1; i < ARRAY_SIZE(orders); i++) {
+		snprintf(what, sizeof(what), "order-%u alloc+free", orders[i]);
+		report(what, "ns/pair", pairs(0, orders[i], GFP_KERNEL, 50000), base);
+	}
+
+	/* shuffled against unshuffled, same layout, same boot */
+	plain = sim(1, false);
+	if (!plain) {
+		kprintf("  (no memory for the simulated nodes)\n");
+		return;
+	}
+	page_alloc_pcp = false;
+	for (size_t i = 0; i < ARRAY_SIZE(orders); i += 2) {
+		u64 p = pairs(BENCH_NID, orders[i], GFP_KERNEL, 100000);
+
+		memsim_destroy(plain);
+		shuf = sim(1, true);
+		if (!shuf)
+			break;
+		v = pairs(BENCH_NID, orders[i], GFP_KERNEL, 100000);
+		memsim_destroy(shuf);
+		snprintf(what, sizeof(what), "sim 1 GiB order-%u pair, unshuffled", orders[i]);
+		report(what, "ns/pair", p, 0);
+		snprintf(what, sizeof(what), "sim 1 GiB order-%u pair, shuffled", orders[i]);
+		report(what, "ns/pair", v, p);
+		plain = sim(1, false);
+		if (!plain)
+			break;
+	}
+	page_alloc_pcp = saved_pcp;
+	memsim_destroy(plain);
+
+	/* the shuffle itself */
+	shuf = sim(4, true);
+	if (shuf) {
+		shuffle_ns = shuf->shuffle_stats.ns;
+		report("shuffle per GiB (sim 4 GiB, order 10)", "us", shuffle_ns / 4, 0);
+		memsim_destroy(shuf);
+	}
+	for (int i = 1; i < nr_boot_steps; i++)
+		if (!strcmp(boot_steps[i].name, "memory"))
+			mem_step = cycles_to_ns(boot_steps[i].cycles - boot_steps[i - 1].cycles);
+	if (mem_step) {
+		u64 boot_shuffle = NODE_DATA(0)->shuffle_stats.ns;
+
+		report("memory init at boot (this boot)", "us", mem_step, 0);
+		report(NODE_DATA(0)->shuffle ? "  of which shuffling (this boot)"
+					     : "  shuffle off this boot: 0",
+		       "us", boot_shuffle, mem_step);
+	}
+}
+KBENCH(pagealloc, "page allocator: alloc/free cost, pcp lists, shuffle cost", bench_pagealloc);

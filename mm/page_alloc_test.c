@@ -1,0 +1,556 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The page allocator's invariants, on simulated nodes (mm/memsim.c) so the
+ * same cases run in the kernel and on the host under ASan/UBSan:
+ *   - no frame is handed out twice, and page_alloc_verify() holds after
+ *     every step of a random workload;
+ *   - freeing everything restores exactly the initial set of free blocks
+ *     (coalescing is complete);
+ *   - the shuffle permutes the free lists without changing the free set;
+ *   - without shuffle, allocation follows physical order; with it, the
+ *     rank correlation of block order is near zero; a fixed seed repeats;
+ *   - zones, zone fallback, migratetypes, fault injection, bad frees.
+ */
+#include <pagoda/ktest.h>
+#include <pagoda/mm.h>
+#include <pagoda/random.h>
+#include <pagoda/string.h>
+#include "internal.h"
+#include "memsim.h"
+
+#define SIM_NID 3
+
+/*
+ * 80 MiB span with holes: DMA ends at 16 MiB, DMA32 at 48 MiB, Normal
+ * above; holes at 11.7-13.7 MiB, 40-41 MiB and 60-64 MiB; an odd end.
+ */
+static const struct memsim_range sim_ranges[] = {
+	{ 1, 3000, false }, { 3500, 10240, false }, { 10496, 15360, false },
+	{ 16384, 20000, false }, { 20011, 20480, false },
+};
+static const unsigned long sim_zones[MAX_NR_ZONES] = { 4096, 12288, 20480 };
+
+static struct pglist_data *sim_node(struct ktest *t, bool shuffle, u64 seed)
+{
+	struct pglist_data *pgdat = memsim_create(SIM_NID, sim_ranges,
+						  ARRAY_SIZE(sim_ranges), sim_zones,
+						  shuffle, seed);
+
+	if (!pgdat)
+		KEXPECT_TRUE(t, pgdat != NULL);
+	return pgdat;
+}
+
+static unsigned long node_free_pages(struct pglist_data *pgdat)
+{
+	unsigned long n = 0;
+	struct zone *z;
+
+	for_each_zone_in_node(z, pgdat)
+		n += z->free_pages;
+	return n;
+}
+
+static void expect_consistent(struct ktest *t, struct pglist_data *pgdat)
+{
+	char why[160];
+	int err = page_alloc_verify(pgdat, why, sizeof(why));
+
+	if (err)
+		ktest_log(t, "verify: %s", why);
+	KEXPECT_EQ(t, err, 0);
+}
+
+/* The free set as (pfn, order) pairs in pfn order, walked from the memmap. */
+static size_t free_set(struct pglist_data *pgdat, unsigned long *out, size_t max)
+{
+	size_t n = 0;
+
+	for (unsigned long i = 0; i < pgdat->node_spanned_pages; i++) {
+		struct page *p = &pgdat->node_mem_map[i];
+
+		if (PageBuddy(p)) {
+			if (n < max)
+				out[n] = (i << 4) | p->order;
+			n++;
+			i += (1UL << p->order) - 1;
+		}
+	}
+	return n;
+}
+
+#define MAX_SET 4096
+static unsigned long set_a[MAX_SET], set_b[MAX_SET];
+
+/* --- the random workload ------------------------------------------------------ */
+
+#define MAX_LIVE 2048
+static struct page *live[MAX_LIVE];
+static u8 live_order[MAX_LIVE];
+static u8 owner_map[20480]; /* one byte per simulated frame: allocated? */
+
+static bool mark(struct pglist_data *pgdat, struct page *p, unsigned int order, u8 v)
+{
+	unsigned long rel = page_to_pfn(p) - pgdat->node_start_pfn;
+
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		if (rel + i >= ARRAY_SIZE(owner_map) || owner_map[rel + i] == v)
+			return false;
+		owner_map[rel + i] = v;
+	}
+	return true;
+}
+
+static void test_random_workload_restores_free_lists(struct ktest *t)
+{
+	struct pglist_data *pgdat = sim_node(t, false, 1);
+	struct rng r;
+	size_t n0, n1;
+	int nlive = 0;
+	bool twice = false;
+	unsigned long before;
+
+	if (!pgdat)
+		return;
+	before = node_free_pages(pgdat);
+	n0 = free_set(pgdat, set_a, MAX_SET);
+	KASSERT_TRUE(t, n0 <= MAX_SET);
+	memset(owner_map, 0, sizeof(owner_map));
+	rng_seed(&r, 42);
+	for (int step = 0; step < 20000; step++) {
+		bool do_alloc = nlive == 0 || (nlive < MAX_LIVE && rng_below(&r, 100) < 55);
+
+		if (do_alloc) {
+			unsigned int order = rng_below(&r, 4) ? (unsigned int)rng_below(&r, 3)
+							      : (unsigned int)rng_below(&r, MAX_ORDER);
+			gfp_t gfp = (rng_below(&r, 2) ? __GFP_MOVABLE : 0) |
+				    (rng_below(&r, 8) ? 0 : __GFP_DMA32) | __GFP_NOWARN;
+			struct page *p = alloc_pages_node(SIM_NID, gfp, order);
+
+			if (!p)
+				continue;
+			if (!mark(pgdat, p, order, 1))
+				twice = true;
+			live[nlive] = p;
+			live_order[nlive++] = (u8)order;
+		} else {
+			int i = (int)rng_below(&r, (u64)nlive);
+
+			mark(pgdat, live[i], live_order[i], 0);
+			__free_pages(live[i], live_order[i]);
+			live[i] = live[--nlive];
+			live_order[i] = live_order[nlive];
+		}
+		if (step % 2500 == 0)
+			expect_consistent(t, pgdat);
+	}
+	KEXPECT_FALSE(t, twice);
+	while (nlive) {
+		nlive--;
+		__free_pages(live[nlive], live_order[nlive]);
+	}
+	drain_all_pages(pgdat);
+	expect_consistent(t, pgdat);
+	KEXPECT_EQ(t, node_free_pages(pgdat), before);
+	n1 = free_set(pgdat, set_b, MAX_SET);
+	KEXPECT_EQ(t, n1, n0);
+	KEXPECT_TRUE(t, n0 == n1 && !memcmp(set_a, set_b, n0 * sizeof(set_a[0])));
+	KEXPECT_EQ(t, pgdat->bad_pages, 0);
+	memsim_destroy(pgdat);
+}
+
+static void test_everything_allocatable_once(struct ktest *t)
+{
+	struct pglist_data *pgdat = sim_node(t, true, 7);
+	unsigned long total, got = 0;
+	struct list_head taken;
+	struct page *p, *n;
+	bool twice = false;
+
+	if (!pgdat)
+		return;
+	total = node_free_pages(pgdat);
+	memset(owner_map, 0, sizeof(owner_map));
+	INIT_LIST_HEAD(&taken);
+	while ((p = alloc_pages_node(SIM_NID, __GFP_NOWARN, 0))) {
+		if (!mark(pgdat, p, 0, 1))
+			twice = true;
+		list_add(&p->lru, &taken);
+		got++;
+	}
+	KEXPECT_FALSE(t, twice);
+	KEXPECT_EQ(t, got, total); /* simulated nodes keep no watermark */
+	expect_consistent(t, pgdat);
+	list_for_each_entry_safe(p, n, &taken, lru) {
+		list_del(&p->lru);
+		__free_page(p);
+	}
+	drain_all_pages(pgdat);
+	KEXPECT_EQ(t, node_free_pages(pgdat), total);
+	expect_consistent(t, pgdat);
+	memsim_destroy(pgdat);
+}
+
+/* --- order of allocation ------------------------------------------------------- */
+
+/*
+ * Allocate every order-0 page and record the order in which the 4 MiB
+ * blocks are first touched; return Spearman's rank correlation between
+ * that order and the blocks' addresses, times 1000.
+ */
+static long block_order_correlation(struct pglist_data *pgdat, unsigned long *seq,
+				    size_t *nseq)
+{
+	static u8 seen[64];
+	struct list_head taken;
+	struct page *p, *n;
+	long long d2 = 0;
+	size_t k = 0;
+
+	memset(seen, 0, sizeof(seen));
+	INIT_LIST_HEAD(&taken);
+	while ((p = alloc_pages_node(SIM_NID, __GFP_NOWARN, 0))) {
+		unsigned long blk = (page_to_pfn(p) - pgdat->node_start_pfn) >> (MAX_ORDER - 1);
+
+		if (blk < ARRAY_SIZE(seen) && !seen[blk]) {
+			seen[blk] = 1;
+			seq[k++] = blk;
+		}
+		list_add(&p->lru, &taken);
+	}
+	list_for_each_entry_safe(p, n, &taken, lru) {
+		list_del(&p->lru);
+		__free_page(p);
+	}
+	drain_all_pages(pgdat);
+	*nseq = k;
+	/* ranks: position i in seq vs. rank of the block among those seen */
+	for (size_t i = 0; i < k; i++) {
+		long long rank = 0;
+
+		for (size_t j = 0; j < k; j++)
+			rank += seq[j] < seq[i];
+		d2 += ((long long)i - rank) * ((long long)i - rank);
+	}
+	if (k < 2)
+		return 1000;
+	return 1000 - (long)(6000 * d2 / ((long long)k * ((long long)k * k - 1)));
+}
+
+/* A long, hole-free simulated node so there are many whole 4 MiB blocks. */
+static const struct memsim_range big_range[] = { { 0, 64 * 1024, false } }; /* 256 MiB */
+static const unsigned long big_zones[MAX_NR_ZONES] = { 0, 0, 64 * 1024 };
+
+static void test_unshuffled_allocation_follows_address_order(struct ktest *t)
+{
+	struct pglist_data *pgdat = memsim_create(SIM_NID, big_range, 1, big_zones,
+						  false, 1);
+	unsigned long seq[64];
+	size_t n;
+	long rho;
+
+	KASSERT_TRUE(t, pgdat != NULL);
+	rho = block_order_correlation(pgdat, seq, &n);
+	KEXPECT_EQ(t, n, 64);
+	KEXPECT_EQ(t, rho, 1000);
+	memsim_destroy(pgdat);
+}
+
+static void test_shuffled_allocation_uncorrelated(struct ktest *t)
+{
+	unsigned long seq[64];
+	long worst = 0;
+	size_t n;
+
+	/* Several seeds: each correlation is near zero (|rho| < 0.4; for 64
+	 * random blocks its standard deviation is 0.126). */
+	for (u64 seed = 1; seed <= 4; seed++) {
+		struct pglist_data *pgdat = memsim_create(SIM_NID, big_range, 1, big_zones,
+							  true, seed);
+		long rho;
+
+		KASSERT_TRUE(t, pgdat != NULL);
+		KEXPECT_GT(t, pgdat->shuffle_stats.swaps, 32);
+		rho = block_order_correlation(pgdat, seq, &n);
+		KEXPECT_EQ(t, n, 64);
+		worst = MAX(worst, rho < 0 ? -rho : rho);
+		memsim_destroy(pgdat);
+	}
+	ktest_log(t, "largest |rank correlation| over 4 seeds: 0.%03ld", worst);
+	KEXPECT_LT(t, worst, 400);
+}
+
+static void test_shuffle_permutes_free_set(struct ktest *t)
+{
+	struct pglist_data *plain = memsim_create(SIM_NID, sim_ranges, ARRAY_SIZE(sim_ranges),
+						  sim_zones, false, 1);
+	struct pglist_data *shuf;
+	size_t n0, n1;
+
+	KASSERT_TRUE(t, plain != NULL);
+	n0 = free_set(plain, set_a, MAX_SET);
+	memsim_destroy(plain);
+	shuf = sim_node(t, true, 99);
+	KASSERT_TRUE(t, shuf != NULL);
+	n1 = free_set(shuf, set_b, MAX_SET);
+	KEXPECT_EQ(t, n0, n1);
+	KEXPECT_TRUE(t, n0 == n1 && !memcmp(set_a, set_b, n0 * sizeof(set_a[0])));
+	expect_consistent(t, shuf);
+	memsim_destroy(shuf);
+}
+
+static void test_fixed_seed_reproduces(struct ktest *t)
+{
+	unsigned long a[64], b[64], c[64];
+	size_t na, nb, nc;
+	struct pglist_data *p;
+
+	p = memsim_create(SIM_NID, big_range, 1, big_zones, true, 1234);
+	KASSERT_TRUE(t, p != NULL);
+	block_order_correlation(p, a, &na);
+	memsim_destroy(p);
+	p = memsim_create(SIM_NID, big_range, 1, big_zones, true, 1234);
+	KASSERT_TRUE(t, p != NULL);
+	block_order_correlation(p, b, &nb);
+	memsim_destroy(p);
+	p = memsim_create(SIM_NID, big_range, 1, big_zones, true, 1235);
+	KASSERT_TRUE(t, p != NULL);
+	block_order_correlation(p, c, &nc);
+	memsim_destroy(p);
+	KEXPECT_EQ(t, na, nb);
+	KEXPECT_TRUE(t, na == nb && !memcmp(a, b, na * sizeof(a[0])));
+	KEXPECT_TRUE(t, na != nc || memcmp(a, c, na * sizeof(a[0])) != 0);
+}
+
+/* Entropy on free: shuffle-order blocks go to either end of their list. */
+static void test_entropy_on_free_uses_both_ends(struct ktest *t)
+{
+	struct pglist_data *pgdat = memsim_create(SIM_NID, big_range, 1, big_zones,
+						  true, 5);
+	struct zone *z;
+	struct page *blocks[32];
+	int heads = 0, tails = 0;
+
+	KASSERT_TRUE(t, pgdat != NULL);
+	z = &pgdat->node_zones[ZONE_NORMAL];
+	for (int i = 0; i < 32; i++) {
+		blocks[i] = alloc_pages_node(SIM_NID, __GFP_MOVABLE, MAX_ORDER - 1);
+		KASSERT_TRUE(t, blocks[i] != NULL);
+	}
+	for (int i = 0; i < 32; i++) {
+		struct list_head *l = &z->free_area[MAX_ORDER - 1].free_list[MIGRATE_MOVABLE];
+
+		__free_pages(blocks[i], MAX_ORDER - 1);
+		if (l->next == &blocks[i]->lru)
+			heads++;
+		else if (l->prev == &blocks[i]->lru)
+			tails++;
+	}
+	ktest_log(t, "32 frees: %d to the head, %d to the tail", heads, tails);
+	KEXPECT_EQ(t, heads + tails, 32);
+	KEXPECT_GT(t, heads, 4);
+	KEXPECT_GT(t, tails, 4);
+	expect_consistent(t, pgdat);
+	memsim_destroy(pgdat);
+}
+
+/* --- zones, migratetypes, failures --------------------------------------------- */
+
+static void test_zones_and_fallback(struct ktest *t)
+{
+	struct pglist_data *pgdat = sim_node(t, false, 1);
+	unsigned long base;
+	struct list_head taken;
+	struct page *p, *n;
+	bool dma_ok = true, dma32_ok = true;
+
+	if (!pgdat)
+		return;
+	base = pgdat->node_start_pfn;
+	INIT_LIST_HEAD(&taken);
+	for (int i = 0; i < 100; i++) {
+		p = alloc_pages_node(SIM_NID, __GFP_DMA, 0);
+		KASSERT_TRUE(t, p != NULL);
+		dma_ok = dma_ok && page_to_pfn(p) - base < sim_zones[ZONE_DMA];
+		list_add(&p->lru, &taken);
+		p = alloc_pages_node(SIM_NID, __GFP_DMA32, 1);
+		KASSERT_TRUE(t, p != NULL);
+		dma32_ok = dma32_ok && page_to_pfn(p) - base < sim_zones[ZONE_DMA32];
+		__free_pages(p, 1);
+	}
+	KEXPECT_TRUE(t, dma_ok);
+	KEXPECT_TRUE(t, dma32_ok);
+	/* Empty Normal: GFP_KERNEL must fall back to DMA32, then DMA. */
+	while ((p = alloc_pages_node(SIM_NID, __GFP_NOWARN, 0)) &&
+	       page_zone(p)->idx == ZONE_NORMAL)
+		list_add(&p->lru, &taken);
+	KASSERT_TRUE(t, p != NULL);
+	KEXPECT_EQ(t, page_zone(p)->idx, ZONE_DMA32);
+	list_add(&p->lru, &taken);
+	/* A DMA request never climbs: with DMA empty it fails. */
+	while ((p = alloc_pages_node(SIM_NID, __GFP_DMA | __GFP_NOWARN, 0)))
+		list_add(&p->lru, &taken);
+	KEXPECT_EQ(t, pgdat->node_zones[ZONE_DMA].free_pages, 0);
+	KEXPECT_GT(t, pgdat->node_zones[ZONE_DMA32].free_pages, 0);
+	list_for_each_entry_safe(p, n, &taken, lru) {
+		list_del(&p->lru);
+		__free_page(p);
+	}
+	drain_all_pages(pgdat);
+	expect_consistent(t, pgdat);
+	memsim_destroy(pgdat);
+}
+
+static void test_migratetype_steal(struct ktest *t)
+{
+	struct pglist_data *pgdat = memsim_create(SIM_NID, big_range, 1, big_zones, false, 1);
+	struct page *u, *m;
+
+	KASSERT_TRUE(t, pgdat != NULL);
+	/* Everything starts movable; the first unmovable request steals. */
+	u = alloc_pages_node(SIM_NID, GFP_KERNEL, 3);
+	KASSERT_TRUE(t, u != NULL);
+	KEXPECT_EQ(t, get_pageblock_migratetype(u), MIGRATE_UNMOVABLE);
+	/* Its neighbours came along: the next unmovable one is close by. */
+	m = alloc_pages_node(SIM_NID, GFP_KERNEL, 3);
+	KASSERT_TRUE(t, m != NULL);
+	KEXPECT_EQ(t, page_to_pfn(m) >> pageblock_order, page_to_pfn(u) >> pageblock_order);
+	__free_pages(m, 3);
+	/* A movable request is served from another pageblock. */
+	m = alloc_pages_node(SIM_NID, __GFP_MOVABLE, 3);
+	KASSERT_TRUE(t, m != NULL);
+	KEXPECT_EQ(t, get_pageblock_migratetype(m), MIGRATE_MOVABLE);
+	KEXPECT_NE(t, page_to_pfn(m) >> pageblock_order, page_to_pfn(u) >> pageblock_order);
+	__free_pages(m, 3);
+	__free_pages(u, 3);
+	expect_consistent(t, pgdat);
+	memsim_destroy(pgdat);
+}
+
+static void test_fail_page_alloc(struct ktest *t)
+{
+	struct pglist_data *pgdat = sim_node(t, false, 1);
+	unsigned long before = fail_page_alloc_injected();
+	int failed_at[4], nfail = 0;
+
+	if (!pgdat)
+		return;
+	fail_page_alloc_set(3, 100, 2); /* every 3rd call, twice */
+	for (int i = 1; i <= 12; i++) {
+		struct page *p = alloc_pages_node(SIM_NID, __GFP_NOWARN, 2);
+
+		if (!p) {
+			if (nfail < 4)
+				failed_at[nfail] = i;
+			nfail++;
+		} else {
+			__free_pages(p, 2);
+		}
+	}
+	fail_page_alloc_set(1, 100, 0); /* off */
+	KEXPECT_EQ(t, nfail, 2);
+	KEXPECT_EQ(t, failed_at[0], 3);
+	KEXPECT_EQ(t, failed_at[1], 6);
+	KEXPECT_EQ(t, fail_page_alloc_injected() - before, 2);
+	expect_consistent(t, pgdat);
+	memsim_destroy(pgdat);
+}
+
+static void test_impossible_requests(struct ktest *t)
+{
+	struct pglist_data *pgdat = sim_node(t, false, 1);
+	struct page *p;
+
+	if (!pgdat)
+		return;
+	KEXPECT_TRUE(t, alloc_pages_node(SIM_NID, __GFP_NOWARN, MAX_ORDER) == NULL);
+	KEXPECT_TRUE(t, alloc_pages_node(SIM_NID, __GFP_NOWARN, 40) == NULL);
+	/* The DMA zone's holes leave one whole 4 MiB block (pfns 1024-2047):
+	 * one order-10 DMA request succeeds, the next cannot. */
+	p = alloc_pages_node(SIM_NID, __GFP_DMA | __GFP_NOWARN, MAX_ORDER - 1);
+	KASSERT_TRUE(t, p != NULL);
+	KEXPECT_EQ(t, page_to_pfn(p) - pgdat->node_start_pfn, 1024);
+	KEXPECT_TRUE(t, alloc_pages_node(SIM_NID, __GFP_DMA | __GFP_NOWARN,
+					 MAX_ORDER - 1) == NULL);
+	__free_pages(p, MAX_ORDER - 1);
+	expect_consistent(t, pgdat);
+	memsim_destroy(pgdat);
+}
+
+static void test_bad_frees_refused(struct ktest *t)
+{
+	struct pglist_data *pgdat = sim_node(t, false, 1);
+	struct page *p, *q;
+	unsigned long free_before;
+
+	if (!pgdat)
+		return;
+	p = alloc_pages_node(SIM_NID, 0, 2);
+	KASSERT_TRUE(t, p != NULL);
+	__free_pages(p, 2);
+	drain_all_pages(pgdat);
+	free_before = node_free_pages(pgdat);
+	__free_pages(p, 2); /* double free */
+	KEXPECT_EQ(t, pgdat->bad_pages, 1);
+	KEXPECT_EQ(t, node_free_pages(pgdat), free_before);
+	/* A frame in a hole was never the allocator's to take back. */
+	__free_pages(pfn_to_page(pgdat->node_start_pfn + 3200), 0);
+	KEXPECT_EQ(t, pgdat->bad_pages, 2);
+	/* Freed with the wrong order. */
+	q = alloc_pages_node(SIM_NID, 0, 3);
+	KASSERT_TRUE(t, q != NULL);
+	__free_pages(q, 2);
+	KEXPECT_EQ(t, pgdat->bad_pages, 3);
+	__free_pages(q, 3);
+	KEXPECT_EQ(t, pgdat->bad_pages, 3);
+	drain_all_pages(pgdat);
+	expect_consistent(t, pgdat);
+	memsim_destroy(pgdat);
+}
+
+/*
+ * The seed's hot-add path: half the memory arrives later; onlining it
+ * shuffles the zone again, so the new blocks are not handed out in order.
+ */
+static void test_online_later_is_shuffled(struct ktest *t)
+{
+	static const struct memsim_range halves[] = {
+		{ 0, 32 * 1024, false }, { 32 * 1024, 64 * 1024, true },
+	};
+	struct pglist_data *pgdat = memsim_create(SIM_NID, halves, 2, big_zones, true, 3);
+	unsigned long seq[64], swaps;
+	size_t n;
+	long rho;
+
+	KASSERT_TRUE(t, pgdat != NULL);
+	KEXPECT_EQ(t, pgdat->node_zones[ZONE_NORMAL].managed_pages, 32 * 1024);
+	KEXPECT_EQ(t, memsim_online(pgdat, 0, 16), 0); /* already online */
+	swaps = pgdat->shuffle_stats.swaps;
+	KEXPECT_EQ(t, memsim_online(pgdat, 32 * 1024, 64 * 1024), 32 * 1024);
+	KEXPECT_EQ(t, pgdat->node_zones[ZONE_NORMAL].managed_pages, 64 * 1024);
+	KEXPECT_GT(t, pgdat->shuffle_stats.swaps, swaps + 16);
+	expect_consistent(t, pgdat);
+	rho = block_order_correlation(pgdat, seq, &n);
+	KEXPECT_EQ(t, n, 64);
+	ktest_log(t, "rank correlation after onlining: %ld/1000", rho);
+	KEXPECT_LT(t, rho < 0 ? -rho : rho, 400);
+	memsim_destroy(pgdat);
+}
+
+static struct ktest_case page_alloc_cases[] = {
+	KTEST_CASE(test_random_workload_restores_free_lists),
+	KTEST_CASE(test_everything_allocatable_once),
+	KTEST_CASE(test_unshuffled_allocation_follows_address_order),
+	KTEST_CASE(test_shuffled_allocation_uncorrelated),
+	KTEST_CASE(test_shuffle_permutes_free_set),
+	KTEST_CASE(test_fixed_seed_reproduces),
+	KTEST_CASE(test_entropy_on_free_uses_both_ends),
+	KTEST_CASE(test_zones_and_fallback),
+	KTEST_CASE(test_migratetype_steal),
+	KTEST_CASE(test_fail_page_alloc),
+	KTEST_CASE(test_impossible_requests),
+	KTEST_CASE(test_bad_frees_refused),
+	KTEST_CASE(test_online_later_is_shuffled),
+	{}
+};
+KTEST_SUITE(page_alloc, page_alloc_cases);

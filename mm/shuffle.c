@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Free-list shuffle, after Linux's mm/shuffle.c (the seed:
+ * ../shared/seeds/002, "mm: Shuffle initial free memory to improve
+ * memory-side-cache utilization").
+ *
+ * Freed in address order at boot, the buddy lists hand out memory in
+ * address order, and after long uptime in an order shaped by history. With
+ * a direct-mapped memory-side cache, physical placement decides which lines
+ * collide, so a workload's performance depends on luck and on age. The
+ * shuffle makes placement uniformly random instead: predictable on average.
+ *
+ *   shuffle_zone()       a Fisher-Yates pass over the zone's order-aligned
+ *                        pfns at SHUFFLE_ORDER (default MAX_ORDER-1, 4 MiB):
+ *                        each free block swaps list positions with a random
+ *                        free block of the same order and migratetype.
+ *                        Run when free memory is first populated at boot
+ *                        and when memory is onlined.
+ *   shuffle_pick_tail()  entropy on free (Linux's follow-on patch): freed
+ *                        blocks of SHUFFLE_ORDER and up go to the head or
+ *                        the tail of their list at random, so aging does
+ *                        not slowly undo the initial shuffle.
+ *
+ * page_alloc.shuffle= forces it on or off; otherwise it is on only when the
+ * firmware describes a direct-mapped memory-side cache (ACPI HMAT).
+ * Beyond Linux, for experiments: page_alloc.shuffle_order= (granularity),
+ * page_alloc.shuffle_seed= (a reproducible random stream) and
+ * page_alloc.shuffle_on_free= (entropy on free on its own).
+ */
+#include <pagoda/boot_info.h>
+#include <pagoda/mm.h>
+#include <pagoda/params.h>
+#include <pagoda/printk.h>
+#include <pagoda/random.h>
+#include <pagoda/string.h>
+#include <pagoda/time.h>
+#include "internal.h"
+
+static bool shuffle_param;
+PARAM_BOOL("page_alloc.shuffle", shuffle_param,
+	   "randomize the free lists (default: only with a direct-mapped memory-side cache)");
+static bool shuffle_on_free_param = true;
+PARAM_BOOL("page_alloc.shuffle_on_free", shuffle_on_free_param,
+	   "while shuffling is on, free high-order blocks to a random end of their list");
+static u64 shuffle_order_param = MAX_ORDER - 1;
+PARAM_UINT("page_alloc.shuffle_order", shuffle_order_param, 0, MAX_ORDER - 1,
+	   "order of the blocks the shuffle swaps (MAX_ORDER-1: 4 MiB)");
+static u64 shuffle_seed_param;
+PARAM_UINT("page_alloc.shuffle_seed", shuffle_seed_param, 0, ~0ULL,
+	   "seed for the shuffle's random stream (0: from the kernel RNG)");
+
+/*
+ * As in Linux, two inputs decide: platform detection asks for ENABLE, the
+ * command line may FORCE_DISABLE, and a disable wins whichever comes first.
+ */
+#define SHUFFLE_STATE_ENABLE 1u
+#define SHUFFLE_STATE_FORCE_DISABLE 2u
+static unsigned int shuffle_state;
+static const char *reason = "off (no direct-mapped memory-side cache)";
+
+void page_alloc_shuffle(enum mm_shuffle_ctl ctl)
+{
+	if (ctl == SHUFFLE_FORCE_DISABLE) {
+		shuffle_state = (shuffle_state & ~SHUFFLE_STATE_ENABLE) |
+				SHUFFLE_STATE_FORCE_DISABLE;
+	} else if (!(shuffle_state & SHUFFLE_STATE_FORCE_DISABLE)) {
+		shuffle_state |= SHUFFLE_STATE_ENABLE;
+	}
+}
+
+/* The decision for node 0, from the command line and the firmware. */
+bool shuffle_enabled_default(void)
+{
+	const struct kernel_param *p = param_find("page_alloc.shuffle");
+	const struct boot_mem_side_cache *msc = &boot_info.mem_side_cache;
+
+	if (p && p->set) {
+		page_alloc_shuffle(shuffle_param ? SHUFFLE_ENABLE : SHUFFLE_FORCE_DISABLE);
+		reason = shuffle_param ? "on (page_alloc.shuffle=1)" : "off (page_alloc.shuffle=0)";
+	} else if (msc->size && msc->associativity == 1) {
+		page_alloc_shuffle(SHUFFLE_ENABLE);
+		reason = "on (direct-mapped memory-side cache found)";
+	} else if (msc->size) {
+		reason = "off (the memory-side cache is not direct-mapped)";
+	}
+	return shuffle_state & SHUFFLE_STATE_ENABLE;
+}
+
+const char *shuffle_reason(void)
+{
+	return reason;
+}
+
+void shuffle_node_defaults(struct pglist_data *pgdat)
+{
+	pgdat->shuffle = shuffle_state & SHUFFLE_STATE_ENABLE;
+	pgdat->shuffle_on_free = shuffle_on_free_param;
+	pgdat->shuffle_order = (unsigned int)shuffle_order_param;
+	/* Each node its own stream; the same seed gives the same streams. */
+	if (shuffle_seed_param)
+		rng_seed(&pgdat->shuffle_rng, shuffle_seed_param + (u64)pgdat->node_id);
+	else
+		rng_seed(&pgdat->shuffle_rng, get_random_u64());
+	pgdat->rand_nbits = 0;
+}
+
+/*
+ * For two blocks to swap places they must both be free, listed at exactly
+ * the shuffle order (not part of a bigger free block, not split), in this
+ * zone.
+ */
+static struct page *shuffle_valid_page(struct zone *zone, unsigned long pfn,
+				       unsigned int order)
+{
+	struct page *page;
+
+	if (!zone_spans_pfn(zone, pfn))
+		return NULL;
+	page = pfn_to_page(pfn);
+	if (!page || page_zone(page) != zone || !PageBuddy(page))
+		return NULL;
+	if (buddy_order(page) != order)
+		return NULL;
+	return page;
+}
+
+/* A random pick lands in a hole or on a busy block: try this often. */
+#define SHUFFLE_RETRY 10
+
+void shuffle_zone(struct zone *z)
+{
+	struct pglist_data *pgdat = z->zone_pgdat;
+	const unsigned int order = pgdat->shuffle_order;
+	const unsigned long order_pages = 1UL << order;
+	unsigned long start_pfn, end_pfn = zone_end_pfn(z), flags;
+	u64 t0 = ktime_get_ns();
+
+	if (!pgdat->shuffle || !z->managed_pages)
+		return;
+	spin_lock_irqsave(&z->lock, flags);
+	start_pfn = ALIGN_UP(z->zone_start_pfn, order_pages);
+	for (unsigned long i = start_pfn; i < end_pfn; i += order_pages) {
+		struct page *page_i, *page_j = NULL;
+		int retry;
+
+		/* Fisher-Yates: each position in turn swaps with a random one */
+		page_i = shuffle_valid_page(z, i, order);
+		if (!page_i)
+			continue;
+		for (retry = 0; retry < SHUFFLE_RETRY; retry++) {
+			unsigned long j = z->zone_start_pfn +
+				ALIGN_DOWN(rng_below(&pgdat->shuffle_rng, z->spanned_pages),
+					   order_pages);
+
+			page_j = shuffle_valid_page(z, j, order);
+			if (page_j && page_j != page_i)
+				break;
+		}
+		if (retry >= SHUFFLE_RETRY) {
+			pgdat->shuffle_stats.no_partner++;
+			continue;
+		}
+		/* Each migratetype has its own lists: never mix them. */
+		if (get_pageblock_migratetype(page_i) != get_pageblock_migratetype(page_j)) {
+			pgdat->shuffle_stats.mt_mismatch++;
+			continue;
+		}
+		list_swap(&page_i->lru, &page_j->lru);
+		pgdat->shuffle_stats.swaps++;
+
+		/* Let others at the zone lock now and then. */
+		if ((i % (100 * order_pages)) == 0) {
+			spin_unlock_irqrestore(&z->lock, flags);
+			spin_lock_irqsave(&z->lock, flags);
+		}
+	}
+	spin_unlock_irqrestore(&z->lock, flags);
+	pgdat->shuffle_stats.ns += ktime_get_ns() - t0;
+}
+
+void shuffle_free_memory(struct pglist_data *pgdat)
+{
+	struct zone *z;
+
+	for_each_zone_in_node(z, pgdat)
+		shuffle_zone(z);
+}
+
+bool is_shuffle_order(struct pglist_data *pgdat, unsigned int order)
+{
+	return pgdat->shuffle && pgdat->shuffle_on_free &&
+	       order >= pgdat->shuffle_order;
+}
+
+/* One random bit per call, drawn 64 at a time. */
+bool shuffle_pick_tail(struct pglist_data *pgdat)
+{
+	bool bit;
+
+	if (!pgdat->rand_nbits) {
+		pgdat->rand_bits = rng_u64(&pgdat->shuffle_rng);
+		pgdat->rand_nbits = 64;
+	}
+	bit = pgdat->rand_bits & 1;
+	pgdat->rand_bits >>= 1;
+	pgdat->rand_nbits--;
+	return bit;
+}
