@@ -3,7 +3,8 @@
 #   make test    build everything and run every test level; ends "N passed, N failed"
 # Also: make bench | iso | debug | host-test | fuzz | deps | clean
 #       make ARCH=arm64 PLATFORM=pi4 sdcard   (a Raspberry Pi 4 SD-card image)
-# Knobs: ARCH=x86_64 PLATFORM=pc CMDLINE='key=value ...' SMP=N MEM=SIZE
+# Knobs: ARCH=x86_64|arm64 PLATFORM=pc (x86_64), virt|pi4 (arm64)
+#        CMDLINE='key=value ...' SMP=N MEM=SIZE EL2=1 (arm64 virt entered at EL2)
 #        BOOT=direct|bios|uefi (how `make run` boots x86-64), ACCEL=auto|kvm|tcg
 #        HMAT=SIZE (describe a direct-mapped memory-side cache: shuffle turns on)
 

@@ -4,7 +4,8 @@
 1. Host unit tests: the ktest suites built for Linux with ASan/UBSan, and
    our printf against the C library's.
 2. In-kernel suites: boots every target with test=all and reads the KTAP
-   the kernel prints.
+   the kernel prints: x86-64 three ways (direct, BIOS, UEFI), arm64 on
+   QEMU virt and raspi4b (TCG; the pi4 one boots the SD card's kernel8.img).
 3. System tests: whole stories across a boot (a deliberate crash must be
    reported properly; bad parameters must be warned about and survived;
    an interactive shell session).
