@@ -290,8 +290,10 @@ def choose_accel():
         good = not b.timed_out and "pagoda: done" in b.text
         probes[accel] = b.seconds if good else None
         if good:
-            # KVM only has to beat this; no need to wait for it longer.
-            limit = 3 * b.seconds + 1
+            # KVM has to be about as fast as this to be worth it (under
+            # nested virtualization it is tens of times slower); no need to
+            # wait for it longer.
+            limit = 1.5 * b.seconds + 0.5
     if probes["kvm"] is None:
         if probes["tcg"] is not None:
             return "tcg", ("KVM works but is slower than emulation here (probe boot "
