@@ -153,7 +153,7 @@ void mm_init(void)
 		struct zone *zone = &pgdat->node_zones[z];
 
 		if (zone->spanned_pages)
-			pr_info("mm:   %-6s pfn %#09lx-%#09lx %6lu MiB managed\n", zone->name,
+			pr_info("mm:   %-6s pfn 0x%07lx-0x%07lx %6lu MiB managed\n", zone->name,
 				zone->zone_start_pfn, zone_end_pfn(zone),
 				zone->managed_pages >> (20 - PAGE_SHIFT));
 	}

@@ -170,6 +170,12 @@ def main():
                 pa.append(("%s %s" % (accel, mem),
                            run("x86_64", accel, mem, "pagealloc", 1,
                                extra="page_alloc.shuffle=1")))
+        if not a.x86_only:
+            for target in ("arm64-virt", "arm64-pi4"):
+                print("bench: pagealloc on %s under TCG" % target)
+                pa.append(("%s tcg" % target,
+                           run(target, "tcg", a.mem, "pagealloc", 1, a.pi4_dtb,
+                               extra="page_alloc.shuffle=1")))
         case_table("pagealloc: alloc/free cost and shuffle cost (ns per pair unless"
                    " stated; xN = ratio to the group's baseline in the same boot)",
                    "pagealloc", pa)
