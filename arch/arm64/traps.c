@@ -8,6 +8,7 @@
  * registers and a symbolized stack trace, then panics.
  */
 #include <pagoda/arch.h>
+#include <pagoda/extable.h>
 #include <pagoda/ksyms.h>
 #include <pagoda/printk.h>
 #include <asm/arm64.h>
@@ -73,23 +74,6 @@ static bool is_abort(u64 ec)
 }
 
 /* ---- exception table ------------------------------------------------- */
-
-struct exception_table_entry {
-	u64 insn, fixup;
-};
-extern const struct exception_table_entry __start___ex_table[];
-extern const struct exception_table_entry __stop___ex_table[];
-
-struct fault_record last_fixed_fault;
-
-static const struct exception_table_entry *search_extable(u64 pc)
-{
-	for (const struct exception_table_entry *e = __start___ex_table;
-	     e < __stop___ex_table; e++)
-		if (e->insn == pc)
-			return e;
-	return NULL;
-}
 
 #define EXTABLE(from, to) \
 	".pushsection __ex_table, \"a\"\n\t.balign 8\n\t.quad " #from ", " #to "\n\t.popsection\n\t"
