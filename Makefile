@@ -1,8 +1,10 @@
 # Pagoda build. The two commands a newcomer needs:
 #   make run     build the x86-64 kernel and boot it in QEMU to the shell
 #   make test    build everything and run every test level; ends "N passed, N failed"
-# Also: make bench | iso | debug | host-test | deps | clean
-# Knobs: ARCH=x86_64 PLATFORM=pc CMDLINE='key=value ...' SMP=N MEM=SIZE
+# Also: make bench | iso | debug | host-test | fuzz | deps | clean
+#       make ARCH=arm64 PLATFORM=pi4 sdcard   (a Raspberry Pi 4 SD-card image)
+# Knobs: ARCH=x86_64|arm64 PLATFORM=pc (x86_64), virt|pi4 (arm64)
+#        CMDLINE='key=value ...' SMP=N MEM=SIZE EL2=1 (arm64 virt entered at EL2)
 #        BOOT=direct|bios|uefi (how `make run` boots x86-64), ACCEL=auto|kvm|tcg
 #        HMAT=SIZE (describe a direct-mapped memory-side cache: shuffle turns on)
 
@@ -25,7 +27,7 @@ PY := /usr/bin/python3
 # Tools are installed on first use; the stamp avoids asking apt each time.
 DEPS_STAMP := build/.deps-ok
 
-.PHONY: all run debug test bench iso host-test deps clean kernel fuzz-page-alloc
+.PHONY: all run debug test bench iso host-test deps clean kernel fuzz fuzz-page-alloc
 all: kernel
 
 deps: $(DEPS_STAMP)
@@ -36,21 +38,25 @@ $(DEPS_STAMP): tools/install-deps.sh
 # ---------------------------------------------------------------------------
 # The kernel
 
+# The Raspberry Pi 4 SD card (sdcard) and its firmware (pi4-firmware, PI4_DTB:
+# the device tree QEMU raspi4b boots with too).
+include boot/pi4/sdcard.mk
 include arch/$(ARCH)/build.mk
 
 KERNEL_DIRS := kernel kernel/sched kernel/locking kernel/time lib mm drivers/tty
 KSRCS := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)) $(ARCH_CSRCS)
 KOBJS := $(patsubst %.c,$(B)/obj/%.o,$(KSRCS)) \
-	 $(patsubst %.asm,$(B)/obj/%.o,$(ARCH_ASRCS))
+	 $(patsubst %.asm,$(B)/obj/%.o,$(ARCH_ASRCS)) \
+	 $(patsubst %.S,$(B)/obj/%.o,$(ARCH_SSRCS))
 
 KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
-	-ffreestanding -nostdinc -isystem $(shell $(CC) -print-file-name=include) \
+	-ffreestanding -nostdinc -isystem $(shell $(KCC) -print-file-name=include) \
 	-fno-stack-protector -fno-pic -fno-pie -fno-omit-frame-pointer \
 	-fno-asynchronous-unwind-tables -fno-tree-loop-distribute-patterns \
 	-fno-optimize-sibling-calls \
 	-Iinclude -Iarch/$(ARCH)/include $(ARCH_CFLAGS) -MMD -MP
 
-kernel: $(B)/pagoda.elf
+kernel: $(B)/pagoda.elf $(ARCH_IMAGES)
 
 # Objects depend on the build files too: a flag change rebuilds everything.
 BUILD_FILES := Makefile arch/$(ARCH)/build.mk
@@ -59,6 +65,11 @@ $(B)/obj/%.o: %.c $(BUILD_FILES) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(KCC) $(KCFLAGS) -c $< -o $@
+
+$(B)/obj/%.o: %.S $(BUILD_FILES) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	@$(KCC) $(KCFLAGS) -D__ASSEMBLER__ -Iarch/$(ARCH) -c $< -o $@
 
 $(B)/obj/%.o: %.asm $(BUILD_FILES) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
@@ -89,27 +100,36 @@ $(B)/pagoda.elf: $(KOBJS) $(B)/ksyms1.o $(B)/kernel.ld
 	@$(PY) tools/gen-ksyms.py $(B)/pagoda.nm | cmp -s - $(B)/ksyms1.c || \
 		{ echo "ksyms: symbol table does not match the final link" >&2; rm -f $@; exit 1; }
 
+# The raw image loaders take (arm64: QEMU -kernel, the Pi firmware).
+$(B)/kernel8.img: $(B)/pagoda.elf
+	@echo "  OBJCOPY $@"
+	@$(KOBJCOPY) -O binary $< $@
+
 -include $(KOBJS:.o=.d)
 
 # ---------------------------------------------------------------------------
 # Running
 
+GDB ?= gdb
+# What QEMU's -kernel gets: the ELF on x86 (PVH note), the raw Image on arm64.
+RUN_KERNEL ?= $(B)/pagoda.elf
 QEMU_RUN = $(PY) tools/qemu.py --arch $(ARCH) --platform $(PLATFORM) \
-	--boot $(BOOT) --smp $(SMP) --mem $(MEM) --kernel $(B)/pagoda.elf \
-	--iso $(B)/pagoda.iso --cmdline "$(CMDLINE)" --accel $(ACCEL) \
+	--boot $(BOOT) --smp $(SMP) --mem $(MEM) --kernel $(RUN_KERNEL) \
+	--iso $(B)/pagoda.iso --cmdline "$(CMDLINE)" --accel $(ACCEL) $(ARCH_RUN_ARGS) \
 	$(if $(HMAT),--hmat-cache $(HMAT))
 
-run: kernel $(if $(filter bios uefi,$(BOOT)),iso)
+run: kernel $(if $(filter bios uefi,$(BOOT)),iso) $(ARCH_RUN_DEPS)
 	@$(QEMU_RUN)
 
-debug: kernel $(if $(filter bios uefi,$(BOOT)),iso)
+debug: kernel $(if $(filter bios uefi,$(BOOT)),iso) $(ARCH_RUN_DEPS)
 	@echo "QEMU is waiting for GDB. In another terminal run:"
-	@echo "  gdb $(B)/pagoda.elf -ex 'target remote localhost:1234' -ex 'break start_kernel' -ex continue"
+	@echo "  $(GDB) $(B)/pagoda.elf -ex 'target remote localhost:1234' -ex 'break start_kernel' -ex continue"
 	@$(QEMU_RUN) --gdb
 
 iso: $(B)/pagoda.iso
 $(B)/pagoda.iso: $(B)/pagoda.elf tools/mkiso.sh
 	@tools/mkiso.sh $< $@ "$(CMDLINE)"
+
 
 # ---------------------------------------------------------------------------
 # Host tests: the pure code, compiled for Linux with ASan and UBSan.
@@ -118,7 +138,7 @@ HOST_KSRCS := $(wildcard lib/*.c) kernel/ktest.c kernel/params.c kernel/printk.c
 	kernel/time.c kernel/ksyms.c kernel/boot_info.c \
 	kernel/params_test.c kernel/ksyms_test.c \
 	mm/page_alloc.c mm/shuffle.c mm/page_alloc_verify.c mm/memsim.c \
-	mm/page_alloc_test.c
+	mm/page_alloc_test.c mm/cache_model.c mm/cache_model_test.c
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter \
 	-fno-builtin -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer -include tests/host/host_prefix.h -Iinclude -Itests/host/include -MMD -MP
@@ -159,6 +179,11 @@ fuzz-page-alloc: $(HB)/fuzz-page-alloc
 	$(HB)/fuzz-page-alloc -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 		-print_final_stats=1 build/fuzz/page-alloc
 
+include tests/fixtures/fdt.mk
+
+# make fuzz: every fuzzer, FUZZ_SECONDS each.
+fuzz: fuzz-page-alloc fuzz-fdt
+
 host-test: $(HB)/ktest-host $(HB)/printf-vs-libc
 	@$(HB)/ktest-host all
 	@$(HB)/printf-vs-libc
@@ -168,13 +193,17 @@ host-test: $(HB)/ktest-host $(HB)/printf-vs-libc
 
 test: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory kernel iso host-test-bins ARCH=x86_64 CMDLINE=
-	@$(PY) tests/harness.py
+	@$(MAKE) --no-print-directory kernel ARCH=arm64 PLATFORM=virt
+	@$(MAKE) --no-print-directory kernel $(PI4_DTB) ARCH=arm64 PLATFORM=pi4
+	@$(PY) tests/harness.py --pi4-dtb $(PI4_DTB)
 
 host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc
 
 bench: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory kernel ARCH=x86_64 CMDLINE=
-	@$(PY) tools/bench.py
+	@$(MAKE) --no-print-directory kernel ARCH=arm64 PLATFORM=virt
+	@$(MAKE) --no-print-directory kernel $(PI4_DTB) ARCH=arm64 PLATFORM=pi4
+	@$(PY) tools/bench.py --pi4-dtb $(PI4_DTB)
 
 clean:
 	rm -rf build/x86_64-* build/arm64-* build/host build/test

@@ -39,6 +39,7 @@ const char *boot_mem_type_name(u32 type)
 	case BOOT_MEM_ACPI: return "ACPI data";
 	case BOOT_MEM_NVS: return "ACPI NVS";
 	case BOOT_MEM_BAD: return "bad";
+	case BOOT_MEM_FW_RESERVED: return "firmware reserved";
 	default: return "unknown";
 	}
 }

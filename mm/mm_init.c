@@ -45,6 +45,10 @@ static void memblock_from_boot_info(void)
 		if (r->type == BOOT_MEM_USABLE && e > s)
 			memblock_add(s, e - s);
 	}
+	/* RAM a device tree reserves lies inside the usable regions above. */
+	for (u32 i = 0; i < boot_info.nr_mem; i++)
+		if (boot_info.mem[i].type == BOOT_MEM_FW_RESERVED)
+			memblock_reserve(boot_info.mem[i].base, boot_info.mem[i].size);
 	/* Page 0 is never handed out, so a physical address of 0 means "none". */
 	memblock_reserve(0, PAGE_SIZE);
 	memblock_reserve(boot_info.kernel_start,
@@ -149,7 +153,7 @@ void mm_init(void)
 		struct zone *zone = &pgdat->node_zones[z];
 
 		if (zone->spanned_pages)
-			pr_info("mm:   %-6s pfn %#09lx-%#09lx %6lu MiB managed\n", zone->name,
+			pr_info("mm:   %-6s pfn 0x%07lx-0x%07lx %6lu MiB managed\n", zone->name,
 				zone->zone_start_pfn, zone_end_pfn(zone),
 				zone->managed_pages >> (20 - PAGE_SHIFT));
 	}

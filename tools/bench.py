@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """`make bench`: boot the kernel with bench=all under KVM (when /dev/kvm is
-usable) and under TCG, collect the BENCH JSON lines each run prints, and show
-them side by side: a table for people, JSON lines (build/bench/results.jsonl)
-for tools. Standard library only.
+usable) and under TCG, and the arm64 kernels on QEMU virt and raspi4b (TCG
+only: this is an x86 host), collect the BENCH JSON lines each run prints,
+and show them side by side: a table for people, JSON lines
+(build/bench/results.jsonl) for tools. Standard library only.
 
 TCG timings are emulator timings, not hardware timings; so are KVM timings
-under nested virtualization. The table says which is which.
+under nested virtualization. Every column says which it is.
 """
 import argparse
 import json
@@ -19,25 +20,36 @@ import qemu  # noqa: E402
 from harness import Boot  # noqa: E402
 
 KERNEL = os.path.join(ROOT, "build", "x86_64-pc", "pagoda.elf")
+ARM64_IMAGE = os.path.join(ROOT, "build", "arm64-%s", "kernel8.img")
 OUT = os.path.join(ROOT, "build", "bench")
 
 
-def run(accel, mem, names, runs, extra=""):
+def target_cmd(target, accel, mem, cmdline, pi4_dtb):
+    """The QEMU command for one column: x86_64 (pc), arm64-virt, arm64-pi4."""
+    if target == "x86_64":
+        return qemu.build_cmd(kernel=KERNEL, accel=accel, mem=mem, cmdline=cmdline)[0]
+    platform = target.split("-")[1]
+    return qemu.build_cmd(arch="arm64", platform=platform, mem=mem, cmdline=cmdline,
+                          kernel=ARM64_IMAGE % platform, dtb=pi4_dtb)[0]
+
+
+def run(target, accel, mem, names, runs, pi4_dtb=None, extra=""):
     """Boot `runs` times; return a list of per-boot lists of BENCH records."""
     boots = []
     for i in range(runs):
-        cmd, _ = qemu.build_cmd(kernel=KERNEL, accel=accel, mem=mem,
-                                cmdline=("bench=%s panic=-1 %s" % (names, extra)).strip())
-        b = Boot(cmd, os.path.join(OUT, "%s-%s-%s-%d.log" % (names, accel, mem, i)),
+        cmdline = ("bench=%s panic=-1 %s" % (names, extra)).strip()
+        cmd = target_cmd(target, accel, mem, cmdline, pi4_dtb)
+        b = Boot(cmd, os.path.join(OUT, "%s-%s-%s-%s-%d.log" % (names, target, accel, mem, i)),
                  1800).run()
         recs = []
         for line in b.text.replace("\r", "").splitlines():
             if line.startswith("BENCH "):
                 rec = json.loads(line[6:])
-                rec.update(run=i, mem=mem, qemu_accel=accel)
+                rec.update(run=i, mem=mem, qemu_accel=accel, target=target)
                 recs.append(rec)
         if not recs:
-            print("bench: %s boot %d printed no results (log %s)" % (accel, i, b.log))
+            print("bench: %s %s boot %d printed no results (log %s)" %
+                  (target, accel, i, b.log))
         boots.append(recs)
     return boots
 
@@ -62,18 +74,32 @@ def boot_table(results):
                     steps.append(key)
                 per.setdefault((accel, key), []).append(r["ns"] / 1000.0)
     print("\nboot: time from kernel entry to the shell prompt (median of runs, microseconds)")
-    print("%-28s" % "step" + "".join("%14s" % c for c in cols))
+    # Each arch has its own steps: order them by where in its boot each
+    # falls (averaged over the columns that have it), totals last.
+    where = {}
+    for accel, boots in results:
+        names = [r["step"] for r in (boots[0] if boots else [])
+                 if r.get("bench") == "boot" and r["step"] != "total"]
+        for i, n in enumerate(names):
+            where.setdefault(n, []).append(i / max(1, len(names) - 1))
+    steps = sorted((k for k in steps if not k.startswith("total")),
+                   key=lambda k: sum(where.get(k, [1])) / len(where.get(k, [1]))) + \
+        [k for k in steps if k.startswith("total")]
+    print("%-28s" % "step" + "".join("%18s" % c for c in cols))
     for s in steps:
         row = "%-28s" % s
         for c in cols:
             m = median(per.get((c, s), []))
-            row += "%14s" % ("-" if m is None else "%.1f" % m)
+            row += "%18s" % ("-" if m is None else "%.1f" % m)
         print(row)
+    print("(every column is QEMU: TCG is emulation, not hardware time; the arm64"
+          " targets always run under TCG here)")
     tot = [k for k in steps if k.startswith("total")]
-    if len(cols) == 2 and tot:
-        a, b = (median(per.get((c, tot[0]), [])) for c in cols)
+    x86 = [c for c in cols if c.startswith("x86_64")]
+    if len(x86) == 2 and tot:
+        a, b = (median(per.get((c, tot[0]), [])) for c in x86)
         if a and b:
-            print("ratio %s/%s: %.2f" % (cols[0], cols[1], a / b))
+            print("ratio %s/%s: %.2f" % (x86[0], x86[1], a / b))
 
 
 def case_table(title, bench, results):
@@ -111,13 +137,13 @@ def sched_locks_tables(results):
         recs = [r for recs in boots for r in recs]
         ops = [r for r in recs if r.get("bench") == "sched"]
         if ops:
-            print("\nsched under %s, %d CPUs (microseconds per operation)" %
+            print("\nsched on %s, %d CPUs (microseconds per operation)" %
                   (accel.upper(), ops[0]["cpus"]))
             for r in ops:
                 print("  %-16s %12.3f" % (r["op"], r["ns"] / 1000.0))
         locks = [r for r in recs if r.get("bench") == "locks"]
         if locks:
-            print("\nlocks under %s, %d CPUs, lockstat %s (ns per lock+unlock; "
+            print("\nlocks on %s, %d CPUs, lockstat %s (ns per lock+unlock; "
                   "contended: wall time per acquisition, one thread per CPU)" %
                   (accel.upper(), locks[0]["cpus"], "on" if locks[0]["lockstat"] else "off"))
             print("  %-20s %14s %14s" % ("primitive", "uncontended", "contended"))
@@ -135,26 +161,34 @@ def main():
                     help="auto (KVM when usable, and TCG), kvm or tcg")
     ap.add_argument("--big-mem", default="16G",
                     help="second guest size for the page allocator bench")
+    ap.add_argument("--pi4-dtb", help="device tree for raspi4b")
+    ap.add_argument("--x86-only", action="store_true")
     a = ap.parse_args()
     os.makedirs(OUT, exist_ok=True)
     accels = ((["kvm"] if qemu.kvm_usable() else []) + ["tcg"]
               if a.accel == "auto" else [a.accel])
+    columns = [("x86_64", acc) for acc in accels]
+    if not a.x86_only:
+        columns += [("arm64-virt", "tcg"), ("arm64-pi4", "tcg")]
     results = []
     # Boot timing: several boots, medians. The other benchmarks get their
     # own boots below.
-    boot_names = "boot" if a.bench == "all" else a.bench
     if a.bench in ("all", "boot"):
-        for accel in accels:
-            print("bench: %d boots under %s with %s" % (a.runs, accel.upper(), a.mem))
-            results.append((accel, run(accel, a.mem, boot_names, a.runs)))
+        for target, accel in columns:
+            what = target + (" (raspi4b: 2 GiB, fixed)" if target == "arm64-pi4" else
+                             " with " + a.mem)
+            print("bench: %d boots of %s under %s" % (a.runs, what, accel.upper()))
+            results.append(("%s %s" % (target, accel),
+                            run(target, accel, a.mem, "boot", a.runs, a.pi4_dtb)))
         boot_table(results)
-    # The scheduler and the locks, with 2 CPUs (qemu.py's default).
+    # The scheduler and the locks, with 2 CPUs (qemu.py's default); x86_64
+    # only for now.
     if a.bench in ("all", "sched", "locks"):
         names = "sched,locks" if a.bench == "all" else a.bench
         sl = []
         for accel in accels:
-            print("bench: %s under %s, 2 CPUs" % (names, accel.upper()))
-            sl.append((accel, run(accel, a.mem, names, 1)))
+            print("bench: %s on x86_64 under %s, 2 CPUs" % (names, accel.upper()))
+            sl.append(("x86_64 " + accel, run("x86_64", accel, a.mem, names, 1)))
         sched_locks_tables(sl)
         results += sl
     # The page allocator in a small and a big guest (struct pages for all
@@ -165,7 +199,14 @@ def main():
             for mem in (a.mem, a.big_mem):
                 print("bench: pagealloc under %s with %s" % (accel.upper(), mem))
                 pa.append(("%s %s" % (accel, mem),
-                           run(accel, mem, "pagealloc", 1, "page_alloc.shuffle=1")))
+                           run("x86_64", accel, mem, "pagealloc", 1,
+                               extra="page_alloc.shuffle=1")))
+        if not a.x86_only:
+            for target in ("arm64-virt", "arm64-pi4"):
+                print("bench: pagealloc on %s under TCG" % target)
+                pa.append(("%s tcg" % target,
+                           run(target, "tcg", a.mem, "pagealloc", 1, a.pi4_dtb,
+                               extra="page_alloc.shuffle=1")))
         case_table("pagealloc: alloc/free cost and shuffle cost (ns per pair unless"
                    " stated; xN = ratio to the group's baseline in the same boot)",
                    "pagealloc", pa)

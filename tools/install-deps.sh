@@ -6,6 +6,12 @@
 # On Debian 12 (bookworm) QEMU is 7.2, too old for the raspi4b machine, so we
 # take QEMU from bookworm-backports. The backports source is derived from the
 # mirror the machine already uses: we never name a package host ourselves.
+#
+# The Raspberry Pi 4 files (start4.elf, fixup4.dat, the board's device tree)
+# come from Debian arm64 packages that tools/fetch-pi4-firmware.sh downloads,
+# never installs. For apt to see them on an amd64 host, dpkg must accept the
+# arm64 architecture and the release's non-free-firmware component must be in
+# the sources; this script sets both up (`--pi4-sources` does only that).
 set -euo pipefail
 
 say() { printf 'install-deps: %s\n' "$*" >&2; }
@@ -25,7 +31,9 @@ declare -A PKG_OF=(
 	[mformat]=mtools
 	[python3]=python3
 	[gdb]=gdb
+	[gdb-multiarch]=gdb-multiarch
 	[clang]=clang
+	[dtc]=device-tree-compiler
 )
 # Package files that have no command of their own.
 declare -A FILE_OF=(
@@ -48,10 +56,37 @@ done
 for f in "${!FILE_OF[@]}"; do
 	[ -e "$f" ] || missing+=("${FILE_OF[$f]}")
 done
+# libFuzzer (make fuzz, and the short fuzzing run in make test) is in
+# clang's runtime package, which clang itself only recommends.
+fuzzer_present() {
+	command -v clang >/dev/null 2>&1 &&
+		[ -e "$(clang -print-runtime-dir 2>/dev/null)/libclang_rt.fuzzer-$(uname -m).a" ]
+}
+fuzzer_present || missing+=(libclang-rt-dev)
 need_new_qemu=0
 qemu_new_enough || need_new_qemu=1
 
-if [ ${#missing[@]} -eq 0 ] && [ $need_new_qemu -eq 0 ]; then
+# Can apt already offer the arm64 packages the Pi 4 SD card is made from?
+# (Only Debian has them under these names; elsewhere there is nothing to do.)
+pi4_sources_ok() {
+	grep -qx 'ID=debian' /etc/os-release 2>/dev/null || return 0
+	command -v apt-cache >/dev/null || return 0
+	[ "$(dpkg --print-architecture)" = arm64 ] ||
+		dpkg --print-foreign-architectures | grep -qx arm64 || return 1
+	# raspi-firmware is an "all" package; the kernel package is arm64.
+	LC_ALL=C apt-cache policy raspi-firmware linux-image-arm64:arm64 2>/dev/null |
+		grep -c 'Candidate: [0-9]' | grep -qx 2
+}
+need_pi4_sources=0
+pi4_sources_ok || need_pi4_sources=1
+
+only_pi4=0
+if [ "${1:-}" = --pi4-sources ]; then
+	only_pi4=1
+	missing=() need_new_qemu=0
+fi
+
+if [ ${#missing[@]} -eq 0 ] && [ $need_new_qemu -eq 0 ] && [ $need_pi4_sources -eq 0 ]; then
 	exit 0
 fi
 
@@ -66,7 +101,9 @@ if [ "$(id -u)" -ne 0 ]; then
 	if command -v sudo >/dev/null && sudo -n true 2>/dev/null || [ -t 0 ]; then
 		SUDO=sudo
 	else
-		say "need root to install: ${missing[*]}"
+		[ ${#missing[@]} -eq 0 ] || say "need root to install: ${missing[*]}"
+		[ $need_pi4_sources -eq 0 ] ||
+			say "need root to let apt see the Pi 4 firmware (dpkg --add-architecture arm64, the non-free-firmware component)"
 		say "run: sudo $0   (or install those packages yourself)"
 		exit 1
 	fi
@@ -115,14 +152,58 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
 }
 
+# The release's own suite with the non-free-firmware component (where
+# raspi-firmware lives), from the same mirror, unless a source has it already.
+add_firmware_component() {
+	local list=/etc/apt/sources.list.d/pagoda-firmware.sources mirror
+	[ -e "$list" ] && return 0
+	LC_ALL=C apt-cache policy 2>/dev/null |
+		grep -q "n=${VERSION_CODENAME},.*c=non-free-firmware" && return 0
+	mirror=$(debian_mirror | head -n1) || true
+	if [ -z "$mirror" ]; then
+		say "cannot find a Debian mirror in the apt sources; enable the non-free-firmware component by hand"
+		return 1
+	fi
+	say "adding the non-free-firmware component of ${VERSION_CODENAME} from the machine's own mirror ($mirror)"
+	$SUDO tee "$list" >/dev/null <<SRC
+Types: deb
+URIs: $mirror
+Suites: ${VERSION_CODENAME}
+Components: non-free-firmware
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+}
+
+setup_pi4_sources() {
+	if [ "$(dpkg --print-architecture)" != arm64 ] &&
+	   ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		say "enabling the arm64 architecture in dpkg (packages are only downloaded, never installed)"
+		$SUDO dpkg --add-architecture arm64
+	fi
+	add_firmware_component || true
+	$SUDO apt-get update -qq
+	pi4_sources_ok || say "warning: apt still offers no raspi-firmware or linux-image-arm64:arm64; the Pi 4 SD card will not build"
+}
+
+if [ $only_pi4 -eq 1 ]; then
+	setup_pi4_sources
+	exit 0
+fi
+
 qemu_from=()
 if [ $need_new_qemu -eq 1 ] && [ "${ID:-}" = debian ] && [ "${VERSION_CODENAME:-}" = bookworm ]; then
 	add_backports && qemu_from=(-t bookworm-backports)
 fi
 
-say "installing: ${missing[*]:-} (QEMU >= 9 needed for raspi4b)"
+if [ ${#missing[@]} -gt 0 ] || [ $need_new_qemu -eq 1 ]; then
+	say "installing: ${missing[*]:-} (QEMU >= 9 needed for raspi4b)"
+fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
+if [ $need_pi4_sources -eq 1 ]; then
+	setup_pi4_sources
+else
+	$SUDO apt-get update -qq
+fi
 # QEMU first, from backports where that is needed, so it is the new one.
 $SUDO apt-get install -y -qq --no-install-recommends "${qemu_from[@]}" \
 	qemu-system-x86 qemu-system-arm qemu-utils ovmf >/dev/null

@@ -31,13 +31,42 @@ def ovmf_path():
     sys.exit("qemu: no OVMF firmware found (install the ovmf package)")
 
 
+def arm64_cmd(platform, smp, mem, kernel, dtb, cmdline, el2):
+    """QEMU for arm64: always TCG on an x86 host.
+
+    Both platforms take the raw Image (kernel8.img): QEMU reads its arm64
+    header, loads it at RAM base + text_offset and enters it with x0 = the
+    device tree. -semihosting lets the kernel report an exit status.
+    """
+    if platform == "virt":
+        machine = "virt,gic-version=2" + (",virtualization=on" if el2 else "")
+        cmd = ["qemu-system-aarch64", "-machine", machine, "-cpu", "cortex-a72",
+               "-m", str(mem), "-smp", str(smp), "-nic", "none"]
+    elif platform == "pi4":
+        # The board fixes its own RAM (2 GiB) and CPUs (4); it boots at EL2
+        # and parks CPUs 1-3 on the spin table, like the Pi firmware.
+        if not dtb or not os.path.exists(dtb):
+            sys.exit("qemu: raspi4b needs the Pi 4 device tree (%s); run "
+                     "`make pi4-firmware`" % dtb)
+        cmd = ["qemu-system-aarch64", "-machine", "raspi4b", "-dtb", dtb]
+    else:
+        sys.exit("qemu: unknown arm64 PLATFORM=%s (virt or pi4)" % platform)
+    cmd += ["-accel", "tcg", "-semihosting", "-kernel", kernel]
+    if cmdline:
+        cmd += ["-append", cmdline]
+    return cmd
+
+
 def build_cmd(arch="x86_64", platform="pc", boot="direct", smp=2, mem="1G",
               kernel=None, iso=None, cmdline="", accel="auto", gdb=False,
-              interactive=False, extra=(), hmat_cache=None):
+              interactive=False, extra=(), hmat_cache=None, dtb=None, el2=False):
     """Return (argv, accel) for one boot of one target."""
+    if arch == "arm64":
+        cmd, accel = arm64_cmd(platform, smp, mem, kernel, dtb, cmdline, el2), "tcg"
+        return finish_cmd(cmd, interactive, gdb, extra), accel
     accel = pick_accel(accel)
     if arch != "x86_64":
-        sys.exit("qemu: ARCH=%s is not supported yet" % arch)
+        sys.exit("qemu: unknown ARCH=%s (x86_64 or arm64)" % arch)
     cmd = ["qemu-system-x86_64", "-machine", "q35", "-m", str(mem),
            "-smp", str(smp), "-nic", "none",
            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
@@ -73,6 +102,11 @@ def build_cmd(arch="x86_64", platform="pc", boot="direct", smp=2, mem="1G",
             cmd += ["-bios", ovmf_path()]
     else:
         sys.exit("qemu: unknown BOOT=%s (direct, bios or uefi)" % boot)
+    return finish_cmd(cmd, interactive, gdb, extra), accel
+
+
+def finish_cmd(cmd, interactive, gdb, extra):
+    """The serial console and monitor wiring every target shares."""
     if interactive:
         cmd += ["-nographic", "-serial", "mon:stdio"]
     else:
@@ -82,7 +116,7 @@ def build_cmd(arch="x86_64", platform="pc", boot="direct", smp=2, mem="1G",
     if gdb:
         cmd += ["-s", "-S"]
     cmd += list(extra)
-    return cmd, accel
+    return cmd
 
 
 def main():
@@ -99,17 +133,25 @@ def main():
     ap.add_argument("--gdb", action="store_true")
     ap.add_argument("--hmat-cache", default="",
                     help="describe a direct-mapped memory-side cache of this size")
+    ap.add_argument("--dtb", help="device tree for raspi4b")
+    ap.add_argument("--el2", action="store_true",
+                    help="arm64 virt: emulate EL2, so the kernel enters there")
     a = ap.parse_args()
     if a.boot in ("bios", "uefi") and a.cmdline:
         print("qemu: note: BOOT=%s takes CMDLINE from the ISO's grub.cfg "
               "(rebuilt by `make iso CMDLINE=...`)" % a.boot, file=sys.stderr)
     cmd, accel = build_cmd(a.arch, a.platform, a.boot, a.smp, a.mem, a.kernel,
                            a.iso, a.cmdline, a.accel, a.gdb, interactive=True,
-                           hmat_cache=a.hmat_cache or None)
+                           hmat_cache=a.hmat_cache or None, dtb=a.dtb, el2=a.el2)
     if not shutil.which(cmd[0]):
         sys.exit("qemu: %s not found; run `make deps`" % cmd[0])
-    print("qemu: %s boot, %s, %s CPUs, %s; Ctrl-A X quits" %
-          (a.boot, accel.upper(), a.smp, a.mem), file=sys.stderr)
+    if a.arch == "arm64" and a.platform == "pi4":
+        what = "raspi4b (4 CPUs, 2 GiB, fixed by the board)"
+    elif a.arch == "arm64":
+        what = "virt%s, %s CPUs, %s" % (" at EL2" if a.el2 else "", a.smp, a.mem)
+    else:
+        what = "%s boot, %s CPUs, %s" % (a.boot, a.smp, a.mem)
+    print("qemu: %s, %s; Ctrl-A X quits" % (what, accel.upper()), file=sys.stderr)
     os.execvp(cmd[0], cmd)
 
 

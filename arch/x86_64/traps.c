@@ -7,6 +7,7 @@
  * trace) and panics.
  */
 #include <pagoda/arch.h>
+#include <pagoda/extable.h>
 #include <pagoda/ksyms.h>
 #include <pagoda/printk.h>
 #include <pagoda/sched.h>
@@ -130,23 +131,6 @@ void idt_init(void)
 }
 
 /* ---- exception table ------------------------------------------------- */
-
-struct exception_table_entry {
-	u64 insn, fixup;
-};
-extern const struct exception_table_entry __start___ex_table[];
-extern const struct exception_table_entry __stop___ex_table[];
-
-struct fault_record last_fixed_fault;
-
-static const struct exception_table_entry *search_extable(u64 ip)
-{
-	for (const struct exception_table_entry *e = __start___ex_table;
-	     e < __stop___ex_table; e++)
-		if (e->insn == ip)
-			return e;
-	return NULL;
-}
 
 #define EXTABLE(from, to) \
 	".pushsection __ex_table, \"a\"\n\t.balign 8\n\t.quad " #from ", " #to "\n\t.popsection\n\t"

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: MIT
+# The Raspberry Pi 4 pieces of the build, included by the top-level Makefile.
+#   make ARCH=arm64 PLATFORM=pi4 sdcard   ->  build/arm64-pi4/pagoda-pi4.img
+#   make pi4-firmware                     ->  build/pi4-firmware/ (any ARCH)
+# The firmware and device tree are downloaded from Debian's packages at build
+# time (tools/fetch-pi4-firmware.sh) and never committed. QEMU raspi4b boots
+# with the same device tree: -dtb $(PI4_DTB).
+
+PI4_FW := build/pi4-firmware
+PI4_DTB := $(PI4_FW)/bcm2711-rpi-4-b.dtb
+PI4_CONF := boot/pi4/config.txt boot/pi4/cmdline.txt
+
+.PHONY: pi4-firmware sdcard
+pi4-firmware: $(PI4_DTB)
+# One fetch brings every file; the DTB stands for all of them.
+$(PI4_DTB): tools/fetch-pi4-firmware.sh | $(DEPS_STAMP)
+	@tools/fetch-pi4-firmware.sh $(PI4_FW)
+
+ifeq ($(ARCH)-$(PLATFORM),arm64-pi4)
+# The card carries exactly the kernel8.img the raspi4b tests boot.
+sdcard: $(B)/pagoda-pi4.img
+$(B)/pagoda-pi4.img: $(B)/kernel8.img $(PI4_DTB) $(PI4_CONF) tools/mksdcard.sh tools/mbr.py | $(DEPS_STAMP)
+	@tools/mksdcard.sh $@ $(B)/kernel8.img $(PI4_FW) boot/pi4
+else
+sdcard:
+	@echo "sdcard: the SD card is for a Raspberry Pi 4; run: make ARCH=arm64 PLATFORM=pi4 sdcard" >&2
+	@exit 1
+endif
