@@ -16,6 +16,7 @@
 #include <pagoda/init.h>
 #include <pagoda/pl011.h>
 #include <pagoda/printk.h>
+#include <pagoda/smp.h>
 #include <pagoda/string.h>
 #include <asm/arm64.h>
 #include "platform.h"
@@ -176,6 +177,8 @@ void arm64_start(u64 dtb_pa, u64 image_pa, u64 entry_cycles, u64 el)
 	const char *counter_source;
 	const void *fdt;
 
+	/* Per-CPU registers (TPIDR_EL1, SP_EL0) before anything takes a lock. */
+	percpu_init_boot_cpu();
 	boot_entry_cycles = entry_cycles;
 	boot_mark("entry");
 	entry_el = (unsigned int)el;

@@ -209,13 +209,21 @@ static void describe_abort(u64 esr, u64 far)
 	       far_valid && far < 4096 ? ", a NULL pointer dereference" : "");
 }
 
+void arm64_irq(void);
+
 void arm64_exception(struct pt_regs *regs, u64 slot)
 {
 	u64 ec = ESR_EC(regs->esr);
 	bool sync = (slot & 3) == VEC_SYNC;
 	const char *name = sync ? ec_name(ec) : slot_names[slot & 15];
-	const struct exception_table_entry *fix = sync ? search_extable(regs->pc) : NULL;
+	const struct exception_table_entry *fix;
 
+	/* The kernel runs on SP_EL1 with IRQs: slot 5 is the one that comes. */
+	if (slot == 4 + VEC_IRQ) {
+		arm64_irq();
+		return;
+	}
+	fix = sync ? search_extable(regs->pc) : NULL;
 	if (fix) {
 		last_fixed_fault = (struct fault_record){
 			.vector = (int)ec, .name = name, .error_code = regs->esr,
