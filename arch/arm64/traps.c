@@ -11,6 +11,7 @@
 #include <pagoda/extable.h>
 #include <pagoda/ksyms.h>
 #include <pagoda/printk.h>
+#include <pagoda/task.h>
 #include <asm/arm64.h>
 
 extern char boot_stack[], boot_stack_top[];
@@ -146,9 +147,19 @@ long arm64_semihost(u64 op, const void *block)
 
 /* ---- stack traces ------------------------------------------------------ */
 
+static bool on_stack(u64 p, u64 lo, u64 hi)
+{
+	return p >= lo && p + 16 <= hi;
+}
+
+/* The boot stack, or the running thread's (vmalloc'ed) one. */
 static bool on_kernel_stack(u64 p)
 {
-	return p >= (u64)boot_stack && p + 16 <= (u64)boot_stack_top;
+	struct task *t = arch_current();
+
+	if (on_stack(p, (u64)boot_stack, (u64)boot_stack_top))
+		return true;
+	return t && t->stack && on_stack(p, (u64)t->stack, (u64)t->stack + t->stack_size);
 }
 
 /*
