@@ -19,11 +19,47 @@
  */
 #include "layout.h"
 #include "pgtable.h"
+#include "smp_boot.h"
 
 /* A symbol's address, PC-relative: physical before the MMU, virtual after. */
 .macro adr_l reg, sym
 	adrp	\reg, \sym
 	add	\reg, \reg, :lo12:\sym
+.endm
+
+/*
+ * From EL2 to EL1 at `target`, MMU off, interrupts masked. Every CPU that
+ * enters at EL2 does this for itself: these registers are per CPU.
+ * EL1 gets the physical counter and timer untrapped, a virtual counter
+ * equal to the physical one, AArch64, no stage 2, and FP/SIMD. With a
+ * GICv3 system-register interface, EL1 may use its ICC_* registers.
+ */
+.macro drop_to_el1 target
+	msr	cntvoff_el2, xzr	/* virtual counter = physical counter */
+	mrs	x0, cnthctl_el2
+	orr	x0, x0, #3		/* EL1PCTEN, EL1PCEN: EL1 may use the physical timer */
+	msr	cnthctl_el2, x0
+	mov	x0, #(1 << 31)		/* HCR_EL2.RW: EL1 runs AArch64; no traps, no stage 2 */
+	msr	hcr_el2, x0
+	mov	x0, #0x33ff		/* CPTR_EL2: RES1 bits only, FP/SIMD not trapped */
+	msr	cptr_el2, x0
+	msr	hstr_el2, xzr
+	mrs	x0, id_aa64pfr0_el1
+	ubfx	x0, x0, #24, #4		/* GIC: 1 = a GICv3 CPU interface exists */
+	cbz	x0, 1f
+	mrs	x0, S3_4_C12_C9_5	/* ICC_SRE_EL2 */
+	mov	x1, #0x9		/* SRE for EL2, Enable: EL1 may set its own SRE */
+	orr	x0, x0, x1
+	msr	S3_4_C12_C9_5, x0
+	isb
+	msr	S3_4_C12_C11_0, xzr	/* ICH_HCR_EL2: no virtual interrupts */
+1:	ldr	x0, =SCTLR_EL1_MMU_OFF
+	msr	sctlr_el1, x0
+	mov	x0, #0x3c5		/* SPSR: EL1 with its own SP (EL1h), DAIF masked */
+	msr	spsr_el2, x0
+	adr	x0, \target
+	msr	elr_el2, x0
+	eret
 .endm
 
 	.section .head.text, "ax"
@@ -101,25 +137,57 @@ el1_entry:
 	br	x0
 
 el2_to_el1:
-	msr	cntvoff_el2, xzr	/* virtual counter = physical counter */
-	mrs	x0, cnthctl_el2
-	orr	x0, x0, #3		/* EL1PCTEN, EL1PCEN: EL1 may use the physical timer */
-	msr	cnthctl_el2, x0
-	mov	x0, #(1 << 31)		/* HCR_EL2.RW: EL1 runs AArch64; no traps, no stage 2 */
-	msr	hcr_el2, x0
-	mov	x0, #0x33ff		/* CPTR_EL2: RES1 bits only, FP/SIMD not trapped */
-	msr	cptr_el2, x0
-	msr	hstr_el2, xzr
-	ldr	x0, =SCTLR_EL1_MMU_OFF
-	msr	sctlr_el1, x0
-	mov	x0, #0x3c5		/* SPSR: EL1 with its own SP (EL1h), DAIF masked */
-	msr	spsr_el2, x0
-	adr	x0, el1_entry
-	msr	elr_el2, x0
-	eret
+	drop_to_el1 el1_entry
 
 park:	wfe
 	b	park
+
+/*
+ * Secondary CPUs start here, one at a time, at the physical address of
+ * this label: PSCI CPU_ON's entry point on virt, the address written to
+ * the spin table on the Pi 4. The MMU is off and the EL is 2 or 1, as for
+ * the boot CPU. Everything this CPU needs was left for it in
+ * secondary_boot (smp.c), cleaned to the point of coherency because it is
+ * read here with the data cache off: the boot CPU's final MAIR, TCR,
+ * SCTLR and TTBR1 (the same kernel page tables for every CPU), its idle
+ * stack, per-CPU block and idle task. head.S's identity map (idmap_l0,
+ * untouched since boot) covers this code while the MMU comes on.
+ */
+	.globl secondary_entry
+secondary_entry:
+	mrs	x0, CurrentEL
+	ubfx	x0, x0, #2, #2
+	cmp	x0, #1
+	b.eq	secondary_el1
+	cmp	x0, #2
+	b.ne	park
+	drop_to_el1 secondary_el1
+
+secondary_el1:
+	ldr	x0, =SCTLR_EL1_MMU_OFF
+	msr	sctlr_el1, x0
+	isb
+	mov	x0, #(3 << 20)		/* CPACR_EL1.FPEN, as on the boot CPU */
+	msr	cpacr_el1, x0
+	adr_l	x1, secondary_boot
+	ldr	x0, [x1, #SB_MAIR]
+	msr	mair_el1, x0
+	ldr	x0, [x1, #SB_TCR]
+	msr	tcr_el1, x0
+	adr_l	x0, idmap_l0
+	msr	ttbr0_el1, x0
+	ldr	x0, [x1, #SB_TTBR1]
+	msr	ttbr1_el1, x0
+	isb
+	tlbi	vmalle1
+	ic	iallu
+	dsb	nsh
+	isb
+	ldr	x0, [x1, #SB_SCTLR]
+	msr	sctlr_el1, x0
+	isb
+	ldr	x0, =secondary_virt
+	br	x0
 
 /*
  * x22 = physical address of _head. Tables live in .bss (zeroed above).
@@ -205,8 +273,38 @@ start_virt:
 4:	wfi
 	b	4b
 
+/*
+ * A secondary CPU, now at KERNEL_VIRT: drop the identity map for the
+ * empty lower half every CPU runs with, take the stack, vectors and
+ * per-CPU registers the boot CPU chose, and go to C.
+ */
+secondary_virt:
+	adr_l	x1, secondary_boot
+	ldr	x0, [x1, #SB_TTBR0]
+	msr	ttbr0_el1, x0
+	isb
+	tlbi	vmalle1
+	dsb	nsh
+	isb
+	ldr	x0, [x1, #SB_STACK]
+	mov	sp, x0
+	adr_l	x0, vectors
+	msr	vbar_el1, x0
+	ldr	x0, [x1, #SB_CPU_LOCAL]
+	msr	tpidr_el1, x0
+	ldr	x0, [x1, #SB_TASK]
+	msr	sp_el0, x0
+	isb
+	mov	x29, xzr		/* the end of every stack trace */
+	mov	x30, xzr
+	ldr	x0, [x1, #SB_CPU]
+	bl	arm64_secondary_start
+5:	wfi
+	b	5b
+
 	.section .bss, "aw", %nobits
 	.balign 4096
+	.globl idmap_l0
 idmap_l0:	.skip 4096
 idmap_l1:	.skip 4096
 idmap_l2:	.skip 4096

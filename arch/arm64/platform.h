@@ -30,6 +30,9 @@ void platform_console_pins(const struct arm64_platform *p);
 /* power.c: either argument may be NULL/0 for "keep what is set". */
 void arm64_power_init(const char *psci_method, phys_addr_t pm_base);
 const char *arm64_power_method(void);
+/* PSCI CPU_ON: 0 or a negative errno (-ENODEV when there is no PSCI). */
+int psci_cpu_on(u64 hwid, phys_addr_t entry, u64 context);
+bool psci_available(void);
 /* cpu.c */
 const char *arm64_counter_init(u64 fallback);
 /* mmu.c */

@@ -17,6 +17,7 @@
 #include <asm/arm64.h>
 #include "platform.h"
 
+#define PSCI_CPU_ON_64 0xc4000003
 #define PSCI_SYSTEM_OFF 0x84000008
 #define PSCI_SYSTEM_RESET 0x84000009
 
@@ -61,14 +62,60 @@ const char *arm64_power_method(void)
 	return pm_regs ? "BCM2835 watchdog" : "none (halt only)";
 }
 
-static void psci_call(u32 fn)
+/*
+ * A PSCI call: function id in x0, arguments in x1-x3, the result in x0
+ * (SMC Calling Convention). Firmware may clobber x0-x17; the call is an
+ * exception, so nothing else of ours changes.
+ */
+static long psci_call(u32 fn, u64 a1, u64 a2, u64 a3)
 {
 	register u64 x0 __asm__("x0") = fn;
+	register u64 x1 __asm__("x1") = a1;
+	register u64 x2 __asm__("x2") = a2;
+	register u64 x3 __asm__("x3") = a3;
 
 	if (psci_conduit == PSCI_HVC)
-		__asm__ volatile("hvc #0" : "+r"(x0) : : "x1", "x2", "x3", "memory");
+		__asm__ volatile("hvc #0"
+				 : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3)
+				 :
+				 : "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12",
+				   "x13", "x14", "x15", "x16", "x17", "memory");
 	else if (psci_conduit == PSCI_SMC)
-		__asm__ volatile("smc #0" : "+r"(x0) : : "x1", "x2", "x3", "memory");
+		__asm__ volatile("smc #0"
+				 : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3)
+				 :
+				 : "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12",
+				   "x13", "x14", "x15", "x16", "x17", "memory");
+	else
+		return -ENODEV;
+	return (long)x0;
+}
+
+/* PSCI's return codes, as errno values. */
+static int psci_errno(long ret)
+{
+	switch (ret) {
+	case 0: return 0;
+	case -1: return -ENOSYS;	/* NOT_SUPPORTED */
+	case -2: return -EINVAL;	/* INVALID_PARAMETERS */
+	case -3: return -EPERM;		/* DENIED */
+	case -4: return -EBUSY;		/* ALREADY_ON */
+	case -5: return -EBUSY;		/* ON_PENDING */
+	case -9: return -EFAULT;	/* INVALID_ADDRESS */
+	case -ENODEV: return -ENODEV;	/* no conduit: not a firmware answer */
+	default: return -EIO;		/* INTERNAL_FAILURE and anything else */
+	}
+}
+
+/* Start the CPU whose MPIDR affinity is `hwid` at physical `entry`, MMU off. */
+int psci_cpu_on(u64 hwid, phys_addr_t entry, u64 context)
+{
+	return psci_errno(psci_call(PSCI_CPU_ON_64, hwid, entry, context));
+}
+
+bool psci_available(void)
+{
+	return psci_conduit != PSCI_NONE;
 }
 
 static void pm_reset(bool halt)
@@ -98,7 +145,7 @@ void arch_emulator_exit(int status)
 void arch_poweroff(void)
 {
 	arch_irq_disable();
-	psci_call(PSCI_SYSTEM_OFF);
+	psci_call(PSCI_SYSTEM_OFF, 0, 0, 0);
 	pm_reset(true);
 	pr_emerg("poweroff: no way to power off here; halting\n");
 	arch_halt_forever();
@@ -107,7 +154,7 @@ void arch_poweroff(void)
 void arch_reboot(void)
 {
 	arch_irq_disable();
-	psci_call(PSCI_SYSTEM_RESET);
+	psci_call(PSCI_SYSTEM_RESET, 0, 0, 0);
 	pm_reset(false);
 	pr_emerg("reboot: no way to reset here; halting\n");
 	arch_halt_forever();
