@@ -5,6 +5,7 @@
 #       make ARCH=arm64 PLATFORM=pi4 sdcard   (a Raspberry Pi 4 SD-card image)
 # Knobs: ARCH=x86_64|arm64 PLATFORM=pc (x86_64), virt|pi4 (arm64)
 #        CMDLINE='key=value ...' SMP=N MEM=SIZE EL2=1 (arm64 virt entered at EL2)
+#        GIC=3 (arm64 virt with a GICv3 instead of the GICv2)
 #        BOOT=direct|bios|uefi (how `make run` boots x86-64), ACCEL=auto|kvm|tcg
 #        HMAT=SIZE (describe a direct-mapped memory-side cache: shuffle turns on)
 

@@ -31,15 +31,16 @@ def ovmf_path():
     sys.exit("qemu: no OVMF firmware found (install the ovmf package)")
 
 
-def arm64_cmd(platform, smp, mem, kernel, dtb, cmdline, el2):
+def arm64_cmd(platform, smp, mem, kernel, dtb, cmdline, el2, gic=2):
     """QEMU for arm64: always TCG on an x86 host.
 
     Both platforms take the raw Image (kernel8.img): QEMU reads its arm64
     header, loads it at RAM base + text_offset and enters it with x0 = the
     device tree. -semihosting lets the kernel report an exit status.
+    virt's interrupt controller is a GICv2 unless gic=3.
     """
     if platform == "virt":
-        machine = "virt,gic-version=2" + (",virtualization=on" if el2 else "")
+        machine = "virt,gic-version=%s" % gic + (",virtualization=on" if el2 else "")
         cmd = ["qemu-system-aarch64", "-machine", machine, "-cpu", "cortex-a72",
                "-m", str(mem), "-smp", str(smp), "-nic", "none"]
     elif platform == "pi4":
@@ -51,7 +52,8 @@ def arm64_cmd(platform, smp, mem, kernel, dtb, cmdline, el2):
         cmd = ["qemu-system-aarch64", "-machine", "raspi4b", "-dtb", dtb]
     else:
         sys.exit("qemu: unknown arm64 PLATFORM=%s (virt or pi4)" % platform)
-    cmd += ["-accel", "tcg", "-semihosting", "-kernel", kernel]
+    # MTTCG: one host thread per virtual CPU, as on x86.
+    cmd += ["-accel", "tcg,thread=multi", "-semihosting", "-kernel", kernel]
     if cmdline:
         cmd += ["-append", cmdline]
     return cmd
@@ -59,10 +61,11 @@ def arm64_cmd(platform, smp, mem, kernel, dtb, cmdline, el2):
 
 def build_cmd(arch="x86_64", platform="pc", boot="direct", smp=2, mem="1G",
               kernel=None, iso=None, cmdline="", accel="auto", gdb=False,
-              interactive=False, extra=(), hmat_cache=None, dtb=None, el2=False):
+              interactive=False, extra=(), hmat_cache=None, dtb=None, el2=False,
+              gic=2):
     """Return (argv, accel) for one boot of one target."""
     if arch == "arm64":
-        cmd, accel = arm64_cmd(platform, smp, mem, kernel, dtb, cmdline, el2), "tcg"
+        cmd, accel = arm64_cmd(platform, smp, mem, kernel, dtb, cmdline, el2, gic), "tcg"
         return finish_cmd(cmd, interactive, gdb, extra), accel
     accel = pick_accel(accel)
     if arch != "x86_64":
@@ -136,19 +139,23 @@ def main():
     ap.add_argument("--dtb", help="device tree for raspi4b")
     ap.add_argument("--el2", action="store_true",
                     help="arm64 virt: emulate EL2, so the kernel enters there")
+    ap.add_argument("--gic", default="2", choices=("2", "3"),
+                    help="arm64 virt: the GIC version (2 or 3)")
     a = ap.parse_args()
     if a.boot in ("bios", "uefi") and a.cmdline:
         print("qemu: note: BOOT=%s takes CMDLINE from the ISO's grub.cfg "
               "(rebuilt by `make iso CMDLINE=...`)" % a.boot, file=sys.stderr)
     cmd, accel = build_cmd(a.arch, a.platform, a.boot, a.smp, a.mem, a.kernel,
                            a.iso, a.cmdline, a.accel, a.gdb, interactive=True,
-                           hmat_cache=a.hmat_cache or None, dtb=a.dtb, el2=a.el2)
+                           hmat_cache=a.hmat_cache or None, dtb=a.dtb, el2=a.el2,
+                           gic=a.gic)
     if not shutil.which(cmd[0]):
         sys.exit("qemu: %s not found; run `make deps`" % cmd[0])
     if a.arch == "arm64" and a.platform == "pi4":
         what = "raspi4b (4 CPUs, 2 GiB, fixed by the board)"
     elif a.arch == "arm64":
-        what = "virt%s, %s CPUs, %s" % (" at EL2" if a.el2 else "", a.smp, a.mem)
+        what = "virt%s, GICv%s, %s CPUs, %s" % (" at EL2" if a.el2 else "", a.gic, a.smp,
+                                               a.mem)
     else:
         what = "%s boot, %s CPUs, %s" % (a.boot, a.smp, a.mem)
     print("qemu: %s, %s; Ctrl-A X quits" % (what, accel.upper()), file=sys.stderr)

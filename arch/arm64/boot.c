@@ -19,6 +19,7 @@
 #include <pagoda/smp.h>
 #include <pagoda/string.h>
 #include <asm/arm64.h>
+#include "gic.h"
 #include "platform.h"
 
 #define FDT_MAGIC_BE 0xedfe0dd0 /* 0xd00dfeed as a little-endian load sees it */
@@ -26,7 +27,6 @@
 
 extern char _head[], __kernel_end[];
 long arm64_semihost(u64 op, const void *block);
-void gic_probe(phys_addr_t dist, phys_addr_t cpu);
 
 const char arch_name[] = "arm64";
 static struct pl011 uart;
@@ -211,13 +211,7 @@ void arm64_start(u64 dtb_pa, u64 image_pa, u64 entry_cycles, u64 el)
 		counter_source = arm64_counter_init(boot_info.timer.frequency);
 	arm64_power_init(boot_info.psci_method < ARRAY_SIZE(psci_names) ?
 			 psci_names[boot_info.psci_method] : NULL, find_bcm_pm(fdt));
-	if (boot_info.gic.version == BOOT_GIC_V2) {
-		gic_probe(boot_info.gic.dist_base, boot_info.gic.cpu_base);
-	} else {
-		pr_warn("gic: the device tree names no GICv2 (version %u); trying %s's usual one\n",
-			boot_info.gic.version, platform->name);
-		gic_probe(platform->gicd, platform->gicc);
-	}
+	gic_probe();
 	probe_semihosting();
 	pr_info("arm64: %s, entered at EL%u, now EL1; %u CPUs in the device tree, CPU 0 runs\n",
 		boot_info.model[0] ? boot_info.model : platform->name, entry_el, boot_info.nr_cpus);

@@ -27,7 +27,8 @@ RUN_KERNEL := $(B)/kernel8.img
 # The host's plain gdb knows only its own architecture.
 GDB := gdb-multiarch
 # EL2=1: QEMU virt with virtualization=on, so the kernel enters at EL2.
-ARCH_RUN_ARGS := $(if $(filter 1 yes,$(EL2)),--el2)
+# GIC=3: QEMU virt with a GICv3 instead of the GICv2.
+ARCH_RUN_ARGS := $(if $(filter 1 yes,$(EL2)),--el2) $(if $(filter 3,$(GIC)),--gic 3)
 ifeq ($(PLATFORM),pi4)
 ARCH_RUN_ARGS += --dtb $(PI4_DTB)
 ARCH_RUN_DEPS := $(PI4_DTB)

@@ -42,43 +42,45 @@ static void dispatch(unsigned int intid)
 
 void arm64_irq(void)
 {
-	gic_handle_irq(dispatch);
+	gic->handle_irq(dispatch);
 }
 
 void arch_irq_init(void)
 {
 	if (!gic_present())
-		panic("arm64: no GICv2 mapped: no timer interrupt, no scheduler");
+		panic("arm64: no GIC mapped: no timer interrupt, no scheduler");
 	if (boot_info.timer.nr_irqs > BOOT_TIMER_VIRT &&
 	    boot_info.timer.irq[BOOT_TIMER_VIRT] >= 16 && boot_info.timer.irq[BOOT_TIMER_VIRT] < 32)
 		vtimer_intid = boot_info.timer.irq[BOOT_TIMER_VIRT];
 	else
 		pr_warn("arm64: the device tree names no virtual timer PPI; assuming INTID %u\n",
 			vtimer_intid);
-	gic_dist_init();
+	gic->dist_init();
 	arch_secondary_init();
-	pr_info("arm64: GICv2 up, virtual timer on INTID %u\n", vtimer_intid);
+	pr_info("arm64: %s up, virtual timer on INTID %u\n", gic->name, vtimer_intid);
 }
 
 /* This CPU's interface and timer (the boot CPU's too, from arch_irq_init). */
 void arch_secondary_init(void)
 {
-	gic_cpu_init();
+	gic->cpu_init();
 	write_sysreg(cntv_ctl_el0, CNTV_IMASK);
-	gic_unmask(vtimer_intid);
+	gic->unmask(vtimer_intid);
 }
 
 int arch_irq_unmask(unsigned int irq)
 {
 	if (irq < 32)
 		return -EINVAL; /* SGIs and PPIs are the arch's own */
-	return gic_unmask(irq);
+	if (!gic)
+		return -ENODEV;
+	return gic->unmask(irq);
 }
 
 void arch_irq_mask(unsigned int irq)
 {
-	if (irq >= 32)
-		gic_mask(irq);
+	if (irq >= 32 && gic)
+		gic->mask(irq);
 }
 
 /* ---- the per-CPU timer --------------------------------------------------- */
@@ -117,7 +119,7 @@ s64 arch_rtc_read_seconds(void)
 
 void arch_send_ipi(unsigned int cpu, enum ipi_type type)
 {
-	gic_send_sgi(cpu, type);
+	gic->send_sgi(cpu, type);
 }
 
 void arch_flush_tlb_local(u64 start, u64 end)

@@ -27,6 +27,14 @@ static inline void writel(u32 v, volatile void *addr)
 {
 	*(volatile u32 *)addr = v;
 }
+static inline u64 readq(const volatile void *addr)
+{
+	return *(const volatile u64 *)addr;
+}
+static inline void writeq(u64 v, volatile void *addr)
+{
+	*(volatile u64 *)addr = v;
+}
 
 /*
  * Physical <-> virtual. The direct map covers all RAM once paging_init()
