@@ -212,6 +212,7 @@ void arm64_start(u64 dtb_pa, u64 image_pa, u64 entry_cycles, u64 el)
 	arm64_power_init(boot_info.psci_method < ARRAY_SIZE(psci_names) ?
 			 psci_names[boot_info.psci_method] : NULL, find_bcm_pm(fdt));
 	gic_probe();
+	arm64_rtc_probe(fdt);
 	probe_semihosting();
 	pr_info("arm64: %s, entered at EL%u, now EL1; %u CPUs in the device tree, CPU 0 runs\n",
 		boot_info.model[0] ? boot_info.model : platform->name, entry_el, boot_info.nr_cpus);

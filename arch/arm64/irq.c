@@ -106,15 +106,6 @@ const char *arch_timer_name(void)
 	return "cntv";
 }
 
-/*
- * Neither board has a battery-backed clock this kernel drives (virt's
- * PL031 could be one; the Pi 4 has none at all).
- */
-s64 arch_rtc_read_seconds(void)
-{
-	return -ENODEV;
-}
-
 /* ---- IPIs and TLB ------------------------------------------------------ */
 
 void arch_send_ipi(unsigned int cpu, enum ipi_type type)

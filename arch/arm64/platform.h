@@ -35,6 +35,8 @@ int psci_cpu_on(u64 hwid, phys_addr_t entry, u64 context);
 bool psci_available(void);
 /* cpu.c */
 const char *arm64_counter_init(u64 fallback);
+/* rtc.c: find the PL031 real-time clock, if the device tree has one. */
+void arm64_rtc_probe(const void *fdt);
 /* mmu.c */
 void arm64_mmu_boot_done(void);
 
