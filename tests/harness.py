@@ -344,18 +344,30 @@ def check_lockdep_clean(tally, name, b):
         "lockdep or the scheduler reported a problem (log %s)" % os.path.relpath(b.log, ROOT))
 
 
-def arm64_cmd(platform, cmdline, el2=False):
+def arm64_cmd(platform, cmdline, el2=False, smp=2, gic=2):
     return qemu.build_cmd(arch="arm64", platform=platform, kernel=ARM64_IMAGE[platform],
-                          dtb=PI4_DTB, cmdline=cmdline, el2=el2)[0]
+                          dtb=PI4_DTB, cmdline=cmdline, el2=el2, smp=smp, gic=gic)[0]
 
 
 def arm64_targets(tally):
-    """The same suites on QEMU virt and raspi4b (always TCG here)."""
-    for platform in ("virt", "pi4"):
-        name = "arm64-" + platform
-        b = Boot(arm64_cmd(platform, TEST_CMDLINE), os.path.join(OUT, name + ".log"),
-                 120).run()
+    """The same suites on QEMU virt and raspi4b (always TCG here).
+
+    Like x86, every run has several CPUs and all must come online: virt
+    with 2 and 4 (PSCI CPU_ON, GICv2), once more with 4 on a GICv3, and
+    raspi4b, whose 4 cores are fixed by the board (the spin table).
+    """
+    runs = [("arm64-virt-smp2", "virt", 2, 2), ("arm64-virt-smp4", "virt", 4, 2),
+            ("arm64-virt-gicv3-smp4", "virt", 4, 3), ("arm64-pi4", "pi4", 4, 2)]
+    for name, platform, smp, gic in runs:
+        b = Boot(arm64_cmd(platform, TEST_CMDLINE, smp=smp, gic=gic),
+                 os.path.join(OUT, name + ".log"), 180).run()
         ktap_boot(tally, name, b)
+        tally.check("%s:cpus-online" % name,
+                    "smp: %d of %d CPUs online" % (smp, smp) in b.text,
+                    "not every CPU came online (log %s)" % os.path.relpath(b.log, ROOT))
+        tally.check("%s:gic" % name, "arm64: GICv%d up" % gic in b.text,
+                    "the GICv%d driver did not come up (log %s)" %
+                    (gic, os.path.relpath(b.log, ROOT)))
         check_lockdep_clean(tally, name, b)
         # The exit status comes through semihosting: 0 only if all passed.
         done = "pagoda: done" in b.text

@@ -132,24 +132,41 @@ def case_table(title, bench, results):
 
 
 def sched_locks_tables(results):
-    """bench sched: ns per operation; bench locks: ns per lock+unlock."""
-    for accel, boots in results:
-        recs = [r for recs in boots for r in recs]
-        ops = [r for r in recs if r.get("bench") == "sched"]
-        if ops:
-            print("\nsched on %s, %d CPUs (microseconds per operation)" %
-                  (accel.upper(), ops[0]["cpus"]))
-            for r in ops:
-                print("  %-16s %12.3f" % (r["op"], r["ns"] / 1000.0))
-        locks = [r for r in recs if r.get("bench") == "locks"]
-        if locks:
-            print("\nlocks on %s, %d CPUs, lockstat %s (ns per lock+unlock; "
-                  "contended: wall time per acquisition, one thread per CPU)" %
-                  (accel.upper(), locks[0]["cpus"], "on" if locks[0]["lockstat"] else "off"))
-            print("  %-20s %14s %14s" % ("primitive", "uncontended", "contended"))
-            for r in locks:
-                print("  %-20s %14d %14d" % (r["primitive"], r["uncontended_ns"],
-                                            r["contended_ns"]))
+    """bench sched: us per operation; bench locks: ns per lock+unlock.
+
+    One column per target, side by side; each header says how many CPUs
+    the guest had (x86_64 and arm64-virt: 2, arm64-pi4: 4, fixed by the board).
+    """
+    cols, sched, locks, info = [], {}, {}, {}
+    for col, boots in results:
+        for r in (r for recs in boots for r in recs):
+            if r.get("bench") not in ("sched", "locks"):
+                continue
+            if col not in cols:
+                cols.append(col)
+            info.setdefault(col, r["cpus"])
+            if r["bench"] == "sched":
+                sched.setdefault(r["op"], {})[col] = r["ns"] / 1000.0
+            else:
+                locks.setdefault(r["primitive"], {})[col] = (r["uncontended_ns"],
+                                                             r["contended_ns"])
+                info[(col, "lockstat")] = r["lockstat"]
+    heads = ["%s, %d CPUs" % (c, info[c]) for c in cols]
+    if sched:
+        print("\nsched (microseconds per operation)")
+        print("  %-16s" % "operation" + "".join("%26s" % h for h in heads))
+        for op, per in sched.items():
+            print("  %-16s" % op + "".join(
+                "%26s" % ("-" if c not in per else "%.3f" % per[c]) for c in cols))
+    if locks:
+        print("\nlocks (ns per lock+unlock, uncontended / contended: wall time per "
+              "acquisition, one thread per CPU; lockstat %s)" %
+              "/".join(sorted({"on" if info.get((c, "lockstat")) else "off"
+                               for c in cols})))
+        print("  %-20s" % "primitive" + "".join("%26s" % h for h in heads))
+        for prim, per in locks.items():
+            print("  %-20s" % prim + "".join(
+                "%26s" % ("-" if c not in per else "%d / %d" % per[c]) for c in cols))
 
 
 def main():
@@ -181,14 +198,15 @@ def main():
             results.append(("%s %s" % (target, accel),
                             run(target, accel, a.mem, "boot", a.runs, a.pi4_dtb)))
         boot_table(results)
-    # The scheduler and the locks, with 2 CPUs (qemu.py's default); x86_64
-    # only for now.
+    # The scheduler and the locks: x86_64 and arm64 virt with 2 CPUs
+    # (qemu.py's default), raspi4b with its fixed 4.
     if a.bench in ("all", "sched", "locks"):
         names = "sched,locks" if a.bench == "all" else a.bench
         sl = []
-        for accel in accels:
-            print("bench: %s on x86_64 under %s, 2 CPUs" % (names, accel.upper()))
-            sl.append(("x86_64 " + accel, run("x86_64", accel, a.mem, names, 1)))
+        for target, accel in columns:
+            print("bench: %s on %s under %s" % (names, target, accel.upper()))
+            sl.append(("%s %s" % (target, accel),
+                       run(target, accel, a.mem, names, 1, a.pi4_dtb)))
         sched_locks_tables(sl)
         results += sl
     # The page allocator in a small and a big guest (struct pages for all
