@@ -31,6 +31,7 @@ long arm64_semihost(u64 op, const void *block);
 const char arch_name[] = "arm64";
 static struct pl011 uart;
 static phys_addr_t uart_pa; /* where the console's registers are */
+static unsigned int uart_irq; /* its receive interrupt (GIC INTID), 0 if unknown */
 static bool semihosting;
 static unsigned int entry_el;
 
@@ -112,35 +113,70 @@ static const void *read_device_tree(phys_addr_t pa)
  * The console: the UART /chosen/stdout-path names when it is a PL011,
  * else the first enabled PL011 in the tree (the Pi 4's stdout-path names
  * the mini UART, which this kernel does not drive), else the early one.
+ * Returns its node (or -1) and its address (or 0) in *pa.
  */
-static phys_addr_t find_pl011(const void *fdt)
+static int find_pl011(const void *fdt, phys_addr_t *pa)
 {
 	u64 base, size;
 
-	if (boot_info.uart.base && !strcmp(boot_info.uart.compatible, "arm,pl011"))
-		return boot_info.uart.base;
+	*pa = 0;
 	for (int n = fdt_node_by_compatible(fdt, -1, "arm,pl011"); n >= 0;
-	     n = fdt_node_by_compatible(fdt, n, "arm,pl011"))
-		if (fdt_node_enabled(fdt, n) && !fdt_reg_cpu(fdt, n, 0, &base, &size))
-			return base;
-	return 0;
+	     n = fdt_node_by_compatible(fdt, n, "arm,pl011")) {
+		if (!fdt_node_enabled(fdt, n) || fdt_reg_cpu(fdt, n, 0, &base, &size))
+			continue;
+		if (boot_info.uart.base && !strcmp(boot_info.uart.compatible, "arm,pl011") &&
+		    base != boot_info.uart.base)
+			continue; /* not the one stdout-path names */
+		*pa = base;
+		return n;
+	}
+	if (boot_info.uart.base && !strcmp(boot_info.uart.compatible, "arm,pl011"))
+		*pa = boot_info.uart.base;
+	return -1;
+}
+
+/*
+ * A node's first interrupt as a GIC INTID, when its interrupt parent is
+ * the GIC we drive (three cells: type, number, flags); 0 otherwise.
+ */
+static unsigned int gic_intid(const void *fdt, int node)
+{
+	int intc = node >= 0 ? fdt_interrupt_parent(fdt, node) : -1;
+	const u8 *irqs;
+	u32 len, cells, type, num;
+
+	if (intc < 0 || !boot_info.gic.compatible[0] ||
+	    !fdt_node_is_compatible(fdt, intc, boot_info.gic.compatible) ||
+	    fdt_read_u32(fdt, intc, "#interrupt-cells", &cells) || cells != 3)
+		return 0;
+	irqs = fdt_getprop(fdt, node, "interrupts", &len);
+	if (!irqs || len < 12)
+		return 0;
+	type = fdt32_ld(irqs);
+	num = fdt32_ld(irqs + 4);
+	if (type != 0 || num > 987) /* an SPI, INTID 32 + n, below 1020 */
+		return 0;
+	return 32 + num;
 }
 
 static void setup_console(const void *fdt)
 {
-	phys_addr_t pa = find_pl011(fdt);
+	phys_addr_t pa;
+	int node = find_pl011(fdt, &pa);
 	void *va;
 
 	if (boot_info.uart.base && boot_info.uart.base != pa)
 		pr_info("console: stdout-path names a %s at %llx; using the PL011 at %llx\n",
 			boot_info.uart.compatible, (unsigned long long)boot_info.uart.base,
 			(unsigned long long)pa);
+	uart_irq = gic_intid(fdt, node);
 	if (!pa || pa == uart_pa)
 		return;
 	va = early_ioremap(pa, 0x1000);
 	if (!va) {
 		pr_warn("console: cannot map the PL011 at %llx; staying on %llx\n",
 			(unsigned long long)pa, (unsigned long long)uart_pa);
+		uart_irq = 0;
 		return;
 	}
 	pr_info("console: moving to the PL011 at %llx\n", (unsigned long long)pa);
@@ -225,4 +261,21 @@ void arm64_start(u64 dtb_pa, u64 image_pa, u64 entry_cycles, u64 el)
 	boot_mark("devices");
 	arm64_mmu_boot_done();
 	start_kernel();
+}
+
+/* Interrupts and threads work: let the console's input interrupt wake the shell. */
+void arch_late_init(void)
+{
+	int err;
+
+	if (!uart_irq) {
+		pr_info("arm64: console input stays polled (the device tree names no GIC "
+			"interrupt for the PL011)\n");
+		return;
+	}
+	err = pl011_enable_rx_irq(&uart, uart_irq);
+	if (err)
+		pr_warn("arm64: console input stays polled (%d)\n", err);
+	else
+		pr_info("arm64: console input on interrupt %u\n", uart_irq);
 }

@@ -168,9 +168,3 @@ unsigned long arch_thread_stack_init(void *stack_top)
 	sp[11] = (u64)thread_start; /* x30: the first switch "returns" there */
 	return (unsigned long)sp;
 }
-
-/* The PL011 stays polled: the shell's input path polls when no IRQ is set. */
-void arch_late_init(void)
-{
-	pr_info("arm64: console input stays polled (no PL011 receive interrupt yet)\n");
-}

@@ -106,7 +106,7 @@ int arch_irq_unmask(unsigned int irq)
 	unsigned int pin;
 	struct ioapic *a = ioapic_for(irq, &pin);
 
-	if (!a || irq >= NR_IRQS)
+	if (!a || irq >= NR_GSI_VECTORS)
 		return -EINVAL;
 	io_write(a, REDTBL(pin) + 1, x86_apic_ids[0] << 24);
 	io_write(a, REDTBL(pin), (IRQ_VECTOR_BASE + irq) | rte_flags(irq));

@@ -24,7 +24,7 @@ void x86_interrupt(struct pt_regs *regs)
 		clockevent_interrupt();
 	else if (v >= IPI_VECTOR_BASE && v < IPI_VECTOR_BASE + NR_IPI)
 		ipi_handle((enum ipi_type)(v - IPI_VECTOR_BASE));
-	else if (v >= IRQ_VECTOR_BASE && v < IRQ_VECTOR_BASE + NR_IRQS)
+	else if (v >= IRQ_VECTOR_BASE && v < IRQ_VECTOR_BASE + NR_GSI_VECTORS)
 		handle_irq((unsigned int)(v - IRQ_VECTOR_BASE));
 	else
 		pr_warn("x86: unexpected interrupt vector %#llx\n", (unsigned long long)v);

@@ -14,7 +14,11 @@
 
 #include <pagoda/types.h>
 
-#define NR_IRQS 64
+/*
+ * Numbers below this: x86's GSIs are well under it; GIC INTIDs (SPIs from
+ * 32) go higher, the Pi 4's PL011 is INTID 153.
+ */
+#define NR_IRQS 256
 
 typedef void (*irq_handler_t)(unsigned int irq, void *dev);
 

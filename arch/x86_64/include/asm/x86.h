@@ -97,6 +97,7 @@ extern bool x86_percpu_ready;
 
 /* Interrupt vectors. */
 #define IRQ_VECTOR_BASE 0x30   /* I/O APIC GSI n -> 0x30 + n */
+#define NR_GSI_VECTORS 64      /* GSIs 0-63 have vectors 0x30-0x6f */
 #define TIMER_VECTOR 0xec
 #define IPI_VECTOR_BASE 0xf0   /* + enum ipi_type */
 #define SPURIOUS_VECTOR 0xff
