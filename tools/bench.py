@@ -167,6 +167,12 @@ def sched_locks_tables(results):
         for prim, per in locks.items():
             print("  %-20s" % prim + "".join(
                 "%26s" % ("-" if c not in per else "%d / %d" % per[c]) for c in cols))
+        host = os.cpu_count() or 1
+        over = [h for c, h in zip(cols, heads) if info[c] > host]
+        if over:
+            print("  (%s: more virtual CPUs than the host's %d cores, so a spinning "
+                  "waiter can keep the lock holder's thread off the host; contended "
+                  "numbers there measure that too)" % ("; ".join(over), host))
 
 
 def main():
