@@ -217,7 +217,14 @@ static void rw_body(struct hammer *h, int id, int i)
 	} else {
 		read_lock(l);
 		enter_read(h);
-		for (int k = 0; k < 100; k++)
+		/*
+		 * Until two readers have been seen inside together, stay a
+		 * while (bounded) for another to join: readers must be able
+		 * to share the lock, but a reader this short may never meet
+		 * another in time when the CPUs are emulated (on arm64 TCG
+		 * the relax hint costs nothing).
+		 */
+		for (int k = 0; k < 100 || (k < 100000 && atomic_read(&h->max_readers) < 2); k++)
 			arch_cpu_relax();
 		leave_read(h);
 		read_unlock(l);
