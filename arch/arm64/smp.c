@@ -71,11 +71,13 @@ unsigned int arch_smp_prepare(void)
 	if (boot_info.nr_cpus && !found_me)
 		pr_warn("smp: the boot CPU (MPIDR %#llx) is not in the device tree's /cpus\n",
 			(unsigned long long)me);
-	pr_info("smp: %u CPUs in the device tree; starting them by %s\n", nr_cpus,
-		nr_cpus < 2 ? "nothing (one CPU)" :
-		cpu_method[1] == BOOT_CPU_ENABLE_PSCI ? "PSCI CPU_ON" :
-		cpu_method[1] == BOOT_CPU_ENABLE_SPIN_TABLE ? "the spin table" :
-		"an unknown method");
+	if (nr_cpus < 2)
+		pr_info("smp: one CPU in the device tree\n");
+	else
+		pr_info("smp: %u CPUs in the device tree; starting them by %s\n", nr_cpus,
+			cpu_method[1] == BOOT_CPU_ENABLE_PSCI ? "PSCI CPU_ON" :
+			cpu_method[1] == BOOT_CPU_ENABLE_SPIN_TABLE ? "the spin table" :
+			"a method this kernel does not know");
 	return nr_cpus;
 }
 
