@@ -15,7 +15,9 @@
  *      image at KERNEL_VIRT with 4 KiB pages;
  *   4. turns on the MMU and caches, jumps to KERNEL_VIRT and calls
  *      arm64_start(dtb, image physical address, entry counter, entry EL).
- * arm64_start() replaces these tables with the real ones (mmu.c).
+ * arm64_start() replaces these tables with the real ones (mmu.c); the
+ * identity map stays, for the secondary CPUs, which start at
+ * secondary_entry below and join the boot CPU's tables (smp.c).
  */
 #include "layout.h"
 #include "pgtable.h"

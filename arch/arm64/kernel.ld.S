@@ -29,6 +29,7 @@ SECTIONS {
 	.text : {
 		__text_start = .;
 		KEEP(*(.head.text))
+		__head_text_end = .;
 		*(.text .text.*)
 		__text_end = .;
 	} :text
@@ -82,3 +83,10 @@ SECTIONS {
 
 ASSERT(__image_size <= EARLY_L3_TABLES * 0x200000,
        "kernel image too large for head.S's early page tables (EARLY_L3_TABLES)")
+/*
+ * Secondary CPUs turn their MMU on in .head.text, fetched through head.S's
+ * identity map of the 2 MiB block holding _head: keeping it in the image's
+ * first page keeps it in that block wherever the page-aligned image lands.
+ */
+ASSERT(__head_text_end - _head <= 4096,
+       ".head.text must fit in the image's first page (the identity map covers it)")
