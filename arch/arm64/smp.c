@@ -37,6 +37,7 @@ static unsigned int nr_cpus = 1;
 static u64 cpu_hwid[NR_CPUS];
 static u32 cpu_method[NR_CPUS];	/* enum boot_cpu_enable */
 static phys_addr_t cpu_release[NR_CPUS];
+static bool cpu_hwid_known;
 /* Set by a starting CPU to its number once it runs kernel code. */
 static int cpu_arrived = -1;
 
@@ -51,6 +52,7 @@ unsigned int arch_smp_prepare(void)
 	bool found_me = false;
 
 	cpu_hwid[0] = me;
+	cpu_hwid_known = true;
 	for (u32 i = 0; i < boot_info.nr_cpus; i++) {
 		const struct boot_cpu *c = &boot_info.cpus[i];
 
@@ -83,7 +85,8 @@ unsigned int arch_smp_prepare(void)
 
 u64 arch_cpu_hwid(unsigned int cpu)
 {
-	if (cpu == 0)
+	/* Before arch_smp_prepare() only the boot CPU runs, and it asks. */
+	if (cpu == 0 && !cpu_hwid_known)
 		return this_cpu_hwid();
 	return cpu < nr_cpus ? cpu_hwid[cpu] : 0;
 }
