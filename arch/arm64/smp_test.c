@@ -14,6 +14,7 @@
 
 struct cpu_regs {
 	u64 mpidr, tpidr, el, ttbr0, ttbr1, tcr, mair, sctlr, vbar;
+	u64 hwid0; /* arch_cpu_hwid(0) as this CPU sees it */
 	unsigned int cpu;
 	bool ran;
 };
@@ -32,6 +33,7 @@ static void read_regs(void *arg)
 	r->sctlr = read_sysreg(sctlr_el1);
 	r->vbar = read_sysreg(vbar_el1);
 	r->cpu = smp_processor_id();
+	r->hwid0 = arch_cpu_hwid(0);
 	r->ran = true;
 }
 
@@ -63,6 +65,7 @@ static void test_each_cpu_is_the_one_started(struct ktest *t)
 		KEXPECT_TRUE(t, r->ran);
 		KEXPECT_EQ(t, r->cpu, cpu);
 		KEXPECT_EQ(t, r->mpidr, arch_cpu_hwid(cpu));
+		KEXPECT_EQ(t, r->hwid0, regs[0].mpidr); /* the boot CPU's, from anywhere */
 		KEXPECT_EQ(t, r->tpidr, (u64)&cpu_locals[cpu]);
 		KEXPECT_EQ(t, r->el, 1);
 		KEXPECT_EQ(t, r->ttbr0, boot.ttbr0);
