@@ -455,15 +455,20 @@ def arm64_system_tests(tally):
 
     # Entry at EL2 (virt with virtualization=on; the Pi firmware does the
     # same) and the way out of each board: PSCI through SMC on virt, the
-    # BCM2835 watchdog on the Pi. `poweroff` must end QEMU by itself.
-    for name, platform, el2, entered, power in [
-            ("virt-el2", "virt", True, "entered at EL2", "PSCI via SMC"),
-            ("pi4", "pi4", False, "entered at EL2", "BCM2835 watchdog")]:
+    # BCM2835 watchdog on the Pi. `poweroff` must end QEMU by itself. The
+    # virt one has 4 CPUs on a GICv3: secondaries started by PSCI through
+    # SMC, each dropping from EL2 itself and opening ICC_SRE_EL1 there. The
+    # typing goes through the PL011's receive interrupt on both.
+    for name, platform, el2, entered, power, gic in [
+            ("virt-el2", "virt", True, "entered at EL2", "PSCI via SMC", 3),
+            ("pi4", "pi4", False, "entered at EL2", "BCM2835 watchdog", 2)]:
         script = [(r"pagoda> ", "uptime\r"), (r"pagoda> ", "poweroff\r")]
-        b = Boot(arm64_cmd(platform, "panic=-1", el2),
+        b = Boot(arm64_cmd(platform, "panic=-1", el2, smp=4, gic=gic),
                  os.path.join(OUT, "system-arm64-%s-shell.log" % name), 60, script).run()
         t = b.text.replace("\r", "")
         for what, ok in [("entry", entered in t), ("power-method", power in t),
+                         ("cpus-online", "smp: 4 of 4 CPUs online" in t),
+                         ("input-irq", "console input on interrupt" in t),
                          ("uptime", re.search(r"\nup \d+\.\d+ s", t) is not None),
                          ("poweroff", "Power down." in t and not b.timed_out)]:
             tally.check("system:arm64-%s.%s" % (name, what), ok, "(log %s)" % b.log)
