@@ -109,22 +109,23 @@ static inline void del_from_free_list(struct page *page, struct zone *zone,
 }
 
 /*
- * Is the block at buddy_pfn the free buddy of an order-`order` block? It
- * must exist in the same zone, be a free block head, and be of that order;
- * a free block of another order covering it does not count.
+ * The free block of exactly this order that starts at pfn in this zone, or
+ * NULL: it must exist in the zone and be a free block head of that order (a
+ * free block of another order covering pfn does not count). Merging asks
+ * this of a buddy; the shuffle asks it of both blocks it swaps.
  */
-static struct page *find_free_buddy(struct zone *zone, unsigned long buddy_pfn,
-				    unsigned int order)
+struct page *find_free_block(struct zone *zone, unsigned long pfn,
+			     unsigned int order)
 {
-	struct page *buddy;
+	struct page *page;
 
-	if (!zone_spans_pfn(zone, buddy_pfn))
+	if (!zone_spans_pfn(zone, pfn))
 		return NULL;
-	buddy = pfn_to_page(buddy_pfn);
-	if (!PageBuddy(buddy) || buddy_order(buddy) != order ||
-	    page_zone(buddy) != zone)
+	page = pfn_to_page(pfn);
+	if (!page || !PageBuddy(page) || buddy_order(page) != order ||
+	    page_zone(page) != zone)
 		return NULL;
-	return buddy;
+	return page;
 }
 
 /*
@@ -141,7 +142,7 @@ static bool buddy_merge_likely(struct zone *zone, unsigned long pfn,
 		return false;
 	combined = pfn & ~((1UL << (order + 1)) - 1);
 	higher_buddy = combined ^ (1UL << (order + 1));
-	return find_free_buddy(zone, higher_buddy, order + 1) != NULL;
+	return find_free_block(zone, higher_buddy, order + 1) != NULL;
 }
 
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
@@ -152,7 +153,7 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
 
 	while (order < MAX_ORDER - 1) {
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
-		struct page *buddy = find_free_buddy(zone, buddy_pfn, order);
+		struct page *buddy = find_free_block(zone, buddy_pfn, order);
 
 		if (!buddy)
 			break;
