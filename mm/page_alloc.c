@@ -32,6 +32,7 @@
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
 #include <pagoda/random.h>
+#include <pagoda/smp.h>
 #include <pagoda/string.h>
 #include "internal.h"
 
@@ -322,13 +323,13 @@ static void free_pcppages_bulk(struct zone *zone, int count,
 /*
  * May this CPU touch cpu's per-CPU lists of the zone? Its own, always. Another
  * CPU's only when nobody else can be using them: a simulated node (only its
- * test or experiment allocates there) or a CPU that is not running. Linux
- * asks each CPU to drain its own lists; that needs the SMP issue's IPIs.
+ * test or experiment allocates there) or a CPU that is not running. A real
+ * node's lists on running CPUs are drained by their owners (drain_all_pages).
  */
 bool pcp_reachable(struct zone *zone, int cpu)
 {
 	return cpu == (int)smp_processor_id() || zone->zone_pgdat->simulated ||
-	       cpu >= (int)num_online_cpus();
+	       !cpu_online(cpu);
 }
 
 void drain_zone_pages(struct zone *zone)
@@ -341,10 +342,30 @@ void drain_zone_pages(struct zone *zone)
 	arch_irq_restore(flags);
 }
 
+/* Runs on each CPU, interrupts off: give back this CPU's pages of the node. */
+static void drain_local_pages(void *info)
+{
+	struct pglist_data *pgdat = info;
+	int me = (int)smp_processor_id();
+	struct zone *z;
+
+	for_each_zone_in_node(z, pgdat)
+		if (z->pcp[me].count)
+			free_pcppages_bulk(z, z->pcp[me].count, &z->pcp[me]);
+}
+
+/*
+ * Every per-CPU page of the node back to the buddy lists. A running CPU's
+ * lists change without a lock, so each CPU drains its own, by cross-CPU
+ * call, and this waits for all of them (so the caller may not hold a
+ * spinlock or have interrupts off). Offline CPUs' lists are drained here.
+ */
 void drain_all_pages(struct pglist_data *pgdat)
 {
 	struct zone *z;
 
+	if (!pgdat->simulated)
+		on_each_cpu(drain_local_pages, pgdat, true);
 	for_each_zone_in_node(z, pgdat)
 		drain_zone_pages(z);
 }
