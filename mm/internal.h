@@ -73,6 +73,8 @@ void show_buddyinfo(struct pglist_data *pgdat);
 #define FPI_NONE 0u
 #define FPI_TO_TAIL 1u
 
+struct page *find_free_block(struct zone *zone, unsigned long pfn,
+			     unsigned int order);
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
 		     unsigned int order, int migratetype, unsigned int fpi);
 /* Whether this CPU may touch cpu's per-CPU lists of the zone. */

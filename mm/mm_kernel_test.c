@@ -8,7 +8,9 @@
 #include <pagoda/boot_info.h>
 #include <pagoda/ktest.h>
 #include <pagoda/mm.h>
+#include <pagoda/sched.h>
 #include <pagoda/slab.h>
+#include <pagoda/smp.h>
 #include <pagoda/string.h>
 #include <pagoda/vmalloc.h>
 #include "internal.h"
@@ -107,12 +109,63 @@ static void test_free_pages_by_address(struct ktest *t)
 	expect_node0_consistent(t);
 }
 
+/* A page freed on another CPU sits on that CPU's list until it drains. */
+static int free_page_here(void *arg)
+{
+	struct page *p = alloc_page(GFP_KERNEL);
+
+	(void)arg;
+	if (!p)
+		return -ENOMEM;
+	__free_page(p);
+	return (int)smp_processor_id();
+}
+
+static unsigned long pcp_pages_of(unsigned int cpu)
+{
+	unsigned long n = 0;
+	struct zone *z;
+
+	for_each_zone_in_node(z, NODE_DATA(0))
+		n += z->pcp[cpu].count;
+	return n;
+}
+
+static void test_drain_reaches_other_cpus(struct ktest *t)
+{
+	u64 saved_mask = current->cpus_allowed;
+	unsigned int me, other;
+	struct task *th;
+
+	if (num_online_cpus() < 2 || !page_alloc_pcp) {
+		ktest_skip(t, "needs a second CPU and per-CPU lists");
+		return;
+	}
+	/* Stay on one CPU: a wake-up could otherwise move us onto the other. */
+	me = smp_processor_id();
+	KASSERT_EQ(t, set_cpus_allowed(current, 1ULL << me), 0);
+	me = smp_processor_id();
+	other = me == 0 ? 1 : 0;
+	th = kthread_create(free_page_here, NULL, "pcpfree");
+	KASSERT_TRUE(t, th != NULL);
+	KASSERT_EQ(t, set_cpus_allowed(th, 1ULL << other), 0);
+	wake_up_process(th);
+	KEXPECT_EQ(t, kthread_join(th), (int)other);
+	KEXPECT_GT(t, pcp_pages_of(other), 0);
+	drain_all_pages(NODE_DATA(0));
+	KEXPECT_EQ(t, pcp_pages_of(other), 0);
+	KEXPECT_EQ(t, smp_processor_id(), me);
+	set_cpus_allowed(current, saved_mask);
+	expect_node0_consistent(t);
+}
+
 static struct ktest_case mm_node0_cases[] = {
 	KTEST_CASE(test_node0_manages_usable_ram),
 	KTEST_CASE(test_real_pages_distinct_and_zeroed),
 	KTEST_CASE(test_zone_requests_on_real_memory),
 	KTEST_CASE(test_pcp_off_and_on),
 	KTEST_CASE(test_free_pages_by_address),
+	KTEST_CASE(test_drain_reaches_other_cpus),
 	{}
 };
 KTEST_SUITE_FULL(mm_node0, .cases = mm_node0_cases, .kernel_only = true);

@@ -32,6 +32,7 @@
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
 #include <pagoda/random.h>
+#include <pagoda/smp.h>
 #include <pagoda/string.h>
 #include "internal.h"
 
@@ -109,22 +110,23 @@ static inline void del_from_free_list(struct page *page, struct zone *zone,
 }
 
 /*
- * Is the block at buddy_pfn the free buddy of an order-`order` block? It
- * must exist in the same zone, be a free block head, and be of that order;
- * a free block of another order covering it does not count.
+ * The free block of exactly this order that starts at pfn in this zone, or
+ * NULL: it must exist in the zone and be a free block head of that order (a
+ * free block of another order covering pfn does not count). Merging asks
+ * this of a buddy; the shuffle asks it of both blocks it swaps.
  */
-static struct page *find_free_buddy(struct zone *zone, unsigned long buddy_pfn,
-				    unsigned int order)
+struct page *find_free_block(struct zone *zone, unsigned long pfn,
+			     unsigned int order)
 {
-	struct page *buddy;
+	struct page *page;
 
-	if (!zone_spans_pfn(zone, buddy_pfn))
+	if (!zone_spans_pfn(zone, pfn))
 		return NULL;
-	buddy = pfn_to_page(buddy_pfn);
-	if (!PageBuddy(buddy) || buddy_order(buddy) != order ||
-	    page_zone(buddy) != zone)
+	page = pfn_to_page(pfn);
+	if (!page || !PageBuddy(page) || buddy_order(page) != order ||
+	    page_zone(page) != zone)
 		return NULL;
-	return buddy;
+	return page;
 }
 
 /*
@@ -141,7 +143,7 @@ static bool buddy_merge_likely(struct zone *zone, unsigned long pfn,
 		return false;
 	combined = pfn & ~((1UL << (order + 1)) - 1);
 	higher_buddy = combined ^ (1UL << (order + 1));
-	return find_free_buddy(zone, higher_buddy, order + 1) != NULL;
+	return find_free_block(zone, higher_buddy, order + 1) != NULL;
 }
 
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
@@ -152,7 +154,7 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
 
 	while (order < MAX_ORDER - 1) {
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
-		struct page *buddy = find_free_buddy(zone, buddy_pfn, order);
+		struct page *buddy = find_free_block(zone, buddy_pfn, order);
 
 		if (!buddy)
 			break;
@@ -321,13 +323,13 @@ static void free_pcppages_bulk(struct zone *zone, int count,
 /*
  * May this CPU touch cpu's per-CPU lists of the zone? Its own, always. Another
  * CPU's only when nobody else can be using them: a simulated node (only its
- * test or experiment allocates there) or a CPU that is not running. Linux
- * asks each CPU to drain its own lists; that needs the SMP issue's IPIs.
+ * test or experiment allocates there) or a CPU that is not running. A real
+ * node's lists on running CPUs are drained by their owners (drain_all_pages).
  */
 bool pcp_reachable(struct zone *zone, int cpu)
 {
 	return cpu == (int)smp_processor_id() || zone->zone_pgdat->simulated ||
-	       cpu >= (int)num_online_cpus();
+	       !cpu_online(cpu);
 }
 
 void drain_zone_pages(struct zone *zone)
@@ -340,10 +342,30 @@ void drain_zone_pages(struct zone *zone)
 	arch_irq_restore(flags);
 }
 
+/* Runs on each CPU, interrupts off: give back this CPU's pages of the node. */
+static void drain_local_pages(void *info)
+{
+	struct pglist_data *pgdat = info;
+	int me = (int)smp_processor_id();
+	struct zone *z;
+
+	for_each_zone_in_node(z, pgdat)
+		if (z->pcp[me].count)
+			free_pcppages_bulk(z, z->pcp[me].count, &z->pcp[me]);
+}
+
+/*
+ * Every per-CPU page of the node back to the buddy lists. A running CPU's
+ * lists change without a lock, so each CPU drains its own, by cross-CPU
+ * call, and this waits for all of them (so the caller may not hold a
+ * spinlock or have interrupts off). Offline CPUs' lists are drained here.
+ */
 void drain_all_pages(struct pglist_data *pgdat)
 {
 	struct zone *z;
 
+	if (!pgdat->simulated)
+		on_each_cpu(drain_local_pages, pgdat, true);
 	for_each_zone_in_node(z, pgdat)
 		drain_zone_pages(z);
 }

@@ -104,26 +104,6 @@ void shuffle_node_defaults(struct pglist_data *pgdat)
 	pgdat->rand_nbits = 0;
 }
 
-/*
- * For two blocks to swap places they must both be free, listed at exactly
- * the shuffle order (not part of a bigger free block, not split), in this
- * zone.
- */
-static struct page *shuffle_valid_page(struct zone *zone, unsigned long pfn,
-				       unsigned int order)
-{
-	struct page *page;
-
-	if (!zone_spans_pfn(zone, pfn))
-		return NULL;
-	page = pfn_to_page(pfn);
-	if (!page || page_zone(page) != zone || !PageBuddy(page))
-		return NULL;
-	if (buddy_order(page) != order)
-		return NULL;
-	return page;
-}
-
 /* A random pick lands in a hole or on a busy block: try this often. */
 #define SHUFFLE_RETRY 10
 
@@ -143,8 +123,12 @@ void shuffle_zone(struct zone *z)
 		struct page *page_i, *page_j = NULL;
 		int retry;
 
-		/* Fisher-Yates: each position in turn swaps with a random one */
-		page_i = shuffle_valid_page(z, i, order);
+		/*
+		 * Fisher-Yates: each position in turn swaps with a random one.
+		 * Both must be free blocks of exactly the shuffle order (not
+		 * part of a bigger free block, not split) in this zone.
+		 */
+		page_i = find_free_block(z, i, order);
 		if (!page_i)
 			continue;
 		for (retry = 0; retry < SHUFFLE_RETRY; retry++) {
@@ -152,7 +136,7 @@ void shuffle_zone(struct zone *z)
 				ALIGN_DOWN(rng_below(&pgdat->shuffle_rng, z->spanned_pages),
 					   order_pages);
 
-			page_j = shuffle_valid_page(z, j, order);
+			page_j = find_free_block(z, j, order);
 			if (page_j && page_j != page_i)
 				break;
 		}

@@ -377,6 +377,13 @@ def arm64_targets(tally):
                      os.path.relpath(b.log, ROOT)))
 
 
+def expect(tally, prefix, boot, what, pattern):
+    """A check that the boot's output matches pattern."""
+    tally.check("%s.%s" % (prefix, what.replace(" ", "-")),
+                re.search(pattern, boot.text.replace("\r", "")) is not None,
+                "missing %s (log %s)" % (what, boot.log))
+
+
 def system_tests(tally, accel):
     # A deliberate NULL write: the report must name the fault, show the
     # registers and a symbolized trace through the command, then panic.
@@ -388,9 +395,7 @@ def system_tests(tally, accel):
                           ("cr2", r"CR2: 0000000000000000"),
                           ("trace", r"Call trace:\n(.*\n)*?.*shell_exec\+0x"),
                           ("panic", r"Kernel panic - not syncing: fatal exception")]:
-        ok = re.search(pattern, b.text.replace("\r", "")) is not None
-        tally.check("system:panic-report.%s" % what.replace(" ", "-"), ok,
-                    "missing %s (log %s)" % (what, b.log))
+        expect(tally, "system:panic-report", b, what, pattern)
     # panic=-1 resets, and -no-reboot turns the reset into QEMU's exit.
     tally.check("system:panic-report.exits", not b.timed_out,
                 "QEMU did not exit after the panic (log %s)" % b.log)
@@ -429,16 +434,13 @@ def arm64_system_tests(tally):
     # The same deliberate NULL write, reported the arm64 way.
     b = Boot(arm64_cmd("virt", "shell.run=panic panic=-1"),
              os.path.join(OUT, "system-arm64-panic.log"), 60).run()
-    t = b.text.replace("\r", "")
     for what, pattern in [("exception class", r"Data Abort \(ESR 0x9600004[4-7]: EC 0x25"),
                           ("null pointer", r"write: translation fault .*NULL pointer dereference"),
                           ("registers", r"PC: ffffffff8[0-9a-f]+ cmd_panic\+0x"),
                           ("far", r"FAR: 0000000000000000"),
                           ("trace", r"Call trace:\n(.*\n)*?.*shell_exec\+0x"),
                           ("panic", r"Kernel panic - not syncing: fatal exception Data Abort")]:
-        tally.check("system:arm64-panic-report.%s" % what.replace(" ", "-"),
-                    re.search(pattern, t) is not None,
-                    "missing %s (log %s)" % (what, b.log))
+        expect(tally, "system:arm64-panic-report", b, what, pattern)
     tally.check("system:arm64-panic-report.exits", not b.timed_out,
                 "QEMU did not exit after the panic (log %s)" % b.log)
 

@@ -243,34 +243,38 @@ void finish_task_switch(void)
 {
 	struct rq *rq = this_rq();
 	struct task *prev = rq->prev;
+	bool prev_dead, idle_changed;
 	unsigned long waiter;
 
+	/*
+	 * Read what we need of prev while the lock still pins it here. Once
+	 * it is dropped, a prev that was preempted may be pulled by another
+	 * CPU, run, exit and be freed before this CPU looks at it again.
+	 */
+	prev_dead = prev && prev->state == TASK_DEAD && !prev->on_rq;
+	idle_changed = prev && prev->is_idle != current->is_idle;
 	/* Consumed: a later finish on this CPU must not see it again. */
 	rq->prev = NULL;
 	arch_spin_unlock(&rq->lock);
 	/* The tick follows busy/idle: idle CPUs take no timer interrupts. */
-	if (prev && prev->is_idle != current->is_idle)
+	if (idle_changed)
 		clockevent_reprogram();
-	if (prev && prev->state == TASK_DEAD && !prev->on_rq) {
-		/* prev's stack is free now: its joiner may have it. */
-		waiter = __atomic_load_n(&prev->join_state, __ATOMIC_ACQUIRE);
-		do {
-			/*
-			 * Already handed over: seen under -smp 4 (rarely) while
-			 * the cause is not found; see the issue note. Report it
-			 * instead of waking a non-task.
-			 */
-			if (waiter == JOIN_WAKING || waiter == JOIN_EXITED) {
-				pr_err("sched: BUG: exited thread %s switched out twice (CPU %u)\n",
-				       prev->name, smp_processor_id());
-				return;
-			}
-		} while (!__atomic_compare_exchange_n(&prev->join_state, &waiter, JOIN_WAKING,
-						      false, __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE));
-		if (waiter)
-			wake_up_process((struct task *)waiter);
-		__atomic_store_n(&prev->join_state, JOIN_EXITED, __ATOMIC_RELEASE);
-	}
+	if (!prev_dead)
+		return;
+	/* prev's stack is free now: its joiner may have it. */
+	waiter = __atomic_load_n(&prev->join_state, __ATOMIC_ACQUIRE);
+	do {
+		/* Only the switch that took a dead task off its CPU gets here. */
+		if (waiter == JOIN_WAKING || waiter == JOIN_EXITED) {
+			pr_err("sched: BUG: exited thread %s switched out twice (CPU %u)\n",
+			       prev->name, smp_processor_id());
+			return;
+		}
+	} while (!__atomic_compare_exchange_n(&prev->join_state, &waiter, JOIN_WAKING,
+					      false, __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE));
+	if (waiter)
+		wake_up_process((struct task *)waiter);
+	__atomic_store_n(&prev->join_state, JOIN_EXITED, __ATOMIC_RELEASE);
 }
 
 /*

@@ -20,8 +20,10 @@ extern int clock_gettime(int clk, struct timespec_host *ts);
 u64 boot_entry_cycles;
 
 /* One CPU, one task: what asm/percpu.h hands out on the host. */
-static struct cpu_local host_cpu = { .self = &host_cpu };
-struct cpu_local *host_cpu_local = &host_cpu;
+struct cpu_local cpu_locals[NR_CPUS] = {
+	[0] = { .self = &cpu_locals[0], .online = true },
+};
+struct cpu_local *host_cpu_local = &cpu_locals[0];
 static struct task host_task = { .name = "host" };
 struct task *host_current = &host_task;
 unsigned long host_page_offset;

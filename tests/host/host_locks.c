@@ -35,3 +35,10 @@ void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags)
 	arch_spin_unlock(&l->raw);
 	arch_irq_restore(flags);
 }
+
+/* One CPU: running fn here is running it everywhere. */
+void on_each_cpu(smp_call_func_t fn, void *info, bool wait)
+{
+	(void)wait;
+	fn(info);
+}
