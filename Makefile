@@ -139,7 +139,8 @@ HOST_KSRCS := $(wildcard lib/*.c) kernel/ktest.c kernel/params.c kernel/printk.c
 	kernel/time.c kernel/ksyms.c kernel/boot_info.c \
 	kernel/params_test.c kernel/ksyms_test.c \
 	mm/page_alloc.c mm/shuffle.c mm/page_alloc_verify.c mm/memsim.c \
-	mm/page_alloc_test.c mm/cache_model.c mm/cache_model_test.c
+	mm/page_alloc_test.c mm/cache_model.c mm/cache_model_test.c \
+	mm/mmlab.c mm/mmlab_test.c
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter \
 	-fno-builtin -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer -include tests/host/host_prefix.h -Iinclude -Itests/host/include -MMD -MP
@@ -180,6 +181,16 @@ fuzz-page-alloc: $(HB)/fuzz-page-alloc
 	$(HB)/fuzz-page-alloc -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 		-print_final_stats=1 build/fuzz/page-alloc
 
+# The allocator-policy lab on the host (mm/mmlab.c): optimized, no
+# sanitizers, for the experiment matrix (tools/experiment.py).
+MMLAB_SRCS := $(filter-out tests/host/fuzz_page_alloc.c,$(FUZZ_PA_SRCS)) \
+	mm/mmlab.c mm/cache_model.c tests/host/mmlab_run.c
+$(HB)/mmlab-run: $(MMLAB_SRCS) tests/host/host_prefix.h $(wildcard include/pagoda/*.h mm/*.h)
+	@mkdir -p $(HB)
+	@echo "  HOSTCC  $@"
+	@$(CC) -std=gnu11 -O2 -g -fno-builtin -include tests/host/host_prefix.h \
+		-Iinclude -Itests/host/include -w -o $@ $(MMLAB_SRCS)
+
 include tests/fixtures/fdt.mk
 
 # make fuzz: every fuzzer, FUZZ_SECONDS each.
@@ -198,7 +209,7 @@ test: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory kernel $(PI4_DTB) ARCH=arm64 PLATFORM=pi4
 	@$(PY) tests/harness.py --pi4-dtb $(PI4_DTB)
 
-host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc
+host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc $(HB)/mmlab-run
 
 bench: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory kernel ARCH=x86_64 CMDLINE=

@@ -87,3 +87,22 @@ void memsim_destroy(struct pglist_data *pgdat)
 	memsim_free(pgdat->node_mem_map);
 	memsim_free(pgdat);
 }
+
+struct pglist_data *memsim_create_policy(int nid, const struct memsim_range *ranges,
+					 int nr, const unsigned long zone_end[MAX_NR_ZONES],
+					 const char *policy, u64 cache_bytes, u64 seed)
+{
+	struct pglist_data *pgdat;
+	bool shuffle;
+
+	if (!strcmp(policy, "inorder"))
+		shuffle = false;
+	else if (!strcmp(policy, "shuffle") || !strcmp(policy, "shuffle-entropy"))
+		shuffle = true;
+	else
+		return NULL;
+	pgdat = memsim_create(nid, ranges, nr, zone_end, shuffle, seed);
+	if (pgdat)
+		pgdat->shuffle_on_free = !strcmp(policy, "shuffle-entropy");
+	return pgdat;
+}

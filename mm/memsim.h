@@ -23,6 +23,11 @@ unsigned long memsim_base_pfn(int nid);
 struct pglist_data *memsim_create(int nid, const struct memsim_range *ranges,
 				  int nr, const unsigned long zone_end[MAX_NR_ZONES],
 				  bool shuffle, u64 seed);
+/* The same under a named placement policy (page_alloc.policy=), the
+ * colour policy sized for a cache of cache_bytes. NULL for an unknown name. */
+struct pglist_data *memsim_create_policy(int nid, const struct memsim_range *ranges,
+					 int nr, const unsigned long zone_end[MAX_NR_ZONES],
+					 const char *policy, u64 cache_bytes, u64 seed);
 void memsim_destroy(struct pglist_data *pgdat);
 /* Hot-add: give offline frames [start, end) (relative) to the allocator and
  * shuffle the zones that grew. Returns the pages onlined. */
