@@ -20,6 +20,11 @@
  *                 working set with the churn's survivors still in place;
  *                 contrived: the seed's two-instance case, each instance
  *                 half a cache, each on its own cache-sized node;
+ *                 interleaved: first allocate pairs of blocks of order=
+ *                 (4 MiB), one of each pair long-lived, the other a
+ *                 temporary freed once live= percent of the node is held
+ *                 by the long-lived ones (requests that each keep one
+ *                 buffer and drop another), then the working set;
  *   the measure   a heap is not touched evenly: hot= of its pages (chosen
  *                 by the seed, the same pages whatever the policy) take
  *                 the accesses. The conflict rate is the share of hot
@@ -56,6 +61,7 @@ static const char *const workload_names[MMLAB_NR_WORKLOADS] = {
 	[MMLAB_FRESH] = "fresh",
 	[MMLAB_AGED] = "aged",
 	[MMLAB_CONTRIVED] = "contrived",
+	[MMLAB_INTERLEAVED] = "interleaved",
 };
 
 const char *mmlab_workload_name(enum mmlab_workload w)
@@ -74,6 +80,7 @@ void mmlab_defaults(struct mmlab_config *c)
 	c->hot_ppm = 40000;
 	c->aging = 4;
 	c->live_pct = 50;
+	c->pair_order = MAX_ORDER - 1;
 	c->seed = 1;
 }
 
@@ -128,7 +135,7 @@ int mmlab_parse_arg(struct mmlab_config *c, const char *arg, char *why, size_t l
 				return 0;
 			}
 		}
-		return fail(why, len, -EINVAL, "workload= is fresh, aged or contrived");
+		return fail(why, len, -EINVAL, "workload= is fresh, aged, contrived or interleaved");
 	}
 	if (!strcmp(key, "policy")) {
 		if (!*val || strlen(val) >= sizeof(c->policy))
@@ -159,11 +166,17 @@ int mmlab_parse_arg(struct mmlab_config *c, const char *arg, char *why, size_t l
 		return 0;
 	}
 	if (!strcmp(key, "ratio") || !strcmp(key, "aging") || !strcmp(key, "live") ||
-	    !strcmp(key, "seed")) {
+	    !strcmp(key, "seed") || !strcmp(key, "order")) {
 		if (kstrtou64(val, 0, &v))
-			return fail(why, len, -EINVAL, "ratio=, aging=, live= and seed= take numbers");
+			return fail(why, len, -EINVAL, "ratio=, aging=, live=, order= and seed= take numbers");
 		if (!strcmp(key, "seed")) {
 			c->seed = v;
+			return 0;
+		}
+		if (!strcmp(key, "order")) {
+			if (v >= MAX_ORDER)
+				return fail(why, len, -EINVAL, "order= must be below MAX_ORDER");
+			c->pair_order = (u32)v;
 			return 0;
 		}
 		if (v > 100000)
@@ -177,7 +190,7 @@ int mmlab_parse_arg(struct mmlab_config *c, const char *arg, char *why, size_t l
 		return 0;
 	}
 	return fail(why, len, -EINVAL,
-		    "unknown key (workload= policy= node= cache= ratio= hot= aging= live= seed=)");
+		    "unknown key (workload= policy= node= cache= ratio= hot= aging= live= order= seed=)");
 }
 
 int mmlab_check(const struct mmlab_config *c, char *why, size_t len)
@@ -328,6 +341,47 @@ static int churn(struct lab *l, int nid, unsigned long node_pages, u64 *allocs)
 	return 0;
 }
 
+/*
+ * Alternating lifetimes: allocate blocks of one order in pairs, keep the
+ * first of each pair, and once the kept ones hold live= percent of the
+ * node free all the second ones. In address order the survivors and the
+ * holes alternate block by block; shuffled, they are strewn at random.
+ */
+static int interleave(struct lab *l, int nid, unsigned long node_pages, u64 *allocs)
+{
+	unsigned long target = node_pages / 100 * l->c->live_pct;
+	unsigned int order = l->c->pair_order;
+	unsigned long kept = 0;
+	int err = 0;
+
+	while (!err && l->live_pages < target && l->nr_live + 2 <= l->max_live) {
+		struct page *keep = alloc_pages_node(nid, __GFP_MOVABLE | __GFP_NOWARN, order);
+		struct page *temp = keep ? alloc_pages_node(nid, __GFP_MOVABLE | __GFP_NOWARN,
+							     order) : NULL;
+
+		if (!keep || !temp) {
+			if (keep)
+				__free_pages(keep, order);
+			err = -ENOMEM;
+			break;
+		}
+		/* kept blocks gather at the front, temporaries at the back */
+		l->live[kept].pfn = page_to_pfn(keep);
+		l->live[kept].order = order;
+		l->live[l->max_live - 1 - (l->nr_live - kept)].pfn = page_to_pfn(temp);
+		l->live[l->max_live - 1 - (l->nr_live - kept)].order = order;
+		kept++;
+		l->nr_live += 2;
+		l->live_pages += 1UL << order;
+		*allocs += 2;
+	}
+	/* the temporaries go, in the order they came */
+	for (unsigned long i = 0; i < l->nr_live - kept; i++)
+		free_block(&l->live[l->max_live - 1 - i]);
+	l->nr_live = kept;
+	return err;
+}
+
 /* Pick the hot pages (the same choice for every policy) and measure. */
 static void measure(struct lab *l, u32 hot_ppm, struct mmlab_result *r)
 {
@@ -411,8 +465,11 @@ static int run_on_node(struct lab *l, struct mmlab_result *r, char *why, size_t 
 			return fail(why, len, -EINVAL, "could not build the node (unknown policy= or no memory)");
 		nid = LAB_NID_A;
 	}
-	if (c->workload == MMLAB_AGED) {
-		err = churn(l, nid, node_pages, &r->churn_allocs);
+	if (c->workload == MMLAB_AGED || c->workload == MMLAB_INTERLEAVED) {
+		if (c->workload == MMLAB_AGED)
+			err = churn(l, nid, node_pages, &r->churn_allocs);
+		else
+			err = interleave(l, nid, node_pages, &r->churn_allocs);
 		r->survivors = l->live_pages;
 		if (err)
 			fail(why, len, err, "the churn ran out of memory");
@@ -447,6 +504,9 @@ int mmlab_run(const struct mmlab_config *c, struct mmlab_result *r, char *why,
 	if (c->workload == MMLAB_AGED)
 		live_max = (unsigned long)((c->real ? nr_free_pages() : c->node / PAGE_SIZE) /
 					   100 * c->live_pct) + 1;
+	else if (c->workload == MMLAB_INTERLEAVED) /* pairs: kept + temporaries */
+		live_max = 2 * (unsigned long)((c->real ? nr_free_pages() : c->node / PAGE_SIZE) /
+					       100 * c->live_pct >> c->pair_order) + 2;
 	l.max_live = live_max;
 	l.ws = lab_alloc(l.max_ws * sizeof(*l.ws));
 	l.counts = lab_alloc(l.m.nr_colors * sizeof(*l.counts));
@@ -487,14 +547,15 @@ int mmlab_format(char *buf, size_t len, const struct mmlab_config *c,
 			 (unsigned long long)((c->workload == MMLAB_CONTRIVED ? c->cache : c->node) >> 20));
 	return snprintf(buf, len,
 			"mmlab: workload=%s policy=%s node=%s cache=%lluM ratio=%u hot=%s "
-			"aging=%u live=%u seed=%llu: conflict=%s cover=%s max=%u pages=%lu "
+			"aging=%u live=%u order=%u seed=%llu: conflict=%s cover=%s max=%u pages=%lu "
 			"hot_pages=%lu survivors=%lu churn=%llu",
 			mmlab_workload_name(c->workload), c->policy,
 			node,
 			(unsigned long long)(c->cache >> 20),
 			c->workload == MMLAB_CONTRIVED ? 100 : c->ratio, hot,
 			c->workload == MMLAB_AGED ? c->aging : 0,
-			c->workload == MMLAB_AGED ? c->live_pct : 0,
+			c->workload == MMLAB_AGED || c->workload == MMLAB_INTERLEAVED ? c->live_pct : 0,
+			c->workload == MMLAB_INTERLEAVED ? c->pair_order : 0,
 			(unsigned long long)c->seed, conflict, cover, r->max_per_colour,
 			r->pages, r->hot, r->survivors, (unsigned long long)r->churn_allocs);
 }

@@ -14,6 +14,7 @@ enum mmlab_workload {
 	MMLAB_FRESH,     /* the working set right after boot */
 	MMLAB_AGED,      /* after a churn of random-size allocations and frees */
 	MMLAB_CONTRIVED, /* two instances, half a cache each, on two cache-sized nodes */
+	MMLAB_INTERLEAVED, /* after allocations whose lifetimes alternate */
 	MMLAB_NR_WORKLOADS,
 };
 
@@ -27,6 +28,7 @@ struct mmlab_config {
 	u32 hot_ppm;         /* share of the working set's pages that are hot */
 	u32 aging;           /* churn length, in node sizes allocated */
 	u32 live_pct;        /* the churn's live share of the node */
+	u32 pair_order;      /* interleaved: the order of each block of a pair */
 	u64 seed;
 };
 
@@ -44,7 +46,7 @@ struct mmlab_result {
 void mmlab_defaults(struct mmlab_config *c);
 /*
  * Apply one "key=value" argument (workload= policy= node=real|SIZE cache=
- * ratio= hot= aging= live= seed=). 0, or -EINVAL with why filled in.
+ * ratio= hot= aging= live= order= seed=). 0, or -EINVAL with why filled in.
  */
 int mmlab_parse_arg(struct mmlab_config *c, const char *arg, char *why, size_t len);
 /* Check a whole configuration before running it. */
