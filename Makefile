@@ -141,7 +141,7 @@ HOST_KSRCS := $(wildcard lib/*.c) kernel/ktest.c kernel/params.c kernel/printk.c
 	kernel/time.c kernel/ksyms.c kernel/boot_info.c \
 	kernel/params_test.c kernel/ksyms_test.c \
 	mm/page_alloc.c $(POLICY_SRCS) mm/page_alloc_verify.c mm/memsim.c \
-	mm/page_alloc_test.c mm/cache_model.c mm/cache_model_test.c
+	mm/page_alloc_test.c mm/policy_test.c mm/cache_model.c mm/cache_model_test.c
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter \
 	-fno-builtin -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer -include tests/host/host_prefix.h -Iinclude -Itests/host/include -MMD -MP
