@@ -135,11 +135,13 @@ $(B)/pagoda.iso: $(B)/pagoda.elf tools/mkiso.sh
 # ---------------------------------------------------------------------------
 # Host tests: the pure code, compiled for Linux with ASan and UBSan.
 
+# The placement policies (mm/policy.h), wherever the page allocator goes.
+POLICY_SRCS := mm/policy.c $(filter-out %_test.c,$(wildcard mm/policy_*.c))
 HOST_KSRCS := $(wildcard lib/*.c) kernel/ktest.c kernel/params.c kernel/printk.c \
 	kernel/time.c kernel/ksyms.c kernel/boot_info.c \
 	kernel/params_test.c kernel/ksyms_test.c \
-	mm/page_alloc.c mm/shuffle.c mm/page_alloc_verify.c mm/memsim.c \
-	mm/page_alloc_test.c mm/cache_model.c mm/cache_model_test.c \
+	mm/page_alloc.c $(POLICY_SRCS) mm/page_alloc_verify.c mm/memsim.c \
+	mm/page_alloc_test.c mm/policy_test.c mm/cache_model.c mm/cache_model_test.c \
 	mm/mmlab.c mm/mmlab_test.c
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter \
 	-fno-builtin -fsanitize=address,undefined -fno-sanitize-recover=undefined \
@@ -165,7 +167,7 @@ $(HB)/printf-vs-libc: $(HB)/obj/lib/vsprintf.o $(HB)/obj/lib/string.o \
 
 # Fuzzing (clang's libFuzzer): the page allocator driven by random programs.
 FUZZ_SECONDS ?= 60
-FUZZ_PA_SRCS := mm/page_alloc.c mm/shuffle.c mm/page_alloc_verify.c mm/memsim.c \
+FUZZ_PA_SRCS := mm/page_alloc.c $(POLICY_SRCS) mm/page_alloc_verify.c mm/memsim.c \
 	lib/random.c lib/string.c lib/vsprintf.c lib/kstrtox.c kernel/printk.c \
 	kernel/params.c kernel/time.c kernel/ksyms.c kernel/boot_info.c \
 	tests/host/host_env.c tests/host/host_locks.c \

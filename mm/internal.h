@@ -72,6 +72,9 @@ void show_buddyinfo(struct pglist_data *pgdat);
 /* Free-path placement flags. */
 #define FPI_NONE 0u
 #define FPI_TO_TAIL 1u
+/* Memory arriving (boot, hot-add): to the tail, and not a "freed" event
+ * for the policy's accounting. */
+#define FPI_POPULATE 2u
 
 struct page *find_free_block(struct zone *zone, unsigned long pfn,
 			     unsigned int order);
@@ -105,19 +108,21 @@ unsigned long fail_page_alloc_injected(void);
 /* Apply the fail_page_alloc= parameter (mm_init, after parsing). */
 void fail_page_alloc_init(void);
 
-/* --- shuffle.c ------------------------------------------------------------ */
+/* --- policy_shuffle.c ------------------------------------------------------ */
 enum mm_shuffle_ctl {
 	SHUFFLE_ENABLE,        /* platform detection says yes */
 	SHUFFLE_FORCE_DISABLE, /* page_alloc.shuffle=0 */
 };
 void page_alloc_shuffle(enum mm_shuffle_ctl ctl);
+/* Linux's rule for node 0: shuffle or not (page_alloc.shuffle=, HMAT). */
 bool shuffle_enabled_default(void);
-/* Apply the page_alloc.shuffle* parameters to a new node. */
-void shuffle_node_defaults(struct pglist_data *pgdat);
-void shuffle_zone(struct zone *z);
-void shuffle_free_memory(struct pglist_data *pgdat);
-bool is_shuffle_order(struct pglist_data *pgdat, unsigned int order);
-bool shuffle_pick_tail(struct pglist_data *pgdat);
 const char *shuffle_reason(void);
+/* page_alloc.shuffle_on_free=: with the shuffle, entropy on free too? */
+bool shuffle_on_free_default(void);
+/* Apply page_alloc.shuffle_order/_seed to a new node. */
+void shuffle_node_defaults(struct pglist_data *pgdat);
+/* One Fisher-Yates pass over the zone's free blocks of the shuffle order. */
+void shuffle_zone(struct zone *z);
+bool shuffle_pick_tail(struct pglist_data *pgdat);
 
 #endif

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Simulated nodes: struct pages and zones over a made-up memory map, with
- * no memory behind the frames. The buddy allocator and the shuffle run on
- * them unchanged (they never touch a simulated frame's contents), so tests
+ * no memory behind the frames. The buddy allocator and its placement
+ * policies run on them unchanged (they never touch a simulated frame's contents), so tests
  * and experiments can use any layout (holes, zone boundaries, 64 GiB) in
  * the kernel and on the host, and get the same answer for the same seed.
  */
@@ -11,6 +11,7 @@
 #include <pagoda/string.h>
 #include "internal.h"
 #include "memsim.h"
+#include "policy.h"
 
 unsigned long memsim_base_pfn(int nid)
 {
@@ -18,15 +19,17 @@ unsigned long memsim_base_pfn(int nid)
 	return (unsigned long)nid << 32;
 }
 
-struct pglist_data *memsim_create(int nid, const struct memsim_range *ranges,
-				  int nr, const unsigned long zone_end[MAX_NR_ZONES],
-				  bool shuffle, u64 seed)
+struct pglist_data *memsim_create_policy(int nid, const struct memsim_range *ranges,
+					 int nr, const unsigned long zone_end[MAX_NR_ZONES],
+					 const char *policy, u64 cache_bytes, u64 seed)
 {
+	const struct page_alloc_policy *pol = policy ? page_alloc_policy_find(policy) : NULL;
 	unsigned long base = memsim_base_pfn(nid), span = 0, ze[MAX_NR_ZONES];
 	struct pglist_data *pgdat;
 	struct page *map;
+	struct zone *z;
 
-	if (nid <= 0 || nid >= MAX_NUMNODES || NODE_DATA(nid) || nr <= 0)
+	if (!pol || nid <= 0 || nid >= MAX_NUMNODES || NODE_DATA(nid) || nr <= 0)
 		return NULL;
 	for (int i = 0; i < nr; i++) {
 		if (ranges[i].end <= ranges[i].start || (i && ranges[i].start < ranges[i - 1].end))
@@ -36,16 +39,19 @@ struct pglist_data *memsim_create(int nid, const struct memsim_range *ranges,
 	span = ALIGN_UP(span, MAX_ORDER_NR_PAGES);
 	pgdat = memsim_alloc(sizeof(*pgdat));
 	map = memsim_alloc(span * sizeof(struct page));
-	if (!pgdat || !map) {
-		memsim_free(pgdat);
-		memsim_free(map);
-		return NULL;
-	}
-	for (int z = 0; z < MAX_NR_ZONES; z++)
-		ze[z] = base + zone_end[z];
+	if (!pgdat || !map)
+		goto fail;
+	for (int i = 0; i < MAX_NR_ZONES; i++)
+		ze[i] = base + zone_end[i];
 	pgdat_init(pgdat, nid, "simulated", base, span, map, ze, true);
-	pgdat->shuffle = shuffle;
+	pgdat->state_alloc = memsim_alloc;
+	pgdat->state_free = memsim_free;
+	pgdat->cache_bytes = cache_bytes ? cache_bytes : colour_cache_default();
 	rng_seed(&pgdat->shuffle_rng, seed);
+	if (policy_attach(pgdat, pol)) {
+		pgdat_unregister(pgdat);
+		goto fail;
+	}
 	for (int i = 0; i < nr; i++) {
 		if (!ranges[i].offline) {
 			free_range_core(pgdat, base + ranges[i].start, base + ranges[i].end);
@@ -54,8 +60,26 @@ struct pglist_data *memsim_create(int nid, const struct memsim_range *ranges,
 		for (unsigned long pfn = ranges[i].start; pfn < ranges[i].end; pfn++)
 			map[pfn].flags |= PG_offline;
 	}
-	shuffle_free_memory(pgdat);
+	for_each_zone_in_node(z, pgdat)
+		policy_populated(z);
 	return pgdat;
+fail:
+	memsim_free(pgdat);
+	memsim_free(map);
+	return NULL;
+}
+
+struct pglist_data *memsim_create(int nid, const struct memsim_range *ranges,
+				  int nr, const unsigned long zone_end[MAX_NR_ZONES],
+				  bool shuffle, u64 seed)
+{
+	const char *policy = "inorder";
+
+	/* What "shuffle" meant before policies: entropy on free with it
+	 * unless page_alloc.shuffle_on_free=0. */
+	if (shuffle)
+		policy = shuffle_on_free_default() ? "shuffle-entropy" : "shuffle";
+	return memsim_create_policy(nid, ranges, nr, zone_end, policy, 0, seed);
 }
 
 unsigned long memsim_online(struct pglist_data *pgdat, unsigned long start,
@@ -75,7 +99,7 @@ unsigned long memsim_online(struct pglist_data *pgdat, unsigned long start,
 			       pgdat->node_start_pfn + end);
 	for (int z = 0; z < MAX_NR_ZONES; z++)
 		if (grew[z])
-			shuffle_zone(&pgdat->node_zones[z]);
+			policy_populated(&pgdat->node_zones[z]);
 	return done;
 }
 
@@ -84,25 +108,7 @@ void memsim_destroy(struct pglist_data *pgdat)
 	if (!pgdat)
 		return;
 	pgdat_unregister(pgdat);
+	policy_detach(pgdat);
 	memsim_free(pgdat->node_mem_map);
 	memsim_free(pgdat);
-}
-
-struct pglist_data *memsim_create_policy(int nid, const struct memsim_range *ranges,
-					 int nr, const unsigned long zone_end[MAX_NR_ZONES],
-					 const char *policy, u64 cache_bytes, u64 seed)
-{
-	struct pglist_data *pgdat;
-	bool shuffle;
-
-	if (!strcmp(policy, "inorder"))
-		shuffle = false;
-	else if (!strcmp(policy, "shuffle") || !strcmp(policy, "shuffle-entropy"))
-		shuffle = true;
-	else
-		return NULL;
-	pgdat = memsim_create(nid, ranges, nr, zone_end, shuffle, seed);
-	if (pgdat)
-		pgdat->shuffle_on_free = !strcmp(policy, "shuffle-entropy");
-	return pgdat;
 }

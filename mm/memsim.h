@@ -16,21 +16,29 @@ struct memsim_range {
 unsigned long memsim_base_pfn(int nid);
 /*
  * Build node nid (1..MAX_NUMNODES-1, unused) with the given ranges of
- * present frames (ascending) and zone ends (relative pfns), free them into
- * its buddy lists in address order and shuffle them when asked, with the
- * shuffle's random stream seeded by seed. NULL on bad input or no memory.
+ * present frames (ascending) and zone ends (relative pfns) under the named
+ * placement policy (mm/policy.h): free the frames into its buddy lists in
+ * address order, then let the policy arrange them (the shuffle shuffles).
+ * cache_bytes is the direct-mapped memory-side cache in front of the node
+ * (0: colour_cache_default()); the colour policy needs a multiple of
+ * 4 MiB. The policies' random stream is seeded by seed, so the same seed
+ * gives the same node, in the kernel and on the host. NULL on an unknown
+ * policy, bad input or no memory.
+ */
+struct pglist_data *memsim_create_policy(int nid, const struct memsim_range *ranges,
+					 int nr, const unsigned long zone_end[MAX_NR_ZONES],
+					 const char *policy, u64 cache_bytes, u64 seed);
+/*
+ * The same with the policies of before: shuffle false is "inorder", true
+ * is "shuffle-entropy" ("shuffle" with page_alloc.shuffle_on_free=0).
  */
 struct pglist_data *memsim_create(int nid, const struct memsim_range *ranges,
 				  int nr, const unsigned long zone_end[MAX_NR_ZONES],
 				  bool shuffle, u64 seed);
-/* The same under a named placement policy (page_alloc.policy=), the
- * colour policy sized for a cache of cache_bytes. NULL for an unknown name. */
-struct pglist_data *memsim_create_policy(int nid, const struct memsim_range *ranges,
-					 int nr, const unsigned long zone_end[MAX_NR_ZONES],
-					 const char *policy, u64 cache_bytes, u64 seed);
 void memsim_destroy(struct pglist_data *pgdat);
 /* Hot-add: give offline frames [start, end) (relative) to the allocator and
- * shuffle the zones that grew. Returns the pages onlined. */
+ * run the policy's populated hook on the zones that grew (the shuffle
+ * shuffles them). Returns the pages onlined. */
 unsigned long memsim_online(struct pglist_data *pgdat, unsigned long start,
 			    unsigned long end);
 

@@ -14,6 +14,7 @@
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
 #include "internal.h"
+#include "policy.h"
 
 #define KB(pages) ((unsigned long)((pages) * (PAGE_SIZE / 1024)))
 
@@ -38,6 +39,8 @@ static int cmd_meminfo(int argc, char **argv)
 	kprintf("Offline:      %10lu kB   (mem=; `memory online` adds it)\n",
 		KB(mm_offline_pages()));
 	kprintf("BadFrees:     %10lu\n", pgdat->bad_pages);
+	kprintf("Policy:       %s (page_alloc.policy; `pagealloc` tells more)\n",
+		pgdat->policy->name);
 	kprintf("%-7s %10s %10s %10s %10s %8s %8s\n", "zone", "start pfn", "managed kB",
 		"free kB", "pcp kB", "min kB", "failed");
 	for_each_zone_in_node(z, pgdat) {
@@ -79,7 +82,7 @@ SHELL_CMD(buddyinfo, "buddyinfo", "free blocks per zone and order", cmd_buddyinf
 static int cmd_memory(int argc, char **argv)
 {
 	u64 bytes;
-	unsigned long pages;
+	unsigned long pages, swaps;
 
 	if (argc == 1) {
 		kprintf("online: %lu MiB, offline: %lu MiB\n",
@@ -93,9 +96,10 @@ static int cmd_memory(int argc, char **argv)
 		bytes = ~0ULL >> 1;
 	else if (kstrtosize(argv[2], &bytes) || !bytes)
 		return -EINVAL;
+	swaps = NODE_DATA(0)->shuffle_stats.swaps;
 	pages = mm_online_pages((unsigned long)MIN(bytes >> PAGE_SHIFT, (u64)~0UL >> 1));
 	kprintf("onlined %lu MiB%s; %lu MiB still offline\n", pages >> (20 - PAGE_SHIFT),
-		NODE_DATA(0)->shuffle ? " and shuffled its zones" : "",
+		NODE_DATA(0)->shuffle_stats.swaps != swaps ? " and shuffled its zones" : "",
 		mm_offline_pages() >> (20 - PAGE_SHIFT));
 	return 0;
 }
@@ -161,9 +165,10 @@ static int cmd_pagealloc(int argc, char **argv)
 		drain_all_pages(pgdat);
 		return 0;
 	}
+	kprintf("policy %s: %s\n", pgdat->policy->name, pgdat->policy->desc);
 	kprintf("pcp %s, debug %s, shuffle %s (order %u, %lu swaps, %lu without partner, %lu migratetype mismatches, %llu us)\n",
 		page_alloc_pcp ? "on" : "off", page_alloc_debug ? "on" : "off",
-		pgdat->shuffle ? "on" : "off", pgdat->shuffle_order,
+		pgdat->policy->populated == shuffle_zone ? "on" : "off", pgdat->shuffle_order,
 		pgdat->shuffle_stats.swaps, pgdat->shuffle_stats.no_partner,
 		pgdat->shuffle_stats.mt_mismatch,
 		(unsigned long long)(pgdat->shuffle_stats.ns / 1000));

@@ -10,7 +10,8 @@
  *   4. each free memblock range goes to the buddy allocator in physical
  *      order, except memory beyond mem=, which stays offline until the
  *      shell's `memory online` adds it (the seed's hot-add path);
- *   5. the free lists are shuffled when that is on (mm/shuffle.c).
+ *   5. the placement policy arranges the free lists (mm/policy.h: the
+ *      shuffle shuffles them, page_alloc.policy= chooses).
  * After this memblock is retired and page tables come from the buddy.
  */
 #include <pagoda/boot_info.h>
@@ -22,6 +23,7 @@
 #include <pagoda/string.h>
 #include <pagoda/time.h>
 #include "internal.h"
+#include "policy.h"
 
 static struct pglist_data contig_page_data;
 static bool buddy_ready;
@@ -106,11 +108,21 @@ static void free_range(phys_addr_t start, phys_addr_t end, void *arg)
 	}
 }
 
+/* Node 0's policy state is carved from memblock: attach runs before the
+ * buddy lists exist, and boot memory is never given back. */
+static void *boot_state_alloc(size_t size)
+{
+	return memblock_alloc(size, PAGE_SIZE);
+}
+
 void mm_init(void)
 {
 	struct pglist_data *pgdat = &contig_page_data;
 	unsigned long start_pfn, end_pfn, zone_end[MAX_NR_ZONES];
+	const struct page_alloc_policy *policy;
+	const char *why;
 	struct page *mem_map;
+	struct zone *z;
 	bool shuffle;
 	u64 t0;
 
@@ -127,9 +139,15 @@ void mm_init(void)
 	zone_end[ZONE_DMA] = PFN_DOWN(boot_info.zone_dma_limit);
 	zone_end[ZONE_DMA32] = PFN_DOWN(4 * SZ_1G);
 	zone_end[ZONE_NORMAL] = end_pfn;
-	shuffle = shuffle_enabled_default();
+	policy = page_alloc_policy_default(&why);
 	pgdat_init(pgdat, 0, "memory", start_pfn, end_pfn - start_pfn, mem_map,
 		   zone_end, false);
+	pgdat->state_alloc = boot_state_alloc;
+	pgdat->cache_bytes = colour_cache_default();
+	if (policy_attach(pgdat, policy))
+		pr_warn("mm: policy %s could not start (cache %llu MiB); in order instead\n",
+			policy->name, (unsigned long long)(pgdat->cache_bytes >> 20));
+	shuffle = pgdat->policy->populated == shuffle_zone;
 
 	memblock_for_each_free(free_range, pgdat);
 	buddy_ready = true;
@@ -137,9 +155,10 @@ void mm_init(void)
 	fail_page_alloc_init();
 
 	t0 = ktime_get_ns();
-	shuffle_free_memory(pgdat);
-	pr_info("mm: shuffle %s%s\n", shuffle_reason(),
-		shuffle ? "" : "; free lists in address order");
+	for_each_zone_in_node(z, pgdat)
+		policy_populated(z);
+	pr_info("mm: shuffle %s%s; policy %s\n", why,
+		shuffle ? "" : "; free lists in address order", pgdat->policy->name);
 	if (shuffle)
 		pr_info("mm: shuffled %lu blocks of order %u in %llu us\n",
 			pgdat->shuffle_stats.swaps, pgdat->shuffle_order,
@@ -174,8 +193,9 @@ unsigned long mm_offline_pages(void)
 }
 
 /*
- * Online up to `pages` offline frames, lowest first, shuffling each zone
- * that grew (the seed's memory_hotplug.c hook). Returns the pages onlined.
+ * Online up to `pages` offline frames, lowest first, then run the policy's
+ * populated hook on each zone that grew (the seed's memory_hotplug.c hook:
+ * the shuffle shuffles it). Returns the pages onlined.
  */
 unsigned long mm_online_pages(unsigned long pages)
 {
@@ -196,7 +216,7 @@ unsigned long mm_online_pages(unsigned long pages)
 	}
 	for (int z = 0; z < MAX_NR_ZONES; z++)
 		if (grew[z])
-			shuffle_zone(&pgdat->node_zones[z]);
+			policy_populated(&pgdat->node_zones[z]);
 	setup_watermarks(pgdat);
 	return done;
 }

@@ -314,7 +314,8 @@ static void free_random_live(struct lab *l)
  * (memoryless lifetimes: every live block is as likely to go next). The
  * survivors stay for the working set to find.
  */
-static int churn(struct lab *l, int nid, unsigned long node_pages, u64 *allocs)
+static int churn(struct lab *l, int nid, unsigned long node_pages, u64 *allocs,
+		 u64 *fails)
 {
 	u64 budget = (u64)l->c->aging * node_pages, done = 0;
 	unsigned long target = node_pages / 100 * l->c->live_pct;
@@ -329,8 +330,18 @@ static int churn(struct lab *l, int nid, unsigned long node_pages, u64 *allocs)
 				      l->nr_live == l->max_live))
 			free_random_live(l);
 		p = alloc_pages_node(nid, gfp, order);
+		/*
+		 * Free memory can be too fragmented for the order even below
+		 * the target (a policy that scatters blocks pays here): free
+		 * more, as reclaim would, and count it.
+		 */
+		while (!p && l->nr_live) {
+			(*fails)++;
+			free_random_live(l);
+			p = alloc_pages_node(nid, gfp, order);
+		}
 		if (!p)
-			return -ENOMEM; /* the target leaves room: something else took it */
+			return -ENOMEM;
 		l->live[l->nr_live].pfn = page_to_pfn(p);
 		l->live[l->nr_live].order = order;
 		l->nr_live++;
@@ -467,7 +478,7 @@ static int run_on_node(struct lab *l, struct mmlab_result *r, char *why, size_t 
 	}
 	if (c->workload == MMLAB_AGED || c->workload == MMLAB_INTERLEAVED) {
 		if (c->workload == MMLAB_AGED)
-			err = churn(l, nid, node_pages, &r->churn_allocs);
+			err = churn(l, nid, node_pages, &r->churn_allocs, &r->churn_fails);
 		else
 			err = interleave(l, nid, node_pages, &r->churn_allocs);
 		r->survivors = l->live_pages;
@@ -548,7 +559,7 @@ int mmlab_format(char *buf, size_t len, const struct mmlab_config *c,
 	return snprintf(buf, len,
 			"mmlab: workload=%s policy=%s node=%s cache=%lluM ratio=%u hot=%s "
 			"aging=%u live=%u order=%u seed=%llu: conflict=%s cover=%s max=%u pages=%lu "
-			"hot_pages=%lu survivors=%lu churn=%llu",
+			"hot_pages=%lu survivors=%lu churn=%llu fails=%llu",
 			mmlab_workload_name(c->workload), c->policy,
 			node,
 			(unsigned long long)(c->cache >> 20),
@@ -557,5 +568,6 @@ int mmlab_format(char *buf, size_t len, const struct mmlab_config *c,
 			c->workload == MMLAB_AGED || c->workload == MMLAB_INTERLEAVED ? c->live_pct : 0,
 			c->workload == MMLAB_INTERLEAVED ? c->pair_order : 0,
 			(unsigned long long)c->seed, conflict, cover, r->max_per_colour,
-			r->pages, r->hot, r->survivors, (unsigned long long)r->churn_allocs);
+			r->pages, r->hot, r->survivors, (unsigned long long)r->churn_allocs,
+			(unsigned long long)r->churn_fails);
 }

@@ -39,6 +39,7 @@ struct mmlab_result {
 	unsigned long hot;   /* of which hot */
 	unsigned long survivors; /* pages the churn left allocated */
 	u64 churn_allocs;    /* allocations the churn made */
+	u64 churn_fails;     /* of its allocations that failed below the target */
 	u32 max_per_colour;  /* working-set pages on the most loaded colour */
 };
 

@@ -39,7 +39,7 @@ static u64 lab_cache(const char **from)
 
 static const char *node0_policy(void)
 {
-	return NODE_DATA(0)->shuffle ? "shuffle" : "inorder";
+	return NODE_DATA(0)->policy->name;
 }
 
 static int cmd_info(void)

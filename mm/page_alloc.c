@@ -25,7 +25,9 @@
  *   - checks on free (a double free or a foreign page is reported and
  *     refused, never merged), page poisoning in page_alloc.debug mode, and
  *     fail_page_alloc= fault injection.
- * mm/shuffle.c randomizes the free lists; its hooks are marked below.
+ * Where blocks go and which block an allocation gets are placement
+ * decisions, made by the node's policy (mm/policy.h: in order, shuffled,
+ * by cache colour); the policy's hooks are marked below.
  */
 #include <pagoda/arch.h>
 #include <pagoda/mm.h>
@@ -35,6 +37,7 @@
 #include <pagoda/smp.h>
 #include <pagoda/string.h>
 #include "internal.h"
+#include "policy.h"
 
 struct pglist_data *node_data[MAX_NUMNODES];
 
@@ -113,7 +116,8 @@ static inline void del_from_free_list(struct page *page, struct zone *zone,
  * The free block of exactly this order that starts at pfn in this zone, or
  * NULL: it must exist in the zone and be a free block head of that order (a
  * free block of another order covering pfn does not count). Merging asks
- * this of a buddy; the shuffle asks it of both blocks it swaps.
+ * this of a buddy, the shuffle of both blocks it swaps, and a policy's
+ * pick of the blocks that may hold its choice.
  */
 struct page *find_free_block(struct zone *zone, unsigned long pfn,
 			     unsigned int order)
@@ -149,9 +153,11 @@ static bool buddy_merge_likely(struct zone *zone, unsigned long pfn,
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
 		     unsigned int order, int migratetype, unsigned int fpi)
 {
-	struct pglist_data *pgdat = zone->zone_pgdat;
+	const struct page_alloc_policy *policy = zone->zone_pgdat->policy;
 	bool to_tail;
 
+	if (policy->freed && !(fpi & FPI_POPULATE))
+		policy->freed(zone->zone_pgdat, pfn, order); /* policy: accounting */
 	while (order < MAX_ORDER - 1) {
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
 		struct page *buddy = find_free_block(zone, buddy_pfn, order);
@@ -165,34 +171,41 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
 	}
 	set_buddy(page, order);
 
-	if (fpi & FPI_TO_TAIL)
+	if (fpi & (FPI_TO_TAIL | FPI_POPULATE))
 		to_tail = true;
-	else if (is_shuffle_order(pgdat, order))
-		to_tail = shuffle_pick_tail(pgdat); /* shuffle: entropy on free */
-	else
+	else if (!policy->free_to_tail || /* policy: head or tail */
+		 !policy->free_to_tail(zone, page, pfn, order, &to_tail))
 		to_tail = buddy_merge_likely(zone, pfn, order);
 	add_to_free_list(page, zone, order, migratetype, to_tail);
 }
 
 /*
- * Split an order-high block (page) down to order low: the upper half goes
- * back on the free list at each step, the lower half is kept.
+ * Split the order-high free block at page down to the order-low block
+ * that starts keep pages in: at each step the half without it goes back on
+ * the free list one order lower. keep is 0 (the lower half every time, as
+ * in Linux) unless a policy picked another sub-block.
  */
 static void expand(struct zone *zone, struct page *page, unsigned int low,
-		   unsigned int high, int mt)
+		   unsigned int high, int mt, unsigned long keep)
 {
-	unsigned long size = 1UL << high;
-
 	while (high > low) {
-		high--;
-		size >>= 1;
-		set_buddy(&page[size], high);
-		add_to_free_list(&page[size], zone, high, mt, false);
+		unsigned long half = 1UL << --high;
+		struct page *other;
+
+		if (keep >= half) {
+			other = page;
+			page += half;
+			keep -= half;
+		} else {
+			other = page + half;
+		}
+		set_buddy(other, high);
+		add_to_free_list(other, zone, high, mt, false);
 	}
 }
 
-static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order,
-				       int mt)
+/* The core's choice: the head of the smallest non-empty list. */
+static struct page *take_smallest(struct zone *zone, unsigned int order, int mt)
 {
 	for (unsigned int o = order; o < MAX_ORDER; o++) {
 		struct list_head *list = &zone->free_area[o].free_list[mt];
@@ -202,10 +215,55 @@ static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order,
 			continue;
 		page = list_first_entry(list, struct page, lru);
 		del_from_free_list(page, zone, o);
-		expand(zone, page, order, o, mt);
+		expand(zone, page, order, o, mt, 0);
 		return page;
 	}
 	return NULL;
+}
+
+/*
+ * A policy's choice: find the free block that holds the picked 2^order
+ * frames and split it around them. NULL (and a warning) when the pick is
+ * not free memory of this zone; the core then chooses itself.
+ */
+static struct page *take_picked(struct zone *zone, struct page *want,
+				unsigned int order, int mt)
+{
+	unsigned long pfn = page_to_pfn(want);
+
+	if (!(pfn & ((1UL << order) - 1))) {
+		for (unsigned int o = order; o < MAX_ORDER; o++) {
+			unsigned long head = pfn & ~((1UL << o) - 1);
+			struct page *block = find_free_block(zone, head, o);
+
+			if (!block)
+				continue;
+			del_from_free_list(block, zone, o);
+			expand(zone, block, order, o, mt, pfn - head);
+			return want;
+		}
+	}
+	zone->zone_pgdat->bad_picks++;
+	if (zone->zone_pgdat->bad_picks == 1)
+		pr_warn("page_alloc: policy %s picked pfn %#lx order %u: not free in zone %s\n",
+			zone->zone_pgdat->policy->name, pfn, order, zone->name);
+	return NULL;
+}
+
+static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order,
+				       int mt)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	const struct page_alloc_policy *policy = pgdat->policy;
+	struct page *page = NULL, *want;
+
+	if (policy->pick && (want = policy->pick(zone, order, mt))) /* policy: which block */
+		page = take_picked(zone, want, order, mt);
+	if (!page)
+		page = take_smallest(zone, order, mt);
+	if (page && policy->taken)
+		policy->taken(pgdat, page_to_pfn(page), order); /* policy: accounting */
+	return page;
 }
 
 /*
@@ -680,6 +738,7 @@ void pgdat_init(struct pglist_data *pgdat, int nid, const char *name,
 	pgdat->node_start_pfn = start_pfn;
 	pgdat->node_spanned_pages = spanned;
 	pgdat->node_mem_map = mem_map;
+	pgdat->policy = &policy_inorder; /* the creator attaches its own */
 	shuffle_node_defaults(pgdat);
 
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
@@ -747,7 +806,7 @@ unsigned long free_range_core(struct pglist_data *pgdat, unsigned long start_pfn
 		zone->managed_pages += 1UL << order;
 		zone->present_pages += 1UL << order;
 		__free_one_page(page, pfn, zone, order, get_pageblock_migratetype(page),
-				FPI_TO_TAIL);
+				FPI_POPULATE);
 		spin_unlock_irqrestore(&zone->lock, flags);
 		freed += 1UL << order;
 		pfn += 1UL << order;

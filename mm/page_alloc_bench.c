@@ -151,7 +151,7 @@ static void bench_pagealloc(void)
 		u64 boot_shuffle = NODE_DATA(0)->shuffle_stats.ns;
 
 		report("memory init at boot (this boot)", "us", mem_step, 0);
-		report(NODE_DATA(0)->shuffle ? "  of which shuffling (this boot)"
+		report(NODE_DATA(0)->shuffle_stats.swaps ? "  of which shuffling (this boot)"
 					     : "  shuffle off this boot: 0",
 		       "us", boot_shuffle, mem_step);
 	}

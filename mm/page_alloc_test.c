@@ -9,7 +9,9 @@
  *   - the shuffle permutes the free lists without changing the free set;
  *   - without shuffle, allocation follows physical order; with it, the
  *     rank correlation of block order is near zero; a fixed seed repeats;
- *   - zones, zone fallback, migratetypes, fault injection, bad frees.
+ *   - zones, zone fallback, migratetypes, fault injection, bad frees;
+ *   - every placement policy (mm/policy.h) keeps all of the above under
+ *     the same churn, and a fixed seed repeats under each.
  */
 #include <pagoda/ktest.h>
 #include <pagoda/mm.h>
@@ -17,6 +19,7 @@
 #include <pagoda/string.h>
 #include "internal.h"
 #include "memsim.h"
+#include "policy.h"
 
 #define SIM_NID 3
 
@@ -79,6 +82,10 @@ static size_t free_set(struct pglist_data *pgdat, unsigned long *out, size_t max
 	return n;
 }
 
+/* A long, hole-free simulated node so there are many whole 4 MiB blocks. */
+static const struct memsim_range big_range[] = { { 0, 64 * 1024, false } }; /* 256 MiB */
+static const unsigned long big_zones[MAX_NR_ZONES] = { 0, 0, 64 * 1024 };
+
 #define MAX_SET 4096
 static unsigned long set_a[MAX_SET], set_b[MAX_SET];
 
@@ -101,17 +108,19 @@ static bool mark(struct pglist_data *pgdat, struct page *p, unsigned int order, 
 	return true;
 }
 
-static void test_random_workload_restores_free_lists(struct ktest *t)
+/*
+ * 20000 random allocations and frees of mixed orders, zones and
+ * migratetypes, checking the invariants as it goes; then free everything
+ * and expect exactly the initial free set back.
+ */
+static void random_workload(struct ktest *t, struct pglist_data *pgdat)
 {
-	struct pglist_data *pgdat = sim_node(t, false, 1);
 	struct rng r;
 	size_t n0, n1;
 	int nlive = 0;
 	bool twice = false;
 	unsigned long before;
 
-	if (!pgdat)
-		return;
 	before = node_free_pages(pgdat);
 	n0 = free_set(pgdat, set_a, MAX_SET);
 	KASSERT_TRUE(t, n0 <= MAX_SET);
@@ -156,19 +165,27 @@ static void test_random_workload_restores_free_lists(struct ktest *t)
 	KEXPECT_EQ(t, n1, n0);
 	KEXPECT_TRUE(t, n0 == n1 && !memcmp(set_a, set_b, n0 * sizeof(set_a[0])));
 	KEXPECT_EQ(t, pgdat->bad_pages, 0);
+	KEXPECT_EQ(t, pgdat->bad_picks, 0);
+}
+
+static void test_random_workload_restores_free_lists(struct ktest *t)
+{
+	struct pglist_data *pgdat = sim_node(t, false, 1);
+
+	if (!pgdat)
+		return;
+	random_workload(t, pgdat);
 	memsim_destroy(pgdat);
 }
 
-static void test_everything_allocatable_once(struct ktest *t)
+/* Take every page one by one, none twice, then give them all back. */
+static void drain_node_completely(struct ktest *t, struct pglist_data *pgdat)
 {
-	struct pglist_data *pgdat = sim_node(t, true, 7);
 	unsigned long total, got = 0;
 	struct list_head taken;
 	struct page *p, *n;
 	bool twice = false;
 
-	if (!pgdat)
-		return;
 	total = node_free_pages(pgdat);
 	memset(owner_map, 0, sizeof(owner_map));
 	INIT_LIST_HEAD(&taken);
@@ -188,7 +205,85 @@ static void test_everything_allocatable_once(struct ktest *t)
 	drain_all_pages(pgdat);
 	KEXPECT_EQ(t, node_free_pages(pgdat), total);
 	expect_consistent(t, pgdat);
+}
+
+static void test_everything_allocatable_once(struct ktest *t)
+{
+	struct pglist_data *pgdat = sim_node(t, true, 7);
+
+	if (!pgdat)
+		return;
+	drain_node_completely(t, pgdat);
 	memsim_destroy(pgdat);
+}
+
+/* Pages the colour policy counts as handed out, over all colours. */
+static unsigned long colour_total(struct pglist_data *pgdat)
+{
+	unsigned long sum = 0;
+
+	for (unsigned long c = 0; c < colour_count(pgdat); c++)
+		sum += colour_load(pgdat, c);
+	return sum;
+}
+
+/* The holey node under each policy: the churn, then every page once. */
+static void test_every_policy_keeps_invariants(struct ktest *t)
+{
+	const struct page_alloc_policy *policy;
+	unsigned int i;
+
+	for_each_page_alloc_policy(policy, i) {
+		struct pglist_data *pgdat =
+			memsim_create_policy(SIM_NID, sim_ranges, ARRAY_SIZE(sim_ranges),
+					     sim_zones, policy->name, 16 * SZ_1M, 11 + i);
+
+		ktest_log(t, "policy %s", policy->name);
+		KASSERT_TRUE(t, pgdat != NULL);
+		KEXPECT_TRUE(t, pgdat->policy == policy);
+		expect_consistent(t, pgdat);
+		random_workload(t, pgdat);
+		drain_node_completely(t, pgdat);
+		/* every page taken was given back, colour by colour */
+		KEXPECT_EQ(t, colour_total(pgdat), 0);
+		memsim_destroy(pgdat);
+	}
+}
+
+/* Allocation order of the first blocks of mixed orders on a fresh node. */
+static void first_allocations(struct pglist_data *pgdat, unsigned long *pfns, int n)
+{
+	struct page *pages[64];
+
+	for (int i = 0; i < n && i < 64; i++) {
+		pages[i] = alloc_pages_node(SIM_NID, __GFP_MOVABLE | __GFP_NOWARN, i % 4);
+		pfns[i] = pages[i] ? page_to_pfn(pages[i]) : 0;
+	}
+	for (int i = 0; i < n && i < 64; i++)
+		__free_pages(pages[i], i % 4);
+	drain_all_pages(pgdat);
+}
+
+static void test_every_policy_repeats_with_a_seed(struct ktest *t)
+{
+	const struct page_alloc_policy *policy;
+	unsigned long a[64], b[64];
+	unsigned int i;
+
+	for_each_page_alloc_policy(policy, i) {
+		for (int run = 0; run < 2; run++) {
+			struct pglist_data *pgdat =
+				memsim_create_policy(SIM_NID, big_range, 1, big_zones,
+						     policy->name, 64 * SZ_1M, 77);
+
+			KASSERT_TRUE(t, pgdat != NULL);
+			first_allocations(pgdat, run ? b : a, 64);
+			memsim_destroy(pgdat);
+		}
+		if (memcmp(a, b, sizeof(a)))
+			ktest_log(t, "policy %s: two runs with seed 77 differ", policy->name);
+		KEXPECT_TRUE(t, !memcmp(a, b, sizeof(a)));
+	}
 }
 
 /* --- order of allocation ------------------------------------------------------- */
@@ -237,9 +332,6 @@ static long block_order_correlation(struct pglist_data *pgdat, unsigned long *se
 	return 1000 - (long)(6000 * d2 / ((long long)k * ((long long)k * k - 1)));
 }
 
-/* A long, hole-free simulated node so there are many whole 4 MiB blocks. */
-static const struct memsim_range big_range[] = { { 0, 64 * 1024, false } }; /* 256 MiB */
-static const unsigned long big_zones[MAX_NR_ZONES] = { 0, 0, 64 * 1024 };
 
 static void test_unshuffled_allocation_follows_address_order(struct ktest *t)
 {
@@ -540,6 +632,8 @@ static void test_online_later_is_shuffled(struct ktest *t)
 static struct ktest_case page_alloc_cases[] = {
 	KTEST_CASE(test_random_workload_restores_free_lists),
 	KTEST_CASE(test_everything_allocatable_once),
+	KTEST_CASE(test_every_policy_keeps_invariants),
+	KTEST_CASE(test_every_policy_repeats_with_a_seed),
 	KTEST_CASE(test_unshuffled_allocation_follows_address_order),
 	KTEST_CASE(test_shuffled_allocation_uncorrelated),
 	KTEST_CASE(test_shuffle_permutes_free_set),

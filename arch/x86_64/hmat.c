@@ -4,7 +4,7 @@
  * Memory Side Cache Information structures (type 2), which describe a
  * cache in front of a memory proximity domain: its size, line size and
  * associativity. A direct-mapped one is what turns the page allocator's
- * shuffle on (mm/shuffle.c), and the allocator-policy lab models it.
+ * shuffle on (mm/policy_shuffle.c), and the allocator-policy lab models it.
  *
  * Layout (ACPI 6.3, 5.2.27): the table header, 4 reserved bytes, then
  * structures of { u16 type, u16 reserved, u32 length, ... }. Type 2 has

@@ -119,7 +119,7 @@ struct boot_dma_range {
 /*
  * A memory-side cache (ACPI HMAT on x86): DRAM or HBM caching slower memory.
  * A direct-mapped one makes physical placement matter, which is when the
- * page allocator shuffles its free lists (mm/shuffle.c).
+ * page allocator shuffles its free lists (mm/policy_shuffle.c).
  */
 struct boot_mem_side_cache {
 	u64 size;        /* bytes; 0 when none is described */

@@ -2,7 +2,8 @@
 /*
  * The page allocator's interface: frames, their struct pages, and
  * alloc_pages()/__free_pages() with Linux's names. See mm/page_alloc.c for
- * the buddy allocator and mm/shuffle.c for the free-list shuffle.
+ * the buddy allocator and mm/policy.h for its placement policies (the
+ * free-list shuffle among them).
  */
 #ifndef PAGODA_MM_H
 #define PAGODA_MM_H

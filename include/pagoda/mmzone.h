@@ -81,6 +81,7 @@ struct per_cpu_pages {
 };
 
 struct pglist_data;
+struct page_alloc_policy;
 
 struct zone {
 	const char *name;
@@ -122,11 +123,21 @@ struct pglist_data {
 	struct page *node_mem_map; /* one struct page per frame of the span */
 	struct zone node_zones[MAX_NR_ZONES];
 
-	/* mm/shuffle.c's settings for this node (from page_alloc.shuffle*). */
-	bool shuffle;          /* shuffle the free lists when they are filled */
-	bool shuffle_on_free;  /* random head/tail for freed shuffle-order blocks */
+	/* The placement policy steering this node's allocator (mm/policy.h)
+	 * and its per-node state, whose memory comes from state_alloc: the
+	 * node's creator knows what is usable when it builds the node. */
+	const struct page_alloc_policy *policy;
+	void *policy_data;
+	void *(*state_alloc)(size_t size);    /* zeroed memory */
+	void (*state_free)(void *p);          /* NULL: never given back */
+	/* The direct-mapped memory-side cache in front of this node, in
+	 * bytes (ACPI HMAT, page_alloc.colour_cache= or the node's creator);
+	 * the colour policy spreads allocations over its colours. */
+	u64 cache_bytes;
+
+	/* The shuffle's granularity (page_alloc.shuffle_order). */
 	unsigned int shuffle_order;
-	/* The shuffle's random source: seeded from page_alloc.shuffle_seed
+	/* The policies' random source: seeded from page_alloc.shuffle_seed
 	 * when given (reproducible runs), else from the kernel's RNG. */
 	struct rng shuffle_rng;
 	u64 rand_bits; /* entropy on free: a cache of random bits */
@@ -136,6 +147,7 @@ struct pglist_data {
 		u64 ns; /* time spent shuffling */
 	} shuffle_stats;
 	unsigned long bad_pages; /* bad frees caught and refused */
+	unsigned long bad_picks; /* policy picks that were not free memory */
 };
 
 typedef struct pglist_data pg_data_t;

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target for the buddy allocator and the shuffle: the input is a
- * program of allocations, frees, drains, shuffles, per-CPU-list switches
- * and frees of frames in holes, run on a simulated node with holes and
- * three zones. After every step the allocator must never have handed out
+ * libFuzzer target for the buddy allocator and its placement policies: the
+ * input picks a policy (mm/policy.h) and is a program of allocations,
+ * frees, drains, shuffles, per-CPU-list switches and frees of frames in
+ * holes, run on a simulated node with holes and three zones. After every step the allocator must never have handed out
  * a frame twice; every 64 steps and at the end page_alloc_verify() must
  * hold; after freeing everything the free set must be exactly the initial
- * one. Any violation aborts, which is what the fuzzer looks for.
+ * one, and a colour-counting policy must count nothing handed out. Any
+ * violation aborts, which is what the fuzzer looks for.
  *
  *   make fuzz-page-alloc FUZZ_SECONDS=60
  */
@@ -14,6 +15,7 @@
 #include <pagoda/string.h>
 #include "../../mm/internal.h"
 #include "../../mm/memsim.h"
+#include "../../mm/policy.h"
 
 extern void abort(void);
 extern int printf(const char *fmt, ...);
@@ -85,6 +87,7 @@ static void mark(struct pglist_data *pgdat, struct page *p, unsigned int order, 
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
+	const struct page_alloc_policy *policy;
 	struct pglist_data *pgdat;
 	bool saved_pcp = page_alloc_pcp, onlined = false;
 	unsigned long bad0, before;
@@ -93,7 +96,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 	if (size < 2)
 		return 0;
-	pgdat = memsim_create(NID, ranges, ARRAY_SIZE(ranges), zones, data[0] & 1, data[1]);
+	/* data[0]: bits 4-7 the policy, bits 1-3 the shuffle order */
+	policy = page_alloc_policies[(data[0] >> 4) % page_alloc_nr_policies];
+	pgdat = memsim_create_policy(NID, ranges, ARRAY_SIZE(ranges), zones, policy->name,
+				     16 * SZ_1M, data[1]);
 	if (!pgdat)
 		abort();
 	pgdat->shuffle_order = data[0] >> 1 & 7 ? 10 - (data[0] >> 1 & 7) : 10;
@@ -183,6 +189,11 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	}
 	if (pgdat->bad_pages != bad0)
 		die("a legitimate free was refused", pgdat);
+	if (pgdat->bad_picks)
+		die("the policy picked memory that was not free", pgdat);
+	for (unsigned long c = 0; c < colour_count(pgdat); c++)
+		if (colour_load(pgdat, c))
+			die("colour counts not back to zero", pgdat);
 	if (!onlined) {
 		n1 = free_set(pgdat, after);
 		if (n1 != n0 || memcmp(initial, after, n0 * sizeof(initial[0])))

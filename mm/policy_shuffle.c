@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Free-list shuffle, after Linux's mm/shuffle.c (the seed:
- * ../shared/seeds/002, "mm: Shuffle initial free memory to improve
- * memory-side-cache utilization").
+ * The free-list shuffle as two placement policies (mm/policy.h), after
+ * Linux's mm/shuffle.c (the seed: ../shared/seeds/002, "mm: Shuffle
+ * initial free memory to improve memory-side-cache utilization").
  *
  * Freed in address order at boot, the buddy lists hand out memory in
  * address order, and after long uptime in an order shaped by history. With
@@ -14,18 +14,22 @@
  *                        pfns at SHUFFLE_ORDER (default MAX_ORDER-1, 4 MiB):
  *                        each free block swaps list positions with a random
  *                        free block of the same order and migratetype.
- *                        Run when free memory is first populated at boot
- *                        and when memory is onlined.
+ *                        The populated hook: run when free memory is first
+ *                        filled in at boot and when memory is onlined.
  *   shuffle_pick_tail()  entropy on free (Linux's follow-on patch): freed
  *                        blocks of SHUFFLE_ORDER and up go to the head or
  *                        the tail of their list at random, so aging does
  *                        not slowly undo the initial shuffle.
  *
- * page_alloc.shuffle= forces it on or off; otherwise it is on only when the
- * firmware describes a direct-mapped memory-side cache (ACPI HMAT).
- * Beyond Linux, for experiments: page_alloc.shuffle_order= (granularity),
- * page_alloc.shuffle_seed= (a reproducible random stream) and
- * page_alloc.shuffle_on_free= (entropy on free on its own).
+ * Policy "shuffle" is the first alone, "shuffle-entropy" both.
+ *
+ * With page_alloc.policy=auto (the default) Linux's rule picks node 0's
+ * policy: page_alloc.shuffle= forces the shuffle on or off; otherwise it is
+ * on only when the firmware describes a direct-mapped memory-side cache
+ * (ACPI HMAT), and page_alloc.shuffle_on_free= adds the entropy on free.
+ * Beyond Linux, for experiments: page_alloc.shuffle_order= (granularity)
+ * and page_alloc.shuffle_seed= (a reproducible random stream, which every
+ * policy that draws random numbers uses).
  */
 #include <pagoda/boot_info.h>
 #include <pagoda/mm.h>
@@ -35,6 +39,7 @@
 #include <pagoda/string.h>
 #include <pagoda/time.h>
 #include "internal.h"
+#include "policy.h"
 
 static bool shuffle_param;
 PARAM_BOOL("page_alloc.shuffle", shuffle_param,
@@ -91,10 +96,13 @@ const char *shuffle_reason(void)
 	return reason;
 }
 
+bool shuffle_on_free_default(void)
+{
+	return shuffle_on_free_param;
+}
+
 void shuffle_node_defaults(struct pglist_data *pgdat)
 {
-	pgdat->shuffle = shuffle_state & SHUFFLE_STATE_ENABLE;
-	pgdat->shuffle_on_free = shuffle_on_free_param;
 	pgdat->shuffle_order = (unsigned int)shuffle_order_param;
 	/* Each node its own stream; the same seed gives the same streams. */
 	if (shuffle_seed_param)
@@ -115,7 +123,7 @@ void shuffle_zone(struct zone *z)
 	unsigned long start_pfn, end_pfn = zone_end_pfn(z), flags;
 	u64 t0 = ktime_get_ns();
 
-	if (!pgdat->shuffle || !z->managed_pages)
+	if (!z->managed_pages)
 		return;
 	spin_lock_irqsave(&z->lock, flags);
 	start_pfn = ALIGN_UP(z->zone_start_pfn, order_pages);
@@ -162,20 +170,6 @@ void shuffle_zone(struct zone *z)
 	pgdat->shuffle_stats.ns += ktime_get_ns() - t0;
 }
 
-void shuffle_free_memory(struct pglist_data *pgdat)
-{
-	struct zone *z;
-
-	for_each_zone_in_node(z, pgdat)
-		shuffle_zone(z);
-}
-
-bool is_shuffle_order(struct pglist_data *pgdat, unsigned int order)
-{
-	return pgdat->shuffle && pgdat->shuffle_on_free &&
-	       order >= pgdat->shuffle_order;
-}
-
 /* One random bit per call, drawn 64 at a time. */
 bool shuffle_pick_tail(struct pglist_data *pgdat)
 {
@@ -190,3 +184,28 @@ bool shuffle_pick_tail(struct pglist_data *pgdat)
 	pgdat->rand_nbits--;
 	return bit;
 }
+
+/* Entropy on free: shuffle-order blocks and up get a random end. */
+static bool shuffle_free_to_tail(struct zone *zone, struct page *page,
+				 unsigned long pfn, unsigned int order, bool *to_tail)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+
+	if (order < pgdat->shuffle_order)
+		return false;
+	*to_tail = shuffle_pick_tail(pgdat);
+	return true;
+}
+
+const struct page_alloc_policy policy_shuffle = {
+	.name = "shuffle",
+	.desc = "shuffle the free lists at boot and hot-add (Linux, shuffle_on_free=0)",
+	.populated = shuffle_zone,
+};
+
+const struct page_alloc_policy policy_shuffle_entropy = {
+	.name = "shuffle-entropy",
+	.desc = "shuffle at boot and hot-add, and free big blocks to a random end (Linux)",
+	.populated = shuffle_zone,
+	.free_to_tail = shuffle_free_to_tail,
+};
