@@ -1,7 +1,7 @@
 # Pagoda build. The two commands a newcomer needs:
 #   make run     build the x86-64 kernel and boot it in QEMU to the shell
 #   make test    build everything and run every test level; ends "N passed, N failed"
-# Also: make bench | iso | debug | host-test | fuzz | deps | clean
+# Also: make bench | experiment | iso | debug | host-test | fuzz | deps | clean
 #       make ARCH=arm64 PLATFORM=pi4 sdcard   (a Raspberry Pi 4 SD-card image)
 # Knobs: ARCH=x86_64|arm64 PLATFORM=pc (x86_64), virt|pi4 (arm64)
 #        CMDLINE='key=value ...' SMP=N MEM=SIZE EL2=1 (arm64 virt entered at EL2)
@@ -28,7 +28,7 @@ PY := /usr/bin/python3
 # Tools are installed on first use; the stamp avoids asking apt each time.
 DEPS_STAMP := build/.deps-ok
 
-.PHONY: all run debug test bench iso host-test deps clean kernel fuzz fuzz-page-alloc
+.PHONY: all run debug test bench experiment iso host-test deps clean kernel fuzz fuzz-page-alloc
 all: kernel
 
 deps: $(DEPS_STAMP)
@@ -212,6 +212,12 @@ test: $(DEPS_STAMP)
 	@$(PY) tests/harness.py --pi4-dtb $(PI4_DTB)
 
 host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc $(HB)/mmlab-run
+
+# The allocator-policy lab's matrix on the host and a slice in QEMU
+# (tools/experiment.py; docs/allocator-policy.md).
+experiment: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory kernel $(HB)/mmlab-run ARCH=x86_64 CMDLINE=
+	@$(PY) tools/experiment.py $(EXPERIMENT_ARGS)
 
 bench: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory kernel ARCH=x86_64 CMDLINE=

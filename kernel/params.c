@@ -190,7 +190,7 @@ static bool next_token(const char **s, char *out, size_t size, bool *overflow)
 
 int parse_params_table(struct kernel_param **tab, size_t n, const char *cmdline)
 {
-	char tok[256], hint[128];
+	char tok[512], hint[128];
 	const char *s = cmdline;
 	bool overflow;
 	int problems = 0;

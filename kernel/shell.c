@@ -19,7 +19,7 @@ extern const struct shell_cmd *__stop_kcmds[];
 static char history[HISTORY][LINE_MAX];
 static int history_count;
 
-static char startup_cmds[256];
+static char startup_cmds[512];
 PARAM_STRING("shell.run", startup_cmds,
 	     "commands to run before the first prompt, separated by ';'");
 

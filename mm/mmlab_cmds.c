@@ -20,6 +20,7 @@
 #include <pagoda/time.h>
 #include "internal.h"
 #include "mmlab.h"
+#include "policy.h"
 
 static u64 mmlab_cache_param = 256ULL << 20;
 PARAM_SIZE("mmlab.cache", mmlab_cache_param, 4096, 1ULL << 40,

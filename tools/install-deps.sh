@@ -34,6 +34,7 @@ declare -A PKG_OF=(
 	[gdb-multiarch]=gdb-multiarch
 	[clang]=clang
 	[dtc]=device-tree-compiler
+	[gnuplot]=gnuplot-nox # make experiment: the allocator-policy plot
 )
 # Package files that have no command of their own.
 declare -A FILE_OF=(

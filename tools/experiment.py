@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+"""`make experiment`: the allocator-policy lab's matrix (mm/mmlab.c).
+
+On the host (build/host/mmlab-run): placement policies x workloads x
+working-set ratios x aging lengths x seeds, one progress line per cell.
+In QEMU: a smaller slice, booted with a 64 MiB direct-mapped memory-side
+cache described in ACPI HMAT, each cell run by the kernel shell's
+`mmlab run` and checked number for number against the host.
+
+Writes build/experiment/results.csv and results.json, and renders
+docs/experiments/allocator-policy.md (tables, the seed's numbers beside
+ours) and docs/experiments/conflict-rate.svg (gnuplot). Standard library
+plus gnuplot (tools/install-deps.sh installs it).
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+import qemu  # noqa: E402
+from harness import Boot  # noqa: E402
+
+RUNNER = os.path.join(ROOT, "build", "host", "mmlab-run")
+KERNEL = os.path.join(ROOT, "build", "x86_64-pc", "pagoda.elf")
+OUT = os.path.join(ROOT, "build", "experiment")
+DOCS = os.path.join(ROOT, "docs", "experiments")
+
+POLICIES = ["inorder", "shuffle", "shuffle-entropy", "colour"]
+SEEDS = [1, 2, 3, 4]
+# The seed (../shared/seeds/002): heap 3x the cache; conflict rates.
+SEED_CLAIM = {"fresh": "8%", "aged": "21%", "shuffled": "11%", "contrived": "3x"}
+
+LINE = re.compile(r"mmlab: (.*?): (.*)")
+
+
+def parse(line):
+    """The runner's / the shell's line as a dict of its key=value fields."""
+    m = LINE.search(line)
+    if not m:
+        return None
+    rec = dict(kv.split("=", 1) for kv in m.group(1).split())
+    for kv in m.group(2).split():
+        k, v = kv.split("=", 1)
+        rec[k] = v
+    for k in ("conflict", "cover", "hot"):
+        rec[k] = float(rec[k].rstrip("%"))
+    for k in ("max", "pages", "hot_pages", "survivors", "churn", "fails", "ratio",
+              "aging", "live", "order", "seed"):
+        rec[k] = int(rec[k])
+    rec.pop("time", None)
+    return rec
+
+
+def cells(quick):
+    """The host matrix: (label, args) per cell."""
+    seeds = SEEDS[:2] if quick else SEEDS
+    out = []
+    for p in POLICIES:
+        for s in seeds:
+            for r in (150, 300, 500):
+                out.append(["workload=fresh", "policy=" + p, "ratio=%d" % r, "seed=%d" % s])
+                out.append(["workload=interleaved", "policy=" + p, "ratio=%d" % r,
+                            "seed=%d" % s])
+            for a in ((1, 4) if quick else (1, 4, 16)):
+                out.append(["workload=aged", "policy=" + p, "aging=%d" % a, "seed=%d" % s])
+            out.append(["workload=contrived", "policy=" + p, "seed=%d" % s])
+            out.append(["workload=interleaved", "policy=" + p, "order=9", "seed=%d" % s])
+    return out
+
+
+def run_host(args):
+    p = subprocess.run([RUNNER] + args, capture_output=True, text=True)
+    if p.returncode:
+        sys.exit("experiment: mmlab-run %s failed: %s" % (" ".join(args),
+                                                         (p.stdout + p.stderr).strip()))
+    return parse(p.stdout)
+
+
+# The QEMU slice: a 64 MiB cache (from HMAT) on 512 MiB simulated nodes,
+# so a 1 GiB guest holds the node, its struct pages and the working set.
+QEMU_CELLS = [
+    ["workload=fresh", "node=512M"],
+    ["workload=aged", "node=512M", "aging=2"],
+    ["workload=interleaved", "node=512M"],
+    ["workload=contrived"],
+]
+
+
+def run_qemu(policies, accel):
+    """Each policy's slice in one boot; returns [(args, kernel rec, host rec)]."""
+    out = []
+    for p in policies:
+        cmds = ["mmlab run %s policy=%s" % (" ".join(c), p) for c in QEMU_CELLS]
+        cmdline = 'shell.run="%s;poweroff" panic=-1' % ";".join(cmds)
+        cmd = qemu.build_cmd(kernel=KERNEL, accel=accel, mem="1G", hmat_cache="64M",
+                             cmdline=cmdline)[0]
+        b = Boot(cmd, os.path.join(OUT, "qemu-%s.log" % p), 900).run()
+        got = [parse(l) for l in b.text.replace("\r", "").splitlines() if "mmlab: workload=" in l]
+        got = [g for g in got if g]
+        if len(got) != len(QEMU_CELLS):
+            sys.exit("experiment: the %s boot printed %d of %d cells (log %s)" %
+                     (p, len(got), len(QEMU_CELLS), b.log))
+        for c, k in zip(QEMU_CELLS, got):
+            h = run_host(c + ["policy=" + p, "cache=64M"])
+            out.append((c + ["policy=" + p], k, h))
+            print("  qemu  %-48s conflict %6.2f%%  host %6.2f%%  %s" %
+                  (" ".join(c + ["policy=" + p]), k["conflict"], h["conflict"],
+                   "same" if k == h else "DIFFERENT"), flush=True)
+    return out
+
+
+def summary(recs, **match):
+    xs = [r["conflict"] for r in recs if all(r.get(k) == v for k, v in match.items())]
+    if not xs:
+        return None
+    return statistics.mean(xs), min(xs), max(xs), len(xs)
+
+
+def fmt(s):
+    if not s:
+        return "-"
+    mean, lo, hi, n = s
+    return "%.1f%% (%.1f-%.1f)" % (mean, lo, hi) if n > 1 else "%.1f%%" % mean
+
+
+def write_markdown(recs, qemu_rows, path):
+    seeds = sorted({r["seed"] for r in recs})
+    L = []
+    L.append("# Allocator-policy experiment: results")
+    L.append("")
+    L.append("Generated by `make experiment` (tools/experiment.py); do not edit by hand.")
+    L.append("Model and workloads: [../allocator-policy.md](../allocator-policy.md). "
+             "Conflict rate: the share of hot pages (4%% of the working set) that share "
+             "a cache colour with another hot page; mean over seeds %s, (min-max)." %
+             ", ".join(map(str, seeds)))
+    L.append("")
+    L.append("## The seed's table (heap 3x a 256 MiB cache, 4 GiB node)")
+    L.append("")
+    L.append("| | the seed | inorder | shuffle | shuffle-entropy | colour |")
+    L.append("|---|---|---|---|---|---|")
+    rows = [
+        ("fresh", SEED_CLAIM["fresh"], dict(workload="fresh", ratio=300)),
+        ("aged: random churn, aging=16", SEED_CLAIM["aged"] + " (aged), " +
+         SEED_CLAIM["shuffled"] + " (shuffled)", dict(workload="aged", aging=16)),
+        ("aged: interleaved lifetimes, 4 MiB pairs", SEED_CLAIM["aged"] + " (aged), " +
+         SEED_CLAIM["shuffled"] + " (shuffled)",
+         dict(workload="interleaved", ratio=300, order=10)),
+        ("interleaved, 2 MiB pairs (below the shuffle's order)", "-",
+         dict(workload="interleaved", order=9)),
+        ("contrived: two instances, half a cache each", "3x speed-up with shuffle",
+         dict(workload="contrived")),
+    ]
+    for label, claim, m in rows:
+        L.append("| %s | %s | %s |" % (label, claim, " | ".join(
+            fmt(summary(recs, policy=p, **m)) for p in POLICIES)))
+    L.append("")
+    L.append("## Working-set ratio (percent of the cache)")
+    L.append("")
+    L.append("| workload | ratio | " + " | ".join(POLICIES) + " |")
+    L.append("|---|---|" + "---|" * len(POLICIES))
+    for w in ("fresh", "interleaved"):
+        for r in (150, 300, 500):
+            m = dict(workload=w, ratio=r) if w == "fresh" else dict(workload=w, ratio=r, order=10)
+            L.append("| %s | %d%% | %s |" % (w, r, " | ".join(
+                fmt(summary(recs, policy=p, **m)) for p in POLICIES)))
+    L.append("")
+    L.append("## Aging length (random churn; node sizes allocated)")
+    L.append("")
+    L.append("| aging | " + " | ".join(POLICIES) + " | churn allocations that failed (colour) |")
+    L.append("|---|" + "---|" * len(POLICIES) + "---|")
+    for a in sorted({r["aging"] for r in recs if r["workload"] == "aged"}):
+        fails = [r["fails"] for r in recs if r["workload"] == "aged" and r["aging"] == a
+                 and r["policy"] == "colour"]
+        L.append("| %d | %s | %s |" % (a, " | ".join(
+            fmt(summary(recs, policy=p, workload="aged", aging=a)) for p in POLICIES),
+            "%d" % statistics.mean(fails) if fails else "-"))
+    if qemu_rows:
+        L.append("")
+        L.append("## In the kernel (QEMU, 64 MiB cache from ACPI HMAT)")
+        L.append("")
+        L.append("| cell | kernel | host | same line |")
+        L.append("|---|---|---|---|")
+        for args, k, h in qemu_rows:
+            L.append("| %s | %.2f%% | %.2f%% | %s |" % (" ".join(args), k["conflict"],
+                                                       h["conflict"], "yes" if k == h else "NO"))
+    L.append("")
+    L.append("![conflict rate by workload and policy](conflict-rate.svg)")
+    L.append("")
+    with open(path, "w") as f:
+        f.write("\n".join(L))
+
+
+def write_plot(recs, svg):
+    if not shutil.which("gnuplot"):
+        print("experiment: gnuplot not found (tools/install-deps.sh installs it); no plot")
+        return
+    groups = [("fresh", dict(workload="fresh", ratio=300)),
+              ("aged (churn)", dict(workload="aged", aging=16)),
+              ("interleaved 4M", dict(workload="interleaved", ratio=300, order=10)),
+              ("interleaved 2M", dict(workload="interleaved", order=9))]
+    dat = os.path.join(OUT, "plot.dat")
+    with open(dat, "w") as f:
+        f.write("group " + " ".join(POLICIES) + "\n")
+        for label, m in groups:
+            vals = [summary(recs, policy=p, **m) for p in POLICIES]
+            f.write('"%s" %s\n' % (label, " ".join("%.3f" % (v[0] if v else 0) for v in vals)))
+    script = """
+set terminal svg size 800,420 font 'sans,12' background rgb 'white'
+set output '%s'
+set title 'Hot-page conflict rate, working set 3x a 256 MiB direct-mapped cache (mean of seeds)'
+set ylabel 'conflict rate (%%)'
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set key top left
+set yrange [0:*]
+set grid ytics
+plot for [i=2:%d] '%s' using i:xtic(1) title columnheader(i)
+""" % (svg, len(POLICIES) + 1, dat)
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="two seeds, shorter aging")
+    ap.add_argument("--no-qemu", action="store_true", help="host matrix only")
+    ap.add_argument("--accel", default="tcg", help="QEMU accelerator for the slice")
+    a = ap.parse_args()
+    os.makedirs(OUT, exist_ok=True)
+    os.makedirs(DOCS, exist_ok=True)
+
+    todo = cells(a.quick)
+    recs = []
+    for i, args in enumerate(todo, 1):
+        rec = run_host(args)
+        recs.append(rec)
+        print("[%3d/%d] %-52s conflict %6.2f%%  cover %6.2f%%" %
+              (i, len(todo), " ".join(args), rec["conflict"], rec["cover"]), flush=True)
+    qemu_rows = [] if a.no_qemu else run_qemu(POLICIES, a.accel)
+
+    keys = sorted({k for r in recs for k in r})
+    with open(os.path.join(OUT, "results.csv"), "w") as f:
+        f.write(",".join(keys) + "\n")
+        for r in recs:
+            f.write(",".join(str(r.get(k, "")) for k in keys) + "\n")
+    with open(os.path.join(OUT, "results.json"), "w") as f:
+        json.dump({"host": recs,
+                   "qemu": [{"args": x, "kernel": k, "host": h} for x, k, h in qemu_rows]},
+                  f, indent=1)
+    write_markdown(recs, qemu_rows, os.path.join(DOCS, "allocator-policy.md"))
+    write_plot(recs, os.path.join(DOCS, "conflict-rate.svg"))
+    print("experiment: build/experiment/results.{csv,json}, "
+          "docs/experiments/allocator-policy.md, docs/experiments/conflict-rate.svg")
+    bad = [x for x, k, h in qemu_rows if k != h]
+    if bad:
+        sys.exit("experiment: the kernel and the host disagree on %d cells" % len(bad))
+
+
+if __name__ == "__main__":
+    main()
