@@ -524,6 +524,25 @@ def memory_tests(tally, accel):
     tally.check("memory:check", "pagealloc: free lists consistent" in t,
                 "invariant check failed (log %s)" % b.log)
 
+    # The allocator-policy lab: its cache size comes from HMAT, and the
+    # kernel's run of a cell prints the host runner's line, number for
+    # number (same code, same seed); a bad argument is refused.
+    lab = ["workload=interleaved", "node=512M", "policy=shuffle-entropy", "seed=3"]
+    b, t = boot("mmlab", 'panic=-1 shell.run="mmlab info;mmlab run %s;mmlab run ratio=x;'
+                'poweroff"' % " ".join(lab), hmat="64M")
+    tally.check("memory:mmlab.hmat", "cache: 64 MiB, 16384 colours" in t and
+                "from ACPI HMAT" in t, "mmlab did not take HMAT's cache (log %s)" % b.log)
+    host = subprocess.run([os.path.join(HOST, "mmlab-run"), "cache=64M"] + lab,
+                          capture_output=True, text=True).stdout
+    strip = lambda s: re.sub(r" time=\d+ms", "", s).strip()
+    kernel_line = re.search(r"^mmlab: workload=.*$", t, re.M)
+    tally.check("memory:mmlab.kernel-equals-host",
+                kernel_line and host and strip(kernel_line.group(0)) == strip(host),
+                "kernel %r, host %r (log %s)" % (kernel_line and kernel_line.group(0), host, b.log))
+    tally.check("memory:mmlab.bad-argument",
+                "mmlab: ratio=x: ratio=, aging=, live=, order= and seed= take numbers" in t
+                and "Power down." in t, "bad argument not refused (log %s)" % b.log)
+
     # Every suite again with the allocators' debug checks on.
     b, t = boot("debug", TEST_CMDLINE + " page_alloc.debug=1 slab.debug=1", timeout=300)
     ktap_boot(tally, "x86_64-mm-debug", b)
