@@ -36,14 +36,24 @@ static u64 colour_cache_param = 256 * SZ_1M;
 PARAM_SIZE("page_alloc.colour_cache", colour_cache_param, 4 * SZ_1M, 1ULL << 40,
 	   "memory-side cache size the colour policy assumes (default: HMAT's, else 256M)");
 
-/* Candidates per pick: list heads per order, and random probes. */
+/*
+ * Only requests up to this order are steered; bigger ones take the core's
+ * choice (the head of the smallest list), so the policy never shreds the
+ * big blocks that higher-order requests need.
+ */
+#define STEER_MAX_ORDER 0
+/* Candidates per pick: the first blocks of each list, the requested order
+ * up. A bound on the cost, and on how deep a list is disturbed. */
 #define HEADS_PER_LIST 4
-#define RANDOM_PROBES 4
 
 struct colour_state {
 	unsigned long nr_colours;
-	/* load[k][i]: pages handed out with a colour in [i << k, (i + 1) << k) */
+	/* pages handed out in the current window (at most nr_colours) */
+	unsigned long window_used;
+	/* load[k][i]: pages handed out in the current window with a colour
+	 * in [i << k, (i + 1) << k) */
 	u32 *load[MAX_ORDER];
+	size_t load_bytes; /* of all levels together, for the reset */
 };
 
 u64 colour_cache_default(void)
@@ -69,6 +79,7 @@ static int colour_attach(struct pglist_data *pgdat)
 	if (!cs)
 		return -ENOMEM;
 	cs->nr_colours = n;
+	cs->load_bytes = words * sizeof(u32);
 	mem = (u32 *)(cs + 1);
 	for (int k = 0; k < MAX_ORDER; k++) {
 		cs->load[k] = mem;
@@ -85,36 +96,30 @@ static void colour_detach(struct pglist_data *pgdat)
 }
 
 /*
- * Add (or take back) the block's 2^order pages to every count covering
- * its colours. u32 arithmetic wraps, so subtracting is adding the
- * negation; every run a free undoes was added by the allocation before.
+ * Count the block's 2^order pages in the current window, starting a new
+ * window first when they would not fit in this one. The reset is one
+ * memset of the counts per nr_colours pages handed out: a few words per
+ * page, amortised.
  */
-static void account(struct pglist_data *pgdat, unsigned long pfn, unsigned int order,
-		    bool add)
+static void colour_taken(struct pglist_data *pgdat, unsigned long pfn, unsigned int order)
 {
 	struct colour_state *cs = pgdat->policy_data;
 	unsigned long c = pfn % cs->nr_colours;
 
+	if (cs->window_used + (1UL << order) > cs->nr_colours) {
+		memset(cs->load[0], 0, cs->load_bytes);
+		cs->window_used = 0;
+	}
+	cs->window_used += 1UL << order;
 	for (unsigned int k = 0; k < MAX_ORDER; k++) {
 		/* runs of 2^k colours wholly inside the block get 2^k pages
 		 * each; a bigger run holds the whole block */
 		unsigned int span = k <= order ? k : order;
 		unsigned long runs = k <= order ? 1UL << (order - k) : 1;
-		u32 amount = add ? 1u << span : -(1u << span);
 
 		for (unsigned long i = 0; i < runs; i++)
-			cs->load[k][(c >> k) + i] += amount;
+			cs->load[k][(c >> k) + i] += 1u << span;
 	}
-}
-
-static void colour_taken(struct pglist_data *pgdat, unsigned long pfn, unsigned int order)
-{
-	account(pgdat, pfn, order, true);
-}
-
-static void colour_freed(struct pglist_data *pgdat, unsigned long pfn, unsigned int order)
-{
-	account(pgdat, pfn, order, false);
 }
 
 static u32 load_of(const struct colour_state *cs, unsigned long pfn, unsigned int k)
@@ -138,70 +143,47 @@ static unsigned long best_sub_block(const struct colour_state *cs, unsigned long
 	return pfn;
 }
 
-struct choice {
-	unsigned long pfn; /* the sub-block to hand out */
-	unsigned int order; /* of the free block it comes from */
-	u32 load;
-	bool found;
-};
-
-static void consider(const struct colour_state *cs, struct choice *best,
-		     unsigned long block_pfn, unsigned int block_order, unsigned int order)
-{
-	unsigned long pfn = best_sub_block(cs, block_pfn, block_order, order);
-	u32 load = load_of(cs, pfn, order);
-
-	if (best->found && (load > best->load ||
-			    (load == best->load && block_order >= best->order)))
-		return;
-	*best = (struct choice){ pfn, block_order, load, true };
-}
-
-/* The free block covering a random pfn of the zone, if it is big enough
- * and in a pageblock of the wanted migratetype. */
-static void probe(struct zone *zone, const struct colour_state *cs,
-		  struct choice *best, unsigned int order, int mt)
-{
-	struct pglist_data *pgdat = zone->zone_pgdat;
-	unsigned long pfn = zone->zone_start_pfn +
-			    (unsigned long)rng_below(&pgdat->shuffle_rng, zone->spanned_pages);
-
-	for (unsigned int o = 0; o < MAX_ORDER; o++) {
-		unsigned long head = pfn & ~((1UL << o) - 1);
-		struct page *page = find_free_block(zone, head, o);
-
-		if (!page)
-			continue;
-		if (o >= order && get_pageblock_migratetype(page) == mt)
-			consider(cs, best, head, o, order);
-		return;
-	}
-}
-
+/*
+ * Order-0 (small) requests: the least loaded sub-block among the first
+ * HEADS_PER_LIST blocks of each list, from the requested order up. The
+ * lists are walked smallest first and a candidate must be strictly less
+ * loaded to displace an earlier one, so a bigger block is split only when
+ * that gains something, and the walk stops at the first unloaded
+ * candidate: the smallest block that gives a colour unused in this window.
+ */
 static struct page *colour_pick(struct zone *zone, unsigned int order, int mt)
 {
 	const struct colour_state *cs = zone->zone_pgdat->policy_data;
-	struct choice best = { .found = false };
+	unsigned long best_pfn = 0;
+	u32 best_load = 0;
+	bool found = false;
 
+	if (order > STEER_MAX_ORDER)
+		return NULL;
 	for (unsigned int o = order; o < MAX_ORDER; o++) {
 		struct list_head *list = &zone->free_area[o].free_list[mt];
 		struct page *page;
 		int seen = 0;
 
 		list_for_each_entry(page, list, lru) {
+			unsigned long pfn;
+			u32 load;
+
 			if (seen++ == HEADS_PER_LIST)
 				break;
-			consider(cs, &best, page_to_pfn(page), o, order);
-			/* Nothing beats an unloaded block that needs no split. */
-			if (best.load == 0 && best.order == order)
-				return pfn_to_page(best.pfn);
+			pfn = best_sub_block(cs, page_to_pfn(page), o, order);
+			load = load_of(cs, pfn, order);
+			if (found && load >= best_load)
+				continue;
+			best_pfn = pfn;
+			best_load = load;
+			found = true;
+			if (!load)
+				return pfn_to_page(best_pfn);
 		}
 	}
-	if (!best.found)
-		return NULL; /* nothing of this migratetype: the core falls back */
-	for (int i = 0; i < RANDOM_PROBES && best.load; i++)
-		probe(zone, cs, &best, order, mt);
-	return pfn_to_page(best.pfn);
+	/* NULL: nothing of this migratetype, and the core falls back */
+	return found ? pfn_to_page(best_pfn) : NULL;
 }
 
 unsigned long colour_count(struct pglist_data *pgdat)
@@ -228,5 +210,4 @@ const struct page_alloc_policy policy_colour = {
 	.populated = shuffle_zone,
 	.pick = colour_pick,
 	.taken = colour_taken,
-	.freed = colour_freed,
 };
