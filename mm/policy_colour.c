@@ -45,11 +45,16 @@ PARAM_SIZE("page_alloc.colour_cache", colour_cache_param, 4 * SZ_1M, 1ULL << 40,
 /* Candidates per pick: the first blocks of each list, the requested order
  * up. A bound on the cost, and on how deep a list is disturbed. */
 #define HEADS_PER_LIST 4
+/* Colours the directed search may look at per pick, bounding its cost. */
+#define COLOUR_TRIES 64
 
 struct colour_state {
 	unsigned long nr_colours;
 	/* pages handed out in the current window (at most nr_colours) */
 	unsigned long window_used;
+	/* where the directed search resumes: colours below it were unloaded
+	 * or had no free page when it last looked */
+	unsigned long cursor;
 	/* load[k][i]: pages handed out in the current window with a colour
 	 * in [i << k, (i + 1) << k) */
 	u32 *load[MAX_ORDER];
@@ -144,16 +149,65 @@ static unsigned long best_sub_block(const struct colour_state *cs, unsigned long
 }
 
 /*
- * Order-0 (small) requests: the least loaded sub-block among the first
- * HEADS_PER_LIST blocks of each list, from the requested order up. The
- * lists are walked smallest first and a candidate must be strictly less
- * loaded to displace an earlier one, so a bigger block is split only when
- * that gains something, and the walk stops at the first unloaded
- * candidate: the smallest block that gives a colour unused in this window.
+ * The free block holding pfn, if it is of the wanted migratetype, as its
+ * order; -1 if pfn is not free (or is in the zone but another type's).
+ */
+static int free_block_order(struct zone *zone, unsigned long pfn, int mt)
+{
+	for (unsigned int o = 0; o < MAX_ORDER; o++) {
+		struct page *block = find_free_block(zone, pfn & ~((1UL << o) - 1), o);
+
+		if (block)
+			return get_pageblock_migratetype(block) == mt ? (int)o : -1;
+	}
+	return -1;
+}
+
+/*
+ * The free page of colour c in the zone that splits the smallest free
+ * block, or 0 (no pfn 0 is ever worth it: it would need c == 0 and the
+ * zone to start at 0, and then the other copies of the colour are tried).
+ */
+static unsigned long free_page_of_colour(struct zone *zone, const struct colour_state *cs,
+					 unsigned long c, int mt)
+{
+	unsigned long start = zone->zone_start_pfn, end = zone_end_pfn(zone);
+	unsigned long pfn = start - start % cs->nr_colours + c, best = 0;
+	int best_order = MAX_ORDER;
+
+	if (pfn < start)
+		pfn += cs->nr_colours;
+	for (; pfn < end && pfn; pfn += cs->nr_colours) {
+		int o = free_block_order(zone, pfn, mt);
+
+		if (o < 0 || o >= best_order)
+			continue;
+		best = pfn;
+		best_order = o;
+		if (!o)
+			break; /* a lone free page: nothing is split at all */
+	}
+	return best;
+}
+
+/*
+ * Order-0 (small) requests. What keeps a working set's pages apart in the
+ * cache is that every nr_colours consecutive allocations cover every
+ * colour once, as fresh memory taken in address order does; so the pick
+ * wants a colour not yet used in the current window, splitting as little
+ * as it can:
+ *
+ *   1. the first HEADS_PER_LIST blocks of each list, smallest order first:
+ *      the first whose best sub-block is unloaded is taken (usually a
+ *      leftover of the last split: in fresh memory, the next page up);
+ *   2. else the directed search: from the cursor, the next unloaded colour
+ *      with a free page, the copy in the smallest free block;
+ *   3. else (a window's last few colours may have no free page) the least
+ *      loaded of the heads, a bigger block only when strictly better.
  */
 static struct page *colour_pick(struct zone *zone, unsigned int order, int mt)
 {
-	const struct colour_state *cs = zone->zone_pgdat->policy_data;
+	struct colour_state *cs = zone->zone_pgdat->policy_data;
 	unsigned long best_pfn = 0;
 	u32 best_load = 0;
 	bool found = false;
@@ -182,8 +236,21 @@ static struct page *colour_pick(struct zone *zone, unsigned int order, int mt)
 				return pfn_to_page(best_pfn);
 		}
 	}
-	/* NULL: nothing of this migratetype, and the core falls back */
-	return found ? pfn_to_page(best_pfn) : NULL;
+	if (!found)
+		return NULL; /* nothing of this migratetype: the core falls back */
+	if (order == 0) {
+		for (int i = 0; i < COLOUR_TRIES; i++) {
+			unsigned long c = cs->cursor, pfn;
+
+			cs->cursor = (c + 1) % cs->nr_colours;
+			if (cs->load[0][c])
+				continue;
+			pfn = free_page_of_colour(zone, cs, c, mt);
+			if (pfn)
+				return pfn_to_page(pfn);
+		}
+	}
+	return pfn_to_page(best_pfn);
 }
 
 unsigned long colour_count(struct pglist_data *pgdat)
