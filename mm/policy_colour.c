@@ -28,6 +28,7 @@
 #include <pagoda/mm.h>
 #include <pagoda/params.h>
 #include <pagoda/random.h>
+#include <pagoda/spinlock.h>
 #include <pagoda/string.h>
 #include "internal.h"
 #include "policy.h"
@@ -48,11 +49,25 @@ PARAM_SIZE("page_alloc.colour_cache", colour_cache_param, 4 * SZ_1M, 1ULL << 40,
 /* Colours the directed search may look at per pick, bounding its cost. */
 #define COLOUR_TRIES 64
 
+/*
+ * One per cache, not per node: nodes behind the same cache (the same
+ * size, and all simulated or all real, so also the same state_free) share
+ * one window, or two nodes' allocations would pile onto the same colours
+ * without either seeing it.
+ */
 struct colour_state {
+	struct colour_state *next; /* in shared_states */
+	unsigned int users;        /* nodes attached, under shared_lock */
+	bool simulated;
+	void (*state_free)(void *p);
+
+	/* Everything below is under lock (taken inside a zone's lock: two
+	 * nodes sharing the state have different zone locks). */
+	spinlock_t lock;
 	unsigned long nr_colours;
 	/* pages handed out in the current window (at most nr_colours) */
 	unsigned long window_used;
-	/* where the directed search resumes: colours below it were unloaded
+	/* where the directed search resumes: colours below it were loaded
 	 * or had no free page when it last looked */
 	unsigned long cursor;
 	/* load[k][i]: pages handed out in the current window with a colour
@@ -60,6 +75,9 @@ struct colour_state {
 	u32 *load[MAX_ORDER];
 	size_t load_bytes; /* of all levels together, for the reset */
 };
+
+static struct colour_state *shared_states;
+static DEFINE_SPINLOCK(shared_lock);
 
 u64 colour_cache_default(void)
 {
@@ -70,19 +88,51 @@ u64 colour_cache_default(void)
 	return colour_cache_param;
 }
 
+static bool fits(const struct colour_state *cs, const struct pglist_data *pgdat,
+		 unsigned long n)
+{
+	return cs->nr_colours == n && cs->simulated == pgdat->simulated &&
+	       cs->state_free == pgdat->state_free;
+}
+
+/* The state shared with another node behind the same cache, or NULL. */
+static struct colour_state *join_shared(const struct pglist_data *pgdat, unsigned long n)
+{
+	struct colour_state *cs;
+
+	spin_lock(&shared_lock);
+	for (cs = shared_states; cs; cs = cs->next)
+		if (fits(cs, pgdat, n)) {
+			cs->users++;
+			break;
+		}
+	spin_unlock(&shared_lock);
+	return cs;
+}
+
 static int colour_attach(struct pglist_data *pgdat)
 {
 	unsigned long n = (unsigned long)(pgdat->cache_bytes / PAGE_SIZE), words = 0;
-	struct colour_state *cs;
+	struct colour_state *cs, *other;
 	u32 *mem;
 
 	if (!n || n % MAX_ORDER_NR_PAGES)
 		return -EINVAL;
+	cs = join_shared(pgdat, n);
+	if (cs) {
+		pgdat->policy_data = cs;
+		return 0;
+	}
+	/* allocate outside shared_lock: state_alloc may be any allocator */
 	for (int k = 0; k < MAX_ORDER; k++)
 		words += n >> k;
 	cs = pgdat->state_alloc(sizeof(*cs) + words * sizeof(u32));
 	if (!cs)
 		return -ENOMEM;
+	cs->users = 1;
+	cs->simulated = pgdat->simulated;
+	cs->state_free = pgdat->state_free;
+	spin_lock_init(&cs->lock);
 	cs->nr_colours = n;
 	cs->load_bytes = words * sizeof(u32);
 	mem = (u32 *)(cs + 1);
@@ -90,14 +140,45 @@ static int colour_attach(struct pglist_data *pgdat)
 		cs->load[k] = mem;
 		mem += n >> k;
 	}
+	spin_lock(&shared_lock);
+	for (other = shared_states; other; other = other->next)
+		if (fits(other, pgdat, n))
+			break;
+	if (other) { /* another node got there while we allocated */
+		other->users++;
+	} else {
+		cs->next = shared_states;
+		shared_states = cs;
+	}
+	spin_unlock(&shared_lock);
+	if (other) {
+		if (pgdat->state_free)
+			pgdat->state_free(cs);
+		cs = other;
+	}
 	pgdat->policy_data = cs;
 	return 0;
 }
 
 static void colour_detach(struct pglist_data *pgdat)
 {
-	if (pgdat->state_free)
-		pgdat->state_free(pgdat->policy_data);
+	struct colour_state *cs = pgdat->policy_data, **pp;
+	bool last;
+
+	if (!cs)
+		return;
+	spin_lock(&shared_lock);
+	last = --cs->users == 0;
+	if (last)
+		for (pp = &shared_states; *pp; pp = &(*pp)->next)
+			if (*pp == cs) {
+				*pp = cs->next;
+				break;
+			}
+	spin_unlock(&shared_lock);
+	pgdat->policy_data = NULL;
+	if (last && cs->state_free)
+		cs->state_free(cs);
 }
 
 /*
@@ -109,8 +190,9 @@ static void colour_detach(struct pglist_data *pgdat)
 static void colour_taken(struct pglist_data *pgdat, unsigned long pfn, unsigned int order)
 {
 	struct colour_state *cs = pgdat->policy_data;
-	unsigned long c = pfn % cs->nr_colours;
+	unsigned long c = pfn % cs->nr_colours, flags;
 
+	spin_lock_irqsave(&cs->lock, flags);
 	if (cs->window_used + (1UL << order) > cs->nr_colours) {
 		memset(cs->load[0], 0, cs->load_bytes);
 		cs->window_used = 0;
@@ -125,6 +207,7 @@ static void colour_taken(struct pglist_data *pgdat, unsigned long pfn, unsigned 
 		for (unsigned long i = 0; i < runs; i++)
 			cs->load[k][(c >> k) + i] += 1u << span;
 	}
+	spin_unlock_irqrestore(&cs->lock, flags);
 }
 
 static u32 load_of(const struct colour_state *cs, unsigned long pfn, unsigned int k)
@@ -205,15 +288,12 @@ static unsigned long free_page_of_colour(struct zone *zone, const struct colour_
  *   3. else (a window's last few colours may have no free page) the least
  *      loaded of the heads, a bigger block only when strictly better.
  */
-static struct page *colour_pick(struct zone *zone, unsigned int order, int mt)
+static struct page *steer(struct zone *zone, struct colour_state *cs, unsigned int order, int mt)
 {
-	struct colour_state *cs = zone->zone_pgdat->policy_data;
 	unsigned long best_pfn = 0;
 	u32 best_load = 0;
 	bool found = false;
 
-	if (order > STEER_MAX_ORDER)
-		return NULL;
 	for (unsigned int o = order; o < MAX_ORDER; o++) {
 		struct list_head *list = &zone->free_area[o].free_list[mt];
 		struct page *page;
@@ -251,6 +331,20 @@ static struct page *colour_pick(struct zone *zone, unsigned int order, int mt)
 		}
 	}
 	return pfn_to_page(best_pfn);
+}
+
+static struct page *colour_pick(struct zone *zone, unsigned int order, int mt)
+{
+	struct colour_state *cs = zone->zone_pgdat->policy_data;
+	struct page *page;
+	unsigned long flags;
+
+	if (order > STEER_MAX_ORDER)
+		return NULL;
+	spin_lock_irqsave(&cs->lock, flags);
+	page = steer(zone, cs, order, mt);
+	spin_unlock_irqrestore(&cs->lock, flags);
+	return page;
 }
 
 unsigned long colour_count(struct pglist_data *pgdat)
