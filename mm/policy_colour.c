@@ -5,19 +5,29 @@
  *
  * In such a cache, frames whose pfns are equal modulo nr_colours (cache
  * size / PAGE_SIZE) share the same lines: they have the same colour. The
- * shuffle makes every colour equally likely for every allocation, so two
- * allocations still collide at random. This policy instead counts, per
- * colour, the pages handed out, and steers each allocation to the least
- * loaded colours it can find cheaply:
+ * shuffle makes every colour equally likely for every allocation, so a
+ * working set's pages pile up on colours at random (Poisson). Fresh memory
+ * taken in address order does better: every cache-sized run of
+ * allocations covers every colour exactly once. This policy makes any
+ * memory behave like that:
  *
- *   - at boot and hot-add the lists are shuffled (shuffle_zone), so the
- *     first blocks of every list are random places in the zone;
- *   - pick() looks at a few candidates: the first blocks of each list from
- *     the requested order up, and a few free blocks found at random pfns;
- *     inside each it follows the less loaded half down to the requested
- *     order, and takes the candidate that ends least loaded (ties: the
- *     smaller block, so big blocks are split only for a gain);
- *   - the core splits the chosen block around that sub-block.
+ *   - it counts, per colour, the pages handed out in the current window of
+ *     nr_colours pages, and starts a new window (all counts zero) when one
+ *     fills. Frees are ignored: counting live pages instead would steer a
+ *     new working set away from long-lived cold survivors, which skews its
+ *     own spread (it was worse than the shuffle on aged memory);
+ *   - only order-0 requests are steered; bigger ones take the core's
+ *     choice, so the big blocks they need are not shredded (steering every
+ *     order failed most of the lab's aged churn);
+ *   - pick() wants a colour unused in this window, splitting as little as
+ *     it can: first an unloaded sub-block among the first blocks of each
+ *     list, smallest order first; else the next unloaded colour from a
+ *     cursor that has a free page, the copy in the smallest free block;
+ *     else the least loaded of the list heads;
+ *   - nodes behind the same cache (same size, all simulated or all real)
+ *     share one window, so two nodes do not fill the same colours unseen;
+ *   - at boot and hot-add the lists are shuffled (shuffle_zone), as the
+ *     unsteered orders are then no worse than the shuffle's.
  *
  * The counts are kept for aligned runs of 2^k colours (k < MAX_ORDER), so
  * comparing two halves of a block is one lookup per level. That needs the
