@@ -93,7 +93,8 @@ void policy_populated(struct zone *zone);
 u64 colour_cache_default(void);
 
 /* Colour bookkeeping, for the tests and the lab (policy_colour.c): pages
- * of colour c handed out now, or 0 when the node has no colour state. */
+ * of colour c handed out in the current allocation window (shared by the
+ * nodes behind one cache), or 0 when the node has no colour state. */
 unsigned long colour_load(struct pglist_data *pgdat, unsigned long colour);
 unsigned long colour_count(struct pglist_data *pgdat);
 

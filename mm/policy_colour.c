@@ -5,19 +5,29 @@
  *
  * In such a cache, frames whose pfns are equal modulo nr_colours (cache
  * size / PAGE_SIZE) share the same lines: they have the same colour. The
- * shuffle makes every colour equally likely for every allocation, so two
- * allocations still collide at random. This policy instead counts, per
- * colour, the pages handed out, and steers each allocation to the least
- * loaded colours it can find cheaply:
+ * shuffle makes every colour equally likely for every allocation, so a
+ * working set's pages pile up on colours at random (Poisson). Fresh memory
+ * taken in address order does better: every cache-sized run of
+ * allocations covers every colour exactly once. This policy makes any
+ * memory behave like that:
  *
- *   - at boot and hot-add the lists are shuffled (shuffle_zone), so the
- *     first blocks of every list are random places in the zone;
- *   - pick() looks at a few candidates: the first blocks of each list from
- *     the requested order up, and a few free blocks found at random pfns;
- *     inside each it follows the less loaded half down to the requested
- *     order, and takes the candidate that ends least loaded (ties: the
- *     smaller block, so big blocks are split only for a gain);
- *   - the core splits the chosen block around that sub-block.
+ *   - it counts, per colour, the pages handed out in the current window of
+ *     nr_colours pages, and starts a new window (all counts zero) when one
+ *     fills. Frees are ignored: counting live pages instead would steer a
+ *     new working set away from long-lived cold survivors, which skews its
+ *     own spread (it was worse than the shuffle on aged memory);
+ *   - only order-0 requests are steered; bigger ones take the core's
+ *     choice, so the big blocks they need are not shredded (steering every
+ *     order failed most of the lab's aged churn);
+ *   - pick() wants a colour unused in this window, splitting as little as
+ *     it can: first an unloaded sub-block among the first blocks of each
+ *     list, smallest order first; else the next unloaded colour from a
+ *     cursor that has a free page, the copy in the smallest free block;
+ *     else the least loaded of the list heads;
+ *   - nodes behind the same cache (same size, all simulated or all real)
+ *     share one window, so two nodes do not fill the same colours unseen;
+ *   - at boot and hot-add the lists are shuffled (shuffle_zone), as the
+ *     unsteered orders are then no worse than the shuffle's.
  *
  * The counts are kept for aligned runs of 2^k colours (k < MAX_ORDER), so
  * comparing two halves of a block is one lookup per level. That needs the
@@ -28,6 +38,7 @@
 #include <pagoda/mm.h>
 #include <pagoda/params.h>
 #include <pagoda/random.h>
+#include <pagoda/spinlock.h>
 #include <pagoda/string.h>
 #include "internal.h"
 #include "policy.h"
@@ -36,15 +47,47 @@ static u64 colour_cache_param = 256 * SZ_1M;
 PARAM_SIZE("page_alloc.colour_cache", colour_cache_param, 4 * SZ_1M, 1ULL << 40,
 	   "memory-side cache size the colour policy assumes (default: HMAT's, else 256M)");
 
-/* Candidates per pick: list heads per order, and random probes. */
+/*
+ * Only requests up to this order are steered; bigger ones take the core's
+ * choice (the head of the smallest list), so the policy never shreds the
+ * big blocks that higher-order requests need.
+ */
+#define STEER_MAX_ORDER 0
+/* Candidates per pick: the first blocks of each list, the requested order
+ * up. A bound on the cost, and on how deep a list is disturbed. */
 #define HEADS_PER_LIST 4
-#define RANDOM_PROBES 4
+/* Colours the directed search may look at per pick, bounding its cost. */
+#define COLOUR_TRIES 64
 
+/*
+ * One per cache, not per node: nodes behind the same cache (the same
+ * size, and all simulated or all real, so also the same state_free) share
+ * one window, or two nodes' allocations would pile onto the same colours
+ * without either seeing it.
+ */
 struct colour_state {
+	struct colour_state *next; /* in shared_states */
+	unsigned int users;        /* nodes attached, under shared_lock */
+	bool simulated;
+	void (*state_free)(void *p);
+
+	/* Everything below is under lock (taken inside a zone's lock: two
+	 * nodes sharing the state have different zone locks). */
+	spinlock_t lock;
 	unsigned long nr_colours;
-	/* load[k][i]: pages handed out with a colour in [i << k, (i + 1) << k) */
+	/* pages handed out in the current window (at most nr_colours) */
+	unsigned long window_used;
+	/* where the directed search resumes: colours below it were loaded
+	 * or had no free page when it last looked */
+	unsigned long cursor;
+	/* load[k][i]: pages handed out in the current window with a colour
+	 * in [i << k, (i + 1) << k) */
 	u32 *load[MAX_ORDER];
+	size_t load_bytes; /* of all levels together, for the reset */
 };
+
+static struct colour_state *shared_states;
+static DEFINE_SPINLOCK(shared_lock);
 
 u64 colour_cache_default(void)
 {
@@ -55,24 +98,73 @@ u64 colour_cache_default(void)
 	return colour_cache_param;
 }
 
+static bool fits(const struct colour_state *cs, const struct pglist_data *pgdat,
+		 unsigned long n)
+{
+	return cs->nr_colours == n && cs->simulated == pgdat->simulated &&
+	       cs->state_free == pgdat->state_free;
+}
+
+/* The state shared with another node behind the same cache, or NULL. */
+static struct colour_state *join_shared(const struct pglist_data *pgdat, unsigned long n)
+{
+	struct colour_state *cs;
+
+	spin_lock(&shared_lock);
+	for (cs = shared_states; cs; cs = cs->next)
+		if (fits(cs, pgdat, n)) {
+			cs->users++;
+			break;
+		}
+	spin_unlock(&shared_lock);
+	return cs;
+}
+
 static int colour_attach(struct pglist_data *pgdat)
 {
 	unsigned long n = (unsigned long)(pgdat->cache_bytes / PAGE_SIZE), words = 0;
-	struct colour_state *cs;
+	struct colour_state *cs, *other;
 	u32 *mem;
 
 	if (!n || n % MAX_ORDER_NR_PAGES)
 		return -EINVAL;
+	cs = join_shared(pgdat, n);
+	if (cs) {
+		pgdat->policy_data = cs;
+		return 0;
+	}
+	/* allocate outside shared_lock: state_alloc may be any allocator */
 	for (int k = 0; k < MAX_ORDER; k++)
 		words += n >> k;
 	cs = pgdat->state_alloc(sizeof(*cs) + words * sizeof(u32));
 	if (!cs)
 		return -ENOMEM;
+	cs->users = 1;
+	cs->simulated = pgdat->simulated;
+	cs->state_free = pgdat->state_free;
+	spin_lock_init(&cs->lock);
 	cs->nr_colours = n;
+	cs->load_bytes = words * sizeof(u32);
 	mem = (u32 *)(cs + 1);
 	for (int k = 0; k < MAX_ORDER; k++) {
 		cs->load[k] = mem;
 		mem += n >> k;
+	}
+	spin_lock(&shared_lock);
+	for (other = shared_states; other; other = other->next)
+		if (fits(other, pgdat, n))
+			break;
+	if (other) { /* another node got there while we allocated */
+		other->users++;
+	} else {
+		cs->next = shared_states;
+		shared_states = cs;
+	}
+	spin_unlock(&shared_lock);
+	if (other) {
+		if (pgdat->state_free)
+			pgdat->state_free(cs);
+		cs = other;
 	}
 	pgdat->policy_data = cs;
 	return 0;
@@ -80,41 +172,52 @@ static int colour_attach(struct pglist_data *pgdat)
 
 static void colour_detach(struct pglist_data *pgdat)
 {
-	if (pgdat->state_free)
-		pgdat->state_free(pgdat->policy_data);
+	struct colour_state *cs = pgdat->policy_data, **pp;
+	bool last;
+
+	if (!cs)
+		return;
+	spin_lock(&shared_lock);
+	last = --cs->users == 0;
+	if (last)
+		for (pp = &shared_states; *pp; pp = &(*pp)->next)
+			if (*pp == cs) {
+				*pp = cs->next;
+				break;
+			}
+	spin_unlock(&shared_lock);
+	pgdat->policy_data = NULL;
+	if (last && cs->state_free)
+		cs->state_free(cs);
 }
 
 /*
- * Add (or take back) the block's 2^order pages to every count covering
- * its colours. u32 arithmetic wraps, so subtracting is adding the
- * negation; every run a free undoes was added by the allocation before.
+ * Count the block's 2^order pages in the current window, starting a new
+ * window first when they would not fit in this one. The reset is one
+ * memset of the counts per nr_colours pages handed out: a few words per
+ * page, amortised.
  */
-static void account(struct pglist_data *pgdat, unsigned long pfn, unsigned int order,
-		    bool add)
+static void colour_taken(struct pglist_data *pgdat, unsigned long pfn, unsigned int order)
 {
 	struct colour_state *cs = pgdat->policy_data;
-	unsigned long c = pfn % cs->nr_colours;
+	unsigned long c = pfn % cs->nr_colours, flags;
 
+	spin_lock_irqsave(&cs->lock, flags);
+	if (cs->window_used + (1UL << order) > cs->nr_colours) {
+		memset(cs->load[0], 0, cs->load_bytes);
+		cs->window_used = 0;
+	}
+	cs->window_used += 1UL << order;
 	for (unsigned int k = 0; k < MAX_ORDER; k++) {
 		/* runs of 2^k colours wholly inside the block get 2^k pages
 		 * each; a bigger run holds the whole block */
 		unsigned int span = k <= order ? k : order;
 		unsigned long runs = k <= order ? 1UL << (order - k) : 1;
-		u32 amount = add ? 1u << span : -(1u << span);
 
 		for (unsigned long i = 0; i < runs; i++)
-			cs->load[k][(c >> k) + i] += amount;
+			cs->load[k][(c >> k) + i] += 1u << span;
 	}
-}
-
-static void colour_taken(struct pglist_data *pgdat, unsigned long pfn, unsigned int order)
-{
-	account(pgdat, pfn, order, true);
-}
-
-static void colour_freed(struct pglist_data *pgdat, unsigned long pfn, unsigned int order)
-{
-	account(pgdat, pfn, order, false);
+	spin_unlock_irqrestore(&cs->lock, flags);
 }
 
 static u32 load_of(const struct colour_state *cs, unsigned long pfn, unsigned int k)
@@ -138,50 +241,68 @@ static unsigned long best_sub_block(const struct colour_state *cs, unsigned long
 	return pfn;
 }
 
-struct choice {
-	unsigned long pfn; /* the sub-block to hand out */
-	unsigned int order; /* of the free block it comes from */
-	u32 load;
-	bool found;
-};
-
-static void consider(const struct colour_state *cs, struct choice *best,
-		     unsigned long block_pfn, unsigned int block_order, unsigned int order)
+/*
+ * The free block holding pfn, if it is of the wanted migratetype, as its
+ * order; -1 if pfn is not free (or is in the zone but another type's).
+ */
+static int free_block_order(struct zone *zone, unsigned long pfn, int mt)
 {
-	unsigned long pfn = best_sub_block(cs, block_pfn, block_order, order);
-	u32 load = load_of(cs, pfn, order);
-
-	if (best->found && (load > best->load ||
-			    (load == best->load && block_order >= best->order)))
-		return;
-	*best = (struct choice){ pfn, block_order, load, true };
-}
-
-/* The free block covering a random pfn of the zone, if it is big enough
- * and in a pageblock of the wanted migratetype. */
-static void probe(struct zone *zone, const struct colour_state *cs,
-		  struct choice *best, unsigned int order, int mt)
-{
-	struct pglist_data *pgdat = zone->zone_pgdat;
-	unsigned long pfn = zone->zone_start_pfn +
-			    (unsigned long)rng_below(&pgdat->shuffle_rng, zone->spanned_pages);
-
 	for (unsigned int o = 0; o < MAX_ORDER; o++) {
-		unsigned long head = pfn & ~((1UL << o) - 1);
-		struct page *page = find_free_block(zone, head, o);
+		struct page *block = find_free_block(zone, pfn & ~((1UL << o) - 1), o);
 
-		if (!page)
-			continue;
-		if (o >= order && get_pageblock_migratetype(page) == mt)
-			consider(cs, best, head, o, order);
-		return;
+		if (block)
+			return get_pageblock_migratetype(block) == mt ? (int)o : -1;
 	}
+	return -1;
 }
 
-static struct page *colour_pick(struct zone *zone, unsigned int order, int mt)
+/*
+ * The free page of colour c in the zone that splits the smallest free
+ * block, or 0 (no pfn 0 is ever worth it: it would need c == 0 and the
+ * zone to start at 0, and then the other copies of the colour are tried).
+ */
+static unsigned long free_page_of_colour(struct zone *zone, const struct colour_state *cs,
+					 unsigned long c, int mt)
 {
-	const struct colour_state *cs = zone->zone_pgdat->policy_data;
-	struct choice best = { .found = false };
+	unsigned long start = zone->zone_start_pfn, end = zone_end_pfn(zone);
+	unsigned long pfn = start - start % cs->nr_colours + c, best = 0;
+	int best_order = MAX_ORDER;
+
+	if (pfn < start)
+		pfn += cs->nr_colours;
+	for (; pfn < end && pfn; pfn += cs->nr_colours) {
+		int o = free_block_order(zone, pfn, mt);
+
+		if (o < 0 || o >= best_order)
+			continue;
+		best = pfn;
+		best_order = o;
+		if (!o)
+			break; /* a lone free page: nothing is split at all */
+	}
+	return best;
+}
+
+/*
+ * Order-0 (small) requests. What keeps a working set's pages apart in the
+ * cache is that every nr_colours consecutive allocations cover every
+ * colour once, as fresh memory taken in address order does; so the pick
+ * wants a colour not yet used in the current window, splitting as little
+ * as it can:
+ *
+ *   1. the first HEADS_PER_LIST blocks of each list, smallest order first:
+ *      the first whose best sub-block is unloaded is taken (usually a
+ *      leftover of the last split: in fresh memory, the next page up);
+ *   2. else the directed search: from the cursor, the next unloaded colour
+ *      with a free page, the copy in the smallest free block;
+ *   3. else (a window's last few colours may have no free page) the least
+ *      loaded of the heads, a bigger block only when strictly better.
+ */
+static struct page *steer(struct zone *zone, struct colour_state *cs, unsigned int order, int mt)
+{
+	unsigned long best_pfn = 0;
+	u32 best_load = 0;
+	bool found = false;
 
 	for (unsigned int o = order; o < MAX_ORDER; o++) {
 		struct list_head *list = &zone->free_area[o].free_list[mt];
@@ -189,19 +310,51 @@ static struct page *colour_pick(struct zone *zone, unsigned int order, int mt)
 		int seen = 0;
 
 		list_for_each_entry(page, list, lru) {
+			unsigned long pfn;
+			u32 load;
+
 			if (seen++ == HEADS_PER_LIST)
 				break;
-			consider(cs, &best, page_to_pfn(page), o, order);
-			/* Nothing beats an unloaded block that needs no split. */
-			if (best.load == 0 && best.order == order)
-				return pfn_to_page(best.pfn);
+			pfn = best_sub_block(cs, page_to_pfn(page), o, order);
+			load = load_of(cs, pfn, order);
+			if (found && load >= best_load)
+				continue;
+			best_pfn = pfn;
+			best_load = load;
+			found = true;
+			if (!load)
+				return pfn_to_page(best_pfn);
 		}
 	}
-	if (!best.found)
+	if (!found)
 		return NULL; /* nothing of this migratetype: the core falls back */
-	for (int i = 0; i < RANDOM_PROBES && best.load; i++)
-		probe(zone, cs, &best, order, mt);
-	return pfn_to_page(best.pfn);
+	if (order == 0) {
+		for (int i = 0; i < COLOUR_TRIES; i++) {
+			unsigned long c = cs->cursor, pfn;
+
+			cs->cursor = (c + 1) % cs->nr_colours;
+			if (cs->load[0][c])
+				continue;
+			pfn = free_page_of_colour(zone, cs, c, mt);
+			if (pfn)
+				return pfn_to_page(pfn);
+		}
+	}
+	return pfn_to_page(best_pfn);
+}
+
+static struct page *colour_pick(struct zone *zone, unsigned int order, int mt)
+{
+	struct colour_state *cs = zone->zone_pgdat->policy_data;
+	struct page *page;
+	unsigned long flags;
+
+	if (order > STEER_MAX_ORDER)
+		return NULL;
+	spin_lock_irqsave(&cs->lock, flags);
+	page = steer(zone, cs, order, mt);
+	spin_unlock_irqrestore(&cs->lock, flags);
+	return page;
 }
 
 unsigned long colour_count(struct pglist_data *pgdat)
@@ -228,5 +381,4 @@ const struct page_alloc_policy policy_colour = {
 	.populated = shuffle_zone,
 	.pick = colour_pick,
 	.taken = colour_taken,
-	.freed = colour_freed,
 };
