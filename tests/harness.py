@@ -543,6 +543,20 @@ def memory_tests(tally, accel):
                 "mmlab: ratio=x: ratio=, aging=, live=, order= and seed= take numbers" in t
                 and "Power down." in t, "bad argument not refused (log %s)" % b.log)
 
+    # Node 0 under the colour policy (shared, windowed colour counts under
+    # the zone locks): every suite, then the lab's churn on node 0 and the
+    # invariant check after it.
+    b, t = boot("colour", TEST_CMDLINE + " page_alloc.policy=colour", hmat="64M", timeout=300)
+    tally.check("memory:colour.policy", "policy colour" in t,
+                "node 0 is not under the colour policy (log %s)" % b.log)
+    ktap_boot(tally, "x86_64-policy-colour", b)
+    b, t = boot("colour-lab", 'page_alloc.policy=colour panic=-1 shell.run="mmlab run '
+                'node=real workload=aged aging=1 live=20;pagealloc check;poweroff"', hmat="64M")
+    tally.check("memory:colour.lab-on-node0",
+                re.search(r"mmlab: workload=aged policy=colour node=real .*fails=\d+", t)
+                and "pagealloc: free lists consistent" in t,
+                "lab run or invariant check failed under colour (log %s)" % b.log)
+
     # Every suite again with the allocators' debug checks on.
     b, t = boot("debug", TEST_CMDLINE + " page_alloc.debug=1 slab.debug=1", timeout=300)
     ktap_boot(tally, "x86_64-mm-debug", b)
