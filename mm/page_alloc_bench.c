@@ -8,6 +8,8 @@
  *   batching at work); pairs at higher orders;
  *   the same pairs on two simulated 1 GiB nodes, one shuffled and one not
  *   (shuffle changes the lists' order and adds entropy on free);
+ *   bursts on a simulated node under the colour policy against in-order
+ *   (what steering every order-0 allocation to a free colour costs);
  *   shuffle time per GiB (a simulated 4 GiB node), and the boot's own
  *   shuffle against its memory-init step ("in the noise", the seed says).
  * Each line is printed for people and as a BENCH JSON record.
@@ -82,6 +84,14 @@ static struct pglist_data *sim(unsigned long gib, bool shuffle)
 	return memsim_create(BENCH_NID, &r, 1, zones, shuffle, 1);
 }
 
+static struct pglist_data *sim_policy(unsigned long gib, const char *policy)
+{
+	struct memsim_range r = { 0, gib << (30 - PAGE_SHIFT), false };
+	unsigned long zones[MAX_NR_ZONES] = { 0, 0, r.end };
+
+	return memsim_create_policy(BENCH_NID, &r, 1, zones, policy, 0, 1);
+}
+
 static void bench_pagealloc(void)
 {
 	bool saved_pcp = page_alloc_pcp;
@@ -136,6 +146,24 @@ static void bench_pagealloc(void)
 	}
 	page_alloc_pcp = saved_pcp;
 	memsim_destroy(plain);
+
+	/*
+	 * What steering costs: the colour policy searches for an unused
+	 * colour on every order-0 allocation; in-order takes a list head.
+	 * Bursts, so that allocations are not just the page freed last.
+	 */
+	page_alloc_pcp = false;
+	plain = sim_policy(1, "inorder");
+	base = plain ? bursts(BENCH_NID, 20) : 0;
+	memsim_destroy(plain);
+	shuf = base ? sim_policy(1, "colour") : NULL;
+	if (shuf) {
+		report("sim 1 GiB 1000 allocs then frees, inorder", "ns/page", base, 0);
+		report("sim 1 GiB 1000 allocs then frees, colour", "ns/page",
+		       bursts(BENCH_NID, 20), base);
+		memsim_destroy(shuf);
+	}
+	page_alloc_pcp = saved_pcp;
 
 	/* the shuffle itself */
 	shuf = sim(4, true);
