@@ -48,15 +48,16 @@ PARAM_SIZE("page_alloc.colour_cache", colour_cache_param, 4 * SZ_1M, 1ULL << 40,
 	   "memory-side cache size the colour policy assumes (default: HMAT's, else 256M)");
 
 /*
- * Only requests up to this order are steered; bigger ones take the core's
- * choice (the head of the smallest list), so the policy never shreds the
- * big blocks that higher-order requests need.
+ * Only order-0 requests are steered; bigger ones take the core's choice
+ * (the head of the smallest list), so the policy never shreds the big
+ * blocks that higher-order requests need. (steer() looks for a single
+ * unused colour, so it is for order 0 only.)
  */
 #define STEER_MAX_ORDER 0
 /* Candidates per pick: the first blocks of each list, the requested order
  * up. A bound on the cost, and on how deep a list is disturbed. */
 #define HEADS_PER_LIST 4
-/* Colours the directed search may look at per pick, bounding its cost. */
+/* Unused colours the directed search may try per pick, bounding its cost. */
 #define COLOUR_TRIES 64
 
 /*
@@ -83,7 +84,13 @@ struct colour_state {
 	/* load[k][i]: pages handed out in the current window with a colour
 	 * in [i << k, (i + 1) << k) */
 	u32 *load[MAX_ORDER];
-	size_t load_bytes; /* of all levels together, for the reset */
+	/* used[k][i]: how many colours of that run have a page in the window
+	 * (load[0] nonzero). A run holds an unused colour exactly when
+	 * used < 2^k, which load[] cannot say once a colour is loaded twice;
+	 * so the pick finds an unused colour with one descent through these,
+	 * and skips a run of used colours with one lookup. */
+	u32 *used[MAX_ORDER];
+	size_t load_bytes; /* of all levels of both together, for the reset */
 };
 
 static struct colour_state *shared_states;
@@ -136,7 +143,7 @@ static int colour_attach(struct pglist_data *pgdat)
 	/* allocate outside shared_lock: state_alloc may be any allocator */
 	for (int k = 0; k < MAX_ORDER; k++)
 		words += n >> k;
-	cs = pgdat->state_alloc(sizeof(*cs) + words * sizeof(u32));
+	cs = pgdat->state_alloc(sizeof(*cs) + 2 * words * sizeof(u32));
 	if (!cs)
 		return -ENOMEM;
 	cs->users = 1;
@@ -144,10 +151,14 @@ static int colour_attach(struct pglist_data *pgdat)
 	cs->state_free = pgdat->state_free;
 	spin_lock_init(&cs->lock);
 	cs->nr_colours = n;
-	cs->load_bytes = words * sizeof(u32);
+	cs->load_bytes = 2 * words * sizeof(u32);
 	mem = (u32 *)(cs + 1);
 	for (int k = 0; k < MAX_ORDER; k++) {
 		cs->load[k] = mem;
+		mem += n >> k;
+	}
+	for (int k = 0; k < MAX_ORDER; k++) {
+		cs->used[k] = mem;
 		mem += n >> k;
 	}
 	spin_lock(&shared_lock);
@@ -201,6 +212,7 @@ static void colour_taken(struct pglist_data *pgdat, unsigned long pfn, unsigned 
 {
 	struct colour_state *cs = pgdat->policy_data;
 	unsigned long c = pfn % cs->nr_colours, flags;
+	u32 newly;
 
 	spin_lock_irqsave(&cs->lock, flags);
 	if (cs->window_used + (1UL << order) > cs->nr_colours) {
@@ -208,14 +220,22 @@ static void colour_taken(struct pglist_data *pgdat, unsigned long pfn, unsigned 
 		cs->window_used = 0;
 	}
 	cs->window_used += 1UL << order;
+	/* colours of the block that had no page in this window yet */
+	newly = (1u << order) - cs->used[order][c >> order];
 	for (unsigned int k = 0; k < MAX_ORDER; k++) {
 		/* runs of 2^k colours wholly inside the block get 2^k pages
-		 * each; a bigger run holds the whole block */
+		 * each and are now all used; a bigger run holds the whole
+		 * block and gains its newly used colours */
 		unsigned int span = k <= order ? k : order;
 		unsigned long runs = k <= order ? 1UL << (order - k) : 1;
 
-		for (unsigned long i = 0; i < runs; i++)
+		for (unsigned long i = 0; i < runs; i++) {
 			cs->load[k][(c >> k) + i] += 1u << span;
+			if (k <= order)
+				cs->used[k][(c >> k) + i] = 1u << k;
+			else
+				cs->used[k][c >> k] += newly;
+		}
 	}
 	spin_unlock_irqrestore(&cs->lock, flags);
 }
@@ -225,10 +245,64 @@ static u32 load_of(const struct colour_state *cs, unsigned long pfn, unsigned in
 	return cs->load[k][(pfn % cs->nr_colours) >> k];
 }
 
+/* Whether the 2^k colours of the aligned block at pfn include one unused
+ * in this window. */
+static bool has_unused(const struct colour_state *cs, unsigned long pfn, unsigned int k)
+{
+	return cs->used[k][(pfn % cs->nr_colours) >> k] < (1u << k);
+}
+
+/*
+ * In the free block at pfn of order high, which has an unused colour, the
+ * first page whose colour is unused: at each level the lower half if it
+ * has one (so an unused block is used in address order), else the upper
+ * half, which then must.
+ */
+static unsigned long first_unused_page(const struct colour_state *cs, unsigned long pfn,
+				       unsigned int high)
+{
+	while (high > 0) {
+		high--;
+		if (!has_unused(cs, pfn, high))
+			pfn += 1UL << high;
+	}
+	return pfn;
+}
+
+/*
+ * The first colour from c up that is unused in this window, or nr_colours
+ * if there is none. A fully used run is passed in one step, and once the
+ * walk reaches the start of a bigger aligned run it looks at that run
+ * whole; so a long stretch of used colours costs a few steps per level,
+ * not one per colour.
+ */
+static unsigned long next_unused_colour(const struct colour_state *cs, unsigned long c)
+{
+	unsigned long i = c;
+	unsigned int k = 0;
+
+	while (cs->used[k][i] == 1u << k) {
+		i++;
+		while (!(i & 1) && k + 1 < MAX_ORDER) {
+			i >>= 1;
+			k++;
+		}
+		if (i << k >= cs->nr_colours)
+			return cs->nr_colours;
+	}
+	while (k > 0) { /* into the first half that has one */
+		k--;
+		i <<= 1;
+		if (cs->used[k][i] == 1u << k)
+			i++;
+	}
+	return i;
+}
+
 /*
  * In the free block at pfn of order high, the order-low sub-block reached
- * by always taking the less loaded half (the lower one on a tie, so an
- * unloaded block is used in address order).
+ * by always taking the less loaded half (the lower one on a tie). Only for
+ * the last resort, when no candidate has an unused colour.
  */
 static unsigned long best_sub_block(const struct colour_state *cs, unsigned long pfn,
 				    unsigned int high, unsigned int low)
@@ -284,27 +358,58 @@ static unsigned long free_page_of_colour(struct zone *zone, const struct colour_
 }
 
 /*
- * Order-0 (small) requests. What keeps a working set's pages apart in the
- * cache is that every nr_colours consecutive allocations cover every
- * colour once, as fresh memory taken in address order does; so the pick
- * wants a colour not yet used in the current window, splitting as little
- * as it can:
+ * Order-0 requests. What keeps a working set's pages apart in the cache is
+ * that every nr_colours consecutive allocations cover every colour once,
+ * as fresh memory taken in address order does; so the pick wants a colour
+ * not yet used in the current window, splitting as little as it can:
  *
  *   1. the first HEADS_PER_LIST blocks of each list, smallest order first:
- *      the first whose best sub-block is unloaded is taken (usually a
- *      leftover of the last split: in fresh memory, the next page up);
- *   2. else the directed search: from the cursor, the next unloaded colour
- *      with a free page, the copy in the smallest free block;
+ *      the first that holds an unused colour gives its first page of one
+ *      (usually a leftover of the last split: in fresh memory, the next
+ *      page up). Both the test and the descent are lookups in used[];
+ *   2. else the directed search: from the cursor, the next unused colour
+ *      (used runs skipped whole) with a free page, the copy in the
+ *      smallest free block;
  *   3. else (a window's last few colours may have no free page) the least
  *      loaded of the heads, a bigger block only when strictly better.
  */
-static struct page *steer(struct zone *zone, struct colour_state *cs, unsigned int order, int mt)
+static struct page *steer(struct zone *zone, struct colour_state *cs, int mt)
 {
 	unsigned long best_pfn = 0;
 	u32 best_load = 0;
 	bool found = false;
 
-	for (unsigned int o = order; o < MAX_ORDER; o++) {
+	for (unsigned int o = 0; o < MAX_ORDER; o++) {
+		struct list_head *list = &zone->free_area[o].free_list[mt];
+		struct page *page;
+		int seen = 0;
+
+		list_for_each_entry(page, list, lru) {
+			if (seen++ == HEADS_PER_LIST)
+				break;
+			found = true;
+			if (has_unused(cs, page_to_pfn(page), o))
+				return pfn_to_page(first_unused_page(cs, page_to_pfn(page), o));
+		}
+	}
+	if (!found)
+		return NULL; /* nothing of this migratetype: the core falls back */
+
+	for (int i = 0; i < COLOUR_TRIES; i++) {
+		unsigned long c = next_unused_colour(cs, cs->cursor), pfn;
+
+		if (c == cs->nr_colours && cs->cursor)
+			c = next_unused_colour(cs, 0); /* wrap around */
+		if (c == cs->nr_colours)
+			break; /* every colour is used: the window is nearly full */
+		cs->cursor = (c + 1) % cs->nr_colours;
+		pfn = free_page_of_colour(zone, cs, c, mt);
+		if (pfn)
+			return pfn_to_page(pfn);
+	}
+
+	found = false;
+	for (unsigned int o = 0; o < MAX_ORDER; o++) {
 		struct list_head *list = &zone->free_area[o].free_list[mt];
 		struct page *page;
 		int seen = 0;
@@ -315,29 +420,13 @@ static struct page *steer(struct zone *zone, struct colour_state *cs, unsigned i
 
 			if (seen++ == HEADS_PER_LIST)
 				break;
-			pfn = best_sub_block(cs, page_to_pfn(page), o, order);
-			load = load_of(cs, pfn, order);
+			pfn = best_sub_block(cs, page_to_pfn(page), o, 0);
+			load = load_of(cs, pfn, 0);
 			if (found && load >= best_load)
 				continue;
 			best_pfn = pfn;
 			best_load = load;
 			found = true;
-			if (!load)
-				return pfn_to_page(best_pfn);
-		}
-	}
-	if (!found)
-		return NULL; /* nothing of this migratetype: the core falls back */
-	if (order == 0) {
-		for (int i = 0; i < COLOUR_TRIES; i++) {
-			unsigned long c = cs->cursor, pfn;
-
-			cs->cursor = (c + 1) % cs->nr_colours;
-			if (cs->load[0][c])
-				continue;
-			pfn = free_page_of_colour(zone, cs, c, mt);
-			if (pfn)
-				return pfn_to_page(pfn);
 		}
 	}
 	return pfn_to_page(best_pfn);
@@ -352,7 +441,7 @@ static struct page *colour_pick(struct zone *zone, unsigned int order, int mt)
 	if (order > STEER_MAX_ORDER)
 		return NULL;
 	spin_lock_irqsave(&cs->lock, flags);
-	page = steer(zone, cs, order, mt);
+	page = steer(zone, cs, mt);
 	spin_unlock_irqrestore(&cs->lock, flags);
 	return page;
 }
