@@ -57,6 +57,14 @@ PARAM_SIZE("page_alloc.colour_cache", colour_cache_param, 4 * SZ_1M, 1ULL << 40,
 /* Candidates per pick: the first blocks of each list, the requested order
  * up. A bound on the cost, and on how deep a list is disturbed. */
 #define HEADS_PER_LIST 4
+/*
+ * When the lists of the requested type hold at most this many blocks (the
+ * unmovable ones, say), a pick that the heads could not serve looks at them
+ * all: that costs less than the directed search, whose copies of a colour
+ * are then nearly all the other type's, and it settles whether any free
+ * page of the type has an unused colour.
+ */
+#define WALK_BLOCKS 128
 /* Unused colours the directed search may try per pick, bounding its cost. */
 #define COLOUR_TRIES 64
 
@@ -321,6 +329,16 @@ static unsigned long best_sub_block(const struct colour_state *cs, unsigned long
  */
 static int free_block_order(struct zone *zone, unsigned long pfn, int mt)
 {
+	/*
+	 * The head of any block holding pfn is in pfn's pageblock or, for a
+	 * block bigger than a pageblock, starts the max-order run. When
+	 * neither pageblock is of type mt, no block of this type holds pfn:
+	 * two lookups instead of one per order, and most copies of a colour
+	 * are another type's when this type has few free pages.
+	 */
+	if (get_pageblock_migratetype(pfn_to_page(pfn)) != mt &&
+	    get_pageblock_migratetype(pfn_to_page(pfn & ~(MAX_ORDER_NR_PAGES - 1))) != mt)
+		return -1;
 	for (unsigned int o = 0; o < MAX_ORDER; o++) {
 		struct page *block = find_free_block(zone, pfn & ~((1UL << o) - 1), o);
 
@@ -358,6 +376,33 @@ static unsigned long free_page_of_colour(struct zone *zone, const struct colour_
 }
 
 /*
+ * Every free block on this type's lists, smallest order first, while there
+ * are at most WALK_BLOCKS of them: 1 and *pfn the first page of an unused
+ * colour in the first block that has one; 0 if no block has one; -1 if
+ * the lists hold more blocks than that, and the answer is not known.
+ */
+static int walk_lists(struct zone *zone, const struct colour_state *cs, int mt,
+		      unsigned long *pfn)
+{
+	unsigned int budget = WALK_BLOCKS;
+
+	for (unsigned int o = 0; o < MAX_ORDER; o++) {
+		struct list_head *list = &zone->free_area[o].free_list[mt];
+		struct page *page;
+
+		list_for_each_entry(page, list, lru) {
+			if (!budget--)
+				return -1;
+			if (has_unused(cs, page_to_pfn(page), o)) {
+				*pfn = first_unused_page(cs, page_to_pfn(page), o);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
  * Order-0 requests. What keeps a working set's pages apart in the cache is
  * that every nr_colours consecutive allocations cover every colour once,
  * as fresh memory taken in address order does; so the pick wants a colour
@@ -375,7 +420,7 @@ static unsigned long free_page_of_colour(struct zone *zone, const struct colour_
  */
 static struct page *steer(struct zone *zone, struct colour_state *cs, int mt)
 {
-	unsigned long best_pfn = 0;
+	unsigned long best_pfn = 0, pfn;
 	u32 best_load = 0;
 	bool found = false;
 
@@ -395,8 +440,15 @@ static struct page *steer(struct zone *zone, struct colour_state *cs, int mt)
 	if (!found)
 		return NULL; /* nothing of this migratetype: the core falls back */
 
+	switch (walk_lists(zone, cs, mt, &pfn)) {
+	case 1:
+		return pfn_to_page(pfn);
+	case 0:
+		goto least_loaded; /* no free page of this type has one */
+	}
+
 	for (int i = 0; i < COLOUR_TRIES; i++) {
-		unsigned long c = next_unused_colour(cs, cs->cursor), pfn;
+		unsigned long c = next_unused_colour(cs, cs->cursor);
 
 		if (c == cs->nr_colours && cs->cursor)
 			c = next_unused_colour(cs, 0); /* wrap around */
@@ -408,6 +460,7 @@ static struct page *steer(struct zone *zone, struct colour_state *cs, int mt)
 			return pfn_to_page(pfn);
 	}
 
+least_loaded:
 	found = false;
 	for (unsigned int o = 0; o < MAX_ORDER; o++) {
 		struct list_head *list = &zone->free_area[o].free_list[mt];
