@@ -20,8 +20,10 @@
  *     choice, so the big blocks they need are not shredded (steering every
  *     order failed most of the lab's aged churn);
  *   - pick() wants a colour unused in this window, splitting as little as
- *     it can: first an unloaded sub-block among the first blocks of each
- *     list, smallest order first; else the next unloaded colour from a
+ *     it can: first the first page of an unused colour in the first blocks
+ *     of each list, smallest order first; else, when the lists of the
+ *     requested type are short (unmovable ones usually are), any block on
+ *     them with an unused colour; else the next unused colour from a
  *     cursor that has a free page, the copy in the smallest free block;
  *     else the least loaded of the list heads;
  *   - nodes behind the same cache (same size, all simulated or all real)
@@ -29,10 +31,15 @@
  *   - at boot and hot-add the lists are shuffled (shuffle_zone), as the
  *     unsteered orders are then no worse than the shuffle's.
  *
- * The counts are kept for aligned runs of 2^k colours (k < MAX_ORDER), so
- * comparing two halves of a block is one lookup per level. That needs the
- * cache to be a multiple of 4 MiB: then a free block of any order covers
- * one aligned run of colours.
+ * The counts are kept for aligned runs of 2^k colours (k < MAX_ORDER):
+ * pages handed out (load) and colours used (used). A free block of order k
+ * covers one such run, so whether it holds an unused colour is one lookup,
+ * finding the first one is one descent of k levels, and the search for the
+ * next unused colour passes a fully used run in one step. That keeps a
+ * pick to a few dozen lookups in the common cases, where scanning colour
+ * by colour and copy by copy cost about 100 times an in-order allocation.
+ * It needs the cache to be a multiple of 4 MiB: then a free block of any
+ * order covers one aligned run of colours.
  */
 #include <pagoda/boot_info.h>
 #include <pagoda/mm.h>
