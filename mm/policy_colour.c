@@ -419,10 +419,13 @@ static int walk_lists(struct zone *zone, const struct colour_state *cs, int mt,
  *      the first that holds an unused colour gives its first page of one
  *      (usually a leftover of the last split: in fresh memory, the next
  *      page up). Both the test and the descent are lookups in used[];
- *   2. else the directed search: from the cursor, the next unused colour
+ *   2. else, if this type's lists hold at most WALK_BLOCKS blocks, the
+ *      first of them with an unused colour; if none has one, straight
+ *      to 4 (the search in 3 could only find pages of the other type);
+ *   3. else the directed search: from the cursor, the next unused colour
  *      (used runs skipped whole) with a free page, the copy in the
  *      smallest free block;
- *   3. else (a window's last few colours may have no free page) the least
+ *   4. else (a window's last few colours may have no free page) the least
  *      loaded of the heads, a bigger block only when strictly better.
  */
 static struct page *steer(struct zone *zone, struct colour_state *cs, int mt)
@@ -452,6 +455,8 @@ static struct page *steer(struct zone *zone, struct colour_state *cs, int mt)
 		return pfn_to_page(pfn);
 	case 0:
 		goto least_loaded; /* no free page of this type has one */
+	default:
+		break; /* too many blocks to look at each: search by colour */
 	}
 
 	for (int i = 0; i < COLOUR_TRIES; i++) {
@@ -475,7 +480,6 @@ least_loaded:
 		int seen = 0;
 
 		list_for_each_entry(page, list, lru) {
-			unsigned long pfn;
 			u32 load;
 
 			if (seen++ == HEADS_PER_LIST)
