@@ -20,8 +20,10 @@
  *     choice, so the big blocks they need are not shredded (steering every
  *     order failed most of the lab's aged churn);
  *   - pick() wants a colour unused in this window, splitting as little as
- *     it can: first an unloaded sub-block among the first blocks of each
- *     list, smallest order first; else the next unloaded colour from a
+ *     it can: first the first page of an unused colour in the first blocks
+ *     of each list, smallest order first; else, when the lists of the
+ *     requested type are short (unmovable ones usually are), any block on
+ *     them with an unused colour; else the next unused colour from a
  *     cursor that has a free page, the copy in the smallest free block;
  *     else the least loaded of the list heads;
  *   - nodes behind the same cache (same size, all simulated or all real)
@@ -29,10 +31,15 @@
  *   - at boot and hot-add the lists are shuffled (shuffle_zone), as the
  *     unsteered orders are then no worse than the shuffle's.
  *
- * The counts are kept for aligned runs of 2^k colours (k < MAX_ORDER), so
- * comparing two halves of a block is one lookup per level. That needs the
- * cache to be a multiple of 4 MiB: then a free block of any order covers
- * one aligned run of colours.
+ * The counts are kept for aligned runs of 2^k colours (k < MAX_ORDER):
+ * pages handed out (load) and colours used (used). A free block of order k
+ * covers one such run, so whether it holds an unused colour is one lookup,
+ * finding the first one is one descent of k levels, and the search for the
+ * next unused colour passes a fully used run in one step. That keeps a
+ * pick to a few dozen lookups in the common cases, where scanning colour
+ * by colour and copy by copy cost about 100 times an in-order allocation.
+ * It needs the cache to be a multiple of 4 MiB: then a free block of any
+ * order covers one aligned run of colours.
  */
 #include <pagoda/boot_info.h>
 #include <pagoda/mm.h>
@@ -48,15 +55,24 @@ PARAM_SIZE("page_alloc.colour_cache", colour_cache_param, 4 * SZ_1M, 1ULL << 40,
 	   "memory-side cache size the colour policy assumes (default: HMAT's, else 256M)");
 
 /*
- * Only requests up to this order are steered; bigger ones take the core's
- * choice (the head of the smallest list), so the policy never shreds the
- * big blocks that higher-order requests need.
+ * Only order-0 requests are steered; bigger ones take the core's choice
+ * (the head of the smallest list), so the policy never shreds the big
+ * blocks that higher-order requests need. (steer() looks for a single
+ * unused colour, so it is for order 0 only.)
  */
 #define STEER_MAX_ORDER 0
 /* Candidates per pick: the first blocks of each list, the requested order
  * up. A bound on the cost, and on how deep a list is disturbed. */
 #define HEADS_PER_LIST 4
-/* Colours the directed search may look at per pick, bounding its cost. */
+/*
+ * When the lists of the requested type hold at most this many blocks (the
+ * unmovable ones, say), a pick that the heads could not serve looks at them
+ * all: that costs less than the directed search, whose copies of a colour
+ * are then nearly all the other type's, and it settles whether any free
+ * page of the type has an unused colour.
+ */
+#define WALK_BLOCKS 128
+/* Unused colours the directed search may try per pick, bounding its cost. */
 #define COLOUR_TRIES 64
 
 /*
@@ -83,7 +99,13 @@ struct colour_state {
 	/* load[k][i]: pages handed out in the current window with a colour
 	 * in [i << k, (i + 1) << k) */
 	u32 *load[MAX_ORDER];
-	size_t load_bytes; /* of all levels together, for the reset */
+	/* used[k][i]: how many colours of that run have a page in the window
+	 * (load[0] nonzero). A run holds an unused colour exactly when
+	 * used < 2^k, which load[] cannot say once a colour is loaded twice;
+	 * so the pick finds an unused colour with one descent through these,
+	 * and skips a run of used colours with one lookup. */
+	u32 *used[MAX_ORDER];
+	size_t load_bytes; /* of all levels of both together, for the reset */
 };
 
 static struct colour_state *shared_states;
@@ -136,7 +158,7 @@ static int colour_attach(struct pglist_data *pgdat)
 	/* allocate outside shared_lock: state_alloc may be any allocator */
 	for (int k = 0; k < MAX_ORDER; k++)
 		words += n >> k;
-	cs = pgdat->state_alloc(sizeof(*cs) + words * sizeof(u32));
+	cs = pgdat->state_alloc(sizeof(*cs) + 2 * words * sizeof(u32));
 	if (!cs)
 		return -ENOMEM;
 	cs->users = 1;
@@ -144,10 +166,14 @@ static int colour_attach(struct pglist_data *pgdat)
 	cs->state_free = pgdat->state_free;
 	spin_lock_init(&cs->lock);
 	cs->nr_colours = n;
-	cs->load_bytes = words * sizeof(u32);
+	cs->load_bytes = 2 * words * sizeof(u32);
 	mem = (u32 *)(cs + 1);
 	for (int k = 0; k < MAX_ORDER; k++) {
 		cs->load[k] = mem;
+		mem += n >> k;
+	}
+	for (int k = 0; k < MAX_ORDER; k++) {
+		cs->used[k] = mem;
 		mem += n >> k;
 	}
 	spin_lock(&shared_lock);
@@ -201,6 +227,7 @@ static void colour_taken(struct pglist_data *pgdat, unsigned long pfn, unsigned 
 {
 	struct colour_state *cs = pgdat->policy_data;
 	unsigned long c = pfn % cs->nr_colours, flags;
+	u32 newly;
 
 	spin_lock_irqsave(&cs->lock, flags);
 	if (cs->window_used + (1UL << order) > cs->nr_colours) {
@@ -208,14 +235,22 @@ static void colour_taken(struct pglist_data *pgdat, unsigned long pfn, unsigned 
 		cs->window_used = 0;
 	}
 	cs->window_used += 1UL << order;
+	/* colours of the block that had no page in this window yet */
+	newly = (1u << order) - cs->used[order][c >> order];
 	for (unsigned int k = 0; k < MAX_ORDER; k++) {
 		/* runs of 2^k colours wholly inside the block get 2^k pages
-		 * each; a bigger run holds the whole block */
+		 * each and are now all used; a bigger run holds the whole
+		 * block and gains its newly used colours */
 		unsigned int span = k <= order ? k : order;
 		unsigned long runs = k <= order ? 1UL << (order - k) : 1;
 
-		for (unsigned long i = 0; i < runs; i++)
+		for (unsigned long i = 0; i < runs; i++) {
 			cs->load[k][(c >> k) + i] += 1u << span;
+			if (k <= order)
+				cs->used[k][(c >> k) + i] = 1u << k;
+			else
+				cs->used[k][c >> k] += newly;
+		}
 	}
 	spin_unlock_irqrestore(&cs->lock, flags);
 }
@@ -225,10 +260,64 @@ static u32 load_of(const struct colour_state *cs, unsigned long pfn, unsigned in
 	return cs->load[k][(pfn % cs->nr_colours) >> k];
 }
 
+/* Whether the 2^k colours of the aligned block at pfn include one unused
+ * in this window. */
+static bool has_unused(const struct colour_state *cs, unsigned long pfn, unsigned int k)
+{
+	return cs->used[k][(pfn % cs->nr_colours) >> k] < (1u << k);
+}
+
+/*
+ * In the free block at pfn of order high, which has an unused colour, the
+ * first page whose colour is unused: at each level the lower half if it
+ * has one (so an unused block is used in address order), else the upper
+ * half, which then must.
+ */
+static unsigned long first_unused_page(const struct colour_state *cs, unsigned long pfn,
+				       unsigned int high)
+{
+	while (high > 0) {
+		high--;
+		if (!has_unused(cs, pfn, high))
+			pfn += 1UL << high;
+	}
+	return pfn;
+}
+
+/*
+ * The first colour from c up that is unused in this window, or nr_colours
+ * if there is none. A fully used run is passed in one step, and once the
+ * walk reaches the start of a bigger aligned run it looks at that run
+ * whole; so a long stretch of used colours costs a few steps per level,
+ * not one per colour.
+ */
+static unsigned long next_unused_colour(const struct colour_state *cs, unsigned long c)
+{
+	unsigned long i = c;
+	unsigned int k = 0;
+
+	while (cs->used[k][i] == 1u << k) {
+		i++;
+		while (!(i & 1) && k + 1 < MAX_ORDER) {
+			i >>= 1;
+			k++;
+		}
+		if (i << k >= cs->nr_colours)
+			return cs->nr_colours;
+	}
+	while (k > 0) { /* into the first half that has one */
+		k--;
+		i <<= 1;
+		if (cs->used[k][i] == 1u << k)
+			i++;
+	}
+	return i;
+}
+
 /*
  * In the free block at pfn of order high, the order-low sub-block reached
- * by always taking the less loaded half (the lower one on a tie, so an
- * unloaded block is used in address order).
+ * by always taking the less loaded half (the lower one on a tie). Only for
+ * the last resort, when no candidate has an unused colour.
  */
 static unsigned long best_sub_block(const struct colour_state *cs, unsigned long pfn,
 				    unsigned int high, unsigned int low)
@@ -247,6 +336,16 @@ static unsigned long best_sub_block(const struct colour_state *cs, unsigned long
  */
 static int free_block_order(struct zone *zone, unsigned long pfn, int mt)
 {
+	/*
+	 * The head of any block holding pfn is in pfn's pageblock or, for a
+	 * block bigger than a pageblock, starts the max-order run. When
+	 * neither pageblock is of type mt, no block of this type holds pfn:
+	 * two lookups instead of one per order, and most copies of a colour
+	 * are another type's when this type has few free pages.
+	 */
+	if (get_pageblock_migratetype(pfn_to_page(pfn)) != mt &&
+	    get_pageblock_migratetype(pfn_to_page(pfn & ~(MAX_ORDER_NR_PAGES - 1))) != mt)
+		return -1;
 	for (unsigned int o = 0; o < MAX_ORDER; o++) {
 		struct page *block = find_free_block(zone, pfn & ~((1UL << o) - 1), o);
 
@@ -284,60 +383,114 @@ static unsigned long free_page_of_colour(struct zone *zone, const struct colour_
 }
 
 /*
- * Order-0 (small) requests. What keeps a working set's pages apart in the
- * cache is that every nr_colours consecutive allocations cover every
- * colour once, as fresh memory taken in address order does; so the pick
- * wants a colour not yet used in the current window, splitting as little
- * as it can:
+ * Every free block on this type's lists, smallest order first, while there
+ * are at most WALK_BLOCKS of them: 1 and *pfn the first page of an unused
+ * colour in the first block that has one; 0 if no block has one; -1 if
+ * the lists hold more blocks than that, and the answer is not known.
+ */
+static int walk_lists(struct zone *zone, const struct colour_state *cs, int mt,
+		      unsigned long *pfn)
+{
+	unsigned int budget = WALK_BLOCKS;
+
+	for (unsigned int o = 0; o < MAX_ORDER; o++) {
+		struct list_head *list = &zone->free_area[o].free_list[mt];
+		struct page *page;
+
+		list_for_each_entry(page, list, lru) {
+			if (!budget--)
+				return -1;
+			if (has_unused(cs, page_to_pfn(page), o)) {
+				*pfn = first_unused_page(cs, page_to_pfn(page), o);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * Order-0 requests. What keeps a working set's pages apart in the cache is
+ * that every nr_colours consecutive allocations cover every colour once,
+ * as fresh memory taken in address order does; so the pick wants a colour
+ * not yet used in the current window, splitting as little as it can:
  *
  *   1. the first HEADS_PER_LIST blocks of each list, smallest order first:
- *      the first whose best sub-block is unloaded is taken (usually a
- *      leftover of the last split: in fresh memory, the next page up);
- *   2. else the directed search: from the cursor, the next unloaded colour
- *      with a free page, the copy in the smallest free block;
- *   3. else (a window's last few colours may have no free page) the least
+ *      the first that holds an unused colour gives its first page of one
+ *      (usually a leftover of the last split: in fresh memory, the next
+ *      page up). Both the test and the descent are lookups in used[];
+ *   2. else, if this type's lists hold at most WALK_BLOCKS blocks, the
+ *      first of them with an unused colour; if none has one, straight
+ *      to 4 (the search in 3 could only find pages of the other type);
+ *   3. else the directed search: from the cursor, the next unused colour
+ *      (used runs skipped whole) with a free page, the copy in the
+ *      smallest free block;
+ *   4. else (a window's last few colours may have no free page) the least
  *      loaded of the heads, a bigger block only when strictly better.
  */
-static struct page *steer(struct zone *zone, struct colour_state *cs, unsigned int order, int mt)
+static struct page *steer(struct zone *zone, struct colour_state *cs, int mt)
 {
-	unsigned long best_pfn = 0;
+	unsigned long best_pfn = 0, pfn;
 	u32 best_load = 0;
 	bool found = false;
 
-	for (unsigned int o = order; o < MAX_ORDER; o++) {
+	for (unsigned int o = 0; o < MAX_ORDER; o++) {
 		struct list_head *list = &zone->free_area[o].free_list[mt];
 		struct page *page;
 		int seen = 0;
 
 		list_for_each_entry(page, list, lru) {
-			unsigned long pfn;
+			if (seen++ == HEADS_PER_LIST)
+				break;
+			found = true;
+			if (has_unused(cs, page_to_pfn(page), o))
+				return pfn_to_page(first_unused_page(cs, page_to_pfn(page), o));
+		}
+	}
+	if (!found)
+		return NULL; /* nothing of this migratetype: the core falls back */
+
+	switch (walk_lists(zone, cs, mt, &pfn)) {
+	case 1:
+		return pfn_to_page(pfn);
+	case 0:
+		goto least_loaded; /* no free page of this type has one */
+	default:
+		break; /* too many blocks to look at each: search by colour */
+	}
+
+	for (int i = 0; i < COLOUR_TRIES; i++) {
+		unsigned long c = next_unused_colour(cs, cs->cursor);
+
+		if (c == cs->nr_colours && cs->cursor)
+			c = next_unused_colour(cs, 0); /* wrap around */
+		if (c == cs->nr_colours)
+			break; /* every colour is used: the window is nearly full */
+		cs->cursor = (c + 1) % cs->nr_colours;
+		pfn = free_page_of_colour(zone, cs, c, mt);
+		if (pfn)
+			return pfn_to_page(pfn);
+	}
+
+least_loaded:
+	found = false;
+	for (unsigned int o = 0; o < MAX_ORDER; o++) {
+		struct list_head *list = &zone->free_area[o].free_list[mt];
+		struct page *page;
+		int seen = 0;
+
+		list_for_each_entry(page, list, lru) {
 			u32 load;
 
 			if (seen++ == HEADS_PER_LIST)
 				break;
-			pfn = best_sub_block(cs, page_to_pfn(page), o, order);
-			load = load_of(cs, pfn, order);
+			pfn = best_sub_block(cs, page_to_pfn(page), o, 0);
+			load = load_of(cs, pfn, 0);
 			if (found && load >= best_load)
 				continue;
 			best_pfn = pfn;
 			best_load = load;
 			found = true;
-			if (!load)
-				return pfn_to_page(best_pfn);
-		}
-	}
-	if (!found)
-		return NULL; /* nothing of this migratetype: the core falls back */
-	if (order == 0) {
-		for (int i = 0; i < COLOUR_TRIES; i++) {
-			unsigned long c = cs->cursor, pfn;
-
-			cs->cursor = (c + 1) % cs->nr_colours;
-			if (cs->load[0][c])
-				continue;
-			pfn = free_page_of_colour(zone, cs, c, mt);
-			if (pfn)
-				return pfn_to_page(pfn);
 		}
 	}
 	return pfn_to_page(best_pfn);
@@ -352,7 +505,7 @@ static struct page *colour_pick(struct zone *zone, unsigned int order, int mt)
 	if (order > STEER_MAX_ORDER)
 		return NULL;
 	spin_lock_irqsave(&cs->lock, flags);
-	page = steer(zone, cs, order, mt);
+	page = steer(zone, cs, mt);
 	spin_unlock_irqrestore(&cs->lock, flags);
 	return page;
 }
