@@ -173,7 +173,7 @@ struct page *vmalloc_to_page(const void *addr)
 	return va->pages[((unsigned long)addr - va->va_start) / PAGE_SIZE];
 }
 
-void *ioremap(phys_addr_t pa, size_t size)
+void *ioremap_prot(phys_addr_t pa, size_t size, unsigned int prot)
 {
 	phys_addr_t base = ALIGN_DOWN(pa, PAGE_SIZE);
 	unsigned long len = ALIGN_UP(pa + size, PAGE_SIZE) - base;
@@ -184,12 +184,16 @@ void *ioremap(phys_addr_t pa, size_t size)
 	va = alloc_vmap_area(len);
 	if (!va)
 		return NULL;
-	if (arch_map_range(va->va_start, base, len,
-			   PROT_PRESENT | PROT_WRITE | PROT_DEVICE)) {
+	if (arch_map_range(va->va_start, base, len, prot)) {
 		free_vmap_area(va);
 		return NULL;
 	}
 	return (void *)(va->va_start + (pa - base));
+}
+
+void *ioremap(phys_addr_t pa, size_t size)
+{
+	return ioremap_prot(pa, size, PROT_PRESENT | PROT_WRITE | PROT_DEVICE);
 }
 
 void iounmap(void *addr)

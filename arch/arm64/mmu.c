@@ -313,6 +313,8 @@ unsigned int arch_page_prot(u64 va)
 		prot |= PROT_EXEC;
 	if (((*e >> 2) & 7) == MT_DEVICE)
 		prot |= PROT_DEVICE;
+	if (((*e >> 2) & 7) == MT_NORMAL_NC)
+		prot |= PROT_NOCACHE;
 	return prot;
 }
 
@@ -332,7 +334,10 @@ static u64 prot_attrs(unsigned int prot)
 {
 	u64 a = PTE_KERNEL;
 
-	a |= PTE_ATTR(prot & PROT_DEVICE ? MT_DEVICE : MT_NORMAL);
+	if (prot & PROT_DEVICE)
+		a |= PTE_ATTR(MT_DEVICE);
+	else
+		a |= PTE_ATTR(prot & PROT_NOCACHE ? MT_NORMAL_NC : MT_NORMAL);
 	if (!(prot & PROT_WRITE))
 		a |= PTE_RDONLY;
 	if (!(prot & PROT_EXEC) || (prot & PROT_DEVICE))

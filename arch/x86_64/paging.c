@@ -200,7 +200,7 @@ static u64 prot_bits(unsigned int prot)
 		f |= PTE_W;
 	if (!(prot & PROT_EXEC))
 		f |= nx_bit;
-	if (prot & PROT_DEVICE)
+	if (prot & (PROT_DEVICE | PROT_NOCACHE))
 		f |= PTE_PCD | PTE_PWT; /* uncached, as MMIO needs */
 	return f;
 }

@@ -175,6 +175,7 @@ void arch_stack_walk(void (*fn)(u64 pc, void *arg), void *arg);
 #define PROT_WRITE 2u
 #define PROT_EXEC 4u
 #define PROT_DEVICE 8u  /* uncached device memory (MMIO) */
+#define PROT_NOCACHE 16u /* uncached normal memory: coherent DMA buffers */
 /* The effective protection of the page holding va (0 when unmapped). */
 unsigned int arch_page_prot(u64 va);
 /* Physical end of the direct map set up at boot (PAGE_OFFSET + pa). */
@@ -197,6 +198,18 @@ phys_addr_t arch_virt_to_phys(u64 va);
  * 4 KiB page's physical address, reachable through the direct map, or 0.
  */
 phys_addr_t pgtable_alloc_page(void);
+
+/*
+ * --- DMA and caches ----------------------------------------------------------
+ * For devices that do not snoop the CPU caches (dma/direct.c). dir is an
+ * enum dma_data_direction. Before the device accesses [paddr, paddr + size)
+ * the CPU's dirty lines must reach memory (clean); before the CPU reads what
+ * the device wrote, its stale lines must go (invalidate). No-ops where all
+ * DMA is coherent (x86).
+ */
+bool arch_dma_default_coherent(void);
+void arch_sync_dma_for_device(phys_addr_t paddr, size_t size, int dir);
+void arch_sync_dma_for_cpu(phys_addr_t paddr, size_t size, int dir);
 
 /* --- early console ------------------------------------------------------- */
 void arch_early_console_init(void);

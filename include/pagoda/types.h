@@ -57,6 +57,7 @@ typedef u64 phys_addr_t;
 #define ENOENT 2
 #define EINTR 4
 #define EIO 5
+#define ENXIO 6
 #define E2BIG 7
 #define EAGAIN 11
 #define ENOMEM 12
@@ -69,7 +70,10 @@ typedef u64 phys_addr_t;
 #define ERANGE 34
 #define EDEADLK 35
 #define ENOSYS 38
+#define EPROTO 71
 #define EOVERFLOW 75
+#define EILSEQ 84
+#define EOPNOTSUPP 95
 #define ETIMEDOUT 110
 
 #endif

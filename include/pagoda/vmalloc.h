@@ -21,6 +21,11 @@ bool is_vmalloc_addr(const void *addr);
 
 /* Map device memory uncached; the offset within the page is kept. */
 void *ioremap(phys_addr_t pa, size_t size);
+/*
+ * The same with other PROT_* bits (arch.h): PROT_NOCACHE gives an uncached
+ * alias of RAM, for coherent DMA buffers of devices that do not snoop.
+ */
+void *ioremap_prot(phys_addr_t pa, size_t size, unsigned int prot);
 void iounmap(void *addr);
 
 #endif
