@@ -77,9 +77,9 @@ $(B)/obj/%.o: %.asm $(BUILD_FILES) | $(DEPS_STAMP)
 	@echo "  NASM    $<"
 	@nasm -f elf64 -g -F dwarf -I arch/$(ARCH)/ $< -o $@
 
-$(B)/kernel.ld: arch/$(ARCH)/kernel.ld.S arch/$(ARCH)/layout.h
+$(B)/kernel.ld: arch/$(ARCH)/kernel.ld.S arch/$(ARCH)/layout.h linker.ld
 	@mkdir -p $(B)
-	@$(KCC) -E -P -x c -Iarch/$(ARCH) $< -o $@
+	@$(KCC) -E -P -x c -Iarch/$(ARCH) -I. $< -o $@
 
 # Two links: the first one's text symbols become the table the second
 # carries (see include/pagoda/ksyms.h). The check proves they agree.

@@ -12,6 +12,10 @@
  */
 #include "layout.h"
 
+/* Loaded wherever, linked at KERNEL_VIRT: only the MMU relocates it. */
+#define LOAD_OFFSET 0
+#include "linker.ld"
+
 OUTPUT_FORMAT("elf64-littleaarch64")
 OUTPUT_ARCH(aarch64)
 ENTRY(_head)
@@ -34,51 +38,13 @@ SECTIONS {
 		__text_end = .;
 	} :text
 
-	. = ALIGN(4096);
-	.rodata : {
-		__rodata_start = .;
-		*(.rodata .rodata.*)
-		. = ALIGN(8);
-		__start_ktest_suites = .;
-		KEEP(*(ktest_suites))
-		__stop_ktest_suites = .;
-		__start_kparams = .;
-		KEEP(*(kparams))
-		__stop_kparams = .;
-		__start_kcmds = .;
-		KEEP(*(kcmds))
-		__stop_kcmds = .;
-		__start_kbenches = .;
-		KEEP(*(kbenches))
-		__stop_kbenches = .;
-		__start___ex_table = .;
-		KEEP(*(__ex_table))
-		__stop___ex_table = .;
-		/* Last, so its size cannot move any text address. */
-		KEEP(*(.ksyms))
-		__rodata_end = .;
-	} :rodata
-
-	. = ALIGN(4096);
-	.data : {
-		__data_start = .;
-		*(.data .data.*)
-		/* The file ends here: keep a whole page so the image is page-sized. */
-		. = ALIGN(4096);
-	} :data
-	.bss (NOLOAD) : {
-		. = ALIGN(16);
-		__bss_start = .;
-		*(.bss .bss.*)
-		*(COMMON)
-		. = ALIGN(16);
-		__bss_end = .;
-	} :data
-	. = ALIGN(4096);
-	__kernel_end = .;
+	RO_DATA
+	/* The file ends with .data: a whole page keeps the image page-sized. */
+	RW_DATA(. = ALIGN(4096);)
+	BSS
 	__image_size = ABSOLUTE(__kernel_end - _head);
 
-	/DISCARD/ : { *(.comment) *(.note.GNU-stack) *(.note.gnu.property) *(.eh_frame) }
+	DISCARDS
 }
 
 ASSERT(__image_size <= EARLY_L3_TABLES * 0x200000,

@@ -76,9 +76,6 @@ static bool is_abort(u64 ec)
 
 /* ---- exception table ------------------------------------------------- */
 
-#define EXTABLE(from, to) \
-	".pushsection __ex_table, \"a\"\n\t.balign 8\n\t.quad " #from ", " #to "\n\t.popsection\n\t"
-
 int arch_probe_read_u64(const void *addr, u64 *val)
 {
 	int err;

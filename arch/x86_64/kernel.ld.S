@@ -8,6 +8,10 @@
  */
 #include "layout.h"
 
+/* Linked at KERNEL_VIRT + physical, loaded at physical. */
+#define LOAD_OFFSET KERNEL_VIRT
+#include "linker.ld"
+
 OUTPUT_FORMAT("elf64-x86-64")
 ENTRY(_start32)
 
@@ -32,53 +36,16 @@ SECTIONS {
 
 	. = ALIGN(4096) + KERNEL_VIRT;
 
-	.text : AT(ADDR(.text) - KERNEL_VIRT) {
+	.text : AT(ADDR(.text) - LOAD_OFFSET) {
 		__text_start = .;
 		*(.text .text.*)
 		__text_end = .;
 	} :text
 
-	. = ALIGN(4096);
-	.rodata : AT(ADDR(.rodata) - KERNEL_VIRT) {
-		__rodata_start = .;
-		*(.rodata .rodata.*)
-		. = ALIGN(8);
-		__start_ktest_suites = .;
-		KEEP(*(ktest_suites))
-		__stop_ktest_suites = .;
-		__start_kparams = .;
-		KEEP(*(kparams))
-		__stop_kparams = .;
-		__start_kcmds = .;
-		KEEP(*(kcmds))
-		__stop_kcmds = .;
-		__start_kbenches = .;
-		KEEP(*(kbenches))
-		__stop_kbenches = .;
-		__start___ex_table = .;
-		KEEP(*(__ex_table))
-		__stop___ex_table = .;
-		/* Last, so its size cannot move any text address. */
-		KEEP(*(.ksyms))
-		__rodata_end = .;
-	} :rodata
-
-	. = ALIGN(4096);
-	.data : AT(ADDR(.data) - KERNEL_VIRT) {
-		__data_start = .;
-		*(.data .data.*)
-	} :data
-	.bss (NOLOAD) : AT(ADDR(.bss) - KERNEL_VIRT) {
-		. = ALIGN(16);
-		__bss_start = .;
-		*(.bss .bss.*)
-		*(COMMON)
-		. = ALIGN(16);
-		__bss_end = .;
-	} :data
-	. = ALIGN(4096);
-	__kernel_end = .;
+	RO_DATA
+	RW_DATA()
+	BSS
 	__kernel_phys_end = . - KERNEL_VIRT;
 
-	/DISCARD/ : { *(.comment) *(.note.GNU-stack) *(.note.gnu.property) *(.eh_frame) }
+	DISCARDS
 }

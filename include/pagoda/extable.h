@@ -14,6 +14,17 @@ struct exception_table_entry {
 	u64 insn, fixup;
 };
 
+/*
+ * Inside an asm() string: an entry saying that if the instruction at
+ * label `from` faults, execution goes on at label `to` (local labels such
+ * as 1b, 2f). Both arches spell a 64-bit word .quad, so one form serves.
+ */
+#define EXTABLE(from, to)						\
+	".pushsection __ex_table, \"a\"\n\t"				\
+	".balign 8\n\t"							\
+	".quad " #from ", " #to "\n\t"					\
+	".popsection\n\t"
+
 /* The entry for a faulting instruction address, or NULL. */
 const struct exception_table_entry *search_extable(u64 pc);
 
