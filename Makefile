@@ -28,7 +28,7 @@ PY := /usr/bin/python3
 # Tools are installed on first use; the stamp avoids asking apt each time.
 DEPS_STAMP := build/.deps-ok
 
-.PHONY: all run debug test bench experiment iso host-test deps clean kernel fuzz fuzz-page-alloc
+.PHONY: all run debug test bench bench-host experiment iso host-test deps clean kernel fuzz fuzz-page-alloc
 all: kernel
 
 deps: $(DEPS_STAMP)
@@ -193,6 +193,21 @@ $(HB)/mmlab-run: $(MMLAB_SRCS) tests/host/host_prefix.h $(wildcard include/pagod
 	@$(CC) -std=gnu11 -O2 -g -fno-builtin -include tests/host/host_prefix.h \
 		-Iinclude -Itests/host/include -w -o $@ $(MMLAB_SRCS)
 
+# The page allocator's speed against a minimal buddy allocator, on the host:
+# the same mm/page_alloc.c, gcc -O2, no sanitizers (docs/memory.md, "Cost").
+# The peer is plain C, compiled without the kernel's prefix header.
+BENCH_PA_SRCS := $(filter-out tests/host/fuzz_page_alloc.c,$(FUZZ_PA_SRCS)) \
+	tests/host/bench_page_alloc.c
+$(HB)/bench-page-alloc: $(BENCH_PA_SRCS) tests/host/peer_buddy.c tests/host/peer_buddy.h \
+		tests/host/host_prefix.h $(wildcard include/pagoda/*.h mm/*.h)
+	@mkdir -p $(HB)
+	@echo "  HOSTCC  $@"
+	@$(CC) -std=gnu11 -O2 -g -c tests/host/peer_buddy.c -o $(HB)/peer_buddy.o
+	@$(CC) -std=gnu11 -O2 -g -fno-builtin -include tests/host/host_prefix.h \
+		-Iinclude -Itests/host/include -w -o $@ $(BENCH_PA_SRCS) $(HB)/peer_buddy.o
+bench-host: $(HB)/bench-page-alloc
+	$(HB)/bench-page-alloc --instructions $(BENCH_HOST_ARGS)
+
 include tests/fixtures/fdt.mk
 
 # make fuzz: every fuzzer, FUZZ_SECONDS each.
@@ -211,7 +226,8 @@ test: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory kernel $(PI4_DTB) ARCH=arm64 PLATFORM=pi4
 	@$(PY) tests/harness.py --pi4-dtb $(PI4_DTB)
 
-host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc $(HB)/mmlab-run
+host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc $(HB)/mmlab-run \
+	$(HB)/bench-page-alloc
 
 # The allocator-policy lab's matrix on the host and a slice in QEMU
 # (tools/experiment.py; docs/allocator-policy.md).

@@ -19,9 +19,23 @@ unsigned long memsim_base_pfn(int nid)
 	return (unsigned long)nid << 32;
 }
 
-struct pglist_data *memsim_create_policy(int nid, const struct memsim_range *ranges,
-					 int nr, const unsigned long zone_end[MAX_NR_ZONES],
-					 const char *policy, u64 cache_bytes, u64 seed)
+/* The span a node over these ranges needs, in frames (0: bad ranges). */
+unsigned long memsim_span(const struct memsim_range *ranges, int nr)
+{
+	unsigned long span = 0;
+
+	for (int i = 0; i < nr; i++) {
+		if (ranges[i].end <= ranges[i].start || (i && ranges[i].start < ranges[i - 1].end))
+			return 0; /* must be ascending and disjoint */
+		span = ranges[i].end;
+	}
+	return ALIGN_UP(span, MAX_ORDER_NR_PAGES);
+}
+
+static struct pglist_data *build(int nid, const struct memsim_range *ranges, int nr,
+				 const unsigned long zone_end[MAX_NR_ZONES],
+				 const char *policy, u64 cache_bytes, u64 seed,
+				 struct page *given_map)
 {
 	const struct page_alloc_policy *pol = policy ? page_alloc_policy_find(policy) : NULL;
 	unsigned long base = memsim_base_pfn(nid), span = 0, ze[MAX_NR_ZONES];
@@ -31,14 +45,11 @@ struct pglist_data *memsim_create_policy(int nid, const struct memsim_range *ran
 
 	if (!pol || nid <= 0 || nid >= MAX_NUMNODES || NODE_DATA(nid) || nr <= 0)
 		return NULL;
-	for (int i = 0; i < nr; i++) {
-		if (ranges[i].end <= ranges[i].start || (i && ranges[i].start < ranges[i - 1].end))
-			return NULL; /* must be ascending and disjoint */
-		span = ranges[i].end;
-	}
-	span = ALIGN_UP(span, MAX_ORDER_NR_PAGES);
+	span = memsim_span(ranges, nr);
+	if (!span)
+		return NULL;
 	pgdat = memsim_alloc(sizeof(*pgdat));
-	map = memsim_alloc(span * sizeof(struct page));
+	map = given_map ? given_map : memsim_alloc(span * sizeof(struct page));
 	if (!pgdat || !map)
 		goto fail;
 	for (int i = 0; i < MAX_NR_ZONES; i++)
@@ -65,8 +76,23 @@ struct pglist_data *memsim_create_policy(int nid, const struct memsim_range *ran
 	return pgdat;
 fail:
 	memsim_free(pgdat);
-	memsim_free(map);
+	if (!given_map)
+		memsim_free(map);
 	return NULL;
+}
+
+struct pglist_data *memsim_create_policy(int nid, const struct memsim_range *ranges,
+					 int nr, const unsigned long zone_end[MAX_NR_ZONES],
+					 const char *policy, u64 cache_bytes, u64 seed)
+{
+	return build(nid, ranges, nr, zone_end, policy, cache_bytes, seed, NULL);
+}
+
+struct pglist_data *memsim_create_on(int nid, const struct memsim_range *ranges,
+				     int nr, const unsigned long zone_end[MAX_NR_ZONES],
+				     const char *policy, struct page *map)
+{
+	return map ? build(nid, ranges, nr, zone_end, policy, 0, 1, map) : NULL;
 }
 
 struct pglist_data *memsim_create(int nid, const struct memsim_range *ranges,
@@ -103,12 +129,20 @@ unsigned long memsim_online(struct pglist_data *pgdat, unsigned long start,
 	return done;
 }
 
-void memsim_destroy(struct pglist_data *pgdat)
+struct page *memsim_release(struct pglist_data *pgdat)
 {
+	struct page *map;
+
 	if (!pgdat)
-		return;
+		return NULL;
+	map = pgdat->node_mem_map;
 	pgdat_unregister(pgdat);
 	policy_detach(pgdat);
-	memsim_free(pgdat->node_mem_map);
 	memsim_free(pgdat);
+	return map;
+}
+
+void memsim_destroy(struct pglist_data *pgdat)
+{
+	memsim_free(memsim_release(pgdat));
 }

@@ -36,6 +36,17 @@ struct pglist_data *memsim_create(int nid, const struct memsim_range *ranges,
 				  int nr, const unsigned long zone_end[MAX_NR_ZONES],
 				  bool shuffle, u64 seed);
 void memsim_destroy(struct pglist_data *pgdat);
+/*
+ * For the set-up benchmark: the same node built on a struct page array the
+ * caller provides (span frames: memsim_span()), which need not be zeroed,
+ * with seed 1; memsim_release() takes the node down and hands the array
+ * back instead of freeing it.
+ */
+unsigned long memsim_span(const struct memsim_range *ranges, int nr);
+struct pglist_data *memsim_create_on(int nid, const struct memsim_range *ranges,
+				     int nr, const unsigned long zone_end[MAX_NR_ZONES],
+				     const char *policy, struct page *map);
+struct page *memsim_release(struct pglist_data *pgdat);
 /* Hot-add: give offline frames [start, end) (relative) to the allocator and
  * run the policy's populated hook on the zones that grew (the shuffle
  * shuffles them). Returns the pages onlined. */
