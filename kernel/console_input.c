@@ -3,17 +3,81 @@
  * Waiting for console input. With a receive interrupt, the reader sleeps
  * on a wait queue the driver's handler wakes; without one (early boot, a
  * console that only polls) it polls as before.
+ *
+ * While a shell command runs, the console is also where Ctrl-C comes from.
+ * A long command asks shell_interrupted() now and then (as Linux's loops
+ * ask signal_pending()); that moves what was typed into a typeahead buffer,
+ * so keys typed ahead still reach the next prompt, and a Ctrl-C among them
+ * raises the interrupt and drops what came before it, as a terminal's
+ * "intr" does.
  */
 #include <pagoda/printk.h>
 #include <pagoda/sched.h>
+#include <pagoda/shell.h>
+#include <pagoda/spinlock.h>
 #include <pagoda/wait.h>
 
 bool console_input_irq;
 static DECLARE_WAIT_QUEUE_HEAD(console_wq);
 
+#define TYPEAHEAD 64
+static DEFINE_SPINLOCK(typeahead_lock);
+static char typeahead[TYPEAHEAD];
+static unsigned int ta_head, ta_tail;
+static bool interrupted;
+/* Set by the receive interrupt: there may be something to gather. */
+static bool input_arrived = true;
+
 void console_input_notify(void)
 {
+	WRITE_ONCE(input_arrived, true);
 	wake_up_all(&console_wq);
+}
+
+/* Move what the console holds into the typeahead buffer. */
+static void gather(void)
+{
+	unsigned long flags;
+	int c;
+
+	spin_lock_irqsave(&typeahead_lock, flags);
+	WRITE_ONCE(input_arrived, false);
+	while ((c = console_getc()) >= 0) {
+		if (c == 0x03) {
+			interrupted = true;
+			ta_head = ta_tail = 0;
+			continue;
+		}
+		/* A full buffer drops the newest key, as a full FIFO would. */
+		if (ta_head - ta_tail < TYPEAHEAD)
+			typeahead[ta_head++ % TYPEAHEAD] = (char)c;
+	}
+	spin_unlock_irqrestore(&typeahead_lock, flags);
+}
+
+static int next_char(void)
+{
+	unsigned long flags;
+	int c = -1;
+
+	spin_lock_irqsave(&typeahead_lock, flags);
+	if (ta_head != ta_tail)
+		c = (unsigned char)typeahead[ta_tail++ % TYPEAHEAD];
+	spin_unlock_irqrestore(&typeahead_lock, flags);
+	return c >= 0 ? c : console_getc();
+}
+
+bool shell_interrupted(void)
+{
+	/* With interrupts, the console is only read when a key came in. */
+	if (!console_input_irq || !scheduler_running || READ_ONCE(input_arrived))
+		gather();
+	return READ_ONCE(interrupted);
+}
+
+void shell_interrupt_clear(void)
+{
+	WRITE_ONCE(interrupted, false);
 }
 
 int console_getc_wait(void)
@@ -21,10 +85,10 @@ int console_getc_wait(void)
 	int c;
 
 	if (!console_input_irq || !scheduler_running) {
-		while ((c = console_getc()) < 0)
+		while ((c = next_char()) < 0)
 			arch_cpu_relax();
 		return c;
 	}
-	wait_event(console_wq, (c = console_getc()) >= 0);
+	wait_event(console_wq, (c = next_char()) >= 0);
 	return c;
 }

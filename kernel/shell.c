@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * The kernel shell on the console: read a line with a little editing
- * (backspace, Ctrl-U, Ctrl-C, up/down through a short history), split it
- * into words and run the command of that name from the "kcmds" section.
+ * The kernel shell on the console: read a line with the line editor
+ * (lib/line_edit.c: cursor keys, Home/End, Delete, Ctrl-A/E/K/U/W, history),
+ * split it into words and run the command of that name from the "kcmds"
+ * section. The shell, not each command, turns a failure into words: the
+ * errno's name, and the usage line for bad arguments.
  */
 #include <pagoda/arch.h>
+#include <pagoda/errname.h>
+#include <pagoda/line_edit.h>
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
 #include <pagoda/shell.h>
@@ -13,15 +17,18 @@
 extern const struct shell_cmd *__start_kcmds[];
 extern const struct shell_cmd *__stop_kcmds[];
 
-#define LINE_MAX 256
-#define HISTORY 8
+#define LINE_MAX LINE_EDIT_MAX
+#define PROMPT "pagoda> "
 
-static char history[HISTORY][LINE_MAX];
-static int history_count;
+static struct line_history history;
+static struct line_edit editor;
 
 static char startup_cmds[512];
 PARAM_STRING("shell.run", startup_cmds,
 	     "commands to run before the first prompt, separated by ';'");
+static u64 shell_columns = 80;
+PARAM_UINT("shell.columns", shell_columns, 20, 1000,
+	   "terminal width: where the line editor wraps a long line");
 
 static const struct shell_cmd *find_cmd(const char *name)
 {
@@ -31,18 +38,39 @@ static const struct shell_cmd *find_cmd(const char *name)
 	return NULL;
 }
 
+/* The usage line names no arguments: "meminfo", not "memory [online ...]". */
+static bool takes_no_args(const struct shell_cmd *cmd)
+{
+	return !strchr(cmd->usage, ' ');
+}
+
+static void report(const struct shell_cmd *cmd, int err)
+{
+	if (err == -EINTR) {
+		kprintf("%s: interrupted (Ctrl-C)\n", cmd->name);
+		return;
+	}
+	kprintf("%s: %s (%s)\n", cmd->name, errmsg(err), errname(err));
+	if (err == -EINVAL)
+		kprintf("usage: %s\n", cmd->usage);
+}
+
 int shell_exec(const char *line)
 {
 	char buf[LINE_MAX], *argv[SHELL_MAX_ARGS + 1], *s = buf, *w;
 	const struct shell_cmd *cmd;
-	int argc = 0;
+	int argc = 0, err;
 
-	strlcpy(buf, line, sizeof(buf));
+	if (strlcpy(buf, line, sizeof(buf)) >= sizeof(buf)) {
+		kprintf("shell: line longer than %d characters: not run\n", LINE_MAX - 1);
+		return -E2BIG;
+	}
 	while ((w = strsep(&s, " \t")) != NULL) {
 		if (!*w)
 			continue;
 		if (argc == SHELL_MAX_ARGS) {
-			kprintf("shell: too many arguments (at most %d)\n", SHELL_MAX_ARGS);
+			kprintf("shell: too many arguments (at most %d): not run\n",
+				SHELL_MAX_ARGS - 1);
 			return -E2BIG;
 		}
 		argv[argc++] = w;
@@ -55,78 +83,42 @@ int shell_exec(const char *line)
 		kprintf("%s: unknown command; `help` lists them\n", argv[0]);
 		return -ENOENT;
 	}
-	return cmd->fn(argc, argv);
-}
-
-static int wait_char(void)
-{
-	return console_getc_wait();
-}
-
-static void replace_line(char *line, size_t *len, const char *with)
-{
-	while (*len) {
-		console_write("\b \b", 3);
-		(*len)--;
+	if (argc > 1 && takes_no_args(cmd)) {
+		kprintf("%s: takes no arguments (EINVAL)\n", cmd->name);
+		return -EINVAL;
 	}
-	strlcpy(line, with, LINE_MAX);
-	*len = strlen(line);
-	console_write(line, *len);
+	shell_interrupt_clear();
+	err = cmd->fn(argc, argv);
+	if (err < 0)
+		report(cmd, err);
+	return err;
 }
 
-static void read_line(char *line)
+static void console_out(void *ctx, const char *s, size_t n)
 {
-	size_t len = 0;
-	int hist = history_count; /* one past the newest */
+	(void)ctx;
+	console_write(s, n);
+}
 
-	for (;;) {
-		int c = wait_char();
+/* One line from the console into line; false when nothing is to be run. */
+static bool read_line(char *line)
+{
+	int status;
 
-		if (c == '\r' || c == '\n') {
-			console_write("\n", 1);
-			line[len] = '\0';
-			return;
-		} else if (c == 0x7f || c == '\b') {
-			if (len) {
-				len--;
-				console_write("\b \b", 3);
-			}
-		} else if (c == 0x15) { /* Ctrl-U */
-			replace_line(line, &len, "");
-		} else if (c == 0x03) { /* Ctrl-C */
-			console_write("^C\n", 3);
-			line[0] = '\0';
-			return;
-		} else if (c == 0x1b) { /* ESC [ A / ESC [ B: history */
-			if (wait_char() != '[')
-				continue;
-			c = wait_char();
-			if (c == 'A' && hist > 0 && hist > history_count - HISTORY)
-				hist--;
-			else if (c == 'B' && hist < history_count)
-				hist++;
-			else
-				continue;
-			replace_line(line, &len,
-				     hist < history_count ? history[hist % HISTORY] : "");
-		} else if (isprint(c) && len + 1 < LINE_MAX) {
-			char ch = (char)c;
-
-			line[len++] = ch;
-			console_write(&ch, 1);
-		}
+	line_edit_begin(&editor, PROMPT, (unsigned int)shell_columns, &history,
+			console_out, NULL);
+	do
+		status = line_edit_key(&editor, console_getc_wait());
+	while (status == LINE_EDIT_MORE);
+	strlcpy(line, editor.buf, LINE_MAX);
+	if (status == LINE_EDIT_TOO_LONG) {
+		/* Kept in the history, so Up brings it back to be shortened. */
+		line_history_add(&history, line);
+		kprintf("shell: line longer than %d characters refused, nothing run "
+			"(Up recalls the part that fit)\n", LINE_MAX - 1);
+		return false;
 	}
-}
-
-static void remember(const char *line)
-{
-	if (!*skip_spaces(line))
-		return;
-	if (history_count &&
-	    !strcmp(history[(history_count - 1) % HISTORY], line))
-		return;
-	strlcpy(history[history_count % HISTORY], line, LINE_MAX);
-	history_count++;
+	return status == LINE_EDIT_DONE;
 }
 
 static void run_startup_cmds(void)
@@ -137,7 +129,7 @@ static void run_startup_cmds(void)
 	while ((cmd = strsep(&s, ";")) != NULL) {
 		cmd = strim(cmd);
 		if (*cmd) {
-			kprintf("pagoda> %s\n", cmd);
+			kprintf(PROMPT "%s\n", cmd);
 			shell_exec(cmd);
 		}
 	}
@@ -150,9 +142,9 @@ void shell_run(void)
 	kprintf("\nWelcome to Pagoda. Type `help` for commands.\n");
 	run_startup_cmds();
 	for (;;) {
-		kprintf("pagoda> ");
-		read_line(line);
-		remember(line);
+		if (!read_line(line))
+			continue;
+		line_history_add(&history, line);
 		shell_exec(line);
 	}
 }
@@ -161,9 +153,13 @@ void shell_run(void)
 static int cmd_help(int argc, char **argv)
 {
 	const char *last = "";
+	int width = 0;
 
 	(void)argc;
 	(void)argv;
+	/* The widest usage line sets the column the help text starts in. */
+	for (const struct shell_cmd **c = __start_kcmds; c < __stop_kcmds; c++)
+		width = MAX(width, (int)strlen((*c)->usage));
 	for (;;) {
 		const struct shell_cmd *next = NULL;
 
@@ -173,7 +169,7 @@ static int cmd_help(int argc, char **argv)
 				next = *c;
 		if (!next)
 			return 0;
-		kprintf("  %-24s %s\n", next->usage, next->help);
+		kprintf("  %-*s  %s\n", width, next->usage, next->help);
 		last = next->name;
 	}
 }

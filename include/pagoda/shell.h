@@ -28,8 +28,20 @@ struct shell_cmd {
 
 #define SHELL_MAX_ARGS 16
 
-/* Run one command line; returns the command's status or -ENOENT. */
+/*
+ * Run one command line; returns the command's status or -ENOENT. A failing
+ * command is reported by the shell: the errno's name, and the usage line
+ * when it was -EINVAL (bad arguments). A command whose usage names no
+ * arguments is refused any.
+ */
 int shell_exec(const char *line);
+/*
+ * Has the user pressed Ctrl-C since the command started? Long commands ask
+ * every so often (it is cheap) and stop cleanly, returning -EINTR; the
+ * shell then says the command was interrupted.
+ */
+bool shell_interrupted(void);
+void shell_interrupt_clear(void);
 /* The interactive loop on the console; never returns. */
 __noreturn void shell_run(void);
 

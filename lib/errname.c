@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+/*
+ * errno names and messages (<pagoda/errname.h>), for the values in
+ * <pagoda/types.h>. The messages are the ones people know from the C
+ * library's strerror(), so they can search for them.
+ */
+#include <pagoda/errname.h>
+#include <pagoda/types.h>
+
+static const struct {
+	int err;
+	const char *name;
+	const char *msg;
+} errs[] = {
+	{ EPERM, "EPERM", "Operation not permitted" },
+	{ ENOENT, "ENOENT", "No such file or directory" },
+	{ EINTR, "EINTR", "Interrupted system call" },
+	{ EIO, "EIO", "Input/output error" },
+	{ E2BIG, "E2BIG", "Argument list too long" },
+	{ EAGAIN, "EAGAIN", "Resource temporarily unavailable" },
+	{ ENOMEM, "ENOMEM", "Cannot allocate memory" },
+	{ EFAULT, "EFAULT", "Bad address" },
+	{ EBUSY, "EBUSY", "Device or resource busy" },
+	{ EEXIST, "EEXIST", "File exists" },
+	{ ENODEV, "ENODEV", "No such device" },
+	{ EINVAL, "EINVAL", "Invalid argument" },
+	{ ENOSPC, "ENOSPC", "No space left on device" },
+	{ ERANGE, "ERANGE", "Numerical result out of range" },
+	{ EDEADLK, "EDEADLK", "Resource deadlock avoided" },
+	{ ENOSYS, "ENOSYS", "Function not implemented" },
+	{ EOVERFLOW, "EOVERFLOW", "Value too large for defined data type" },
+	{ ETIMEDOUT, "ETIMEDOUT", "Connection timed out" },
+};
+
+static int find(int err)
+{
+	if (err < 0)
+		err = -err;
+	for (unsigned int i = 0; i < ARRAY_SIZE(errs); i++)
+		if (errs[i].err == err)
+			return (int)i;
+	return -1;
+}
+
+const char *errname(int err)
+{
+	int i = find(err);
+
+	return i < 0 ? "E?" : errs[i].name;
+}
+
+const char *errmsg(int err)
+{
+	int i = find(err);
+
+	return i < 0 ? "Unknown error" : errs[i].msg;
+}
