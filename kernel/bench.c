@@ -32,6 +32,8 @@ int bench_run(const char *list)
 	for (const struct kbench **b = __start_kbenches; b < __stop_kbenches; b++) {
 		if (!strlist_has(list, (*b)->name))
 			continue;
+		if (shell_interrupted())
+			return -EINTR;
 		kprintf("== bench %s: %s\n", (*b)->name, (*b)->help);
 		(*b)->run();
 		ran++;

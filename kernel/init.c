@@ -48,7 +48,8 @@ static void print_boot_info(void)
 	pr_info("Pagoda %s on %s/%s, booted by %s, accelerator %s\n", PAGODA_VERSION,
 		arch_name, arch_platform(), boot_info.loader ? boot_info.loader : "?",
 		arch_accelerator());
-	pr_info("command line: %s\n", boot_info.cmdline);
+	pr_info("command line: %s\n", boot_info.cmdline[0] ? boot_info.cmdline :
+		"(empty: every parameter has its default; `params` lists them)");
 	pr_info("memory: %llu MiB usable in %u regions, kernel at %llx-%llx\n",
 		(unsigned long long)(boot_info_mem_total(&boot_info, BOOT_MEM_USABLE) >> 20),
 		boot_info.nr_mem, (unsigned long long)boot_info.kernel_start,

@@ -87,6 +87,9 @@ static int check_names(const char *list)
 	return bad ? -ENOENT : 0;
 }
 
+/* Set by Ctrl-C: the cases not yet run are reported as skipped. */
+static bool stopped;
+
 static int run_suite(const struct ktest_suite *s, int index)
 {
 	int n = count_cases(s), failed = 0, passed = 0, skipped = 0;
@@ -97,7 +100,11 @@ static int run_suite(const struct ktest_suite *s, int index)
 	for (int i = 0; i < n; i++) {
 		struct ktest t = { .case_name = s->cases[i].name };
 
-		if (s->init && s->init(&t)) {
+		if (!stopped)
+			stopped = ktest_interrupted();
+		if (stopped) {
+			ktest_skip(&t, "interrupted (Ctrl-C)");
+		} else if (s->init && s->init(&t)) {
 			if (!t.skipped)
 				ktest_skip(&t, "suite init failed");
 		} else {
@@ -127,6 +134,7 @@ int ktest_run(const char *list)
 {
 	int nsuites = 0, index = 0, failed = 0, bad;
 
+	stopped = false;
 	bad = check_names(list);
 	for (struct ktest_suite **s = __start_ktest_suites;
 	     s < __stop_ktest_suites; s++)
@@ -138,6 +146,8 @@ int ktest_run(const char *list)
 	     s < __stop_ktest_suites; s++)
 		if (strlist_has(list, (*s)->name) && suite_runnable(*s))
 			failed += run_suite(*s, ++index);
+	if (stopped)
+		return -EINTR;
 	return bad ? bad : failed;
 }
 

@@ -6,6 +6,7 @@
 #include <pagoda/string.h>
 
 bool ktest_on_host(void) { return false; }
+bool ktest_interrupted(void) { return shell_interrupted(); }
 
 static void list_suite(const struct ktest_suite *s, void *arg)
 {
@@ -33,6 +34,8 @@ static int cmd_test(int argc, char **argv)
 		strlcat(list, argv[i], sizeof(list));
 	}
 	failed = ktest_run(list);
+	if (failed < 0)
+		return failed;	/* no such suite (said above), or Ctrl-C */
 	kprintf("test: %s\n", failed ? "FAILED" : "all passed");
 	return failed ? -EIO : 0;
 }

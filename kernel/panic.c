@@ -47,6 +47,9 @@ void panic(const char *fmt, ...)
 		udelay((u64)panic_timeout * 1000000);
 		arch_reboot();
 	}
+	/* A halted machine looks hung: say how to get out of it. */
+	printk(KERN_EMERG "The machine is halted. In QEMU, Ctrl-A X quits; boot with "
+	       "panic=N to reboot N seconds after a panic (panic=-1: at once).\n");
 	arch_halt_forever();
 }
 

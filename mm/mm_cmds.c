@@ -92,10 +92,17 @@ static int cmd_memory(int argc, char **argv)
 	}
 	if (argc != 3 || strcmp(argv[1], "online"))
 		return -EINVAL;
-	if (!strcmp(argv[2], "all"))
+	if (!strcmp(argv[2], "all")) {
 		bytes = ~0ULL >> 1;
-	else if (kstrtosize(argv[2], &bytes) || !bytes)
+	} else if (kstrtosize(argv[2], &bytes) || !bytes) {
+		kprintf("memory: '%s' is not a size: a positive number of bytes with an "
+			"optional K, M, G or T (64M), or all\n", argv[2]);
 		return -EINVAL;
+	}
+	if (!mm_offline_pages()) {
+		kprintf("memory: nothing is offline (only mem= holds memory back)\n");
+		return 0;
+	}
 	swaps = NODE_DATA(0)->shuffle_stats.swaps;
 	pages = mm_online_pages((unsigned long)MIN(bytes >> PAGE_SHIFT, (u64)~0UL >> 1));
 	kprintf("onlined %lu MiB%s; %lu MiB still offline\n", pages >> (20 - PAGE_SHIFT),
@@ -120,7 +127,8 @@ static int cmd_memtest(int argc, char **argv)
 	const u64 magic = 0x5a5a0000a5a50000ULL;
 
 	INIT_LIST_HEAD(&taken);
-	while ((page = alloc_pages(GFP_KERNEL | __GFP_NOWARN | __GFP_MEMALLOC, 0))) {
+	while (!(n % 4096 == 0 && shell_interrupted()) &&
+	       (page = alloc_pages(GFP_KERNEL | __GFP_NOWARN | __GFP_MEMALLOC, 0))) {
 		u64 *p = page_address(page);
 		u64 v = magic ^ page_to_pfn(page);
 
@@ -144,6 +152,12 @@ static int cmd_memtest(int argc, char **argv)
 		list_del(&page->lru);
 		__free_page(page);
 	}
+	if (shell_interrupted()) {
+		/* Every frame taken went back; the ones checked are reported. */
+		kprintf("memtest: stopped after %lu frames (%lu MiB), %lu bad\n", n,
+			n >> (20 - PAGE_SHIFT), bad);
+		return -EINTR;
+	}
 	kprintf("memtest: %lu free frames (%lu MiB) written and read back, %lu bad\n", n,
 		n >> (20 - PAGE_SHIFT), bad);
 	return bad ? -EIO : 0;
@@ -162,9 +176,15 @@ static int cmd_pagealloc(int argc, char **argv)
 		return err;
 	}
 	if (argc == 2 && !strcmp(argv[1], "drain")) {
+		unsigned long before = nr_free_pages();
+
 		drain_all_pages(pgdat);
+		kprintf("pagealloc: per-CPU lists drained, %lu pages back on the free lists\n",
+			nr_free_pages() - before);
 		return 0;
 	}
+	if (argc > 1)
+		return -EINVAL;
 	kprintf("policy %s: %s\n", pgdat->policy->name, pgdat->policy->desc);
 	kprintf("pcp %s, debug %s, shuffle %s (order %u, %lu swaps, %lu without partner, %lu migratetype mismatches, %llu us)\n",
 		page_alloc_pcp ? "on" : "off", page_alloc_debug ? "on" : "off",
@@ -173,7 +193,7 @@ static int cmd_pagealloc(int argc, char **argv)
 		pgdat->shuffle_stats.mt_mismatch,
 		(unsigned long long)(pgdat->shuffle_stats.ns / 1000));
 	kprintf("fault injection: %lu allocations failed on purpose\n", fail_page_alloc_injected());
-	return argc == 1 ? 0 : -EINVAL;
+	return 0;
 }
 SHELL_CMD(pagealloc, "pagealloc [check|drain]",
 	  "page allocator state, invariant check, or drain per-CPU lists", cmd_pagealloc);

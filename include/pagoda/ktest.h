@@ -124,5 +124,7 @@ void ktest_for_each_suite(void (*fn)(const struct ktest_suite *s, void *arg),
 			  void *arg);
 /* True when built for the host test runner. */
 bool ktest_on_host(void);
+/* Ctrl-C in the kernel's shell (never on the host): the rest is skipped. */
+bool ktest_interrupted(void);
 
 #endif

@@ -119,7 +119,6 @@ static void bench_locks(void)
 {
 	const int n = 20000;
 
-	bench_print_machine();
 	kprintf("%u CPUs online, lockstat %s, lockdep %s\n", num_online_cpus(),
 		lockstat_enabled ? "on" : "off", lockdep_enabled ? "on" : "off");
 	kprintf("%-20s %16s %16s\n", "primitive", "uncontended (ns)", "contended (ns)");

@@ -104,7 +104,6 @@ static void bench_sched(void)
 	unsigned int other = num_online_cpus() > 1 ? 1 : 0;
 	const int n = 2000;
 
-	bench_print_machine();
 	kprintf("%u CPUs online\n", num_online_cpus());
 	for (int r = 0; r < RUNS; r++)
 		v[r] = pingpong_ns(other, other, n);

@@ -9,6 +9,7 @@
  */
 #include <pagoda/arch.h>
 #include <pagoda/atomic.h>
+#include <pagoda/errname.h>
 #include <pagoda/printk.h>
 #include <pagoda/sched.h>
 #include <pagoda/shell.h>
@@ -230,8 +231,8 @@ void time_init(void)
 		have_rtc = true;
 		realtime_offset_ns = secs * (s64)NSEC_PER_SEC - (s64)ktime_get_ns();
 	} else {
-		pr_warn("time: no real-time clock (%lld); the date starts at 1970\n",
-			(long long)secs);
+		pr_warn("time: no real-time clock (%s); the date starts at 1970\n",
+			errmsg((int)secs));
 	}
 	timers_init_cpu();
 	pr_info("time: clocksource cycle counter at %llu kHz, clockevent %s, %u Hz tick when busy\n",

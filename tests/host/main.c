@@ -10,6 +10,7 @@
 void host_env_init(void);
 
 bool ktest_on_host(void) { return true; }
+bool ktest_interrupted(void) { return false; }
 
 int main(int argc, char **argv)
 {
