@@ -15,8 +15,9 @@
 
 unsigned long memsim_base_pfn(int nid)
 {
-	/* 16 TiB apart, far above any real memory */
-	return (unsigned long)nid << 32;
+	/* 16 TiB apart, far above any real memory: pfn_to_page() finds the
+	 * node by pfn >> NODE_PFN_SHIFT */
+	return (unsigned long)nid << NODE_PFN_SHIFT;
 }
 
 /* The span a node over these ranges needs, in frames (0: bad ranges). */

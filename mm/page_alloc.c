@@ -55,25 +55,41 @@ static const char *const zone_names[MAX_NR_ZONES] = { "DMA", "DMA32", "Normal" }
 
 #define PAGE_POISON 0xaa
 
-/* --- frames and nodes ----------------------------------------------------- */
+/*
+ * What the hot paths pay for, and what they do not: the buddy of a block is
+ * found by pointer arithmetic from the block's own struct page (a node's
+ * struct pages are one array), once per merge level; zone->free_pages is
+ * updated once per allocation or free, not per level; fault injection,
+ * page_alloc.debug, __GFP_ZERO on simulated nodes and the policy hooks are
+ * each one predicted-not-taken branch when off. docs/memory.md ("Cost")
+ * has the measured price of each and `make bench-host` prints it.
+ */
 
-struct pglist_data *pfn_to_pgdat(unsigned long pfn)
+/* The struct page of a pfn the zone spans (the caller checked). */
+static inline struct page *zone_pfn_page(const struct zone *zone, unsigned long pfn)
 {
-	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
-		struct pglist_data *pgdat = node_data[nid];
+	const struct pglist_data *pgdat = zone->zone_pgdat;
 
-		if (pgdat && pfn >= pgdat->node_start_pfn &&
-		    pfn - pgdat->node_start_pfn < pgdat->node_spanned_pages)
-			return pgdat;
-	}
-	return NULL;
+	return pgdat->node_mem_map + (pfn - pgdat->node_start_pfn);
 }
 
-struct page *pfn_to_page(unsigned long pfn)
+static inline unsigned long zone_page_pfn(const struct zone *zone, const struct page *page)
 {
-	struct pglist_data *pgdat = pfn_to_pgdat(pfn);
+	const struct pglist_data *pgdat = zone->zone_pgdat;
 
-	return pgdat ? pgdat->node_mem_map + (pfn - pgdat->node_start_pfn) : NULL;
+	return pgdat->node_start_pfn + (unsigned long)(page - pgdat->node_mem_map);
+}
+
+/* One compare: pfn - start wraps around to a huge value below the zone. */
+static inline bool zone_has_pfn(const struct zone *zone, unsigned long pfn)
+{
+	return pfn - zone->zone_start_pfn < zone->spanned_pages;
+}
+
+/* Is the struct page the head of a free block of exactly this order? */
+static inline bool page_is_buddy(const struct page *page, unsigned int order)
+{
+	return (page->flags & PG_buddy) && page->order == order;
 }
 
 /* --- the free lists --------------------------------------------------------- */
@@ -90,6 +106,10 @@ static inline void clear_buddy(struct page *page)
 	page->order = 0;
 }
 
+/*
+ * These two keep nr_free per order; zone->free_pages is the caller's to
+ * update, once for the whole operation.
+ */
 static inline void add_to_free_list(struct page *page, struct zone *zone,
 				    unsigned int order, int mt, bool tail)
 {
@@ -100,7 +120,6 @@ static inline void add_to_free_list(struct page *page, struct zone *zone,
 	else
 		list_add(&page->lru, &area->free_list[mt]);
 	area->nr_free++;
-	zone->free_pages += 1UL << order;
 }
 
 static inline void del_from_free_list(struct page *page, struct zone *zone,
@@ -109,7 +128,6 @@ static inline void del_from_free_list(struct page *page, struct zone *zone,
 	list_del(&page->lru);
 	clear_buddy(page);
 	zone->free_area[order].nr_free--;
-	zone->free_pages -= 1UL << order;
 }
 
 /*
@@ -124,13 +142,11 @@ struct page *find_free_block(struct zone *zone, unsigned long pfn,
 {
 	struct page *page;
 
-	if (!zone_spans_pfn(zone, pfn))
+	/* Inside the zone's span the struct page exists and is the zone's. */
+	if (!zone_has_pfn(zone, pfn))
 		return NULL;
-	page = pfn_to_page(pfn);
-	if (!page || !PageBuddy(page) || buddy_order(page) != order ||
-	    page_zone(page) != zone)
-		return NULL;
-	return page;
+	page = zone_pfn_page(zone, pfn);
+	return page_is_buddy(page, order) ? page : NULL;
 }
 
 /*
@@ -138,45 +154,54 @@ struct page *find_free_block(struct zone *zone, unsigned long pfn,
  * buddy is free, this block's buddy will likely be freed soon and merge,
  * so keep it at the tail where it is allocated last.
  */
-static bool buddy_merge_likely(struct zone *zone, unsigned long pfn,
-			       unsigned int order)
+static inline bool buddy_merge_likely(struct zone *zone, struct page *page,
+				      unsigned long pfn, unsigned int order)
 {
-	unsigned long combined, higher_buddy;
+	unsigned long higher_buddy;
 
 	if (order >= MAX_ORDER - 2)
 		return false;
-	combined = pfn & ~((1UL << (order + 1)) - 1);
-	higher_buddy = combined ^ (1UL << (order + 1));
-	return find_free_block(zone, higher_buddy, order + 1) != NULL;
+	/* the buddy of the order+1 block that holds pfn */
+	higher_buddy = (pfn & ~((1UL << (order + 1)) - 1)) ^ (1UL << (order + 1));
+	return zone_has_pfn(zone, higher_buddy) &&
+	       page_is_buddy(page + ((long)higher_buddy - (long)pfn), order + 1);
 }
 
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
 		     unsigned int order, int migratetype, unsigned int fpi)
 {
 	const struct page_alloc_policy *policy = zone->zone_pgdat->policy;
+	unsigned long pages = 1UL << order;
 	bool to_tail;
 
-	if (policy->freed && !(fpi & FPI_POPULATE))
+	if (unlikely(policy->freed) && !(fpi & FPI_POPULATE))
 		policy->freed(zone->zone_pgdat, pfn, order); /* policy: accounting */
 	while (order < MAX_ORDER - 1) {
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
-		struct page *buddy = find_free_block(zone, buddy_pfn, order);
+		struct page *buddy;
 
-		if (!buddy)
+		if (!zone_has_pfn(zone, buddy_pfn))
+			break;
+		/* the buddy's struct page, from this one's: same node array */
+		buddy = page + ((long)buddy_pfn - (long)pfn);
+		if (!page_is_buddy(buddy, order))
 			break;
 		del_from_free_list(buddy, zone, order);
-		pfn &= buddy_pfn; /* the lower of the two heads the merged block */
-		page = pfn_to_page(pfn);
+		if (buddy_pfn < pfn) { /* the lower of the two heads the merged block */
+			page = buddy;
+			pfn = buddy_pfn;
+		}
 		order++;
 	}
 	set_buddy(page, order);
 
 	if (fpi & (FPI_TO_TAIL | FPI_POPULATE))
 		to_tail = true;
-	else if (!policy->free_to_tail || /* policy: head or tail */
+	else if (likely(!policy->free_to_tail) || /* policy: head or tail */
 		 !policy->free_to_tail(zone, page, pfn, order, &to_tail))
-		to_tail = buddy_merge_likely(zone, pfn, order);
+		to_tail = buddy_merge_likely(zone, page, pfn, order);
 	add_to_free_list(page, zone, order, migratetype, to_tail);
+	zone->free_pages += pages;
 }
 
 /*
@@ -185,8 +210,8 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
  * the free list one order lower. keep is 0 (the lower half every time, as
  * in Linux) unless a policy picked another sub-block.
  */
-static void expand(struct zone *zone, struct page *page, unsigned int low,
-		   unsigned int high, int mt, unsigned long keep)
+static inline void expand(struct zone *zone, struct page *page, unsigned int low,
+			  unsigned int high, int mt, unsigned long keep)
 {
 	while (high > low) {
 		unsigned long half = 1UL << --high;
@@ -205,7 +230,7 @@ static void expand(struct zone *zone, struct page *page, unsigned int low,
 }
 
 /* The core's choice: the head of the smallest non-empty list. */
-static struct page *take_smallest(struct zone *zone, unsigned int order, int mt)
+static inline struct page *take_smallest(struct zone *zone, unsigned int order, int mt)
 {
 	for (unsigned int o = order; o < MAX_ORDER; o++) {
 		struct list_head *list = &zone->free_area[o].free_list[mt];
@@ -216,6 +241,7 @@ static struct page *take_smallest(struct zone *zone, unsigned int order, int mt)
 		page = list_first_entry(list, struct page, lru);
 		del_from_free_list(page, zone, o);
 		expand(zone, page, order, o, mt, 0);
+		zone->free_pages -= 1UL << order;
 		return page;
 	}
 	return NULL;
@@ -240,6 +266,7 @@ static struct page *take_picked(struct zone *zone, struct page *want,
 				continue;
 			del_from_free_list(block, zone, o);
 			expand(zone, block, order, o, mt, pfn - head);
+			zone->free_pages -= 1UL << order;
 			return want;
 		}
 	}
@@ -257,12 +284,13 @@ static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order,
 	const struct page_alloc_policy *policy = pgdat->policy;
 	struct page *page = NULL, *want;
 
-	if (policy->pick && (want = policy->pick(zone, order, mt))) /* policy: which block */
+	if (unlikely(policy->pick) &&
+	    (want = policy->pick(zone, order, mt))) /* policy: which block */
 		page = take_picked(zone, want, order, mt);
-	if (!page)
+	if (likely(!page))
 		page = take_smallest(zone, order, mt);
-	if (page && policy->taken)
-		policy->taken(pgdat, page_to_pfn(page), order); /* policy: accounting */
+	if (unlikely(policy->taken) && page)
+		policy->taken(pgdat, zone_page_pfn(zone, page), order); /* policy: accounting */
 	return page;
 }
 
@@ -280,7 +308,7 @@ static unsigned long move_freepages_block(struct zone *zone, struct page *page,
 
 	pfn = MAX(pfn, zone->zone_start_pfn);
 	while (pfn < end) {
-		struct page *p = pfn_to_page(pfn);
+		struct page *p = zone_pfn_page(zone, pfn);
 
 		if (!PageBuddy(p)) {
 			pfn++;
@@ -326,11 +354,11 @@ static struct page *__rmqueue_fallback(struct zone *zone, unsigned int order,
 	return NULL;
 }
 
-static struct page *__rmqueue(struct zone *zone, unsigned int order, int mt)
+static inline struct page *__rmqueue(struct zone *zone, unsigned int order, int mt)
 {
 	struct page *page = __rmqueue_smallest(zone, order, mt);
 
-	return page ? page : __rmqueue_fallback(zone, order, mt);
+	return likely(page) ? page : __rmqueue_fallback(zone, order, mt);
 }
 
 /* --- per-CPU lists ----------------------------------------------------------- */
@@ -367,12 +395,16 @@ static void free_pcppages_bulk(struct zone *zone, int count,
 			struct page *page = list_last_entry(&pcp->lists[mt],
 							    struct page, lru);
 
+			unsigned long pfn = zone_page_pfn(zone, page);
+
 			list_del(&page->lru);
 			page->flags &= ~PG_pcp;
 			pcp->count--;
 			count--;
-			__free_one_page(page, page_to_pfn(page), zone, 0,
-					get_pageblock_migratetype(page), FPI_NONE);
+			/* to its pageblock's type as it is now */
+			__free_one_page(page, pfn, zone, 0,
+					(page - (pfn & (pageblock_nr_pages - 1)))->pb_migratetype,
+					FPI_NONE);
 		}
 	}
 	spin_unlock(&zone->lock);
@@ -430,31 +462,33 @@ void drain_all_pages(struct pglist_data *pgdat)
 
 /* --- allocation ------------------------------------------------------------ */
 
-static bool zone_watermark_ok(struct zone *z, unsigned int order, gfp_t gfp)
+static inline bool zone_watermark_ok(struct zone *z, unsigned int order, gfp_t gfp)
 {
 	unsigned long min = z->watermark_min;
 
-	if (gfp & __GFP_MEMALLOC)
-		min = 0;
-	else if (gfp & __GFP_ATOMIC)
-		min /= 2; /* atomic callers cannot wait: let them dig deeper */
+	if (unlikely(gfp & (__GFP_MEMALLOC | __GFP_ATOMIC))) {
+		if (gfp & __GFP_MEMALLOC)
+			min = 0;
+		else
+			min /= 2; /* atomic callers cannot wait: let them dig deeper */
+	}
 	return z->free_pages >= min + (1UL << order);
 }
 
-static struct page *rmqueue(struct zone *zone, unsigned int order, int mt,
-			    gfp_t gfp)
+static inline struct page *rmqueue(struct zone *zone, unsigned int order, int mt,
+				   gfp_t gfp)
 {
 	unsigned long flags;
 	struct page *page = NULL;
 
-	if (order == 0 && page_alloc_pcp) {
+	if (order == 0 && likely(page_alloc_pcp)) {
 		struct per_cpu_pages *pcp;
 
 		flags = arch_irq_save();
 		pcp = &zone->pcp[smp_processor_id()];
-		if (list_empty(&pcp->lists[mt]) && zone_watermark_ok(zone, 0, gfp))
+		if (unlikely(list_empty(&pcp->lists[mt])) && zone_watermark_ok(zone, 0, gfp))
 			rmqueue_bulk(zone, pcp->batch, mt, pcp);
-		if (!list_empty(&pcp->lists[mt])) {
+		if (likely(!list_empty(&pcp->lists[mt]))) {
 			page = list_first_entry(&pcp->lists[mt], struct page, lru);
 			list_del(&page->lru);
 			page->flags &= ~PG_pcp;
@@ -470,7 +504,7 @@ static struct page *rmqueue(struct zone *zone, unsigned int order, int mt,
 	return page;
 }
 
-static enum zone_type gfp_zone(gfp_t gfp)
+static inline enum zone_type gfp_zone(gfp_t gfp)
 {
 	if (gfp & __GFP_DMA)
 		return ZONE_DMA;
@@ -479,7 +513,7 @@ static enum zone_type gfp_zone(gfp_t gfp)
 	return ZONE_NORMAL;
 }
 
-static int gfp_migratetype(gfp_t gfp)
+static inline int gfp_migratetype(gfp_t gfp)
 {
 	return (gfp & __GFP_MOVABLE) ? MIGRATE_MOVABLE : MIGRATE_UNMOVABLE;
 }
@@ -506,10 +540,9 @@ unsigned long fail_page_alloc_injected(void)
 	return fail.injected;
 }
 
-static bool should_fail_alloc_page(gfp_t gfp, unsigned int order)
+/* Out of line: only reached when fail_page_alloc is armed. */
+static bool __should_fail_alloc_page(gfp_t gfp, unsigned int order)
 {
-	if (!fail.times)
-		return false;
 	if (++fail.calls % fail.interval)
 		return false;
 	if (fail.probability < 100 && get_random_u32() % 100 >= fail.probability)
@@ -518,6 +551,11 @@ static bool should_fail_alloc_page(gfp_t gfp, unsigned int order)
 		fail.times--;
 	fail.injected++;
 	return true;
+}
+
+static inline bool should_fail_alloc_page(gfp_t gfp, unsigned int order)
+{
+	return unlikely(fail.times) && __should_fail_alloc_page(gfp, order);
 }
 
 static void check_poison(struct page *page, unsigned int order)
@@ -535,26 +573,38 @@ static void check_poison(struct page *page, unsigned int order)
 	}
 }
 
-static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
+/* Poison checks and zeroing: only for memory that exists. */
+static void prep_new_page_slow(struct zone *zone, struct page *page,
+			       unsigned int order, gfp_t gfp)
 {
-	bool backed = !page_zone(page)->zone_pgdat->simulated;
-
-	page->refcount = 1;
-	page->flags &= ~(PG_head | PG_slab);
-	page->order = (u8)order;
-	if (order)
-		page->flags |= PG_head;
-	if (backed && page_alloc_debug)
+	if (zone->zone_pgdat->simulated)
+		return;
+	if (page_alloc_debug)
 		check_poison(page, order);
-	if (backed && (gfp & __GFP_ZERO))
+	if (gfp & __GFP_ZERO)
 		memset(page_address(page), 0, PAGE_SIZE << order);
 }
 
-struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
+static inline void prep_new_page(struct zone *zone, struct page *page,
+				 unsigned int order, gfp_t gfp)
 {
-	struct pglist_data *pgdat = NODE_DATA(nid);
-	int mt = gfp_migratetype(gfp);
+	page->refcount = 1;
+	page->flags = (page->flags & ~(PG_head | PG_slab)) | (order ? PG_head : 0);
+	page->order = (u8)order;
+	if (unlikely(page_alloc_debug || (gfp & __GFP_ZERO)))
+		prep_new_page_slow(zone, page, order, gfp);
+}
+
+/*
+ * Nothing in the preferred zone: the lower zones, then the failure report.
+ * (__rmqueue_fallback, stealing from the other migratetype, has already
+ * been tried in each zone by rmqueue.)
+ */
+static struct page *alloc_pages_slow(struct pglist_data *pgdat, int nid, gfp_t gfp,
+				     unsigned int order, int mt)
+{
 	struct page *page = NULL;
+	struct zone *zone = NULL;
 
 	if (order >= MAX_ORDER) {
 		if (!(gfp & __GFP_NOWARN))
@@ -562,15 +612,13 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 				order, MAX_ORDER - 1);
 		return NULL;
 	}
-	if (!pgdat || should_fail_alloc_page(gfp, order))
+	if (!pgdat)
 		return NULL;
-	/* From the highest zone allowed down to DMA. */
-	for (int z = gfp_zone(gfp); z >= 0 && !page; z--) {
-		struct zone *zone = &pgdat->node_zones[z];
-
-		if (!zone->managed_pages)
-			continue;
-		page = rmqueue(zone, order, mt, gfp);
+	/* From the zone below the preferred one down to DMA. */
+	for (int z = gfp_zone(gfp) - 1; z >= 0 && !page; z--) {
+		zone = &pgdat->node_zones[z];
+		if (zone->managed_pages)
+			page = rmqueue(zone, order, mt, gfp);
 	}
 	if (!page) {
 		pgdat->node_zones[gfp_zone(gfp)].alloc_fail++;
@@ -579,8 +627,30 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 				order, gfp, nid);
 		return NULL;
 	}
-	page_zone(page)->alloc_count++;
-	prep_new_page(page, order, gfp);
+	zone->alloc_count++;
+	prep_new_page(zone, page, order, gfp);
+	return page;
+}
+
+struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
+{
+	struct pglist_data *pgdat = NODE_DATA(nid);
+	int mt = gfp_migratetype(gfp);
+	struct page *page = NULL;
+	struct zone *zone;
+
+	if (unlikely(order >= MAX_ORDER || !pgdat))
+		return alloc_pages_slow(pgdat, nid, gfp, order, mt);
+	if (should_fail_alloc_page(gfp, order))
+		return NULL;
+	/* The highest zone allowed first; the slow path goes down to DMA. */
+	zone = &pgdat->node_zones[gfp_zone(gfp)];
+	if (likely(zone->managed_pages))
+		page = rmqueue(zone, order, mt, gfp);
+	if (unlikely(!page))
+		return alloc_pages_slow(pgdat, nid, gfp, order, mt);
+	zone->alloc_count++;
+	prep_new_page(zone, page, order, gfp);
 	return page;
 }
 
@@ -602,7 +672,7 @@ static void bad_page(struct page *page, unsigned int order, const char *why)
 }
 
 /* Everything a freed block must be; false (and a report) if it is not. */
-static bool free_pages_check(struct page *page, unsigned int order)
+static __attribute__((noinline)) bool free_pages_check_bad(struct page *page, unsigned int order)
 {
 	if (PageBuddy(page) || (page->flags & PG_pcp) || page->refcount == 0) {
 		bad_page(page, order, "already free (double free)");
@@ -627,25 +697,41 @@ static bool free_pages_check(struct page *page, unsigned int order)
 	return true;
 }
 
+/*
+ * The same checks in one test for the common case (a good free): no state
+ * flag, refcount 1, the order it was allocated with, a head if order > 0.
+ * Only a bad free goes through the one-by-one checks above to be named.
+ */
+static inline bool free_pages_check(struct page *page, unsigned int order)
+{
+	const u32 bad_flags = PG_buddy | PG_pcp | PG_reserved | PG_offline | PG_slab;
+
+	if (likely(!(page->flags & bad_flags) && page->refcount == 1 &&
+		   page->order == order && (!order || (page->flags & PG_head))))
+		return true;
+	return free_pages_check_bad(page, order);
+}
+
 void __free_pages(struct page *page, unsigned int order)
 {
 	struct zone *zone;
-	unsigned long flags;
+	unsigned long flags, pfn;
 	int mt;
 
-	if (!page)
+	if (unlikely(!page))
 		return;
-	if (!free_pages_check(page, order))
+	if (unlikely(!free_pages_check(page, order)))
 		return;
 	page->refcount = 0;
 	page->flags &= ~PG_head;
 	page->order = 0;
 	zone = page_zone(page);
-	if (page_alloc_debug && !zone->zone_pgdat->simulated)
+	if (unlikely(page_alloc_debug) && !zone->zone_pgdat->simulated)
 		memset(page_address(page), PAGE_POISON, PAGE_SIZE << order);
-	mt = get_pageblock_migratetype(page);
+	pfn = zone_page_pfn(zone, page);
+	mt = (page - (pfn & (pageblock_nr_pages - 1)))->pb_migratetype;
 
-	if (order == 0 && page_alloc_pcp) {
+	if (order == 0 && likely(page_alloc_pcp)) {
 		struct per_cpu_pages *pcp;
 
 		flags = arch_irq_save();
@@ -653,14 +739,14 @@ void __free_pages(struct page *page, unsigned int order)
 		page->flags |= PG_pcp;
 		list_add(&page->lru, &pcp->lists[mt]); /* hot: reused first */
 		zone->free_count++;
-		if (++pcp->count >= pcp->high)
+		if (unlikely(++pcp->count >= pcp->high))
 			free_pcppages_bulk(zone, pcp->batch, pcp);
 		arch_irq_restore(flags);
 		return;
 	}
 	spin_lock_irqsave(&zone->lock, flags);
 	zone->free_count++;
-	__free_one_page(page, page_to_pfn(page), zone, order, mt, FPI_NONE);
+	__free_one_page(page, pfn, zone, order, mt, FPI_NONE);
 	spin_unlock_irqrestore(&zone->lock, flags);
 }
 

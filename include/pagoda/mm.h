@@ -22,10 +22,32 @@
 #define __va(pa) ((void *)((unsigned long)(pa) + PAGE_OFFSET))
 #define __pa(va) ((phys_addr_t)((unsigned long)(va) - PAGE_OFFSET))
 
-/* The node holding pfn, or NULL. */
-struct pglist_data *pfn_to_pgdat(unsigned long pfn);
+/*
+ * The node holding pfn, or NULL. Node nid's frames all lie in
+ * [nid << NODE_PFN_SHIFT, (nid + 1) << NODE_PFN_SHIFT) (NODE_PFN_SHIFT in
+ * mmzone.h), so the node is found by a shift, not a search: what Linux's
+ * SPARSEMEM does with its section table, with 16 TiB sections.
+ */
+static inline struct pglist_data *pfn_to_pgdat(unsigned long pfn)
+{
+	unsigned long nid = pfn >> NODE_PFN_SHIFT;
+	struct pglist_data *pgdat;
+
+	if (nid >= MAX_NUMNODES)
+		return NULL;
+	pgdat = node_data[nid];
+	if (!pgdat || pfn - pgdat->node_start_pfn >= pgdat->node_spanned_pages)
+		return NULL;
+	return pgdat;
+}
+
 /* NULL when no node has a struct page for pfn. */
-struct page *pfn_to_page(unsigned long pfn);
+static inline struct page *pfn_to_page(unsigned long pfn)
+{
+	struct pglist_data *pgdat = pfn_to_pgdat(pfn);
+
+	return pgdat ? pgdat->node_mem_map + (pfn - pgdat->node_start_pfn) : NULL;
+}
 
 static inline unsigned long page_to_pfn(const struct page *page)
 {

@@ -113,6 +113,10 @@ static inline bool zone_is_empty(const struct zone *z)
 }
 
 #define MAX_NUMNODES 8
+/* Node nid's frames lie in [nid << NODE_PFN_SHIFT, (nid + 1) << NODE_PFN_SHIFT):
+ * node 0 is real memory below 16 TiB, simulated nodes are placed there
+ * (memsim_base_pfn), so pfn_to_page() finds a node with a shift. */
+#define NODE_PFN_SHIFT 32
 
 struct pglist_data {
 	int node_id;
