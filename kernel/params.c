@@ -226,7 +226,8 @@ int parse_params_table(struct kernel_param **tab, size_t n, const char *cmdline)
 			pr_warn("params: bad value '%s' for %s (%s): %s, keeping the default %s\n",
 				val ? val : "", p->name, type_hint(p, hint, sizeof(hint)),
 				err == -ERANGE ? "out of range" :
-				err == -E2BIG ? "too long" : "not understood",
+				err == -E2BIG ? "too long" :
+				p->type == PARAM_T_ENUM ? "not one of these" : "not understood",
 				p->defval);
 			problems++;
 			continue;

@@ -43,14 +43,20 @@ static int reset(struct ktest *t)
 	return 0;
 }
 
-static int parse(const char *line)
+/* The parser's warnings are what these cases provoke. */
+static int parse(struct ktest *t, const char *line)
 {
-	return parse_params_table(table, ARRAY_SIZE(table), line);
+	int problems;
+
+	ktest_expect_reports(t, true);
+	problems = parse_params_table(table, ARRAY_SIZE(table), line);
+	ktest_expect_reports(t, false);
+	return problems;
 }
 
 static void test_all_types(struct ktest *t)
 {
-	KEXPECT_EQ(t, parse("t.bool=on t.int=-4 t.uint=0x10 t.size=2M t.str=abc t.enum=on"), 0);
+	KEXPECT_EQ(t, parse(t, "t.bool=on t.int=-4 t.uint=0x10 t.size=2M t.str=abc t.enum=on"), 0);
 	KEXPECT_TRUE(t, t_bool);
 	KEXPECT_EQ(t, t_int, -4);
 	KEXPECT_EQ(t, t_uint, 16);
@@ -62,28 +68,28 @@ static void test_all_types(struct ktest *t)
 
 static void test_bare_bool_and_spaces(struct ktest *t)
 {
-	KEXPECT_EQ(t, parse("   t.bool   \t t.int=10  "), 0);
+	KEXPECT_EQ(t, parse(t, "   t.bool   \t t.int=10  "), 0);
 	KEXPECT_TRUE(t, t_bool);
 	KEXPECT_EQ(t, t_int, 10);
-	KEXPECT_EQ(t, parse(""), 0);
+	KEXPECT_EQ(t, parse(t, ""), 0);
 }
 
 static void test_quotes(struct ktest *t)
 {
-	KEXPECT_EQ(t, parse("t.str=\"a b\" t.int=1"), 0);
+	KEXPECT_EQ(t, parse(t, "t.str=\"a b\" t.int=1"), 0);
 	KEXPECT_STREQ(t, t_str, "a b");
 	KEXPECT_EQ(t, t_int, 1);
 }
 
 static void test_unknown_key_keeps_going(struct ktest *t)
 {
-	KEXPECT_EQ(t, parse("nosuch=1 t.int=5 other"), 2);
+	KEXPECT_EQ(t, parse(t, "nosuch=1 t.int=5 other"), 2);
 	KEXPECT_EQ(t, t_int, 5);
 }
 
 static void test_bad_values_keep_default(struct ktest *t)
 {
-	KEXPECT_EQ(t, parse("t.int=11 t.uint=0 t.size=3Q t.bool=maybe t.enum=sometimes"), 5);
+	KEXPECT_EQ(t, parse(t, "t.int=11 t.uint=0 t.size=3Q t.bool=maybe t.enum=sometimes"), 5);
 	KEXPECT_EQ(t, t_int, 3);
 	KEXPECT_EQ(t, t_uint, 7);
 	KEXPECT_EQ(t, t_size, 4096);
@@ -96,7 +102,7 @@ static void test_bad_values_keep_default(struct ktest *t)
 
 static void test_missing_values(struct ktest *t)
 {
-	KEXPECT_EQ(t, parse("t.int t.uint= t.str t.enum="), 4);
+	KEXPECT_EQ(t, parse(t, "t.int t.uint= t.str t.enum="), 4);
 	KEXPECT_EQ(t, t_int, 3);
 	KEXPECT_EQ(t, t_uint, 7);
 	KEXPECT_STREQ(t, t_str, "dflt");
@@ -104,10 +110,10 @@ static void test_missing_values(struct ktest *t)
 
 static void test_overflow_and_long_strings(struct ktest *t)
 {
-	KEXPECT_EQ(t, parse("t.int=99999999999999999999 t.str=toolongvalue"), 2);
+	KEXPECT_EQ(t, parse(t, "t.int=99999999999999999999 t.str=toolongvalue"), 2);
 	KEXPECT_EQ(t, t_int, 3);
 	KEXPECT_STREQ(t, t_str, "dflt");
-	KEXPECT_EQ(t, parse("t.size=17179869184G"), 1);
+	KEXPECT_EQ(t, parse(t, "t.size=17179869184G"), 1);
 	KEXPECT_EQ(t, t_size, 4096);
 }
 
@@ -117,12 +123,12 @@ static void test_long_token(struct ktest *t)
 
 	memset(line, 'x', sizeof(line) - 1);
 	line[sizeof(line) - 1] = '\0';
-	KEXPECT_EQ(t, parse(line), 1);
+	KEXPECT_EQ(t, parse(t, line), 1);
 }
 
 static void test_last_value_wins(struct ktest *t)
 {
-	KEXPECT_EQ(t, parse("t.int=1 t.int=2"), 0);
+	KEXPECT_EQ(t, parse(t, "t.int=1 t.int=2"), 0);
 	KEXPECT_EQ(t, t_int, 2);
 }
 

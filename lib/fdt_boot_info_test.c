@@ -278,6 +278,7 @@ static void test_boot_rejects_invalid(struct ktest *t)
 	const u8 *f = fdt_test_fixture("board-pi4", &size);
 
 	KASSERT_TRUE(t, f && size <= sizeof(blob));
+	ktest_expect_reports(t, true);	/* each refusal is logged */
 	memcpy(blob, f, size);
 	blob[0] ^= 1;
 	memset(&bi, 0, sizeof(bi));
@@ -298,6 +299,7 @@ static void test_boot_truncation(struct ktest *t)
 	size_t size;
 	u8 *b;
 
+	ktest_expect_reports(t, true);	/* "bootargs ... cut" */
 	memset(args, 'x', sizeof(args) - 1);
 	args[sizeof(args) - 1] = '\0';
 	for (u32 i = 0; i < BOOT_MAX_MEM + 5; i++) {
@@ -362,6 +364,7 @@ static void test_boot_bad_parts_skipped(struct ktest *t)
 	size_t size;
 	u8 *b;
 
+	ktest_expect_reports(t, true);	/* each skipped part is logged */
 	fdtb_start();
 	fdtb_begin("");
 	fdtb_prop_u32("interrupt-parent", 1);

@@ -323,7 +323,9 @@ static void test_cache_many_objects_distinct(struct ktest *t)
 		for (int k = 0; k < 9; k++)
 			ok = ok && objs[i][k] == (u64)i;
 	KEXPECT_TRUE(t, ok);
+	ktest_expect_reports(t, true);	/* "destroy with objects in use" */
 	KEXPECT_EQ(t, kmem_cache_destroy(c), -EBUSY);
+	ktest_expect_reports(t, false);
 	for (int i = 0; i < 3000; i++)
 		kmem_cache_free(c, objs[i]);
 	KEXPECT_EQ(t, kmem_cache_destroy(c), 0);
@@ -365,6 +367,7 @@ static void test_debug_catches_misuse(struct ktest *t)
 	u8 *p, *q;
 
 	KASSERT_TRUE(t, c != NULL);
+	ktest_expect_reports(t, true);	/* each misuse is reported */
 	p = kmem_cache_alloc(c, GFP_KERNEL);
 	KASSERT_TRUE(t, p != NULL);
 	kmem_cache_free(c, p);

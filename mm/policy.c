@@ -24,9 +24,18 @@ const struct page_alloc_policy *const page_alloc_policies[] = {
 };
 const unsigned int page_alloc_nr_policies = ARRAY_SIZE(page_alloc_policies);
 
-static char policy_param[24] = "auto";
-PARAM_STRING("page_alloc.policy", policy_param,
-	     "placement policy: auto, inorder, shuffle, shuffle-entropy or colour");
+/*
+ * An enum, so a misspelt policy is refused while the command line is parsed,
+ * counted with the other problems and answered with the valid names, and
+ * `params` never shows a name that is not in effect. The list is "auto" and
+ * then the registry's names in its order (the policy tests hold them equal).
+ */
+const char *const page_alloc_policy_param_names[] = {
+	"auto", "inorder", "shuffle", "shuffle-entropy", "colour", NULL
+};
+static int policy_param;
+PARAM_ENUM("page_alloc.policy", policy_param, page_alloc_policy_param_names,
+	   "placement policy (auto: shuffle when the firmware or page_alloc.shuffle asks)");
 
 const struct page_alloc_policy *page_alloc_policy_find(const char *name)
 {
@@ -41,8 +50,8 @@ const struct page_alloc_policy *page_alloc_policy_default(const char **why)
 	static char reason[64];
 	const struct page_alloc_policy *p;
 
-	if (strcmp(policy_param, "auto")) {
-		p = page_alloc_policy_find(policy_param);
+	if (policy_param) {
+		p = page_alloc_policy_find(page_alloc_policy_param_names[policy_param]);
 		if (p) {
 			/* Say "shuffle on/off" as auto would, for the same log line. */
 			snprintf(reason, sizeof(reason), "%s (page_alloc.policy=%s)",
@@ -50,7 +59,6 @@ const struct page_alloc_policy *page_alloc_policy_default(const char **why)
 			*why = reason;
 			return p;
 		}
-		pr_warn("page_alloc: no policy '%s'; using auto\n", policy_param);
 	}
 	if (!shuffle_enabled_default())
 		p = &policy_inorder;

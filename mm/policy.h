@@ -66,6 +66,9 @@ extern const unsigned int page_alloc_nr_policies;
 #define for_each_page_alloc_policy(p, i)                                     \
 	for ((i) = 0; (i) < page_alloc_nr_policies && ((p) = page_alloc_policies[i]); (i)++)
 
+/* page_alloc.policy='s choices: "auto", then every policy's name; NULL-terminated. */
+extern const char *const page_alloc_policy_param_names[];
+
 /* The policy of that name, or NULL. */
 const struct page_alloc_policy *page_alloc_policy_find(const char *name);
 

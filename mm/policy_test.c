@@ -39,6 +39,11 @@ static void test_registry(struct ktest *t)
 	}
 	for_each_page_alloc_policy(p, i)
 		KEXPECT_TRUE(t, page_alloc_policy_find(p->name) == p);
+	/* page_alloc.policy= offers exactly auto and the registry, in order. */
+	KEXPECT_STREQ(t, page_alloc_policy_param_names[0], "auto");
+	for_each_page_alloc_policy(p, i)
+		KEXPECT_STREQ(t, page_alloc_policy_param_names[i + 1], p->name);
+	KEXPECT_TRUE(t, page_alloc_policy_param_names[page_alloc_nr_policies + 1] == NULL);
 	KEXPECT_TRUE(t, page_alloc_policy_find("auto") == NULL);
 	KEXPECT_TRUE(t, page_alloc_policy_find("shuffl") == NULL);
 	KEXPECT_TRUE(t, memsim_create_policy(SIM_NID, one_range, 1, one_zones, "nope", 0, 1) == NULL);

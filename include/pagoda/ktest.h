@@ -61,6 +61,12 @@ struct ktest_suite {
 void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt,
 		...) __printf(4, 5);
 void ktest_skip(struct ktest *t, const char *reason);
+/*
+ * The kernel reports that follow are provoked on purpose: print them as
+ * "# expected: ..." diagnostics until ktest_expect_reports(t, false) or the
+ * end of the case, so a passing run does not look broken.
+ */
+void ktest_expect_reports(struct ktest *t, bool on);
 /* A diagnostic line in the KTAP output (a measured value, a reason). */
 void ktest_log(struct ktest *t, const char *fmt, ...) __printf(2, 3);
 

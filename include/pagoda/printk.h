@@ -81,6 +81,14 @@ extern bool console_input_irq;
 void console_input_notify(void);
 int console_getc_wait(void);
 
+/*
+ * Between printk_expect_reports(true) and (false), log lines are printed as
+ * KTAP diagnostics "# expected: ..." (a test provoking a report on purpose;
+ * ktest_expect_reports() is the tests' spelling). Calls nest.
+ */
+void printk_expect_reports(bool on);
+void printk_expect_reports_reset(void);
+
 __noreturn void panic(const char *fmt, ...) __printf(1, 2);
 /* One line of a stack trace: "[<address>] symbol+offset" (for arch_stack_walk). */
 void print_stack_frame(u64 pc, void *arg);

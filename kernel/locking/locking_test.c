@@ -482,6 +482,7 @@ static void test_lockdep_catches_inversion(struct ktest *t)
 	spin_unlock(&lock_b);
 	spin_unlock(&lock_a);
 	KEXPECT_EQ(t, lockdep_counts.inversions, before);
+	ktest_expect_reports(t, true);
 	/* B then A: the reverse order, reported (one thread: no real deadlock). */
 	spin_lock(&lock_b);
 	spin_lock(&lock_a);
@@ -505,6 +506,7 @@ static void test_lockdep_catches_inversion(struct ktest *t)
 	spin_unlock(&lock_b);
 	spin_unlock(&lock_a);
 	KEXPECT_EQ(t, lockdep_counts.inversions, before + 2);
+	ktest_expect_reports(t, false);
 	KEXPECT_EQ(t, current->lockdep_depth, 0);
 	lockdep_enabled = was;
 	lockdep_forget_class(LOCK_CLASS(&lock_a, LOCK_SPIN));
@@ -521,9 +523,11 @@ static void test_lockdep_catches_sleep_in_atomic(struct ktest *t)
 	lockdep_enabled = true;
 	might_sleep(); /* fine here */
 	KEXPECT_EQ(t, lockdep_counts.sleep_in_atomic, before);
+	ktest_expect_reports(t, true);
 	spin_lock(&atomic_lock);
 	might_sleep(); /* what mutex_lock() or msleep() would say here */
 	spin_unlock(&atomic_lock);
+	ktest_expect_reports(t, false);
 	KEXPECT_EQ(t, lockdep_counts.sleep_in_atomic, before + 1);
 	lockdep_enabled = was;
 }
