@@ -111,7 +111,7 @@ static void check_coherent(struct ktest *t, bool coherent)
 	KEXPECT_EQ(t, ((u8 *)__va(dma_to_phys(&dev, dma)))[5], 0xa5);
 	KEXPECT_EQ(t, ((u8 *)__va(dma_to_phys(&dev, dma)))[3 * PAGE_SIZE - 1], 0x5a);
 	if (!coherent)
-		KEXPECT_TRUE(t, arch_page_prot((u64)cpu) & PROT_NOCACHE);
+		KEXPECT_TRUE(t, arch_page_prot(&init_mm, (u64)cpu) & PROT_NOCACHE);
 	dma_free_coherent(&dev, 3 * PAGE_SIZE, cpu, dma);
 }
 

@@ -24,26 +24,26 @@ static u64 addr_of(const volatile void *p)
 
 static void test_text_prot(struct ktest *t)
 {
-	KEXPECT_EQ(t, arch_page_prot(addr_of((void *)text_probe)), PROT_PRESENT | PROT_EXEC);
+	KEXPECT_EQ(t, arch_page_prot(&init_mm, addr_of((void *)text_probe)), PROT_PRESENT | PROT_EXEC);
 }
 
 static void test_rodata_prot(struct ktest *t)
 {
-	KEXPECT_EQ(t, arch_page_prot(addr_of(&ro_cell)), PROT_PRESENT);
+	KEXPECT_EQ(t, arch_page_prot(&init_mm, addr_of(&ro_cell)), PROT_PRESENT);
 }
 
 static void test_data_prot(struct ktest *t)
 {
 	u64 on_stack = 0;
 
-	KEXPECT_EQ(t, arch_page_prot(addr_of(&rw_cell)), PROT_PRESENT | PROT_WRITE);
-	KEXPECT_EQ(t, arch_page_prot(addr_of(&on_stack)), PROT_PRESENT | PROT_WRITE);
+	KEXPECT_EQ(t, arch_page_prot(&init_mm, addr_of(&rw_cell)), PROT_PRESENT | PROT_WRITE);
+	KEXPECT_EQ(t, arch_page_prot(&init_mm, addr_of(&on_stack)), PROT_PRESENT | PROT_WRITE);
 }
 
 static void test_null_unmapped(struct ktest *t)
 {
-	KEXPECT_EQ(t, arch_page_prot(0), 0);
-	KEXPECT_EQ(t, arch_page_prot(4096), 0);
+	KEXPECT_EQ(t, arch_page_prot(&init_mm, 0), 0);
+	KEXPECT_EQ(t, arch_page_prot(&init_mm, 4096), 0);
 }
 
 static void test_write_rodata_faults(struct ktest *t)

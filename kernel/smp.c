@@ -247,6 +247,26 @@ void flush_tlb_kernel_range(u64 start, u64 end)
 	preempt_enable();
 }
 
+/*
+ * A user half is in the TLBs only of CPUs where it is loaded (loading one
+ * drops the previous one's entries), so only those need the shootdown.
+ */
+void flush_tlb_mm_range(struct mm_struct *mm, u64 start, u64 end)
+{
+	struct tlb_range r = { start, end };
+	unsigned long mask;
+	unsigned int me;
+
+	preempt_disable();
+	me = smp_processor_id();
+	mask = __atomic_load_n(&mm->cpu_mask, __ATOMIC_ACQUIRE);
+	if (mask & (1UL << me))
+		arch_flush_tlb_local(start, end);
+	if (mask & ~(1UL << me))
+		call_many(mask, tlb_flush_func, &r, true, IPI_TLB_FLUSH);
+	preempt_enable();
+}
+
 void smp_send_stop(void)
 {
 	unsigned int cpu, me = smp_processor_id();

@@ -187,7 +187,7 @@ static void test_vmalloc_large_buffer(struct ktest *t)
 	for (size_t i = 0; i < size; i += 4096)
 		ok = ok && buf[i] == (u8)(i >> 12);
 	KEXPECT_TRUE(t, ok);
-	KEXPECT_EQ(t, arch_virt_to_phys((u64)buf + 4096),
+	KEXPECT_EQ(t, arch_virt_to_phys(&init_mm, (u64)buf + 4096),
 		   page_to_phys(vmalloc_to_page(buf + 4096)));
 	/* The guard page after the area is not mapped. */
 	KEXPECT_EQ(t, arch_probe_write_u64(buf + ALIGN_UP(size, PAGE_SIZE), 1), -EFAULT);
@@ -196,7 +196,7 @@ static void test_vmalloc_large_buffer(struct ktest *t)
 	drain_all_pages(NODE_DATA(0));
 	/* Page-table pages stay; everything else is back. */
 	KEXPECT_LE(t, before - nr_free_pages(), 8);
-	KEXPECT_EQ(t, arch_page_prot((u64)buf), 0);
+	KEXPECT_EQ(t, arch_page_prot(&init_mm, (u64)buf), 0);
 }
 
 static void test_vmalloc_protect(struct ktest *t)
@@ -207,7 +207,7 @@ static void test_vmalloc_protect(struct ktest *t)
 	KEXPECT_EQ(t, p[100], 0);
 	KEXPECT_EQ(t, arch_probe_write_u64(p, 7), 0);
 	KEXPECT_EQ(t, vmalloc_protect(p, PROT_PRESENT), 0);
-	KEXPECT_EQ(t, arch_page_prot((u64)p), PROT_PRESENT);
+	KEXPECT_EQ(t, arch_page_prot(&init_mm, (u64)p), PROT_PRESENT);
 	KEXPECT_EQ(t, arch_probe_write_u64(p + 600, 7), -EFAULT);
 	KEXPECT_EQ(t, p[0], 7);
 	KEXPECT_EQ(t, vmalloc_protect(p, PROT_PRESENT | PROT_WRITE), 0);
@@ -221,14 +221,14 @@ static void test_map_range_errors(struct ktest *t)
 	struct page *pg = alloc_page(GFP_KERNEL);
 
 	KASSERT_TRUE(t, pg != NULL);
-	KEXPECT_EQ(t, arch_map_range(va + 1, page_to_phys(pg), PAGE_SIZE, PROT_PRESENT), -EINVAL);
-	KEXPECT_EQ(t, arch_map_range(va, page_to_phys(pg), PAGE_SIZE, PROT_PRESENT | PROT_WRITE), 0);
-	KEXPECT_EQ(t, arch_map_range(va, page_to_phys(pg), PAGE_SIZE, PROT_PRESENT), -EEXIST);
-	KEXPECT_EQ(t, arch_virt_to_phys(va + 12), page_to_phys(pg) + 12);
-	KEXPECT_EQ(t, arch_protect_range(va, 2 * PAGE_SIZE, PROT_PRESENT), -EINVAL);
-	KEXPECT_EQ(t, arch_unmap_range(va, PAGE_SIZE), 0);
-	KEXPECT_EQ(t, arch_virt_to_phys(va), (phys_addr_t)-1);
-	KEXPECT_EQ(t, arch_unmap_range(va, PAGE_SIZE), -EINVAL);
+	KEXPECT_EQ(t, arch_map_range(&init_mm, va + 1, page_to_phys(pg), PAGE_SIZE, PROT_PRESENT), -EINVAL);
+	KEXPECT_EQ(t, arch_map_range(&init_mm, va, page_to_phys(pg), PAGE_SIZE, PROT_PRESENT | PROT_WRITE), 0);
+	KEXPECT_EQ(t, arch_map_range(&init_mm, va, page_to_phys(pg), PAGE_SIZE, PROT_PRESENT), -EEXIST);
+	KEXPECT_EQ(t, arch_virt_to_phys(&init_mm, va + 12), page_to_phys(pg) + 12);
+	KEXPECT_EQ(t, arch_protect_range(&init_mm, va, 2 * PAGE_SIZE, PROT_PRESENT), -EINVAL);
+	KEXPECT_EQ(t, arch_unmap_range(&init_mm, va, PAGE_SIZE), 0);
+	KEXPECT_EQ(t, arch_virt_to_phys(&init_mm, va), (phys_addr_t)-1);
+	KEXPECT_EQ(t, arch_unmap_range(&init_mm, va, PAGE_SIZE), -EINVAL);
 	__free_page(pg);
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Page-table pages for the architecture's kernel mappings (arch.h): from
- * memblock while the page allocator is not up yet, from it afterwards.
- * They are never freed: kernel page tables only grow.
+ * Page-table pages for the architecture's mappings (arch.h): from memblock
+ * while the page allocator is not up yet, from it afterwards. The kernel's
+ * own tables (init_mm) are never freed: they only grow. A user address
+ * space's go back to the buddy allocator when it is destroyed.
  */
 #include <pagoda/arch.h>
 #include <pagoda/memblock.h>
@@ -24,4 +25,9 @@ phys_addr_t pgtable_alloc_page(void)
 	}
 	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
 	return page ? page_to_phys(page) : 0;
+}
+
+void pgtable_free_page(phys_addr_t pa)
+{
+	__free_page(pfn_to_page(PHYS_PFN(pa)));
 }

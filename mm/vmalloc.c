@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * vmalloc and ioremap over the arch's kernel mapping calls (arch.h).
+ * vmalloc and ioremap over the arch's mapping calls in the kernel's address
+ * space, init_mm (arch.h).
  *
  * The VMALLOC_START..VMALLOC_END window is handed out first fit from a
  * sorted list of areas (struct vmap_area). Every area is followed by one
@@ -104,11 +105,12 @@ static void *__vmalloc(size_t size, gfp_t gfp)
 	for (unsigned long i = 0; i < n; i++) {
 		va->pages[i] = alloc_page(gfp);
 		if (!va->pages[i] ||
-		    arch_map_range(va->va_start + i * PAGE_SIZE, page_to_phys(va->pages[i]),
-				   PAGE_SIZE, PROT_PRESENT | PROT_WRITE)) {
+		    arch_map_range(&init_mm, va->va_start + i * PAGE_SIZE,
+				   page_to_phys(va->pages[i]), PAGE_SIZE, PROT_PRESENT | PROT_WRITE)) {
 			if (va->pages[i])
 				__free_page(va->pages[i]);
-			arch_unmap_range(va->va_start, i * PAGE_SIZE);
+			if (i)
+				arch_unmap_range(&init_mm, va->va_start, i * PAGE_SIZE);
 			free_area_pages(va, i);
 			goto fail_area;
 		}
@@ -143,7 +145,7 @@ void vfree(const void *addr)
 		dump_stack();
 		return;
 	}
-	arch_unmap_range(va->va_start, va->va_end - va->va_start);
+	arch_unmap_range(&init_mm, va->va_start, va->va_end - va->va_start);
 	free_area_pages(va, va->nr_pages);
 	free_vmap_area(va);
 }
@@ -154,7 +156,7 @@ int vmalloc_protect(const void *addr, unsigned int prot)
 
 	if (!va || va->va_start != (unsigned long)addr || !va->pages)
 		return -EINVAL;
-	return arch_protect_range(va->va_start, va->va_end - va->va_start, prot);
+	return arch_protect_range(&init_mm, va->va_start, va->va_end - va->va_start, prot);
 }
 
 bool is_vmalloc_addr(const void *addr)
@@ -184,7 +186,7 @@ void *ioremap_prot(phys_addr_t pa, size_t size, unsigned int prot)
 	va = alloc_vmap_area(len);
 	if (!va)
 		return NULL;
-	if (arch_map_range(va->va_start, base, len, prot)) {
+	if (arch_map_range(&init_mm, va->va_start, base, len, prot)) {
 		free_vmap_area(va);
 		return NULL;
 	}
@@ -204,7 +206,7 @@ void iounmap(void *addr)
 		pr_err("iounmap(%p): not an ioremap area\n", addr);
 		return;
 	}
-	arch_unmap_range(va->va_start, va->va_end - va->va_start);
+	arch_unmap_range(&init_mm, va->va_start, va->va_end - va->va_start);
 	free_vmap_area(va);
 }
 

@@ -219,7 +219,7 @@ void arm64_start(u64 dtb_pa, u64 image_pa, u64 entry_cycles, u64 el)
 	boot_mark("entry");
 	entry_el = (unsigned int)el;
 	counter_source = arm64_counter_init(0); /* printk's timestamps need it */
-	paging_early(image_pa);
+	paging_init(image_pa);
 	platform = platform_by_name(ARM64_PLATFORM);
 	arch_early_console_init();
 	boot_mark("early console");
@@ -259,7 +259,7 @@ void arm64_start(u64 dtb_pa, u64 image_pa, u64 entry_cycles, u64 el)
 		(unsigned long long)image_pa, (unsigned long long)KERNEL_VIRT,
 		(unsigned long long)arch_direct_map_end());
 	boot_mark("devices");
-	arm64_mmu_boot_done();
+	paging_boot_done();
 	start_kernel();
 }
 

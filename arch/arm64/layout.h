@@ -3,8 +3,8 @@
  * The arm64 virtual memory layout (48-bit virtual addresses, 4 KiB pages),
  * shared by the linker script, head.S and C.
  *
- *   0000000000000000 - 0000ffffffffffff  TTBR0: user space (later issues);
- *                                        empty after boot, so NULL faults
+ *   0000000000000000 - 0000ffffffffffff  TTBR0: user space (TASK_SIZE);
+ *                                        empty in init_mm, so NULL faults
  *   ffff000000000000 - ffff7fffffffffff  direct map of all RAM (PAGE_OFFSET + pa)
  *   ffff800000000000 - ffff80ffffffffff  vmalloc (1 TiB, owned by mm/)
  *   fffffffe00000000 - fffffffeffffffff  device mappings made by arch/arm64
@@ -26,6 +26,7 @@
 #define DEVMAP_START 0xfffffffe00000000
 #define DEVMAP_END 0xffffffff00000000
 #define KERNEL_VIRT 0xffffffff80000000
+#define TASK_SIZE 0x0001000000000000
 
 /* The arm64 boot protocol's default; the Pi firmware loads kernel8.img here. */
 #define TEXT_OFFSET 0x80000

@@ -16,29 +16,39 @@
  * level 0 covers 512 GiB per entry, level 1 1 GiB, level 2 2 MiB and
  * level 3 4 KiB. Levels 1 and 2 may hold a block instead of a table.
  *
- * Boot-time table pages come from a pool in the image; after boot,
- * arch_map_range() and friends take theirs from pgtable_alloc_page()
- * (mm/pgtable_alloc.c).
+ * These are init_mm's: its root is TTBR1's table. A user address space
+ * (arch_mm_init()) has only a lower half, loaded into TTBR0; its upper half
+ * is TTBR1's, the kernel's, shared by construction.
+ *
+ * Boot-time table pages come from a pool in the image; after boot, the
+ * arch.h contract (arch_map_range() and friends) takes them from
+ * pgtable_alloc_page() (mm/pgtable_alloc.c). Every operation goes through
+ * one walker, pt_walk().
  */
 #include <pagoda/arch.h>
+#include <pagoda/atomic.h>
 #include <pagoda/boot_info.h>
 #include <pagoda/printk.h>
+#include <pagoda/smp.h>
 #include <pagoda/string.h>
 #include <asm/arm64.h>
 #include "pgtable.h"
 
+#define PT_LEAF 3
+
 u64 kimage_voffset;
 u64 image_phys_start;
 static u64 image_phys_end;
-static u64 *kernel_root;
 static u64 direct_map_end;
 static u64 devmap_next = DEVMAP_START;
+
+struct mm_struct init_mm;
 
 #define BOOT_POOL_PAGES 32
 static u64 boot_pool[BOOT_POOL_PAGES][512] __aligned(4096);
 static unsigned int boot_pool_used;
 static bool boot_tables = true; /* until arm64_start hands over */
-/* TTBR0 after boot: no entries, so the lower half faults. */
+/* init_mm's lower half (TTBR0): no entries, so a NULL dereference faults. */
 static u64 empty_root[512] __aligned(4096);
 
 extern char _head[], __text_end[], __rodata_start[], __rodata_end[];
@@ -48,14 +58,16 @@ extern char __data_start[], __kernel_end[];
 #define ATTR_TEXT (PTE_KERNEL | PTE_ATTR(MT_NORMAL) | PTE_RDONLY)
 #define ATTR_RODATA (PTE_KERNEL | PTE_ATTR(MT_NORMAL) | PTE_RDONLY | PTE_PXN)
 #define ATTR_DATA (PTE_KERNEL | PTE_ATTR(MT_NORMAL) | PTE_PXN)
-#define ATTR_MASK (PTE_ATTR(7) | PTE_RDONLY | PTE_PXN | PTE_UXN | PTE_AF | PTE_SH_INNER)
+#define ATTR_DIRECT (PTE_KERNEL | PTE_ATTR(MT_NORMAL) | PTE_PXN)
+#define ATTR_MASK (PTE_ATTR(7) | PTE_USER | PTE_RDONLY | PTE_PXN | PTE_UXN | PTE_AF | \
+		   PTE_SH_INNER | PTE_NG)
 
-void arm64_mmu_boot_done(void)
+void paging_boot_done(void)
 {
 	boot_tables = false;
 }
 
-static phys_addr_t alloc_table(void)
+static phys_addr_t pgtable_alloc(void)
 {
 	if (boot_tables) {
 		if (boot_pool_used == BOOT_POOL_PAGES)
@@ -85,100 +97,76 @@ static u64 level_size(int level)
 
 static bool is_table(u64 e, int level)
 {
-	return level < 3 && (e & (PTE_VALID | PTE_TABLE)) == (PTE_VALID | PTE_TABLE);
+	return level < PT_LEAF && (e & (PTE_VALID | PTE_TABLE)) == (PTE_VALID | PTE_TABLE);
 }
 
 /*
- * Map [va, va + size) to pa in the subtree `table` at `level`. With
- * `blocks`, aligned 1 GiB and 2 MiB pieces become block entries. With
- * `same_ok`, an existing leaf that already says exactly this is accepted
- * (the direct map is built over the DTB's early pages); otherwise a present
- * leaf is -EEXIST.
+ * The root that translates va in mm: the upper half is always the
+ * kernel's (TTBR1), the lower half mm's own (TTBR0; init_mm has none).
+ * NULL for an address in neither half.
  */
-static int map_level(u64 *table, int level, u64 va, u64 pa, u64 size, u64 attrs,
-		     bool blocks, bool same_ok)
-{
-	u64 step = level_size(level);
-
-	while (size) {
-		u64 chunk = MIN(size, ALIGN_DOWN(va + step, step) - va);
-		u64 *e = &table[pt_index(va, level)];
-		int err;
-
-		if (level == 3) {
-			u64 want = pa | attrs | PTE_TABLE;
-
-			if ((*e & PTE_VALID) && !(same_ok && *e == want))
-				return -EEXIST;
-			*e = want;
-		} else if (!(*e & PTE_VALID) && blocks && level >= 1 && chunk == step &&
-			   IS_ALIGNED(pa, step)) {
-			*e = pa | attrs;
-		} else if (*e & PTE_VALID && !is_table(*e, level)) {
-			/* An existing block: fine only if it already maps this. */
-			u64 base = *e & PTE_ADDR_MASK & ~(step - 1);
-
-			if (!same_ok || (*e & ATTR_MASK) != (attrs & ATTR_MASK) ||
-			    base + (va & (step - 1)) != pa)
-				return -EEXIST;
-		} else {
-			if (!(*e & PTE_VALID)) {
-				phys_addr_t t = alloc_table();
-
-				if (!t)
-					return -ENOMEM;
-				*e = t | PTE_VALID | PTE_TABLE;
-			}
-			err = map_level(table_va(*e & PTE_ADDR_MASK), level + 1, va, pa, chunk,
-					attrs, blocks, same_ok);
-			if (err)
-				return err;
-		}
-		va += chunk;
-		pa += chunk;
-		size -= chunk;
-	}
-	return 0;
-}
-
-/*
- * The leaf entry for va in the live tables, and its level; NULL when
- * unmapped (or outside both halves).
- */
-static u64 *lookup(u64 va, int *level_out)
+static u64 *pt_root(struct mm_struct *mm, u64 va)
 {
 	u64 top = va >> VA_BITS;
-	u64 root;
 
+	if (top == (~0ULL >> VA_BITS))
+		return init_mm.pgd;
 	if (top == 0)
-		root = read_sysreg(ttbr0_el1);
-	else if (top == (~0ULL >> VA_BITS))
-		root = read_sysreg(ttbr1_el1);
-	else
+		return mm == &init_mm ? empty_root : mm->pgd;
+	return NULL;
+}
+
+/*
+ * The one walker, used by every operation below. It descends the tables
+ * that translate va in mm towards its entry at level `stop` and returns the
+ * entry where it ended, with that level in *levelp: the entry at `stop`, a
+ * block above it, or (without alloc) the first invalid entry. With alloc,
+ * missing tables are created on the way; NULL then means no page could be
+ * had (or va is in neither half). A table is installed with a
+ * compare-and-swap, so two CPUs mapping neighbouring pages never lose one
+ * another's table.
+ */
+static u64 *pt_walk(struct mm_struct *mm, u64 va, int stop, bool alloc, int *levelp)
+{
+	u64 *t = pt_root(mm, va);
+
+	if (!t)
 		return NULL;
-	u64 *t = table_va(root & PTE_ADDR_MASK);
-
-	for (int level = 0; level <= 3; level++) {
+	for (int level = 0;; level++) {
 		u64 *e = &t[pt_index(va, level)];
+		u64 old = READ_ONCE(*e);
 
-		if (!(*e & PTE_VALID))
-			return NULL;
-		if (!is_table(*e, level)) {
-			if (level == 0 || (level == 3 && !(*e & PTE_TABLE)))
-				return NULL; /* reserved encodings */
-			*level_out = level;
+		if (level == stop || ((old & PTE_VALID) && !is_table(old, level)) ||
+		    (!(old & PTE_VALID) && !alloc)) {
+			*levelp = level;
 			return e;
 		}
-		t = table_va(*e & PTE_ADDR_MASK);
+		if (!(old & PTE_VALID)) {
+			phys_addr_t pa = pgtable_alloc();
+			u64 want = pa | PTE_VALID | PTE_TABLE, seen;
+
+			if (!pa)
+				return NULL;
+			/* The zeroed table before the entry that points to it. */
+			dsb(ishst);
+			seen = cmpxchg(e, old, want);
+			if (seen != old) {
+				if (!boot_tables)
+					pgtable_free_page(pa);
+				want = seen;
+			}
+			old = want;
+		}
+		t = table_va(old & PTE_ADDR_MASK);
 	}
-	return NULL;
 }
 
 /*
  * While only the boot CPU runs (boot_tables), TLB maintenance stays local:
  * no other CPU has walked these tables, and a broadcast is costly (under
  * TCG it stops every virtual CPU). Afterwards it goes to the whole inner
- * shareable domain, as other CPUs will share the kernel's tables.
+ * shareable domain. Only the boot-time mappings below use these; the
+ * arch.h contract flushes through flush_tlb_kernel_range().
  */
 static void flush_tlb_all(void)
 {
@@ -208,11 +196,68 @@ static void flush_tlb_range(u64 va, u64 size)
 	isb();
 }
 
+/* Does the leaf e at level map va to pa with attrs already? */
+static bool same_leaf(u64 e, int level, u64 va, u64 pa, u64 attrs)
+{
+	u64 span = level_size(level);
+	u64 base = e & PTE_ADDR_MASK & ~(span - 1);
+
+	return (e & ATTR_MASK) == (attrs & ATTR_MASK) && base + (va & (span - 1)) == pa;
+}
+
+/*
+ * Boot-time mappings in init_mm: [va, va + size) to pa, all page aligned
+ * (callers round up what they are given). With `blocks`,
+ * aligned 1 GiB and 2 MiB pieces become block entries. With `same_ok`, an
+ * existing leaf that already says exactly this is accepted (the direct map
+ * is built over the DTB's early pages); otherwise a present leaf is -EEXIST.
+ */
+static int map_boot(u64 va, u64 pa, u64 size, u64 attrs, bool blocks, bool same_ok)
+{
+	while (size) {
+		int level = PT_LEAF, got;
+		u64 chunk, *e;
+
+		if (blocks)
+			for (int l = 1; l < PT_LEAF; l++)
+				if (IS_ALIGNED(va | pa, level_size(l)) && size >= level_size(l)) {
+					level = l;
+					break;
+				}
+		for (;;) {
+			e = pt_walk(&init_mm, va, level, true, &got);
+			if (!e)
+				return -ENOMEM;
+			/* Already split into a table: map it in smaller pieces. */
+			if (got == level && is_table(*e, level)) {
+				level++;
+				continue;
+			}
+			break;
+		}
+		if (*e & PTE_VALID) {
+			u64 span = level_size(got);
+
+			if (!same_ok || !same_leaf(*e, got, va, pa, attrs))
+				return -EEXIST;
+			chunk = MIN(size, ALIGN_DOWN(va + span, span) - va);
+		} else {
+			*e = pa | attrs | (level == PT_LEAF ? PTE_TABLE : 0);
+			chunk = level_size(level);
+		}
+		va += chunk;
+		pa += chunk;
+		size -= chunk;
+	}
+	return 0;
+}
+
 static void map_image(char *start, char *end, u64 attrs)
 {
-	u64 va = (u64)start, size = (u64)end - va;
+	/* A section's last page is whole, though its end may not be. */
+	u64 va = (u64)start, size = ALIGN_UP((u64)end, PAGE_SIZE) - va;
 
-	if (map_level(kernel_root, 0, va, __pa_kernel(va), size, attrs, false, false))
+	if (map_boot(va, __pa_kernel(va), size, attrs, false, false))
 		panic("mmu: out of boot page tables mapping the kernel");
 }
 
@@ -220,30 +265,27 @@ static void map_image(char *start, char *end, u64 attrs)
  * Called with head.S's tables live and nothing else set up: build the real
  * upper half for the image and switch to it.
  */
-void paging_early(u64 image_pa)
+void paging_init(u64 image_pa)
 {
 	kimage_voffset = KERNEL_VIRT - image_pa;
 	image_phys_start = image_pa;
 	image_phys_end = image_pa + (u64)(__kernel_end - _head);
-	kernel_root = table_va(alloc_table());
+	init_mm.pgd = table_va(pgtable_alloc());
 	map_image(_head, __text_end, ATTR_TEXT);
 	map_image(__rodata_start, __rodata_end, ATTR_RODATA);
 	map_image(__data_start, __kernel_end, ATTR_DATA);
 
 	/* Both the old and the new tables map this code identically. */
 	write_sysreg(ttbr0_el1, __pa_kernel(empty_root));
-	write_sysreg(ttbr1_el1, __pa_kernel(kernel_root));
+	write_sysreg(ttbr1_el1, __pa_kernel(init_mm.pgd));
 	isb();
 	flush_tlb_all();
 }
 
-#define ATTR_DIRECT (PTE_KERNEL | PTE_ATTR(MT_NORMAL) | PTE_PXN)
-
 int mmu_map_dtb(phys_addr_t pa, u64 size)
 {
 	u64 start = ALIGN_DOWN(pa, PAGE_SIZE), end = ALIGN_UP(pa + size, PAGE_SIZE);
-	int err = map_level(kernel_root, 0, PAGE_OFFSET + start, start, end - start,
-			    ATTR_DIRECT, false, true);
+	int err = map_boot(PAGE_OFFSET + start, start, end - start, ATTR_DIRECT, false, true);
 
 	flush_tlb_all();
 	return err;
@@ -265,8 +307,7 @@ void paging_map_direct(void)
 				(unsigned long long)start, (unsigned long long)end);
 			continue;
 		}
-		err = map_level(kernel_root, 0, PAGE_OFFSET + start, start, end - start,
-				ATTR_DIRECT, true, true);
+		err = map_boot(PAGE_OFFSET + start, start, end - start, ATTR_DIRECT, true, true);
 		if (err) {
 			pr_warn("mmu: direct map of %llx-%llx failed (%d)\n",
 				(unsigned long long)start, (unsigned long long)end, err);
@@ -289,50 +330,57 @@ void *early_ioremap(phys_addr_t pa, u64 size)
 
 	if (!size || va + len > DEVMAP_END)
 		return NULL;
-	if (map_level(kernel_root, 0, va, start, len, PROT_DEVICE_RW, false, false))
+	if (map_boot(va, start, len, PROT_DEVICE_RW, false, false))
 		return NULL;
 	devmap_next += len + PAGE_SIZE; /* an unmapped guard page between mappings */
 	flush_tlb_range(va, len);
 	return (void *)(va + (pa - start));
 }
 
-/* ---- the arch.h interface ----------------------------------------------- */
+/* ---- the arch.h contract --------------------------------------------------- */
 
-unsigned int arch_page_prot(u64 va)
+int arch_lookup(struct mm_struct *mm, u64 va, phys_addr_t *pa, unsigned int *prot)
 {
 	int level;
-	u64 *e = lookup(va, &level);
-	unsigned int prot;
+	u64 *e = pt_walk(mm, va, PT_LEAF, false, &level);
+	u64 v, span;
+	unsigned int p;
 
 	if (!e)
-		return 0;
-	prot = PROT_PRESENT;
-	if (!(*e & PTE_RDONLY))
-		prot |= PROT_WRITE;
-	if (!(*e & PTE_PXN))
-		prot |= PROT_EXEC;
-	if (((*e >> 2) & 7) == MT_DEVICE)
-		prot |= PROT_DEVICE;
-	if (((*e >> 2) & 7) == MT_NORMAL_NC)
-		prot |= PROT_NOCACHE;
-	return prot;
-}
-
-phys_addr_t arch_virt_to_phys(u64 va)
-{
-	int level;
-	u64 *e = lookup(va, &level);
-	u64 span;
-
-	if (!e)
-		return (phys_addr_t)-1;
+		return -ENOENT;
+	v = READ_ONCE(*e);
+	/* Invalid, or a reserved encoding (a level-0 block, a level-3 "block"). */
+	if (!(v & PTE_VALID) || level == 0 || (level == PT_LEAF && !(v & PTE_TABLE)))
+		return -ENOENT;
 	span = level_size(level);
-	return (*e & PTE_ADDR_MASK & ~(span - 1)) | (va & (span - 1));
+	if (pa)
+		*pa = (v & PTE_ADDR_MASK & ~(span - 1)) | (va & (span - 1));
+	if (prot) {
+		p = PROT_PRESENT;
+		if (!(v & PTE_RDONLY))
+			p |= PROT_WRITE;
+		if (v & PTE_USER)
+			p |= PROT_USER | (v & PTE_UXN ? 0 : PROT_EXEC);
+		else if (!(v & PTE_PXN))
+			p |= PROT_EXEC;
+		if (((v >> 2) & 7) == MT_DEVICE)
+			p |= PROT_DEVICE;
+		if (((v >> 2) & 7) == MT_NORMAL_NC)
+			p |= PROT_NOCACHE;
+		*prot = p;
+	}
+	return 0;
 }
 
+/*
+ * User pages are never executable at EL1 (PXN) and are tagged with an
+ * ASID (nG); kernel pages are never executable at EL0 (UXN). Device
+ * memory never executes.
+ */
 static u64 prot_attrs(unsigned int prot)
 {
-	u64 a = PTE_KERNEL;
+	u64 a = PTE_VALID | PTE_AF | PTE_SH_INNER | PTE_TABLE;
+	bool exec = (prot & PROT_EXEC) && !(prot & PROT_DEVICE);
 
 	if (prot & PROT_DEVICE)
 		a |= PTE_ATTR(MT_DEVICE);
@@ -340,86 +388,173 @@ static u64 prot_attrs(unsigned int prot)
 		a |= PTE_ATTR(prot & PROT_NOCACHE ? MT_NORMAL_NC : MT_NORMAL);
 	if (!(prot & PROT_WRITE))
 		a |= PTE_RDONLY;
-	if (!(prot & PROT_EXEC) || (prot & PROT_DEVICE))
-		a |= PTE_PXN;
+	if (prot & PROT_USER)
+		a |= PTE_USER | PTE_NG | PTE_PXN | (exec ? 0 : PTE_UXN);
+	else
+		a |= PTE_UXN | (exec ? 0 : PTE_PXN);
 	return a;
 }
 
-/* Ranges the interface may touch: the upper half below the image. */
-static bool range_ok(u64 va, u64 size)
+static bool range_ok(struct mm_struct *mm, u64 va, u64 size)
 {
-	return IS_ALIGNED(va, PAGE_SIZE) && IS_ALIGNED(size, PAGE_SIZE) && size &&
-	       va >= VMALLOC_START && va + size > va && va + size <= KERNEL_VIRT;
+	if (!size || !IS_ALIGNED(va, PAGE_SIZE) || !IS_ALIGNED(size, PAGE_SIZE) ||
+	    va + size < va)
+		return false;
+	if (mm == &init_mm)
+		return va >= VMALLOC_START && va + size <= VMALLOC_END;
+	return va + size <= TASK_SIZE;
 }
 
-/* True when every page of the range is mapped by a level-3 entry. */
-static bool fully_mapped(u64 va, u64 size)
+static bool prot_ok(struct mm_struct *mm, unsigned int prot)
+{
+	unsigned int known = PROT_PRESENT | PROT_WRITE | PROT_EXEC | PROT_DEVICE |
+			     PROT_NOCACHE | PROT_USER;
+
+	return (prot & PROT_PRESENT) && !(prot & ~known) &&
+	       !(prot & PROT_USER) == (mm == &init_mm);
+}
+
+/* Every page of the range valid as a level-3 entry. */
+static bool fully_mapped(struct mm_struct *mm, u64 va, u64 size)
 {
 	int level;
 
 	for (u64 a = va; a < va + size; a += PAGE_SIZE) {
-		u64 *e = lookup(a, &level);
+		u64 *e = pt_walk(mm, a, PT_LEAF, false, &level);
 
-		if (!e || level != 3)
+		if (!e || level != PT_LEAF || !(READ_ONCE(*e) & PTE_VALID))
 			return false;
 	}
 	return true;
 }
 
-int arch_unmap_range(u64 va, u64 size)
+/* Some page of the range valid (or under a block). */
+static bool any_mapped(struct mm_struct *mm, u64 va, u64 size)
 {
 	int level;
 
-	if (!range_ok(va, size) || !fully_mapped(va, size))
-		return -EINVAL;
+	for (u64 a = va; a < va + size;) {
+		u64 *e = pt_walk(mm, a, PT_LEAF, false, &level);
+
+		if (READ_ONCE(*e) & PTE_VALID)
+			return true;
+		/* A missing table: skip everything it would have held. */
+		a = ALIGN_DOWN(a, level_size(level)) + level_size(level);
+		if (!a)
+			break;
+	}
+	return false;
+}
+
+/* Unmap and protect end here: see arch.h for who flushes where. */
+static void flush_range(struct mm_struct *mm, u64 va, u64 size)
+{
+	/* The cleared entries reach every walker before any CPU flushes. */
+	dsb(ishst);
+	if (mm == &init_mm)
+		flush_tlb_kernel_range(va, va + size);
+	else
+		flush_tlb_mm_range(mm, va, va + size);
+}
+
+static void clear_range(struct mm_struct *mm, u64 va, u64 size)
+{
+	int level;
+
 	for (u64 a = va; a < va + size; a += PAGE_SIZE)
-		*lookup(a, &level) = 0;
-	flush_tlb_range(va, size);
+		WRITE_ONCE(*pt_walk(mm, a, PT_LEAF, false, &level), 0);
+}
+
+int arch_map_range(struct mm_struct *mm, u64 va, phys_addr_t pa, u64 size,
+		   unsigned int prot)
+{
+	u64 attrs = prot_attrs(prot);
+	int level;
+
+	if (!range_ok(mm, va, size) || !IS_ALIGNED(pa, PAGE_SIZE) || !prot_ok(mm, prot))
+		return -EINVAL;
+	if (any_mapped(mm, va, size))
+		return -EEXIST;
+	for (u64 off = 0; off < size; off += PAGE_SIZE) {
+		u64 *e = pt_walk(mm, va + off, PT_LEAF, true, &level);
+
+		if (!e) {
+			clear_range(mm, va, off);
+			flush_range(mm, va, off);
+			return -ENOMEM;
+		}
+		WRITE_ONCE(*e, (pa + off) | attrs);
+	}
+	/* No TLB holds an invalid entry: the walkers need only see the writes. */
+	dsb(ishst);
+	isb();
 	return 0;
 }
 
-int arch_map_range(u64 va, phys_addr_t pa, u64 size, unsigned int prot)
+int arch_protect_range(struct mm_struct *mm, u64 va, u64 size, unsigned int prot)
 {
-	int level, err;
-
-	if (!range_ok(va, size) || !IS_ALIGNED(pa, PAGE_SIZE) || !(prot & PROT_PRESENT))
-		return -EINVAL;
-	for (u64 a = va; a < va + size; a += PAGE_SIZE)
-		if (lookup(a, &level))
-			return -EEXIST;
-	err = map_level(kernel_root, 0, va, pa, size, prot_attrs(prot), false, false);
-	if (err) {
-		/* Undo the part that was mapped before the tables ran out. */
-		for (u64 a = va; a < va + size; a += PAGE_SIZE) {
-			u64 *e = lookup(a, &level);
-
-			if (e)
-				*e = 0;
-		}
-	}
-	flush_tlb_range(va, size);
-	return err;
-}
-
-int arch_protect_range(u64 va, u64 size, unsigned int prot)
-{
-	int level;
 	u64 attrs = prot_attrs(prot);
+	int level;
 
-	if (!range_ok(va, size) || !(prot & PROT_PRESENT) || !fully_mapped(va, size))
+	if (!range_ok(mm, va, size) || !prot_ok(mm, prot) || !fully_mapped(mm, va, size))
 		return -EINVAL;
 	/*
-	 * Break before make: a live entry is never rewritten in place, so no
-	 * TLB can ever hold two different answers for one address.
+	 * Break before make: the entries go invalid and every TLB forgets
+	 * them before the new ones are written, so no TLB can ever hold two
+	 * different answers for one address.
 	 */
 	for (u64 a = va; a < va + size; a += PAGE_SIZE) {
-		u64 *e = lookup(a, &level);
-		u64 pa = *e & PTE_ADDR_MASK;
+		u64 *e = pt_walk(mm, a, PT_LEAF, false, &level);
 
-		*e = 0;
-		flush_tlb_range(a, PAGE_SIZE);
-		*e = pa | attrs | PTE_TABLE;
+		WRITE_ONCE(*e, *e & ~(u64)PTE_VALID);
 	}
-	flush_tlb_range(va, size);
+	flush_range(mm, va, size);
+	for (u64 a = va; a < va + size; a += PAGE_SIZE) {
+		u64 *e = pt_walk(mm, a, PT_LEAF, false, &level);
+
+		WRITE_ONCE(*e, (*e & PTE_ADDR_MASK) | attrs);
+	}
+	dsb(ishst);
+	isb();
 	return 0;
+}
+
+int arch_unmap_range(struct mm_struct *mm, u64 va, u64 size)
+{
+	if (!range_ok(mm, va, size) || !fully_mapped(mm, va, size))
+		return -EINVAL;
+	clear_range(mm, va, size);
+	flush_range(mm, va, size);
+	return 0;
+}
+
+/* ---- user address spaces ---------------------------------------------------- */
+
+int arch_mm_init(struct mm_struct *mm)
+{
+	phys_addr_t pa = pgtable_alloc_page();
+
+	if (!pa)
+		return -ENOMEM;
+	/* Only a lower half: the upper half is TTBR1's, the kernel's. */
+	mm->pgd = __va(pa);
+	mm->cpu_mask = 0;
+	return 0;
+}
+
+/* Free a table at `level` and every table below it (not the pages). */
+static void free_tables(u64 *t, int level)
+{
+	for (int i = 0; i < 512; i++)
+		if (is_table(t[i], level))
+			free_tables(table_va(t[i] & PTE_ADDR_MASK), level + 1);
+	pgtable_free_page(__pa(t));
+}
+
+void arch_mm_free(struct mm_struct *mm)
+{
+	if (mm == &init_mm || !mm->pgd)
+		return;
+	free_tables(mm->pgd, 0);
+	mm->pgd = NULL;
 }

@@ -16,9 +16,11 @@
 #define PTE_VALID (1 << 0)
 #define PTE_TABLE (1 << 1)   /* levels 0-2: next table; level 3: a page */
 #define PTE_ATTR(i) ((i) << 2) /* index into MAIR_EL1 */
+#define PTE_USER (1 << 6)    /* AP[1]: EL0 may access */
 #define PTE_RDONLY (1 << 7)  /* AP[2]: read-only */
 #define PTE_SH_INNER (3 << 8)
 #define PTE_AF (1 << 10)     /* access flag: set, or the first access faults */
+#define PTE_NG (1 << 11)     /* not global: tagged with the address space's ASID */
 #define PTE_PXN (_UL(1) << 53)    /* never executable at EL1 */
 #define PTE_UXN (_UL(1) << 54)    /* never executable at EL0 */
 #define PTE_ADDR_MASK 0x0000fffffffff000

@@ -38,6 +38,6 @@ const char *arm64_counter_init(u64 fallback);
 /* rtc.c: find the PL031 real-time clock, if the device tree has one. */
 void arm64_rtc_probe(const void *fdt);
 /* mmu.c */
-void arm64_mmu_boot_done(void);
+void paging_boot_done(void);
 
 #endif

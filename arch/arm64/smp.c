@@ -114,7 +114,7 @@ static int spin_table_release(unsigned int cpu, phys_addr_t entry)
 		pr_err("smp: CPU %u: bad cpu-release-addr %#llx\n", cpu, (unsigned long long)pa);
 		return -EINVAL;
 	}
-	if (arch_virt_to_phys((u64)mailbox) != pa) {
+	if (arch_virt_to_phys(&init_mm, (u64)mailbox) != pa) {
 		pr_err("smp: CPU %u: cpu-release-addr %#llx is not in the direct map\n", cpu,
 		       (unsigned long long)pa);
 		return -EFAULT;

@@ -2,7 +2,10 @@
 /*
  * The x86-64 virtual memory layout, shared by the linker script and C.
  *
- *   0000000000000000 - 00007fffffffffff  user space (later issues)
+ *   0000000000000000 - 00007fffffffefff  user space (TASK_SIZE; the last page
+ *                                        stays unmapped, as in Linux, so that
+ *                                        sysret never returns to a
+ *                                        non-canonical address)
  *   ffff888000000000 - ffffc87fffffffff  direct map of all physical memory
  *   ffffc90000000000 - ffffc9ffffffffff  vmalloc and ioremap (1 TiB)
  *   ffffffff80000000 - ffffffffffffffff  the kernel image (phys + KERNEL_VIRT)
@@ -18,5 +21,6 @@
 #define PAGE_OFFSET 0xffff888000000000
 #define VMALLOC_START 0xffffc90000000000
 #define VMALLOC_END 0xffffca0000000000
+#define TASK_SIZE 0x00007ffffffff000
 
 #endif

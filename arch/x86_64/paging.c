@@ -7,11 +7,14 @@
  *   - a direct map of physical memory at PAGE_OFFSET (1 GiB pages when the
  *     CPU has them, else 2 MiB), writable and no-execute;
  *   - nothing at all in the low half, so a NULL dereference faults.
- * Page-table pages for those come from a static pool in the image. Later
- * mappings (vmalloc, ioremap: arch_map_range() and friends) take theirs
- * from pgtable_alloc_page(), that is from memblock or the buddy allocator.
+ * That is init_mm. Page-table pages for it come from a static pool in the
+ * image. Later mappings (vmalloc, ioremap, user address spaces: the
+ * arch.h contract, arch_map_range() and friends) take theirs from
+ * pgtable_alloc_page(), that is from memblock or the buddy allocator.
+ * Every operation goes through one walker, pt_walk().
  */
 #include <pagoda/arch.h>
+#include <pagoda/atomic.h>
 #include <pagoda/boot_info.h>
 #include <pagoda/printk.h>
 #include <pagoda/smp.h>
@@ -20,6 +23,7 @@
 
 #define PTE_P (1ULL << 0)
 #define PTE_W (1ULL << 1)
+#define PTE_U (1ULL << 2)
 #define PTE_PWT (1ULL << 3)
 #define PTE_PCD (1ULL << 4)
 #define PTE_PS (1ULL << 7)
@@ -27,22 +31,58 @@
 #define PTE_NX (1ULL << 63)
 #define PTE_ADDR 0x000ffffffffff000ULL
 
+/*
+ * Levels are numbered from the root as on arm64: 0 is the PML4 (512 GiB
+ * per entry), 1 the PDPT (1 GiB), 2 the page directory (2 MiB), 3 the page
+ * table (4 KiB). Levels 1 and 2 may hold a large page (PS).
+ */
+#define PT_LEAF 3
+
 #define POOL_PAGES 96
 static u64 pt_pool[POOL_PAGES][512] __aligned(4096);
 static unsigned int pt_pool_used;
-static u64 *kernel_pml4;
 static u64 nx_bit;
 static u64 direct_map_end;
 static bool direct_map_live; /* page tables reachable through the direct map */
 
+struct mm_struct init_mm;
+
 extern char __text_start[], __text_end[], __rodata_start[], __rodata_end[];
 extern char __data_start[], __kernel_end[];
+
+static unsigned int pt_index(u64 va, int level)
+{
+	return (va >> (39 - 9 * level)) & 511;
+}
+
+static u64 level_size(int level)
+{
+	return 1ULL << (39 - 9 * level);
+}
+
+static bool is_leaf(u64 e, int level)
+{
+	return level == PT_LEAF || (level > 0 && (e & PTE_PS));
+}
+
+/* The lower half (user space) runs up to bit 47; the rest is the kernel's. */
+static bool is_user_va(u64 va)
+{
+	return (va >> 47) == 0;
+}
+
+static bool is_canonical(u64 va)
+{
+	u64 top = va >> 47;
+
+	return top == 0 || top == (~0ULL >> 47);
+}
 
 /*
  * A new page-table page's physical address: from the image's pool while
  * booting, afterwards from portable code.
  */
-static u64 pt_alloc(void)
+static u64 pgtable_alloc(void)
 {
 	if (direct_map_live)
 		return pgtable_alloc_page();
@@ -62,43 +102,63 @@ static u64 *table_va(u64 e)
 	return (u64 *)(pa + (direct_map_live ? PAGE_OFFSET : KERNEL_VIRT));
 }
 
-static u64 *next_level(u64 *table, unsigned int idx)
+/*
+ * The one walker, used by every operation below. It descends mm's tables
+ * towards va's entry at level `stop` and returns the entry where it ended,
+ * with that level in *levelp: the entry at `stop`, a large page above it,
+ * or (without alloc) the first non-present entry. With alloc, missing
+ * tables are created on the way; NULL then means no page could be had.
+ * A table is installed with a compare-and-swap, so two CPUs mapping
+ * neighbouring pages never lose one another's table.
+ */
+static u64 *pt_walk(struct mm_struct *mm, u64 va, int stop, bool alloc, int *levelp)
 {
-	if (!(table[idx] & PTE_P)) {
-		u64 pa = pt_alloc();
+	u64 *t = mm->pgd;
 
-		if (!pa)
-			return NULL;
-		table[idx] = pa | PTE_P | PTE_W;
+	for (int level = 0;; level++) {
+		u64 *e = &t[pt_index(va, level)];
+		u64 old = READ_ONCE(*e);
+
+		if (level == stop || ((old & PTE_P) && is_leaf(old, level)) ||
+		    (!(old & PTE_P) && !alloc)) {
+			*levelp = level;
+			return e;
+		}
+		if (!(old & PTE_P)) {
+			/* User tables must allow user access at every level. */
+			u64 pa = pgtable_alloc(), seen;
+			u64 want = pa | PTE_P | PTE_W | (is_user_va(va) ? PTE_U : 0);
+
+			if (!pa)
+				return NULL;
+			seen = cmpxchg(e, old, want);
+			if (seen != old) {
+				if (direct_map_live)
+					pgtable_free_page(pa);
+				want = seen;
+			}
+			old = want;
+		}
+		t = table_va(old);
 	}
-	if (table[idx] & PTE_PS)
-		return NULL; /* a large page already covers this range */
-	return table_va(table[idx]);
 }
 
-static unsigned int idx(u64 va, int level)
+/* Boot: map one page of level's size (3: 4 KiB, 2: 2 MiB, 1: 1 GiB). */
+static int map_boot(u64 va, u64 pa, u64 flags, int level)
 {
-	return (va >> (12 + 9 * level)) & 511;
-}
+	int got;
+	u64 *e = pt_walk(&init_mm, va, level, true, &got);
 
-/* Map one page of the given size (level 0: 4 KiB, 1: 2 MiB, 2: 1 GiB). */
-static int map_one(u64 va, u64 pa, u64 flags, int level)
-{
-	u64 *t = kernel_pml4;
-
-	for (int l = 3; l > level; l--) {
-		t = next_level(t, idx(va, l));
-		if (!t)
-			return -ENOMEM;
-	}
-	t[idx(va, level)] = pa | flags | (level ? PTE_PS : 0);
+	if (!e || got != level)
+		return -ENOMEM;
+	*e = pa | flags | (level != PT_LEAF ? PTE_PS : 0);
 	return 0;
 }
 
 static void map_image_range(char *start, char *end, u64 flags)
 {
 	for (u64 va = (u64)start; va < (u64)end; va += PAGE_SIZE)
-		if (map_one(va, __pa_kernel(va), flags, 0))
+		if (map_boot(va, __pa_kernel(va), flags, PT_LEAF))
 			panic("paging: out of boot page tables mapping the kernel");
 }
 
@@ -116,21 +176,34 @@ static u64 highest_address(void)
 	return ALIGN_UP(top, SZ_1G);
 }
 
-static void map_direct(void)
+static void paging_map_direct(void)
 {
 	u64 top = highest_address();
-	int level = cpu.pdpe1gb ? 2 : 1;
-	u64 step = level == 2 ? SZ_1G : SZ_2M;
+	int level = cpu.pdpe1gb ? 1 : 2;
+	u64 step = level_size(level);
 
 	for (u64 pa = 0; pa < top; pa += step) {
-		if (map_one(PAGE_OFFSET + pa, pa, PTE_P | PTE_W | PTE_G | nx_bit,
-			    level)) {
+		if (map_boot(PAGE_OFFSET + pa, pa, PTE_P | PTE_W | PTE_G | nx_bit, level)) {
 			pr_warn("paging: direct map stops at %llu MiB (boot page-table pool full)\n",
 				(unsigned long long)(pa >> 20));
 			break;
 		}
 		direct_map_end = pa + step;
 	}
+}
+
+/*
+ * Give the vmalloc window its top-level entries now, so the kernel half of
+ * the root never changes after boot and a user mm's copy of it (made by
+ * arch_mm_init()) stays right forever.
+ */
+static void paging_fill_kernel_roots(void)
+{
+	int level;
+
+	for (u64 va = VMALLOC_START; va < VMALLOC_END; va += level_size(0))
+		if (!pt_walk(&init_mm, va, 1, true, &level))
+			panic("paging: out of boot page tables for the vmalloc window");
 }
 
 u64 arch_direct_map_end(void)
@@ -141,55 +214,47 @@ u64 arch_direct_map_end(void)
 void paging_init(void)
 {
 	nx_bit = cpu.nx ? PTE_NX : 0;
-	kernel_pml4 = table_va(pt_alloc());
+	init_mm.pgd = table_va(pgtable_alloc());
 	map_image_range(__text_start, __text_end, PTE_P | PTE_G);
 	map_image_range(__rodata_start, __rodata_end, PTE_P | PTE_G | nx_bit);
 	map_image_range(__data_start, __kernel_end, PTE_P | PTE_W | PTE_G | nx_bit);
-	map_direct();
+	paging_map_direct();
+	paging_fill_kernel_roots();
 	write_cr4(read_cr4() | CR4_PGE);
-	write_cr3(__pa_kernel(kernel_pml4));
+	write_cr3(__pa_kernel(init_mm.pgd));
 	direct_map_live = true;
-	kernel_pml4 = table_va(__pa_kernel(kernel_pml4));
+	init_mm.pgd = table_va(__pa_kernel(init_mm.pgd));
 }
 
-/*
- * Walk the live page tables for va. Writable only if every level allows
- * it; executable only if no level says no-execute.
- */
-unsigned int arch_page_prot(u64 va)
+/* --- the arch.h contract ---------------------------------------------------- */
+
+static unsigned int cache_prot(u64 v)
 {
-	u64 *t = table_va(read_cr3());
-	bool w = true, x = true;
-
-	for (int level = 3; level >= 0; level--) {
-		u64 e = t[idx(va, level)];
-
-		if (!(e & PTE_P))
-			return 0;
-		w = w && (e & PTE_W);
-		x = x && !(e & PTE_NX);
-		if (level == 0 || (e & PTE_PS))
-			break;
-		t = table_va(e);
-	}
-	return PROT_PRESENT | (w ? PROT_WRITE : 0) | (x ? PROT_EXEC : 0);
+	if (!(v & PTE_PCD))
+		return 0;
+	return v & PTE_PWT ? PROT_DEVICE : PROT_NOCACHE;
 }
 
-/* --- runtime kernel mappings (vmalloc, ioremap) ------------------------- */
-
-/* The level-0 entry for va, or NULL when a table on the way is missing. */
-static u64 *pte_lookup(u64 va)
+int arch_lookup(struct mm_struct *mm, u64 va, phys_addr_t *pa, unsigned int *prot)
 {
-	u64 *t = kernel_pml4;
+	int level;
+	u64 *e, v, mask;
 
-	for (int level = 3; level > 0; level--) {
-		u64 e = t[idx(va, level)];
-
-		if (!(e & PTE_P) || (e & PTE_PS))
-			return NULL;
-		t = table_va(e);
-	}
-	return &t[idx(va, 0)];
+	if (!is_canonical(va))
+		return -ENOENT;
+	e = pt_walk(mm, va, PT_LEAF, false, &level);
+	v = READ_ONCE(*e);
+	if (!(v & PTE_P))
+		return -ENOENT;
+	/* Tables above a leaf allow everything, so the leaf decides. */
+	mask = level_size(level) - 1;
+	if (pa)
+		*pa = (v & PTE_ADDR & ~mask) | (va & mask);
+	if (prot)
+		*prot = PROT_PRESENT | (v & PTE_W ? PROT_WRITE : 0) |
+			(v & PTE_NX ? 0 : PROT_EXEC) | (v & PTE_U ? PROT_USER : 0) |
+			cache_prot(v);
+	return 0;
 }
 
 static u64 prot_bits(unsigned int prot)
@@ -200,111 +265,168 @@ static u64 prot_bits(unsigned int prot)
 		f |= PTE_W;
 	if (!(prot & PROT_EXEC))
 		f |= nx_bit;
-	if (prot & (PROT_DEVICE | PROT_NOCACHE))
-		f |= PTE_PCD | PTE_PWT; /* uncached, as MMIO needs */
+	/*
+	 * With the power-on PAT, PCD|PWT selects UC (MMIO: strong ordering,
+	 * no speculation) and PCD alone UC- (uncached RAM for DMA buffers);
+	 * the two stay apart, so a lookup can tell which was asked for.
+	 */
+	if (prot & PROT_DEVICE)
+		f |= PTE_PCD | PTE_PWT;
+	else if (prot & PROT_NOCACHE)
+		f |= PTE_PCD;
+	/* Kernel entries are global: they survive CR3 loads. */
+	f |= prot & PROT_USER ? PTE_U : PTE_G;
 	return f;
 }
 
-/*
- * Every CPU may have cached the old entries: flush_tlb_kernel_range()
- * flushes here and sends the shootdown IPI to the others (kernel/smp.c,
- * arch_flush_tlb_local() in irq.c does each CPU's part).
- */
-static void flush_range(u64 va, u64 size)
+static bool range_ok(struct mm_struct *mm, u64 va, u64 size)
 {
-	flush_tlb_kernel_range(va, va + size);
+	if (!size || !IS_ALIGNED(va, PAGE_SIZE) || !IS_ALIGNED(size, PAGE_SIZE) ||
+	    va + size < va)
+		return false;
+	if (mm == &init_mm)
+		return va >= VMALLOC_START && va + size <= VMALLOC_END;
+	return va + size <= TASK_SIZE;
 }
 
-static bool range_ok(u64 va, u64 size)
+static bool prot_ok(struct mm_struct *mm, unsigned int prot)
 {
-	return IS_ALIGNED(va, PAGE_SIZE) && IS_ALIGNED(size, PAGE_SIZE) && size &&
-	       va + size > va;
+	unsigned int known = PROT_PRESENT | PROT_WRITE | PROT_EXEC | PROT_DEVICE |
+			     PROT_NOCACHE | PROT_USER;
+
+	return (prot & PROT_PRESENT) && !(prot & ~known) &&
+	       !(prot & PROT_USER) == (mm == &init_mm);
 }
 
-int arch_map_range(u64 va, phys_addr_t pa, u64 size, unsigned int prot)
+/* Every page of the range present as a 4 KiB entry. */
+static bool fully_mapped(struct mm_struct *mm, u64 va, u64 size)
+{
+	int level;
+
+	for (u64 a = va; a < va + size; a += PAGE_SIZE) {
+		u64 *e = pt_walk(mm, a, PT_LEAF, false, &level);
+
+		if (level != PT_LEAF || !(READ_ONCE(*e) & PTE_P))
+			return false;
+	}
+	return true;
+}
+
+/* Some page of the range present (or under a large page). */
+static bool any_mapped(struct mm_struct *mm, u64 va, u64 size)
+{
+	int level;
+
+	for (u64 a = va; a < va + size;) {
+		u64 *e = pt_walk(mm, a, PT_LEAF, false, &level);
+
+		if (READ_ONCE(*e) & PTE_P)
+			return true;
+		/* A missing table: skip everything it would have held. */
+		a = ALIGN_DOWN(a, level_size(level)) + level_size(level);
+		if (!a)
+			break;
+	}
+	return false;
+}
+
+/* Unmap and protect end here: see arch.h for who flushes where. */
+static void flush_range(struct mm_struct *mm, u64 va, u64 size)
+{
+	if (mm == &init_mm)
+		flush_tlb_kernel_range(va, va + size);
+	else
+		flush_tlb_mm_range(mm, va, va + size);
+}
+
+static void clear_range(struct mm_struct *mm, u64 va, u64 size)
+{
+	int level;
+
+	for (u64 a = va; a < va + size; a += PAGE_SIZE)
+		WRITE_ONCE(*pt_walk(mm, a, PT_LEAF, false, &level), 0);
+}
+
+int arch_map_range(struct mm_struct *mm, u64 va, phys_addr_t pa, u64 size,
+		   unsigned int prot)
 {
 	u64 flags = prot_bits(prot);
+	int level;
 
-	if (!range_ok(va, size) || !IS_ALIGNED(pa, PAGE_SIZE))
+	if (!range_ok(mm, va, size) || !IS_ALIGNED(pa, PAGE_SIZE) || !prot_ok(mm, prot))
 		return -EINVAL;
+	if (any_mapped(mm, va, size))
+		return -EEXIST;
 	for (u64 off = 0; off < size; off += PAGE_SIZE) {
-		u64 *t = kernel_pml4;
-		u64 *pte;
+		u64 *e = pt_walk(mm, va + off, PT_LEAF, true, &level);
 
-		for (int l = 3; l > 0; l--) {
-			t = next_level(t, idx(va + off, l));
-			if (!t) {
-				arch_unmap_range(va, off);
-				return -ENOMEM;
-			}
+		if (!e) {
+			clear_range(mm, va, off);
+			flush_range(mm, va, off);
+			return -ENOMEM;
 		}
-		pte = &t[idx(va + off, 0)];
-		if (*pte & PTE_P) {
-			if (off)
-				arch_unmap_range(va, off);
-			return -EEXIST;
-		}
-		*pte = (pa + off) | flags;
+		WRITE_ONCE(*e, (pa + off) | flags);
 	}
 	return 0;
 }
 
-int arch_protect_range(u64 va, u64 size, unsigned int prot)
+int arch_protect_range(struct mm_struct *mm, u64 va, u64 size, unsigned int prot)
 {
 	u64 flags = prot_bits(prot);
+	int level;
 
-	if (!range_ok(va, size))
+	if (!range_ok(mm, va, size) || !prot_ok(mm, prot) || !fully_mapped(mm, va, size))
 		return -EINVAL;
-	for (u64 off = 0; off < size; off += PAGE_SIZE) {
-		u64 *pte = pte_lookup(va + off);
+	for (u64 a = va; a < va + size; a += PAGE_SIZE) {
+		u64 *e = pt_walk(mm, a, PT_LEAF, false, &level);
 
-		if (!pte || !(*pte & PTE_P))
-			return -EINVAL;
+		WRITE_ONCE(*e, (*e & PTE_ADDR) | flags);
 	}
-	for (u64 off = 0; off < size; off += PAGE_SIZE) {
-		u64 *pte = pte_lookup(va + off);
-
-		*pte = (*pte & PTE_ADDR) | flags;
-	}
-	flush_range(va, size);
+	flush_range(mm, va, size);
 	return 0;
 }
 
-int arch_unmap_range(u64 va, u64 size)
+int arch_unmap_range(struct mm_struct *mm, u64 va, u64 size)
 {
-	int err = 0;
-
-	if (!size)
-		return 0;
-	if (!range_ok(va, size))
+	if (!range_ok(mm, va, size) || !fully_mapped(mm, va, size))
 		return -EINVAL;
-	for (u64 off = 0; off < size; off += PAGE_SIZE) {
-		u64 *pte = pte_lookup(va + off);
-
-		if (pte && (*pte & PTE_P))
-			*pte = 0;
-		else
-			err = -EINVAL;
-	}
-	flush_range(va, size);
-	return err;
+	clear_range(mm, va, size);
+	flush_range(mm, va, size);
+	return 0;
 }
 
-phys_addr_t arch_virt_to_phys(u64 va)
+/* --- user address spaces ----------------------------------------------------- */
+
+int arch_mm_init(struct mm_struct *mm)
 {
-	u64 *t = table_va(read_cr3());
+	phys_addr_t pa = pgtable_alloc_page();
 
-	for (int level = 3; level >= 0; level--) {
-		u64 e = t[idx(va, level)];
+	if (!pa)
+		return -ENOMEM;
+	mm->pgd = table_va(pa);
+	mm->cpu_mask = 0;
+	/* The kernel half: the same lower-level tables as init_mm's. */
+	memcpy(mm->pgd + 256, init_mm.pgd + 256, 256 * sizeof(u64));
+	return 0;
+}
 
-		if (!(e & PTE_P))
-			return (phys_addr_t)-1;
-		if (level == 0 || (e & PTE_PS)) {
-			u64 mask = (1ULL << (12 + 9 * level)) - 1;
+/* Free a user table at `level` and every table below it (not the pages). */
+static void free_tables(u64 *t, int level)
+{
+	if (level < PT_LEAF)
+		for (int i = 0; i < 512; i++)
+			if (t[i] & PTE_P)
+				free_tables(table_va(t[i]), level + 1);
+	pgtable_free_page((u64)t - PAGE_OFFSET);
+}
 
-			return (e & PTE_ADDR & ~mask) | (va & mask);
-		}
-		t = table_va(e);
-	}
-	return (phys_addr_t)-1;
+void arch_mm_free(struct mm_struct *mm)
+{
+	if (mm == &init_mm || !mm->pgd)
+		return;
+	for (int i = 0; i < 256; i++)
+		if (mm->pgd[i] & PTE_P)
+			free_tables(table_va(mm->pgd[i]), 1);
+	pgtable_free_page((u64)mm->pgd - PAGE_OFFSET);
+	mm->pgd = NULL;
 }

@@ -117,12 +117,15 @@ void arch_set_current(struct task *t);
 enum ipi_type {
 	IPI_RESCHEDULE, /* look at need_resched */
 	IPI_CALL_FUNC,  /* run queued smp_call_function requests */
-	IPI_TLB_FLUSH,  /* flush a kernel virtual range (flush_tlb_kernel_range) */
+	IPI_TLB_FLUSH,  /* flush a virtual range (flush_tlb_kernel_range/_mm_range) */
 	IPI_STOP,       /* stop this CPU for good (panic, poweroff) */
 	NR_IPI,
 };
 void arch_send_ipi(unsigned int cpu, enum ipi_type type);
-/* Flush this CPU's TLB entries for [start, end) (kernel addresses). */
+/*
+ * Flush this CPU's TLB entries for [start, end): kernel addresses, or user
+ * ones of the address space loaded here.
+ */
 void arch_flush_tlb_local(u64 start, u64 end);
 
 /*
@@ -170,34 +173,105 @@ extern struct fault_record last_fixed_fault;
 /* Walk the caller's stack, calling fn on each return address. */
 void arch_stack_walk(void (*fn)(u64 pc, void *arg), void *arg);
 
-/* --- page tables ------------------------------------------------------ */
+/*
+ * --- page tables: address spaces -------------------------------------------
+ *
+ * An address space is a struct mm_struct: the root of a four-level table
+ * (x86 PML4, arm64 level-0 table), as in Linux. The kernel's own is init_mm,
+ * built at boot (paging_init()). User address spaces are others, made by
+ * arch_mm_init(): their upper (kernel) half is the kernel's, shared, never
+ * copied entry by entry later (x86 copies the top-level entries once, and
+ * the arch fills every top-level entry the kernel will ever use at boot so
+ * that copy never goes stale; arm64's kernel half lives in TTBR1 and is
+ * shared by construction). Their lower half starts empty.
+ *
+ * The calls below take an address space and follow one contract on every
+ * arch:
+ *
+ *  - Ranges. va, pa and size are page aligned, size is not zero and the
+ *    range does not wrap. In init_mm the range lies in the vmalloc window
+ *    [VMALLOC_START, VMALLOC_END) (the image, the direct map and the boot
+ *    device mappings are the arch's alone); in a user mm it lies below
+ *    TASK_SIZE. Anything else is -EINVAL, and nothing changes.
+ *  - Permissions. prot is PROT_PRESENT plus any of PROT_WRITE, PROT_EXEC,
+ *    PROT_DEVICE (uncached MMIO) and PROT_USER (reachable from user mode).
+ *    PROT_USER is required in a user mm and refused in init_mm (-EINVAL):
+ *    the lower half holds only user pages and the upper half none.
+ *  - Map installs 4 KiB pages. Any page of the range already present (or
+ *    covered by a large page) fails the whole call with -EEXIST before
+ *    anything is written; running out of page-table pages is -ENOMEM,
+ *    with what was mapped undone. Protect and unmap need every page of the
+ *    range mapped by a 4 KiB entry, else -EINVAL with nothing changed.
+ *  - TLB. Each call returns with every CPU seeing the new state. Map needs
+ *    no flush (no CPU caches a non-present entry); the arch orders the
+ *    table write before later accesses. Unmap and protect flush: in init_mm
+ *    on every CPU (flush_tlb_kernel_range(): this CPU, then IPI_TLB_FLUSH
+ *    to the others); in a user mm on the CPUs in mm->cpu_mask, where
+ *    arch_switch_mm() has loaded it (a CPU that loads it later starts with
+ *    none of its entries, because loading a user half drops the previous
+ *    one's).
+ *  - Page-table pages come from pgtable_alloc_page() (mm/) and go back
+ *    through pgtable_free_page(); init_mm's are never freed. Concurrent
+ *    calls on disjoint ranges of one mm are safe (a table is installed
+ *    with a compare-and-swap); calls on overlapping ranges must be
+ *    serialized by the caller, as vmalloc's area list does.
+ *  - arch_lookup() works on any address: 0 with the physical address and
+ *    effective PROT_* bits, or -ENOENT when nothing is mapped there. It
+ *    sees the kernel half through a user mm too.
+ */
 #define PROT_PRESENT 1u
 #define PROT_WRITE 2u
 #define PROT_EXEC 4u
 #define PROT_DEVICE 8u  /* uncached device memory (MMIO) */
 #define PROT_NOCACHE 16u /* uncached normal memory: coherent DMA buffers */
-/* The effective protection of the page holding va (0 when unmapped). */
-unsigned int arch_page_prot(u64 va);
+#define PROT_USER 32u  /* user mode may access it (lower half only) */
+
+struct mm_struct {
+	u64 *pgd;               /* the root table, as the kernel reaches it */
+	unsigned long cpu_mask; /* CPUs where this user half is loaded */
+};
+extern struct mm_struct init_mm;
+
+int arch_map_range(struct mm_struct *mm, u64 va, phys_addr_t pa, u64 size,
+		   unsigned int prot);
+int arch_protect_range(struct mm_struct *mm, u64 va, u64 size, unsigned int prot);
+int arch_unmap_range(struct mm_struct *mm, u64 va, u64 size);
+int arch_lookup(struct mm_struct *mm, u64 va, phys_addr_t *pa, unsigned int *prot);
+
+/* The effective protection of va in mm (0 when unmapped). */
+static inline unsigned int arch_page_prot(struct mm_struct *mm, u64 va)
+{
+	unsigned int prot;
+
+	return arch_lookup(mm, va, NULL, &prot) ? 0 : prot;
+}
+
+/* The physical address va maps to in mm, or -1 when unmapped. */
+static inline phys_addr_t arch_virt_to_phys(struct mm_struct *mm, u64 va)
+{
+	phys_addr_t pa;
+
+	return arch_lookup(mm, va, &pa, NULL) ? (phys_addr_t)-1 : pa;
+}
+
+/*
+ * A new user address space (kernel half shared, lower half empty): 0 or
+ * -ENOMEM. arch_mm_free() frees the lower half's page-table pages and the
+ * root, not the pages they mapped (their owner frees those); the mm must
+ * not be loaded on any CPU.
+ */
+int arch_mm_init(struct mm_struct *mm);
+void arch_mm_free(struct mm_struct *mm);
+
 /* Physical end of the direct map set up at boot (PAGE_OFFSET + pa). */
 u64 arch_direct_map_end(void);
 /*
- * Kernel mappings outside the image and the direct map (vmalloc, ioremap):
- * map [va, va + size) to [pa, pa + size) with 4 KiB pages, change their
- * protection, or unmap them; the TLB is flushed on return. va, pa and size
- * are page aligned. Mapping fails with -EEXIST over a present page and
- * -ENOMEM when no page-table page can be had; protect and unmap need the
- * range fully mapped (-EINVAL otherwise).
- */
-int arch_map_range(u64 va, phys_addr_t pa, u64 size, unsigned int prot);
-int arch_protect_range(u64 va, u64 size, unsigned int prot);
-int arch_unmap_range(u64 va, u64 size);
-/* The physical address va maps to, or -1 when unmapped. */
-phys_addr_t arch_virt_to_phys(u64 va);
-/*
- * Page-table pages for those calls come from portable code (mm/): a zeroed
- * 4 KiB page's physical address, reachable through the direct map, or 0.
+ * Page-table pages: a zeroed 4 KiB page's physical address, reachable
+ * through the direct map, or 0 (mm/pgtable_alloc.c). Freeing one is only
+ * for pages the buddy allocator gave.
  */
 phys_addr_t pgtable_alloc_page(void);
+void pgtable_free_page(phys_addr_t pa);
 
 /*
  * --- DMA and caches ----------------------------------------------------------

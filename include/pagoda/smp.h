@@ -13,6 +13,8 @@
  *   on_each_cpu(fn, info, wait)           every online CPU, this one too
  *   flush_tlb_kernel_range(start, end)    the TLB shootdown mm calls after
  *                                         changing kernel mappings
+ *   flush_tlb_mm_range(mm, start, end)    the same for a user address space,
+ *                                         on the CPUs that have it loaded
  */
 #ifndef PAGODA_SMP_H
 #define PAGODA_SMP_H
@@ -68,6 +70,7 @@ int smp_call_function_single(unsigned int cpu, smp_call_func_t fn, void *info, b
 void smp_call_function(smp_call_func_t fn, void *info, bool wait);
 void on_each_cpu(smp_call_func_t fn, void *info, bool wait);
 void flush_tlb_kernel_range(u64 start, u64 end);
+void flush_tlb_mm_range(struct mm_struct *mm, u64 start, u64 end);
 /* Halt every other CPU (panic, poweroff). */
 void smp_send_stop(void);
 

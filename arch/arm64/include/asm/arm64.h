@@ -70,7 +70,7 @@ enum vector_kind {
 };
 
 /* mmu.c */
-void paging_early(u64 image_pa);
+void paging_init(u64 image_pa);
 void paging_map_direct(void);
 /*
  * Boot-time device mappings in the DEVMAP window, before mm/ exists (its
