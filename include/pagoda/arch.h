@@ -194,7 +194,8 @@ void arch_stack_walk(void (*fn)(u64 pc, void *arg), void *arg);
  *    device mappings are the arch's alone); in a user mm it lies below
  *    TASK_SIZE. Anything else is -EINVAL, and nothing changes.
  *  - Permissions. prot is PROT_PRESENT plus any of PROT_WRITE, PROT_EXEC,
- *    PROT_DEVICE (uncached MMIO) and PROT_USER (reachable from user mode).
+ *    PROT_DEVICE (uncached MMIO), PROT_NOCACHE (uncached RAM) and PROT_USER
+ *    (reachable from user mode); other bits are -EINVAL.
  *    PROT_USER is required in a user mm and refused in init_mm (-EINVAL):
  *    the lower half holds only user pages and the upper half none.
  *  - Map installs 4 KiB pages. Any page of the range already present (or
