@@ -108,21 +108,4 @@ unsigned long fail_page_alloc_injected(void);
 /* Apply the fail_page_alloc= parameter (mm_init, after parsing). */
 void fail_page_alloc_init(void);
 
-/* --- policy_shuffle.c ------------------------------------------------------ */
-enum mm_shuffle_ctl {
-	SHUFFLE_ENABLE,        /* platform detection says yes */
-	SHUFFLE_FORCE_DISABLE, /* page_alloc.shuffle=0 */
-};
-void page_alloc_shuffle(enum mm_shuffle_ctl ctl);
-/* Linux's rule for node 0: shuffle or not (page_alloc.shuffle=, HMAT). */
-bool shuffle_enabled_default(void);
-const char *shuffle_reason(void);
-/* page_alloc.shuffle_on_free=: with the shuffle, entropy on free too? */
-bool shuffle_on_free_default(void);
-/* Apply page_alloc.shuffle_order/_seed to a new node. */
-void shuffle_node_defaults(struct pglist_data *pgdat);
-/* One Fisher-Yates pass over the zone's free blocks of the shuffle order. */
-void shuffle_zone(struct zone *z);
-bool shuffle_pick_tail(struct pglist_data *pgdat);
-
 #endif

@@ -40,6 +40,7 @@ static struct pglist_data *build(int nid, const struct memsim_range *ranges, int
 {
 	const struct page_alloc_policy *pol = policy ? page_alloc_policy_find(policy) : NULL;
 	unsigned long base = memsim_base_pfn(nid), span = 0, ze[MAX_NR_ZONES];
+	struct policy_args args;
 	struct pglist_data *pgdat;
 	struct page *map;
 	struct zone *z;
@@ -58,9 +59,9 @@ static struct pglist_data *build(int nid, const struct memsim_range *ranges, int
 	pgdat_init(pgdat, nid, "simulated", base, span, map, ze, true);
 	pgdat->state_alloc = memsim_alloc;
 	pgdat->state_free = memsim_free;
-	pgdat->cache_bytes = cache_bytes ? cache_bytes : colour_cache_default();
-	rng_seed(&pgdat->shuffle_rng, seed);
-	if (policy_attach(pgdat, pol)) {
+	args.seed = seed;
+	args.cache_bytes = cache_bytes ? cache_bytes : colour_cache_default();
+	if (policy_attach(pgdat, pol, &args)) {
 		pgdat_unregister(pgdat);
 		goto fail;
 	}
@@ -94,19 +95,6 @@ struct pglist_data *memsim_create_on(int nid, const struct memsim_range *ranges,
 				     const char *policy, struct page *map)
 {
 	return map ? build(nid, ranges, nr, zone_end, policy, 0, 1, map) : NULL;
-}
-
-struct pglist_data *memsim_create(int nid, const struct memsim_range *ranges,
-				  int nr, const unsigned long zone_end[MAX_NR_ZONES],
-				  bool shuffle, u64 seed)
-{
-	const char *policy = "inorder";
-
-	/* What "shuffle" meant before policies: entropy on free with it
-	 * unless page_alloc.shuffle_on_free=0. */
-	if (shuffle)
-		policy = shuffle_on_free_default() ? "shuffle-entropy" : "shuffle";
-	return memsim_create_policy(nid, ranges, nr, zone_end, policy, 0, seed);
 }
 
 unsigned long memsim_online(struct pglist_data *pgdat, unsigned long start,

@@ -28,13 +28,6 @@ unsigned long memsim_base_pfn(int nid);
 struct pglist_data *memsim_create_policy(int nid, const struct memsim_range *ranges,
 					 int nr, const unsigned long zone_end[MAX_NR_ZONES],
 					 const char *policy, u64 cache_bytes, u64 seed);
-/*
- * The same with the policies of before: shuffle false is "inorder", true
- * is "shuffle-entropy" ("shuffle" with page_alloc.shuffle_on_free=0).
- */
-struct pglist_data *memsim_create(int nid, const struct memsim_range *ranges,
-				  int nr, const unsigned long zone_end[MAX_NR_ZONES],
-				  bool shuffle, u64 seed);
 void memsim_destroy(struct pglist_data *pgdat);
 /*
  * For the set-up benchmark: the same node built on a struct page array the

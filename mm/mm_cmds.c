@@ -82,7 +82,8 @@ SHELL_CMD(buddyinfo, "buddyinfo", "free blocks per zone and order", cmd_buddyinf
 static int cmd_memory(int argc, char **argv)
 {
 	u64 bytes;
-	unsigned long pages, swaps;
+	struct policy_stats before, after;
+	unsigned long pages;
 
 	if (argc == 1) {
 		kprintf("online: %lu MiB, offline: %lu MiB\n",
@@ -103,10 +104,11 @@ static int cmd_memory(int argc, char **argv)
 		kprintf("memory: nothing is offline (only mem= holds memory back)\n");
 		return 0;
 	}
-	swaps = NODE_DATA(0)->shuffle_stats.swaps;
+	policy_stats(NODE_DATA(0), &before);
 	pages = mm_online_pages((unsigned long)MIN(bytes >> PAGE_SHIFT, (u64)~0UL >> 1));
+	policy_stats(NODE_DATA(0), &after);
 	kprintf("onlined %lu MiB%s; %lu MiB still offline\n", pages >> (20 - PAGE_SHIFT),
-		NODE_DATA(0)->shuffle_stats.swaps != swaps ? " and shuffled its zones" : "",
+		after.moved != before.moved ? " and shuffled its zones" : "",
 		mm_offline_pages() >> (20 - PAGE_SHIFT));
 	return 0;
 }
@@ -167,6 +169,7 @@ SHELL_CMD(memtest, "memtest", "check every free frame is writable and distinct",
 static int cmd_pagealloc(int argc, char **argv)
 {
 	struct pglist_data *pgdat = NODE_DATA(0);
+	struct policy_stats st;
 	char why[160];
 	int err;
 
@@ -186,12 +189,10 @@ static int cmd_pagealloc(int argc, char **argv)
 	if (argc > 1)
 		return -EINVAL;
 	kprintf("policy %s: %s\n", pgdat->policy->name, pgdat->policy->desc);
-	kprintf("pcp %s, debug %s, shuffle %s (order %u, %lu swaps, %lu without partner, %lu migratetype mismatches, %llu us)\n",
+	policy_stats(pgdat, &st);
+	kprintf("pcp %s, debug %s, shuffle %s%s%s\n",
 		page_alloc_pcp ? "on" : "off", page_alloc_debug ? "on" : "off",
-		pgdat->policy->populated == shuffle_zone ? "on" : "off", pgdat->shuffle_order,
-		pgdat->shuffle_stats.swaps, pgdat->shuffle_stats.no_partner,
-		pgdat->shuffle_stats.mt_mismatch,
-		(unsigned long long)(pgdat->shuffle_stats.ns / 1000));
+		pgdat->policy->shuffles ? "on" : "off", st.detail[0] ? " " : "", st.detail);
 	kprintf("fault injection: %lu allocations failed on purpose\n", fail_page_alloc_injected());
 	return 0;
 }

@@ -120,6 +120,8 @@ void mm_init(void)
 	struct pglist_data *pgdat = &contig_page_data;
 	unsigned long start_pfn, end_pfn, zone_end[MAX_NR_ZONES];
 	const struct page_alloc_policy *policy;
+	struct policy_stats st;
+	struct policy_args args;
 	const char *why;
 	struct page *mem_map;
 	struct zone *z;
@@ -143,11 +145,11 @@ void mm_init(void)
 	pgdat_init(pgdat, 0, "memory", start_pfn, end_pfn - start_pfn, mem_map,
 		   zone_end, false);
 	pgdat->state_alloc = boot_state_alloc;
-	pgdat->cache_bytes = colour_cache_default();
-	if (policy_attach(pgdat, policy))
+	policy_boot_args(0, &args);
+	if (policy_attach(pgdat, policy, &args))
 		pr_warn("mm: policy %s could not start (cache %llu MiB); in order instead\n",
-			policy->name, (unsigned long long)(pgdat->cache_bytes >> 20));
-	shuffle = pgdat->policy->populated == shuffle_zone;
+			policy->name, (unsigned long long)(args.cache_bytes >> 20));
+	shuffle = pgdat->policy->shuffles;
 
 	memblock_for_each_free(free_range, pgdat);
 	buddy_ready = true;
@@ -157,12 +159,13 @@ void mm_init(void)
 	t0 = ktime_get_ns();
 	for_each_zone_in_node(z, pgdat)
 		policy_populated(z);
+	t0 = ktime_get_ns() - t0;
+	policy_stats(pgdat, &st);
 	pr_info("mm: shuffle %s%s; policy %s\n", why,
 		shuffle ? "" : "; free lists in address order", pgdat->policy->name);
 	if (shuffle)
 		pr_info("mm: shuffled %lu blocks of order %u in %llu us\n",
-			pgdat->shuffle_stats.swaps, pgdat->shuffle_order,
-			(unsigned long long)((ktime_get_ns() - t0) / 1000));
+			st.moved, st.order, (unsigned long long)(t0 / 1000));
 	pr_info("mm: %lu MiB managed, %lu MiB reserved, %lu MiB offline; struct page array %lu KiB\n",
 		totalram_pages() >> (20 - PAGE_SHIFT),
 		(unsigned long)(memblock_reserved_size() >> 20),

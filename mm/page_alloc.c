@@ -825,7 +825,6 @@ void pgdat_init(struct pglist_data *pgdat, int nid, const char *name,
 	pgdat->node_spanned_pages = spanned;
 	pgdat->node_mem_map = mem_map;
 	pgdat->policy = &policy_inorder; /* the creator attaches its own */
-	shuffle_node_defaults(pgdat);
 
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		struct zone *zone = &pgdat->node_zones[z];

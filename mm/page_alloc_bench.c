@@ -23,6 +23,7 @@
 #include <pagoda/time.h>
 #include "internal.h"
 #include "memsim.h"
+#include "policy.h"
 
 #define BENCH_NID 6
 
@@ -76,14 +77,6 @@ static u64 bursts(int nid, unsigned long rounds)
 	return cycles_to_ns((arch_cycles() - t0) * 1000) / (rounds * 1000);
 }
 
-static struct pglist_data *sim(unsigned long gib, bool shuffle)
-{
-	struct memsim_range r = { 0, gib << (30 - PAGE_SHIFT), false };
-	unsigned long zones[MAX_NR_ZONES] = { 0, 0, r.end };
-
-	return memsim_create(BENCH_NID, &r, 1, zones, shuffle, 1);
-}
-
 static struct pglist_data *sim_policy(unsigned long gib, const char *policy)
 {
 	struct memsim_range r = { 0, gib << (30 - PAGE_SHIFT), false };
@@ -97,6 +90,7 @@ static void bench_pagealloc(void)
 	bool saved_pcp = page_alloc_pcp;
 	const unsigned int orders[] = { 0, 1, 3, 5, 9, 10 };
 	struct pglist_data *plain, *shuf;
+	struct policy_stats st;
 	u64 base, v, shuffle_ns, mem_step = 0;
 	char what[64];
 
@@ -121,7 +115,7 @@ static void bench_pagealloc(void)
 	}
 
 	/* shuffled against unshuffled, same layout, same boot */
-	plain = sim(1, false);
+	plain = sim_policy(1, "inorder");
 	if (!plain) {
 		kprintf("  (no memory for the simulated nodes)\n");
 		return;
@@ -131,7 +125,7 @@ static void bench_pagealloc(void)
 		u64 p = pairs(BENCH_NID, orders[i], GFP_KERNEL, 100000);
 
 		memsim_destroy(plain);
-		shuf = sim(1, true);
+		shuf = sim_policy(1, "shuffle-entropy");
 		if (!shuf)
 			break;
 		v = pairs(BENCH_NID, orders[i], GFP_KERNEL, 100000);
@@ -140,7 +134,7 @@ static void bench_pagealloc(void)
 		report(what, "ns/pair", p, 0);
 		snprintf(what, sizeof(what), "sim 1 GiB order-%u pair, shuffled", orders[i]);
 		report(what, "ns/pair", v, p);
-		plain = sim(1, false);
+		plain = sim_policy(1, "inorder");
 		if (!plain)
 			break;
 	}
@@ -166,9 +160,10 @@ static void bench_pagealloc(void)
 	page_alloc_pcp = saved_pcp;
 
 	/* the shuffle itself */
-	shuf = sim(4, true);
+	shuf = sim_policy(4, "shuffle-entropy");
 	if (shuf) {
-		shuffle_ns = shuf->shuffle_stats.ns;
+		policy_stats(shuf, &st);
+		shuffle_ns = st.ns;
 		report("shuffle per GiB (sim 4 GiB, order 10)", "us", shuffle_ns / 4, 0);
 		memsim_destroy(shuf);
 	}
@@ -176,10 +171,12 @@ static void bench_pagealloc(void)
 		if (!strcmp(boot_steps[i].name, "memory"))
 			mem_step = cycles_to_ns(boot_steps[i].cycles - boot_steps[i - 1].cycles);
 	if (mem_step) {
-		u64 boot_shuffle = NODE_DATA(0)->shuffle_stats.ns;
+		u64 boot_shuffle;
 
+		policy_stats(NODE_DATA(0), &st);
+		boot_shuffle = st.ns;
 		report("memory init at boot (this boot)", "us", mem_step, 0);
-		report(NODE_DATA(0)->shuffle_stats.swaps ? "  of which shuffling (this boot)"
+		report(st.moved ? "  of which shuffling (this boot)"
 					     : "  shuffle off this boot: 0",
 		       "us", boot_shuffle, mem_step);
 	}

@@ -35,9 +35,10 @@ static const unsigned long sim_zones[MAX_NR_ZONES] = { 4096, 12288, 20480 };
 
 static struct pglist_data *sim_node(struct ktest *t, bool shuffle, u64 seed)
 {
-	struct pglist_data *pgdat = memsim_create(SIM_NID, sim_ranges,
-						  ARRAY_SIZE(sim_ranges), sim_zones,
-						  shuffle, seed);
+	struct pglist_data *pgdat = memsim_create_policy(SIM_NID, sim_ranges,
+							 ARRAY_SIZE(sim_ranges), sim_zones,
+							 shuffle ? "shuffle-entropy" : "inorder",
+							 0, seed);
 
 	if (!pgdat)
 		KEXPECT_TRUE(t, pgdat != NULL);
@@ -336,8 +337,8 @@ static long block_order_correlation(struct pglist_data *pgdat, unsigned long *se
 
 static void test_unshuffled_allocation_follows_address_order(struct ktest *t)
 {
-	struct pglist_data *pgdat = memsim_create(SIM_NID, big_range, 1, big_zones,
-						  false, 1);
+	struct pglist_data *pgdat = memsim_create_policy(SIM_NID, big_range, 1, big_zones,
+							 "inorder", 0, 1);
 	unsigned long seq[64];
 	size_t n;
 	long rho;
@@ -358,12 +359,14 @@ static void test_shuffled_allocation_uncorrelated(struct ktest *t)
 	/* Several seeds: each correlation is near zero (|rho| < 0.4; for 64
 	 * random blocks its standard deviation is 0.126). */
 	for (u64 seed = 1; seed <= 4; seed++) {
-		struct pglist_data *pgdat = memsim_create(SIM_NID, big_range, 1, big_zones,
-							  true, seed);
+		struct pglist_data *pgdat = memsim_create_policy(SIM_NID, big_range, 1, big_zones,
+								 "shuffle-entropy", 0, seed);
+		struct policy_stats st;
 		long rho;
 
 		KASSERT_TRUE(t, pgdat != NULL);
-		KEXPECT_GT(t, pgdat->shuffle_stats.swaps, 32);
+		policy_stats(pgdat, &st);
+		KEXPECT_GT(t, st.moved, 32);
 		rho = block_order_correlation(pgdat, seq, &n);
 		KEXPECT_EQ(t, n, 64);
 		worst = MAX(worst, rho < 0 ? -rho : rho);
@@ -375,8 +378,9 @@ static void test_shuffled_allocation_uncorrelated(struct ktest *t)
 
 static void test_shuffle_permutes_free_set(struct ktest *t)
 {
-	struct pglist_data *plain = memsim_create(SIM_NID, sim_ranges, ARRAY_SIZE(sim_ranges),
-						  sim_zones, false, 1);
+	struct pglist_data *plain = memsim_create_policy(SIM_NID, sim_ranges,
+							 ARRAY_SIZE(sim_ranges), sim_zones,
+							 "inorder", 0, 1);
 	struct pglist_data *shuf;
 	size_t n0, n1;
 
@@ -398,15 +402,15 @@ static void test_fixed_seed_reproduces(struct ktest *t)
 	size_t na, nb, nc;
 	struct pglist_data *p;
 
-	p = memsim_create(SIM_NID, big_range, 1, big_zones, true, 1234);
+	p = memsim_create_policy(SIM_NID, big_range, 1, big_zones, "shuffle-entropy", 0, 1234);
 	KASSERT_TRUE(t, p != NULL);
 	block_order_correlation(p, a, &na);
 	memsim_destroy(p);
-	p = memsim_create(SIM_NID, big_range, 1, big_zones, true, 1234);
+	p = memsim_create_policy(SIM_NID, big_range, 1, big_zones, "shuffle-entropy", 0, 1234);
 	KASSERT_TRUE(t, p != NULL);
 	block_order_correlation(p, b, &nb);
 	memsim_destroy(p);
-	p = memsim_create(SIM_NID, big_range, 1, big_zones, true, 1235);
+	p = memsim_create_policy(SIM_NID, big_range, 1, big_zones, "shuffle-entropy", 0, 1235);
 	KASSERT_TRUE(t, p != NULL);
 	block_order_correlation(p, c, &nc);
 	memsim_destroy(p);
@@ -418,8 +422,8 @@ static void test_fixed_seed_reproduces(struct ktest *t)
 /* Entropy on free: shuffle-order blocks go to either end of their list. */
 static void test_entropy_on_free_uses_both_ends(struct ktest *t)
 {
-	struct pglist_data *pgdat = memsim_create(SIM_NID, big_range, 1, big_zones,
-						  true, 5);
+	struct pglist_data *pgdat = memsim_create_policy(SIM_NID, big_range, 1, big_zones,
+							 "shuffle-entropy", 0, 5);
 	struct zone *z;
 	struct page *blocks[32];
 	int heads = 0, tails = 0;
@@ -496,7 +500,8 @@ static void test_zones_and_fallback(struct ktest *t)
 
 static void test_migratetype_steal(struct ktest *t)
 {
-	struct pglist_data *pgdat = memsim_create(SIM_NID, big_range, 1, big_zones, false, 1);
+	struct pglist_data *pgdat = memsim_create_policy(SIM_NID, big_range, 1, big_zones,
+							 "inorder", 0, 1);
 	struct page *u, *m;
 
 	KASSERT_TRUE(t, pgdat != NULL);
@@ -612,18 +617,21 @@ static void test_online_later_is_shuffled(struct ktest *t)
 	static const struct memsim_range halves[] = {
 		{ 0, 32 * 1024, false }, { 32 * 1024, 64 * 1024, true },
 	};
-	struct pglist_data *pgdat = memsim_create(SIM_NID, halves, 2, big_zones, true, 3);
-	unsigned long seq[64], swaps;
+	struct pglist_data *pgdat = memsim_create_policy(SIM_NID, halves, 2, big_zones,
+							 "shuffle-entropy", 0, 3);
+	struct policy_stats before, after;
+	unsigned long seq[64];
 	size_t n;
 	long rho;
 
 	KASSERT_TRUE(t, pgdat != NULL);
 	KEXPECT_EQ(t, pgdat->node_zones[ZONE_NORMAL].managed_pages, 32 * 1024);
 	KEXPECT_EQ(t, memsim_online(pgdat, 0, 16), 0); /* already online */
-	swaps = pgdat->shuffle_stats.swaps;
+	policy_stats(pgdat, &before);
 	KEXPECT_EQ(t, memsim_online(pgdat, 32 * 1024, 64 * 1024), 32 * 1024);
 	KEXPECT_EQ(t, pgdat->node_zones[ZONE_NORMAL].managed_pages, 64 * 1024);
-	KEXPECT_GT(t, pgdat->shuffle_stats.swaps, swaps + 16);
+	policy_stats(pgdat, &after);
+	KEXPECT_GT(t, after.moved, before.moved + 16);
 	expect_consistent(t, pgdat);
 	rho = block_order_correlation(pgdat, seq, &n);
 	KEXPECT_EQ(t, n, 64);

@@ -7,14 +7,19 @@
  * separate: shuffle when the firmware reports a direct-mapped memory-side
  * cache or page_alloc.shuffle=1 says so, with entropy on free unless
  * page_alloc.shuffle_on_free=0. Naming a policy overrides the rule.
+ *
+ * page_alloc.shuffle_seed= seeds node 0's random stream (policy_args.seed,
+ * for every policy that draws random numbers), so a boot can be repeated.
  */
 #include <pagoda/boot_info.h>
 #include <pagoda/mm.h>
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
+#include <pagoda/random.h>
 #include <pagoda/string.h>
 #include "internal.h"
 #include "policy.h"
+#include "policy_shuffle.h"
 
 const struct page_alloc_policy *const page_alloc_policies[] = {
 	&policy_inorder,
@@ -36,6 +41,9 @@ const char *const page_alloc_policy_param_names[] = {
 static int policy_param;
 PARAM_ENUM("page_alloc.policy", policy_param, page_alloc_policy_param_names,
 	   "placement policy (auto: shuffle when the firmware or page_alloc.shuffle asks)");
+static u64 seed_param;
+PARAM_UINT("page_alloc.shuffle_seed", seed_param, 0, ~0ULL,
+	   "seed for the shuffle's random stream (0: from the kernel RNG)");
 
 const struct page_alloc_policy *page_alloc_policy_find(const char *name)
 {
@@ -55,7 +63,7 @@ const struct page_alloc_policy *page_alloc_policy_default(const char **why)
 		if (p) {
 			/* Say "shuffle on/off" as auto would, for the same log line. */
 			snprintf(reason, sizeof(reason), "%s (page_alloc.policy=%s)",
-				 p->populated == shuffle_zone ? "on" : "off", p->name);
+				 p->shuffles ? "on" : "off", p->name);
 			*why = reason;
 			return p;
 		}
@@ -68,16 +76,29 @@ const struct page_alloc_policy *page_alloc_policy_default(const char **why)
 	return p;
 }
 
-int policy_attach(struct pglist_data *pgdat, const struct page_alloc_policy *policy)
+void policy_boot_args(int nid, struct policy_args *args)
 {
+	/* Each node its own stream; the same seed gives the same streams. */
+	args->seed = seed_param ? seed_param + (u64)nid : get_random_u64();
+	args->cache_bytes = colour_cache_default();
+}
+
+int policy_attach(struct pglist_data *pgdat, const struct page_alloc_policy *policy,
+		  const struct policy_args *args)
+{
+	static const struct policy_args none;
 	int err;
 
 	pgdat->policy = policy;
 	if (!policy->attach)
 		return 0;
-	err = policy->attach(pgdat);
-	if (err)
+	if (!args)
+		args = &none;
+	err = policy->attach(pgdat, args);
+	if (err) {
 		pgdat->policy = &policy_inorder;
+		pgdat->policy_data = NULL;
+	}
 	return err;
 }
 
@@ -95,4 +116,11 @@ void policy_populated(struct zone *zone)
 
 	if (p->populated)
 		p->populated(zone);
+}
+
+void policy_stats(struct pglist_data *pgdat, struct policy_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (pgdat->policy->stats)
+		pgdat->policy->stats(pgdat, st);
 }

@@ -11,6 +11,12 @@
  * Hooks that take a zone run under that zone's lock (except populated,
  * which takes it itself as it needs), so they may look at and reorder its
  * free lists but must not allocate.
+ *
+ * This header is the whole contract: the core never looks at a policy's
+ * state (pgdat->policy_data is the policy's alone) and never asks which
+ * policy a node has. What the core reports about a policy (the boot log,
+ * `pagealloc`, the benches) comes from the shuffles flag and the stats
+ * hook.
  */
 #ifndef MM_POLICY_H
 #define MM_POLICY_H
@@ -19,20 +25,58 @@
 
 struct page;
 
+/*
+ * What a node's creator tells its policy when attaching it: everything a
+ * policy may need to know about the node beyond its zones. The core keeps
+ * none of it; a policy copies what it uses into its own state.
+ */
+struct policy_args {
+	/* Seed of the node's random stream, for policies that draw random
+	 * numbers: the same seed gives the same node, in the kernel and on
+	 * the host (policy_boot_args() derives node 0's). */
+	u64 seed;
+	/* The direct-mapped memory-side cache in front of the node, in bytes
+	 * (ACPI HMAT, page_alloc.colour_cache= or the node's creator). */
+	u64 cache_bytes;
+};
+
+/*
+ * What a policy has done to a node's lists, for the boot log, the shell's
+ * `pagealloc` and `memory online`, the benches and the tests. Zeroed
+ * before the stats hook fills what applies.
+ */
+struct policy_stats {
+	unsigned long moved; /* blocks the populated hook moved, since attach */
+	unsigned int order;  /* the order of the blocks it moves */
+	u64 ns;              /* time the populated hook spent moving them */
+	char detail[128];    /* the policy's own figures, in a few words */
+};
+
 struct page_alloc_policy {
 	const char *name; /* what page_alloc.policy= and memsim take */
 	const char *desc; /* one line for the shell and the lab */
+	/*
+	 * The populated hook randomizes the free lists, as the shuffle does:
+	 * the boot log then says "shuffle on" (and "shuffled N blocks") and
+	 * otherwise "free lists in address order".
+	 */
+	bool shuffles;
 
 	/*
-	 * Set up and tear down per-node state (pgdat->policy_data), with
-	 * memory from pgdat->state_alloc. attach runs before the node's
-	 * memory is freed into its lists; 0 or a negative errno (the node is
-	 * then not built).
+	 * Set up and tear down the policy's own per-node state, kept in
+	 * pgdat->policy_data, with memory from pgdat->state_alloc (and back
+	 * to pgdat->state_free, when the node has one). attach runs before
+	 * the node's memory is freed into its lists; 0 or a negative errno
+	 * (the node is then not built).
 	 */
-	int (*attach)(struct pglist_data *pgdat);
+	int (*attach)(struct pglist_data *pgdat, const struct policy_args *args);
 	void (*detach)(struct pglist_data *pgdat);
 
-	/* The zone's free lists were just filled (boot, memsim, hot-add). */
+	/*
+	 * The zone's free lists were just filled: at boot, when a simulated
+	 * node is built, and when memory is onlined (hot-add: the zone
+	 * already held memory, and the policy may rearrange it all again).
+	 */
 	void (*populated)(struct zone *zone);
 
 	/*
@@ -57,6 +101,9 @@ struct page_alloc_policy {
 	 * Memory arriving at boot or hot-add is not "freed". */
 	void (*taken)(struct pglist_data *pgdat, unsigned long pfn, unsigned int order);
 	void (*freed)(struct pglist_data *pgdat, unsigned long pfn, unsigned int order);
+
+	/* Fill st (see struct policy_stats); NULL: nothing to report. */
+	void (*stats)(struct pglist_data *pgdat, struct policy_stats *st);
 };
 
 /* Every policy, in the order the shell and the lab list them. */
@@ -84,11 +131,18 @@ extern const struct page_alloc_policy policy_colour;          /* policy_colour.c
  */
 const struct page_alloc_policy *page_alloc_policy_default(const char **why);
 
-/* Give a built node its policy (attach); 0 or a negative errno. */
-int policy_attach(struct pglist_data *pgdat, const struct page_alloc_policy *policy);
+/* Node 0's arguments: page_alloc.shuffle_seed= (else the kernel's RNG)
+ * and colour_cache_default(). */
+void policy_boot_args(int nid, struct policy_args *args);
+/* Give a built node its policy (attach); 0 or a negative errno, and the
+ * node then stays in order. */
+int policy_attach(struct pglist_data *pgdat, const struct page_alloc_policy *policy,
+		  const struct policy_args *args);
 void policy_detach(struct pglist_data *pgdat);
 /* The zone's lists were filled: run the policy's populated hook. */
 void policy_populated(struct zone *zone);
+/* What the node's policy has done (st zeroed, then its stats hook). */
+void policy_stats(struct pglist_data *pgdat, struct policy_stats *st);
 
 /* The cache size the colour policy assumes for node 0 and for simulated
  * nodes whose creator gives none: page_alloc.colour_cache= when set, else

@@ -28,8 +28,9 @@
  *     else the least loaded of the list heads;
  *   - nodes behind the same cache (same size, all simulated or all real)
  *     share one window, so two nodes do not fill the same colours unseen;
- *   - at boot and hot-add the lists are shuffled (shuffle_zone), as the
- *     unsteered orders are then no worse than the shuffle's.
+ *   - at boot and hot-add the lists are shuffled (shuffle_zone, with a
+ *     shuffle_state of the node's own), as the unsteered orders are then
+ *     no worse than the shuffle's.
  *
  * The counts are kept for aligned runs of 2^k colours (k < MAX_ORDER):
  * pages handed out (load) and colours used (used). A free block of order k
@@ -49,6 +50,7 @@
 #include <pagoda/string.h>
 #include "internal.h"
 #include "policy.h"
+#include "policy_shuffle.h"
 
 static u64 colour_cache_param = 256 * SZ_1M;
 PARAM_SIZE("page_alloc.colour_cache", colour_cache_param, 4 * SZ_1M, 1ULL << 40,
@@ -108,6 +110,12 @@ struct colour_state {
 	size_t load_bytes; /* of all levels of both together, for the reset */
 };
 
+/* What is the node's own: its shuffle, and the cache's shared state. */
+struct colour_node {
+	struct shuffle_state shuffle;
+	struct colour_state *cs;
+};
+
 static struct colour_state *shared_states;
 static DEFINE_SPINLOCK(shared_lock);
 
@@ -142,25 +150,23 @@ static struct colour_state *join_shared(const struct pglist_data *pgdat, unsigne
 	return cs;
 }
 
-static int colour_attach(struct pglist_data *pgdat)
+/* The colour state for n colours behind the node's cache: the one shared
+ * with other nodes behind it, or a new one. NULL: no memory. */
+static struct colour_state *colour_state_get(const struct pglist_data *pgdat, unsigned long n)
 {
-	unsigned long n = (unsigned long)(pgdat->cache_bytes / PAGE_SIZE), words = 0;
 	struct colour_state *cs, *other;
+	unsigned long words = 0;
 	u32 *mem;
 
-	if (!n || n % MAX_ORDER_NR_PAGES)
-		return -EINVAL;
 	cs = join_shared(pgdat, n);
-	if (cs) {
-		pgdat->policy_data = cs;
-		return 0;
-	}
+	if (cs)
+		return cs;
 	/* allocate outside shared_lock: state_alloc may be any allocator */
 	for (int k = 0; k < MAX_ORDER; k++)
 		words += n >> k;
 	cs = pgdat->state_alloc(sizeof(*cs) + 2 * words * sizeof(u32));
 	if (!cs)
-		return -ENOMEM;
+		return NULL;
 	cs->users = 1;
 	cs->simulated = pgdat->simulated;
 	cs->state_free = pgdat->state_free;
@@ -192,17 +198,14 @@ static int colour_attach(struct pglist_data *pgdat)
 			pgdat->state_free(cs);
 		cs = other;
 	}
-	pgdat->policy_data = cs;
-	return 0;
+	return cs;
 }
 
-static void colour_detach(struct pglist_data *pgdat)
+static void colour_state_put(struct colour_state *cs)
 {
-	struct colour_state *cs = pgdat->policy_data, **pp;
+	struct colour_state **pp;
 	bool last;
 
-	if (!cs)
-		return;
 	spin_lock(&shared_lock);
 	last = --cs->users == 0;
 	if (last)
@@ -212,9 +215,48 @@ static void colour_detach(struct pglist_data *pgdat)
 				break;
 			}
 	spin_unlock(&shared_lock);
-	pgdat->policy_data = NULL;
 	if (last && cs->state_free)
 		cs->state_free(cs);
+}
+
+static int colour_attach(struct pglist_data *pgdat, const struct policy_args *args)
+{
+	unsigned long n = (unsigned long)(args->cache_bytes / PAGE_SIZE);
+	struct colour_node *cn;
+
+	if (!n || n % MAX_ORDER_NR_PAGES)
+		return -EINVAL;
+	cn = pgdat->state_alloc(sizeof(*cn));
+	if (!cn)
+		return -ENOMEM;
+	cn->cs = colour_state_get(pgdat, n);
+	if (!cn->cs) {
+		if (pgdat->state_free)
+			pgdat->state_free(cn);
+		return -ENOMEM;
+	}
+	shuffle_state_init(&cn->shuffle, args);
+	pgdat->policy_data = cn;
+	return 0;
+}
+
+static void colour_detach(struct pglist_data *pgdat)
+{
+	struct colour_node *cn = pgdat->policy_data;
+
+	if (!cn)
+		return;
+	colour_state_put(cn->cs);
+	if (pgdat->state_free)
+		pgdat->state_free(cn);
+	pgdat->policy_data = NULL;
+}
+
+static struct colour_state *node_colours(const struct pglist_data *pgdat)
+{
+	const struct colour_node *cn = pgdat->policy_data;
+
+	return cn->cs;
 }
 
 /*
@@ -225,7 +267,7 @@ static void colour_detach(struct pglist_data *pgdat)
  */
 static void colour_taken(struct pglist_data *pgdat, unsigned long pfn, unsigned int order)
 {
-	struct colour_state *cs = pgdat->policy_data;
+	struct colour_state *cs = node_colours(pgdat);
 	unsigned long c = pfn % cs->nr_colours, flags;
 	u32 newly;
 
@@ -498,7 +540,7 @@ least_loaded:
 
 static struct page *colour_pick(struct zone *zone, unsigned int order, int mt)
 {
-	struct colour_state *cs = zone->zone_pgdat->policy_data;
+	struct colour_state *cs = node_colours(zone->zone_pgdat);
 	struct page *page;
 	unsigned long flags;
 
@@ -510,28 +552,42 @@ static struct page *colour_pick(struct zone *zone, unsigned int order, int mt)
 	return page;
 }
 
+static void colour_populated(struct zone *zone)
+{
+	struct colour_node *cn = zone->zone_pgdat->policy_data;
+
+	shuffle_zone(zone, &cn->shuffle);
+}
+
+static void colour_stats(struct pglist_data *pgdat, struct policy_stats *st)
+{
+	struct colour_node *cn = pgdat->policy_data;
+
+	shuffle_state_stats(&cn->shuffle, st);
+}
+
 unsigned long colour_count(struct pglist_data *pgdat)
 {
-	const struct colour_state *cs = pgdat->policy_data;
-
-	return pgdat->policy == &policy_colour && cs ? cs->nr_colours : 0;
+	if (pgdat->policy != &policy_colour || !pgdat->policy_data)
+		return 0;
+	return node_colours(pgdat)->nr_colours;
 }
 
 unsigned long colour_load(struct pglist_data *pgdat, unsigned long colour)
 {
-	const struct colour_state *cs = pgdat->policy_data;
-
 	if (colour >= colour_count(pgdat))
 		return 0;
-	return cs->load[0][colour];
+	return node_colours(pgdat)->load[0][colour];
 }
 
 const struct page_alloc_policy policy_colour = {
 	.name = "colour",
 	.desc = "steer allocations to the least used colours of a direct-mapped cache",
+	.shuffles = true,
 	.attach = colour_attach,
 	.detach = colour_detach,
-	.populated = shuffle_zone,
+	.populated = colour_populated,
 	.pick = colour_pick,
 	.taken = colour_taken,
+	.stats = colour_stats,
 };

@@ -21,15 +21,18 @@
  *                        the tail of their list at random, so aging does
  *                        not slowly undo the initial shuffle.
  *
- * Policy "shuffle" is the first alone, "shuffle-entropy" both.
+ * Policy "shuffle" is the first alone, "shuffle-entropy" both. Each node's
+ * shuffle keeps its state (granularity, random stream, figures) in its own
+ * struct shuffle_state (mm/policy_shuffle.h), which the colour policy
+ * reuses for its own boot-time shuffle.
  *
  * With page_alloc.policy=auto (the default) Linux's rule picks node 0's
  * policy: page_alloc.shuffle= forces the shuffle on or off; otherwise it is
  * on only when the firmware describes a direct-mapped memory-side cache
  * (ACPI HMAT), and page_alloc.shuffle_on_free= adds the entropy on free.
- * Beyond Linux, for experiments: page_alloc.shuffle_order= (granularity)
- * and page_alloc.shuffle_seed= (a reproducible random stream, which every
- * policy that draws random numbers uses).
+ * Beyond Linux, for experiments: page_alloc.shuffle_order= (granularity);
+ * page_alloc.shuffle_seed= (mm/policy.c) makes node 0's stream
+ * reproducible.
  */
 #include <pagoda/boot_info.h>
 #include <pagoda/mm.h>
@@ -40,6 +43,7 @@
 #include <pagoda/time.h>
 #include "internal.h"
 #include "policy.h"
+#include "policy_shuffle.h"
 
 static bool shuffle_param;
 PARAM_BOOL("page_alloc.shuffle", shuffle_param,
@@ -50,9 +54,6 @@ PARAM_BOOL("page_alloc.shuffle_on_free", shuffle_on_free_param,
 static u64 shuffle_order_param = MAX_ORDER - 1;
 PARAM_UINT("page_alloc.shuffle_order", shuffle_order_param, 0, MAX_ORDER - 1,
 	   "order of the blocks the shuffle swaps (MAX_ORDER-1: 4 MiB)");
-static u64 shuffle_seed_param;
-PARAM_UINT("page_alloc.shuffle_seed", shuffle_seed_param, 0, ~0ULL,
-	   "seed for the shuffle's random stream (0: from the kernel RNG)");
 
 /*
  * As in Linux, two inputs decide: platform detection asks for ENABLE, the
@@ -101,24 +102,30 @@ bool shuffle_on_free_default(void)
 	return shuffle_on_free_param;
 }
 
-void shuffle_node_defaults(struct pglist_data *pgdat)
+void shuffle_state_init(struct shuffle_state *s, const struct policy_args *args)
 {
-	pgdat->shuffle_order = (unsigned int)shuffle_order_param;
-	/* Each node its own stream; the same seed gives the same streams. */
-	if (shuffle_seed_param)
-		rng_seed(&pgdat->shuffle_rng, shuffle_seed_param + (u64)pgdat->node_id);
-	else
-		rng_seed(&pgdat->shuffle_rng, get_random_u64());
-	pgdat->rand_nbits = 0;
+	memset(s, 0, sizeof(*s));
+	s->order = (unsigned int)shuffle_order_param;
+	rng_seed(&s->rng, args->seed);
+}
+
+void shuffle_state_stats(const struct shuffle_state *s, struct policy_stats *st)
+{
+	st->moved = s->swaps;
+	st->order = s->order;
+	st->ns = s->ns;
+	snprintf(st->detail, sizeof(st->detail),
+		 "(order %u, %lu swaps, %lu without partner, %lu migratetype mismatches, %llu us)",
+		 s->order, s->swaps, s->no_partner, s->mt_mismatch,
+		 (unsigned long long)(s->ns / 1000));
 }
 
 /* A random pick lands in a hole or on a busy block: try this often. */
 #define SHUFFLE_RETRY 10
 
-void shuffle_zone(struct zone *z)
+void shuffle_zone(struct zone *z, struct shuffle_state *s)
 {
-	struct pglist_data *pgdat = z->zone_pgdat;
-	const unsigned int order = pgdat->shuffle_order;
+	const unsigned int order = s->order;
 	const unsigned long order_pages = 1UL << order;
 	unsigned long start_pfn, end_pfn = zone_end_pfn(z), flags;
 	u64 t0 = ktime_get_ns();
@@ -141,7 +148,7 @@ void shuffle_zone(struct zone *z)
 			continue;
 		for (retry = 0; retry < SHUFFLE_RETRY; retry++) {
 			unsigned long j = z->zone_start_pfn +
-				ALIGN_DOWN(rng_below(&pgdat->shuffle_rng, z->spanned_pages),
+				ALIGN_DOWN(rng_below(&s->rng, z->spanned_pages),
 					   order_pages);
 
 			page_j = find_free_block(z, j, order);
@@ -149,16 +156,16 @@ void shuffle_zone(struct zone *z)
 				break;
 		}
 		if (retry >= SHUFFLE_RETRY) {
-			pgdat->shuffle_stats.no_partner++;
+			s->no_partner++;
 			continue;
 		}
 		/* Each migratetype has its own lists: never mix them. */
 		if (get_pageblock_migratetype(page_i) != get_pageblock_migratetype(page_j)) {
-			pgdat->shuffle_stats.mt_mismatch++;
+			s->mt_mismatch++;
 			continue;
 		}
 		list_swap(&page_i->lru, &page_j->lru);
-		pgdat->shuffle_stats.swaps++;
+		s->swaps++;
 
 		/* Let others at the zone lock now and then. */
 		if ((i % (100 * order_pages)) == 0) {
@@ -167,45 +174,82 @@ void shuffle_zone(struct zone *z)
 		}
 	}
 	spin_unlock_irqrestore(&z->lock, flags);
-	pgdat->shuffle_stats.ns += ktime_get_ns() - t0;
+	s->ns += ktime_get_ns() - t0;
 }
 
 /* One random bit per call, drawn 64 at a time. */
-bool shuffle_pick_tail(struct pglist_data *pgdat)
+static bool shuffle_pick_tail(struct shuffle_state *s)
 {
 	bool bit;
 
-	if (!pgdat->rand_nbits) {
-		pgdat->rand_bits = rng_u64(&pgdat->shuffle_rng);
-		pgdat->rand_nbits = 64;
+	if (!s->rand_nbits) {
+		s->rand_bits = rng_u64(&s->rng);
+		s->rand_nbits = 64;
 	}
-	bit = pgdat->rand_bits & 1;
-	pgdat->rand_bits >>= 1;
-	pgdat->rand_nbits--;
+	bit = s->rand_bits & 1;
+	s->rand_bits >>= 1;
+	s->rand_nbits--;
 	return bit;
+}
+
+/* The policies' hooks: the node's shuffle_state is its policy_data. */
+static int shuffle_attach(struct pglist_data *pgdat, const struct policy_args *args)
+{
+	struct shuffle_state *s = pgdat->state_alloc(sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	shuffle_state_init(s, args);
+	pgdat->policy_data = s;
+	return 0;
+}
+
+static void shuffle_detach(struct pglist_data *pgdat)
+{
+	if (pgdat->state_free)
+		pgdat->state_free(pgdat->policy_data);
+	pgdat->policy_data = NULL;
+}
+
+static void shuffle_populated(struct zone *zone)
+{
+	shuffle_zone(zone, zone->zone_pgdat->policy_data);
 }
 
 /* Entropy on free: shuffle-order blocks and up get a random end. */
 static bool shuffle_free_to_tail(struct zone *zone, struct page *page,
 				 unsigned long pfn, unsigned int order, bool *to_tail)
 {
-	struct pglist_data *pgdat = zone->zone_pgdat;
+	struct shuffle_state *s = zone->zone_pgdat->policy_data;
 
-	if (order < pgdat->shuffle_order)
+	if (order < s->order)
 		return false;
-	*to_tail = shuffle_pick_tail(pgdat);
+	*to_tail = shuffle_pick_tail(s);
 	return true;
+}
+
+static void shuffle_stats(struct pglist_data *pgdat, struct policy_stats *st)
+{
+	shuffle_state_stats(pgdat->policy_data, st);
 }
 
 const struct page_alloc_policy policy_shuffle = {
 	.name = "shuffle",
 	.desc = "shuffle the free lists at boot and hot-add (Linux, shuffle_on_free=0)",
-	.populated = shuffle_zone,
+	.shuffles = true,
+	.attach = shuffle_attach,
+	.detach = shuffle_detach,
+	.populated = shuffle_populated,
+	.stats = shuffle_stats,
 };
 
 const struct page_alloc_policy policy_shuffle_entropy = {
 	.name = "shuffle-entropy",
 	.desc = "shuffle at boot and hot-add, and free big blocks to a random end (Linux)",
-	.populated = shuffle_zone,
+	.shuffles = true,
+	.attach = shuffle_attach,
+	.detach = shuffle_detach,
+	.populated = shuffle_populated,
 	.free_to_tail = shuffle_free_to_tail,
+	.stats = shuffle_stats,
 };

@@ -82,7 +82,7 @@ static void test_pick_is_honoured(struct ktest *t)
 
 	KASSERT_TRUE(t, pgdat != NULL);
 	base = pgdat->node_start_pfn;
-	KEXPECT_EQ(t, policy_attach(pgdat, &last_policy), 0);
+	KEXPECT_EQ(t, policy_attach(pgdat, &last_policy, NULL), 0);
 	free0 = pgdat->node_zones[ZONE_NORMAL].free_pages;
 	/* order 2 from the first 4 MiB block: its last 4 frames */
 	a = alloc_pages_node(SIM_NID, __GFP_MOVABLE, 2);

@@ -19,7 +19,6 @@
 #define PAGODA_MMZONE_H
 
 #include <pagoda/list.h>
-#include <pagoda/random.h>
 #include <pagoda/smp.h>
 #include <pagoda/spinlock.h>
 #include <pagoda/types.h>
@@ -128,28 +127,13 @@ struct pglist_data {
 	struct zone node_zones[MAX_NR_ZONES];
 
 	/* The placement policy steering this node's allocator (mm/policy.h)
-	 * and its per-node state, whose memory comes from state_alloc: the
-	 * node's creator knows what is usable when it builds the node. */
+	 * and its per-node state, which only the policy reads; its memory
+	 * comes from state_alloc: the node's creator knows what is usable
+	 * when it builds the node. */
 	const struct page_alloc_policy *policy;
 	void *policy_data;
 	void *(*state_alloc)(size_t size);    /* zeroed memory */
 	void (*state_free)(void *p);          /* NULL: never given back */
-	/* The direct-mapped memory-side cache in front of this node, in
-	 * bytes (ACPI HMAT, page_alloc.colour_cache= or the node's creator);
-	 * the colour policy spreads allocations over its colours. */
-	u64 cache_bytes;
-
-	/* The shuffle's granularity (page_alloc.shuffle_order). */
-	unsigned int shuffle_order;
-	/* The policies' random source: seeded from page_alloc.shuffle_seed
-	 * when given (reproducible runs), else from the kernel's RNG. */
-	struct rng shuffle_rng;
-	u64 rand_bits; /* entropy on free: a cache of random bits */
-	unsigned int rand_nbits;
-	struct shuffle_stats {
-		unsigned long swaps, no_partner, mt_mismatch;
-		u64 ns; /* time spent shuffling */
-	} shuffle_stats;
 	unsigned long bad_pages; /* bad frees caught and refused */
 	unsigned long bad_picks; /* policy picks that were not free memory */
 };

@@ -12,6 +12,8 @@
  *   make fuzz-page-alloc FUZZ_SECONDS=60
  */
 #include <pagoda/mm.h>
+#include <pagoda/params.h>
+#include <pagoda/printk.h>
 #include <pagoda/string.h>
 #include "../../mm/internal.h"
 #include "../../mm/memsim.h"
@@ -87,8 +89,10 @@ static void mark(struct pglist_data *pgdat, struct page *p, unsigned int order, 
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
+	struct kernel_param *shuffle_order = param_find("page_alloc.shuffle_order");
 	const struct page_alloc_policy *policy;
 	struct pglist_data *pgdat;
+	char order[8];
 	bool saved_pcp = page_alloc_pcp, onlined = false;
 	unsigned long bad0, before;
 	size_t n0, n1;
@@ -96,13 +100,17 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 	if (size < 2)
 		return 0;
-	/* data[0]: bits 4-7 the policy, bits 1-3 the shuffle order */
+	/* data[0]: bits 4-7 the policy, bits 1-3 the shuffle order (a
+	 * parameter of the shuffle, which the policies that shuffle read
+	 * when they attach) */
 	policy = page_alloc_policies[(data[0] >> 4) % page_alloc_nr_policies];
+	snprintf(order, sizeof(order), "%d", data[0] >> 1 & 7 ? 10 - (data[0] >> 1 & 7) : 10);
+	if (!shuffle_order || param_set(shuffle_order, order))
+		abort();
 	pgdat = memsim_create_policy(NID, ranges, ARRAY_SIZE(ranges), zones, policy->name,
 				     16 * SZ_1M, data[1]);
 	if (!pgdat)
 		abort();
-	pgdat->shuffle_order = data[0] >> 1 & 7 ? 10 - (data[0] >> 1 & 7) : 10;
 	memset(owner, 0, sizeof(owner));
 	n0 = free_set(pgdat, initial);
 	before = 0;
@@ -163,7 +171,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			else if (arg % 4 == 1)
 				page_alloc_pcp = !page_alloc_pcp;
 			else if (arg % 4 == 2)
-				shuffle_zone(&pgdat->node_zones[arg / 4 % MAX_NR_ZONES]);
+				/* memory "arrives" again: a policy that
+				 * shuffles does so now, amid allocations */
+				policy_populated(&pgdat->node_zones[arg / 4 % MAX_NR_ZONES]);
 			else if (!onlined) {
 				onlined = true; /* hot-add the offline tail */
 				before += memsim_online(pgdat, 20011, 20480);
