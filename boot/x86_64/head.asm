@@ -37,7 +37,15 @@ mb2_header:
 	dd MB2_ARCH_I386
 	dd mb2_header_end - mb2_header
 	dd -(MB2_MAGIC + MB2_ARCH_I386 + (mb2_header_end - mb2_header))
-	; The end tag: we ask for no framebuffer and take GRUB's defaults.
+	; A framebuffer is acceptable (optional, any mode). The kernel writes
+	; to the serial port only, but under UEFI, which has no text mode to
+	; hand over, GRUB otherwise warns "no console will be available to
+	; OS". grub.cfg asks for text mode under BIOS.
+	dw 5, 1			; type: framebuffer; flags: optional
+	dd 20			; size
+	dd 0, 0, 0		; width, height, depth: no preference
+	dd 0			; padding: tags are 8-byte aligned
+	; The end tag.
 	dw 0, 0
 	dd 8
 mb2_header_end:
