@@ -18,7 +18,13 @@ $(PI4_DTB): tools/fetch-pi4-firmware.sh | $(DEPS_STAMP)
 
 ifeq ($(ARCH)-$(PLATFORM),arm64-pi4)
 # The card carries exactly the kernel8.img the raspi4b tests boot.
+# After the image, the next step (also when the image was already up to date).
 sdcard: $(B)/pagoda-pi4.img
+	@echo "sdcard: $< is ready. Next, write it to a card (this erases the card;"
+	@echo "  find its device with lsblk first), with Raspberry Pi Imager (Use custom) or:"
+	@echo "    sudo dd if=$< of=/dev/sdX bs=4M conv=fsync status=progress"
+	@echo "  then wire a 3.3 V serial adapter to header pins 8/10 (GPIO 14/15), open it"
+	@echo "  at 115200 baud and power the Pi on (README.md, 'On a real Raspberry Pi 4')."
 $(B)/pagoda-pi4.img: $(B)/kernel8.img $(PI4_DTB) $(PI4_CONF) tools/mksdcard.sh tools/mbr.py | $(DEPS_STAMP)
 	@tools/mksdcard.sh $@ $(B)/kernel8.img $(PI4_FW) boot/pi4
 else
