@@ -149,17 +149,39 @@ struct workqueue_struct *alloc_workqueue(const char *name, unsigned int nr_worke
 	INIT_LIST_HEAD(&wq->items);
 	init_waitqueue_head(&wq->more_work);
 	init_waitqueue_head(&wq->flushed);
-	if (!nr_workers)
-		nr_workers = num_online_cpus();
-	nr_workers = MIN(nr_workers, (unsigned int)MAX_WORKERS);
-	for (unsigned int i = 0; i < nr_workers; i++) {
-		struct worker_arg *wa = &wq->args[i];
+	/*
+	 * nr_workers 0: one worker per online CPU, bound to it and named after
+	 * it ("events/1" runs on CPU 1), as readers of Linux's per-CPU kworkers
+	 * expect. Otherwise a pool that runs anywhere, named "name/uN" (Linux
+	 * marks unbound workers with the u as well).
+	 */
+	if (!nr_workers) {
+		unsigned int cpu;
 
-		*wa = (struct worker_arg){ wq, i };
-		wq->workers[i] = kthread_create(worker_thread, wa, "%s/%u", name, i);
-		if (!wq->workers[i])
-			break;
-		wq->nr_workers++;
+		for_each_online_cpu(cpu) {
+			struct worker_arg *wa = &wq->args[wq->nr_workers];
+			struct task *w;
+
+			if (wq->nr_workers == MAX_WORKERS)
+				break;
+			*wa = (struct worker_arg){ wq, wq->nr_workers };
+			w = kthread_create(worker_thread, wa, "%s/%u", name, cpu);
+			if (!w)
+				break;
+			set_cpus_allowed(w, 1ULL << cpu);
+			wq->workers[wq->nr_workers++] = w;
+		}
+	} else {
+		nr_workers = MIN(nr_workers, (unsigned int)MAX_WORKERS);
+		for (unsigned int i = 0; i < nr_workers; i++) {
+			struct worker_arg *wa = &wq->args[i];
+
+			*wa = (struct worker_arg){ wq, i };
+			wq->workers[i] = kthread_create(worker_thread, wa, "%s/u%u", name, i);
+			if (!wq->workers[i])
+				break;
+			wq->nr_workers++;
+		}
 	}
 	for (unsigned int i = 0; i < wq->nr_workers; i++)
 		wake_up_process(wq->workers[i]);

@@ -224,15 +224,24 @@ static int cmd_ps(int argc, char **argv)
 	flags = arch_irq_save();
 	arch_spin_lock(&tasks_lock);
 	list_for_each_entry(t, &all_tasks, tasks) {
+		u64 ns = t->sum_exec_ns, now = arch_cycles(), since = READ_ONCE(t->exec_start);
+
+		/*
+		 * A task is charged when it stops or at a tick, and an idle CPU
+		 * takes no ticks: add the time it has been running right now.
+		 */
+		if (READ_ONCE(runqueues[t->cpu].curr) == t && now > since)
+			ns += cycles_to_ns(now - since);
 		kprintf("%5d %-16s %c %3u %4d %8llu.%03llu %10llu\n", t->pid, t->name,
 			state_char(t, &runqueues[t->cpu]), t->cpu, t->nice,
-			(unsigned long long)(t->sum_exec_ns / NSEC_PER_MSEC),
-			(unsigned long long)(t->sum_exec_ns / NSEC_PER_USEC % 1000),
+			(unsigned long long)(ns / NSEC_PER_MSEC),
+			(unsigned long long)(ns / NSEC_PER_USEC % 1000),
 			(unsigned long long)t->nr_switches);
 	}
 	arch_spin_unlock(&tasks_lock);
 	arch_irq_restore(flags);
-	kprintf("S: R running, Q queued, S/D sleeping, N new, Z exited, I idle (i: CPU busy)\n");
+	kprintf("S: R running, Q queued, S/D sleeping, N new, Z exited,\n"
+		"   I idle task running (its CPU is idle), i idle task waiting (its CPU is busy)\n");
 	return 0;
 }
 SHELL_CMD(ps, "ps", "threads: state, CPU, nice, run time, switches", cmd_ps);
