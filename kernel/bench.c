@@ -37,6 +37,8 @@ int bench_run(const char *list)
 		kprintf("== bench %s: %s\n", (*b)->name, (*b)->help);
 		(*b)->run();
 		ran++;
+		if (shell_interrupted())
+			return -EINTR;	/* the benchmark stopped early, or the next may not start */
 	}
 	if (!ran) {
 		kprintf("bench: nothing matches '%s'; `bench` lists them\n", list);
