@@ -44,7 +44,7 @@ $(DEPS_STAMP): tools/install-deps.sh
 include boot/pi4/sdcard.mk
 include arch/$(ARCH)/build.mk
 
-KERNEL_DIRS := kernel kernel/sched kernel/locking kernel/time lib mm dma drivers/tty
+KERNEL_DIRS := kernel kernel/sched kernel/locking kernel/time lib mm mm/lab dma drivers/tty
 KSRCS := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)) $(ARCH_CSRCS)
 KOBJS := $(patsubst %.c,$(B)/obj/%.o,$(KSRCS)) \
 	 $(patsubst %.asm,$(B)/obj/%.o,$(ARCH_ASRCS)) \
@@ -141,8 +141,8 @@ HOST_KSRCS := $(wildcard lib/*.c) kernel/ktest.c kernel/params.c kernel/printk.c
 	kernel/time.c kernel/ksyms.c kernel/boot_info.c \
 	kernel/params_test.c kernel/ksyms_test.c \
 	mm/page_alloc.c $(POLICY_SRCS) mm/page_alloc_verify.c mm/memsim.c \
-	mm/page_alloc_test.c mm/policy_test.c mm/cache_model.c mm/cache_model_test.c \
-	mm/mmlab.c mm/mmlab_test.c
+	mm/page_alloc_test.c mm/policy_test.c mm/lab/cache_model.c mm/lab/cache_model_test.c \
+	mm/lab/mmlab.c mm/lab/mmlab_test.c
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter \
 	-fno-builtin -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer -include tests/host/host_prefix.h -Iinclude -Itests/host/include -MMD -MP
@@ -183,11 +183,11 @@ fuzz-page-alloc: $(HB)/fuzz-page-alloc
 	$(HB)/fuzz-page-alloc -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 		-print_final_stats=1 build/fuzz/page-alloc
 
-# The allocator-policy lab on the host (mm/mmlab.c): optimized, no
+# The allocator-policy lab on the host (mm/lab/mmlab.c): optimized, no
 # sanitizers, for the experiment matrix (tools/experiment.py).
 MMLAB_SRCS := $(filter-out tests/host/fuzz_page_alloc.c,$(FUZZ_PA_SRCS)) \
-	mm/mmlab.c mm/cache_model.c tests/host/mmlab_run.c
-$(HB)/mmlab-run: $(MMLAB_SRCS) tests/host/host_prefix.h $(wildcard include/pagoda/*.h mm/*.h)
+	mm/lab/mmlab.c mm/lab/cache_model.c tests/host/mmlab_run.c
+$(HB)/mmlab-run: $(MMLAB_SRCS) tests/host/host_prefix.h $(wildcard include/pagoda/*.h mm/*.h mm/lab/*.h)
 	@mkdir -p $(HB)
 	@echo "  HOSTCC  $@"
 	@$(CC) -std=gnu11 -O2 -g -fno-builtin -include tests/host/host_prefix.h \

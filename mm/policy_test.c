@@ -14,7 +14,7 @@
 #include <pagoda/ktest.h>
 #include <pagoda/mm.h>
 #include <pagoda/string.h>
-#include "cache_model.h"
+#include "lab/cache_model.h"
 #include "internal.h"
 #include "memsim.h"
 #include "policy.h"

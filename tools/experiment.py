@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`make experiment`: the allocator-policy lab's matrix (mm/mmlab.c).
+"""`make experiment`: the allocator-policy lab's matrix (mm/lab/mmlab.c).
 
 On the host (build/host/mmlab-run): placement policies x workloads x
 working-set ratios x aging lengths x seeds, one progress line per cell.

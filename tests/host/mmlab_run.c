@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * mmlab-run: the allocator-policy lab (mm/mmlab.c) on the host, for large
+ * mmlab-run: the allocator-policy lab (mm/lab/mmlab.c) on the host, for large
  * simulated memories and many seeds quickly. It takes the arguments of the
  * kernel shell's `mmlab run` and prints the same line, so a cell can be
  * checked in QEMU against the host:
@@ -12,7 +12,7 @@
 #include <pagoda/printk.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
-#include "../../mm/mmlab.h"
+#include "../../mm/lab/mmlab.h"
 
 void host_env_init(void);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The direct-mapped memory-side cache model (mm/cache_model.h).
+ * The direct-mapped memory-side cache model (mm/lab/cache_model.h).
  *
  * In a direct-mapped cache each physical line has exactly one set: line
  * number modulo the number of sets. Two lines of a workload that share a

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The allocator-policy lab (mm/mmlab.c): the shuffle seed's experiments
+ * The allocator-policy lab (mm/lab/mmlab.c): the shuffle seed's experiments
  * (../shared/seeds/002), written once and run in two places, the kernel
  * shell (`mmlab run ...`) and the host (build/host/mmlab-run), with the same
  * answer for the same arguments.

@@ -29,7 +29,7 @@
  *                 by the seed, the same pages whatever the policy) take
  *                 the accesses. The conflict rate is the share of hot
  *                 pages whose cache colour (pfn modulo cache/PAGE_SIZE,
- *                 mm/cache_model.c) holds another hot page: lines that
+ *                 mm/lab/cache_model.c) holds another hot page: lines that
  *                 evict each other however the cache is used.
  *
  * Why a hot share: with every page equally hot, a working set 3x the cache
@@ -48,8 +48,8 @@
 #include <pagoda/random.h>
 #include <pagoda/string.h>
 #include "cache_model.h"
-#include "internal.h"
-#include "memsim.h"
+#include "../internal.h"
+#include "../memsim.h"
 #include "mmlab.h"
 
 /* Simulated nodes of the lab; the tests use 3, the benchmarks their own. */

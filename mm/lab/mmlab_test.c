@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The allocator-policy lab (mm/mmlab.c), in the kernel and on the host:
+ * The allocator-policy lab (mm/lab/mmlab.c), in the kernel and on the host:
  *   - fresh in-order memory is contiguous: every cache colour holds exactly
  *     ratio/100 working-set pages;
  *   - the contrived case conflicts completely in order and about half as

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A direct-mapped memory-side cache, as a model (mm/cache_model.c): the
+ * A direct-mapped memory-side cache, as a model (mm/lab/cache_model.c): the
  * allocator-policy lab asks it how badly a workload's frames collide.
  */
 #ifndef MM_CACHE_MODEL_H

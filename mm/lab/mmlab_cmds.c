@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The shell's face of the allocator-policy lab (mm/mmlab.c):
+ * The shell's face of the allocator-policy lab (mm/lab/mmlab.c):
  *   mmlab info            the cache the lab models and where its size came from
  *   mmlab run [key=value ...]   one cell, printed as the host's mmlab-run prints it
  *
@@ -18,9 +18,9 @@
 #include <pagoda/smp.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
-#include "internal.h"
+#include "../internal.h"
 #include "mmlab.h"
-#include "policy.h"
+#include "../policy.h"
 
 static u64 mmlab_cache_param = 256ULL << 20;
 PARAM_SIZE("mmlab.cache", mmlab_cache_param, 4096, 1ULL << 40,
