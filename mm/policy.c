@@ -21,11 +21,11 @@
 #include "policy.h"
 #include "policy_shuffle.h"
 
+#define POLICY_TABLE(name, table) &table,
+#define POLICY_NAME(name, table) name,
+
 const struct page_alloc_policy *const page_alloc_policies[] = {
-	&policy_inorder,
-	&policy_shuffle,
-	&policy_shuffle_entropy,
-	&policy_colour,
+	PAGE_ALLOC_POLICIES(POLICY_TABLE)
 };
 const unsigned int page_alloc_nr_policies = ARRAY_SIZE(page_alloc_policies);
 
@@ -33,10 +33,11 @@ const unsigned int page_alloc_nr_policies = ARRAY_SIZE(page_alloc_policies);
  * An enum, so a misspelt policy is refused while the command line is parsed,
  * counted with the other problems and answered with the valid names, and
  * `params` never shows a name that is not in effect. The list is "auto" and
- * then the registry's names in its order (the policy tests hold them equal).
+ * then the registry's names in its order (the policy tests check that each
+ * name is its table's .name).
  */
 const char *const page_alloc_policy_param_names[] = {
-	"auto", "inorder", "shuffle", "shuffle-entropy", "colour", NULL
+	"auto", PAGE_ALLOC_POLICIES(POLICY_NAME) NULL
 };
 static int policy_param;
 PARAM_ENUM("page_alloc.policy", policy_param, page_alloc_policy_param_names,

@@ -106,7 +106,23 @@ struct page_alloc_policy {
 	void (*stats)(struct pglist_data *pgdat, struct policy_stats *st);
 };
 
-/* Every policy, in the order the shell and the lab list them. */
+/*
+ * The registry: one line per policy, its name (what page_alloc.policy=,
+ * memsim and the lab take; the same as its .name) and its ops table, in
+ * the order the shell and the lab list them. A new policy is a file that
+ * defines its table plus one line here: the declaration below, the
+ * registry's array and page_alloc.policy='s choices all come from it.
+ */
+#define PAGE_ALLOC_POLICIES(POLICY)                                        \
+	POLICY("inorder", policy_inorder)                 /* policy_inorder.c */ \
+	POLICY("shuffle", policy_shuffle)                 /* policy_shuffle.c */ \
+	POLICY("shuffle-entropy", policy_shuffle_entropy) /* policy_shuffle.c */ \
+	POLICY("colour", policy_colour)                   /* policy_colour.c */
+
+#define __POLICY_DECLARE(name, table) extern const struct page_alloc_policy table;
+PAGE_ALLOC_POLICIES(__POLICY_DECLARE)
+
+/* Every policy, in the registry's order. */
 extern const struct page_alloc_policy *const page_alloc_policies[];
 extern const unsigned int page_alloc_nr_policies;
 
@@ -119,11 +135,6 @@ extern const char *const page_alloc_policy_param_names[];
 /* The policy of that name, or NULL. */
 const struct page_alloc_policy *page_alloc_policy_find(const char *name);
 
-/* The policies themselves, one file each. */
-extern const struct page_alloc_policy policy_inorder;         /* policy_inorder.c */
-extern const struct page_alloc_policy policy_shuffle;         /* policy_shuffle.c */
-extern const struct page_alloc_policy policy_shuffle_entropy; /* policy_shuffle.c */
-extern const struct page_alloc_policy policy_colour;          /* policy_colour.c */
 
 /*
  * Node 0's policy from page_alloc.policy=; "auto" is the shuffle's rule
