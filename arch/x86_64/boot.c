@@ -84,6 +84,7 @@ void x86_64_start(u32 magic, u32 info)
 	tsc_init();
 	boot_mark("early setup");
 	paging_init();
+	x86_user_init();
 	boot_mark("page tables");
 	if (err)
 		pr_err("boot: loader information unusable (%d, magic %#x)\n", err, magic);

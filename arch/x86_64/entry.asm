@@ -6,13 +6,29 @@
 ; saves every general register as a struct pt_regs (see asm/x86.h) and
 ; calls x86_exception() for vectors 0-31 (CPU exceptions) or
 ; x86_interrupt() for 32-255 (devices, the APIC timer, IPIs).
+;
+; From user mode (the saved CS has RPL 3) the GS base is the user's: swapgs
+; brings back the kernel's per-CPU pointer on the way in and puts the user's
+; back on the way out. The `syscall` instruction enters at entry_syscall_64,
+; which builds the same frame by hand (the CPU pushes nothing) with vector
+; SYSCALL_VECTOR and the syscall number where an error code would be, so
+; one exit path serves all.
 
 bits 64
 section .text
 
 extern x86_exception
 extern x86_interrupt
+extern x86_syscall
 global exception_stubs
+global entry_syscall_64
+
+; Must match traps.c and struct cpu_local (pagoda/smp.h).
+%define USER_DS (0x20 | 3)
+%define USER_CS (0x28 | 3)
+%define CPU_ENTRY_STACK 16
+%define CPU_ENTRY_SCRATCH 24
+%define SYSCALL_VECTOR 256
 
 ; Vectors for which the CPU pushes an error code.
 %define HAS_ERR(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || (v) == 17 || (v) == 21 || (v) == 29 || (v) == 30)
@@ -35,6 +51,13 @@ stub_%1:
 %endrep
 
 exception_common:
+	test byte [rsp + 24], 3		; the interrupted CS
+	jz .saved_gs
+	swapgs
+	; User mode chose RFLAGS.AC and DF: the kernel wants both clear.
+	push 2
+	popfq
+.saved_gs:
 	push rax
 	push rbx
 	push rcx
@@ -56,9 +79,14 @@ exception_common:
 	push qword [rsp + 17 * 8]
 	push rbp
 	mov rbp, rsp
+	cmp qword [rdi + 15 * 8], SYSCALL_VECTOR
+	je .syscall
 	cmp qword [rdi + 15 * 8], 32
 	jae .irq
 	call x86_exception
+	jmp .out
+.syscall:
+	call x86_syscall
 	jmp .out
 .irq:
 	call x86_interrupt
@@ -80,7 +108,28 @@ exception_common:
 	pop rbx
 	pop rax
 	add rsp, 16		; vector and error code
+	test byte [rsp + 8], 3	; back to user mode: its GS base
+	jz .iret
+	swapgs
+.iret:
 	iretq
+
+; `syscall`: RIP in RCX, RFLAGS in R11, interrupts off (SFMASK), still on
+; the user's stack with the user's GS base. Switch to this task's kernel
+; stack (cpu_local.entry_stack, set at every context switch) and build an
+; interrupt frame, then join the common path after its swapgs.
+entry_syscall_64:
+	swapgs
+	mov [gs:CPU_ENTRY_SCRATCH], rsp
+	mov rsp, [gs:CPU_ENTRY_STACK]
+	push USER_DS
+	push qword [gs:CPU_ENTRY_SCRATCH]
+	push r11
+	push USER_CS
+	push rcx
+	push rax		; the syscall number, as "error code"
+	push SYSCALL_VECTOR
+	jmp exception_common.saved_gs
 
 section .rodata
 align 8

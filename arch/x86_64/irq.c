@@ -55,8 +55,8 @@ void arch_set_this_cpu(struct cpu_local *p)
 
 void arch_set_current(struct task *t)
 {
-	/* Nothing: current is cpu_local.current, read as %gs:8. */
-	(void)t;
+	/* current is cpu_local.current, read as %gs:8; the rest is user mode's. */
+	x86_switch_to(t);
 }
 
 void arch_flush_tlb_local(u64 start, u64 end)

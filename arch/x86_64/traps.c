@@ -10,14 +10,19 @@
 #include <pagoda/extable.h>
 #include <pagoda/ksyms.h>
 #include <pagoda/printk.h>
+#include <pagoda/process.h>
 #include <pagoda/sched.h>
 #include <pagoda/smp.h>
 #include <pagoda/string.h>
 #include <asm/x86.h>
 
+/*
+ * The GDT's order is the one `syscall`/`sysret` dictate (STAR): kernel code
+ * and data, then a 32-bit user code slot, user data and 64-bit user code.
+ */
 #define KERNEL_CS 0x08
 #define KERNEL_DS 0x10
-#define TSS_SEL 0x28
+#define TSS_SEL 0x30
 
 struct tss {
 	u32 reserved0;
@@ -42,7 +47,7 @@ struct desc_ptr {
 
 /* Each CPU has its own GDT and TSS: the TSS descriptor's busy bit and the
  * double-fault stack must not be shared. The IDT is shared. */
-static u64 gdt[NR_CPUS][7] __aligned(16);
+static u64 gdt[NR_CPUS][8] __aligned(16);
 static struct tss tss[NR_CPUS] __aligned(16);
 static struct idt_gate idt[256] __aligned(16);
 /* A separate stack for double faults, so a blown stack still reports. */
@@ -75,10 +80,12 @@ static void gdt_load(unsigned int cpu)
 
 	g[1] = 0x00af9a000000ffffULL; /* kernel code, 64-bit */
 	g[2] = 0x00cf92000000ffffULL; /* kernel data */
-	/* g[3], g[4]: user segments, later */
-	g[5] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ULL << 40) |
+	g[3] = 0x00cffa000000ffffULL; /* user code, 32-bit: unused, sysret's anchor */
+	g[4] = 0x00cff2000000ffffULL; /* user data (USER_DS) */
+	g[5] = 0x00affa000000ffffULL; /* user code, 64-bit (USER_CS) */
+	g[6] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ULL << 40) |
 	       (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
-	g[6] = base >> 32;
+	g[7] = base >> 32;
 	t->ist[0] = (u64)df_stack[cpu] + DF_STACK_SIZE;
 	t->iomap_base = sizeof(*t);
 
@@ -102,6 +109,12 @@ void gdt_init(void)
 	gdt_load(0);
 }
 
+/* Where an interrupt from user mode puts its frame: the task's stack top. */
+void x86_set_kernel_stack(unsigned int cpu, u64 top)
+{
+	tss[cpu].rsp[0] = top;
+}
+
 static void idt_load(void)
 {
 	struct desc_ptr p = { sizeof(idt) - 1, (u64)idt };
@@ -114,6 +127,7 @@ void x86_cpu_tables_init(unsigned int cpu)
 {
 	gdt_load(cpu);
 	idt_load();
+	x86_user_cpu_init();
 }
 
 void idt_init(void)
@@ -252,11 +266,50 @@ static void describe_page_fault(u64 err, u64 addr)
 	       addr < 4096 ? ", a NULL pointer dereference" : "");
 }
 
+/* The signal Linux sends for each exception taken in user mode. */
+static int user_signal(u64 vec)
+{
+	switch (vec) {
+	case 0: case 16: case 19:
+		return SIGFPE;
+	case 1: case 3:
+		return SIGTRAP;
+	case 6:
+		return SIGILL;
+	case 17:
+		return SIGBUS;
+	default:
+		return SIGSEGV;
+	}
+}
+
+/*
+ * A user program faulted: report it the way Linux's show_signal_msg()
+ * does, with the registers, and end that process only.
+ */
+static __noreturn void user_fault(struct pt_regs *regs, const char *name, u64 cr2)
+{
+	int sig = user_signal(regs->vector);
+
+	pr_err("%s[%d]: %s (%s) at %llx ip %llx sp %llx error %llx\n", current->name,
+	       current->pid, sig == SIGSEGV ? "segfault" : "fatal trap", name,
+	       (unsigned long long)cr2, (unsigned long long)regs->rip,
+	       (unsigned long long)regs->rsp, (unsigned long long)regs->error_code);
+	if (regs->vector == 14)
+		describe_page_fault(regs->error_code, cr2);
+	dump_regs(regs);
+	process_exit_signal(sig);
+}
+
 void x86_exception(struct pt_regs *regs)
 {
 	u64 vec = regs->vector, cr2 = vec == 14 ? read_cr2() : 0;
-	const struct exception_table_entry *fix = search_extable(regs->rip);
+	const struct exception_table_entry *fix;
 	const char *name = vec < 32 ? exc_names[vec] : "interrupt";
+
+	if (regs->cs & 3)
+		user_fault(regs, name, cr2);
+	fix = search_extable(regs->rip);
 
 	if (fix) {
 		last_fixed_fault = (struct fault_record){

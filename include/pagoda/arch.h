@@ -286,6 +286,36 @@ bool arch_dma_default_coherent(void);
 void arch_sync_dma_for_device(phys_addr_t paddr, size_t size, int dir);
 void arch_sync_dma_for_cpu(phys_addr_t paddr, size_t size, int dir);
 
+/*
+ * --- user mode ------------------------------------------------------------
+ * A task with task->mm set runs a user program in that address space. The
+ * arch loads task->mm (or init_mm for kernel threads) at every context
+ * switch through arch_switch_mm(), which also keeps mm->cpu_mask. From
+ * user mode the arch enters the kernel on the task's own kernel stack: a
+ * system call (x86 `syscall`, arm64 `svc #0`, Linux's numbers from
+ * <asm/unistd.h> and Linux's argument registers) becomes
+ * syscall_dispatch(nr, args), whose result goes back in the return
+ * register; a fault reports the state and calls process_exit_signal().
+ */
+#include <asm/unistd.h>
+
+void arch_switch_mm(struct mm_struct *mm);
+/*
+ * Enter user mode at pc with stack pointer sp and arg in the first
+ * argument register (every other register zero), on the current task's
+ * kernel stack, whose contents are dropped.
+ */
+__noreturn void arch_enter_user(u64 pc, u64 sp, u64 arg);
+/*
+ * Copy to or from user memory, surviving faults through the exception
+ * table: the number of bytes NOT copied (0 on success), as in Linux. The
+ * range check is the caller's (pagoda/uaccess.h).
+ */
+unsigned long arch_copy_from_user(void *to, const void *from, unsigned long n);
+unsigned long arch_copy_to_user(void *to, const void *from, unsigned long n);
+/* Portable code the arch calls (kernel/syscall.c). */
+long syscall_dispatch(unsigned long nr, const unsigned long args[6]);
+
 /* --- early console ------------------------------------------------------- */
 void arch_early_console_init(void);
 /*

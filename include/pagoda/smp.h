@@ -28,6 +28,9 @@ struct cpu_local {
 	/* The arch reads these two at fixed offsets: keep them first. */
 	struct cpu_local *self;    /* offset 0 */
 	struct task *current_task; /* offset 8 */
+	/* For the arch's syscall entry (x86): also at fixed offsets. */
+	unsigned long entry_stack;   /* offset 16: current task's kernel stack top */
+	unsigned long entry_scratch; /* offset 24: the user's stack pointer, briefly */
 	unsigned int cpu;
 	unsigned int irq_depth;    /* nested interrupt handlers running */
 	bool need_resched;         /* set by the scheduler (maybe remotely) */

@@ -11,6 +11,8 @@
 #include <pagoda/lockdep.h>
 #include <pagoda/types.h>
 
+struct mm_struct;
+
 enum task_state {
 	TASK_RUNNING = 0,         /* running or on a run queue */
 	TASK_INTERRUPTIBLE = 1,   /* sleeping (no signals yet: same as below) */
@@ -46,6 +48,7 @@ struct task {
 	int (*fn)(void *arg);
 	void *arg;
 	int exit_code;
+	struct mm_struct *mm; /* a user address space, or NULL: a kernel thread */
 	/* 0, the task waiting in kthread_join(), or JOIN_EXITED once t is off its stack */
 	unsigned long join_state;
 	/* locks held, for lockdep and hold times */

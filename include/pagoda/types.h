@@ -59,6 +59,8 @@ typedef u64 phys_addr_t;
 #define EIO 5
 #define ENXIO 6
 #define E2BIG 7
+#define ENOEXEC 8
+#define EBADF 9
 #define EAGAIN 11
 #define ENOMEM 12
 #define EFAULT 14

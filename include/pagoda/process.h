@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * User processes: an address space (a user mm, arch.h) with the areas
+ * mapped in it, run by one task. A process starts in user mode at an entry
+ * point with a stack, and ends by exit_group() or a fatal fault; whoever
+ * started it collects its Linux-style wait status (exit code << 8, or the
+ * signal number) with process_wait().
+ */
+#ifndef PAGODA_PROCESS_H
+#define PAGODA_PROCESS_H
+
+#include <pagoda/arch.h>
+#include <pagoda/signal.h>
+#include <pagoda/types.h>
+
+struct task;
+
+/* A mapped range [start, end) of anonymous, zeroed memory. */
+struct vm_area {
+	u64 start, end;
+	unsigned int prot; /* PROT_* including PROT_USER */
+	struct vm_area *next;
+};
+
+struct process {
+	struct mm_struct mm;
+	struct vm_area *vmas; /* sorted by address */
+	struct task *task;
+	u64 entry, stack, arg;
+	char name[16];
+};
+
+struct process *process_create(const char *name);
+/* Map [va, va + size) of zeroed pages with prot | PROT_USER: 0 or -errno. */
+int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot);
+/* Copy into the process's memory (it need not be running): 0 or -EFAULT. */
+int process_write(struct process *p, u64 va, const void *src, size_t n);
+/* Start it at entry with stack pointer sp; arg goes in the first argument register. */
+int process_start(struct process *p, u64 entry, u64 sp, u64 arg);
+/* Wait for it to end, free it, and return its wait status. */
+int process_wait(struct process *p);
+/* Free a process that was never started. */
+void process_destroy(struct process *p);
+
+/* The running process, or NULL in a kernel thread. */
+struct process *current_process(void);
+/* End the current process: exit_group(code) or a fatal signal. */
+__noreturn void process_exit(int status);
+__noreturn void process_exit_signal(int sig);
+
+#endif

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+/*
+ * User processes, the portable half: a process owns a user address space
+ * (arch_mm_init(): its own lower half, the kernel's upper half) and the
+ * anonymous areas mapped in it, and is run by one task whose task->mm
+ * makes every context switch load that address space. The task enters
+ * user mode with arch_enter_user() and never comes back to its kernel
+ * function: it leaves through process_exit(), from exit_group() or from a
+ * fault the arch could not blame on the kernel.
+ *
+ * Teardown runs on the dying task itself, after it has switched to
+ * init_mm, so no CPU has the address space loaded while its pages and
+ * tables are freed.
+ */
+#include <pagoda/arch.h>
+#include <pagoda/mm.h>
+#include <pagoda/preempt.h>
+#include <pagoda/printk.h>
+#include <pagoda/process.h>
+#include <pagoda/sched.h>
+#include <pagoda/slab.h>
+#include <pagoda/string.h>
+
+struct process *process_create(const char *name)
+{
+	struct process *p = kzalloc(sizeof(*p), GFP_KERNEL);
+
+	if (!p)
+		return NULL;
+	if (arch_mm_init(&p->mm)) {
+		kfree(p);
+		return NULL;
+	}
+	strlcpy(p->name, name, sizeof(p->name));
+	return p;
+}
+
+/* Unmap and free whatever pages of [start, end) are mapped. */
+static void free_range(struct process *p, u64 start, u64 end)
+{
+	for (u64 a = start; a < end; a += PAGE_SIZE) {
+		phys_addr_t pa;
+
+		if (arch_lookup(&p->mm, a, &pa, NULL))
+			continue;
+		arch_unmap_range(&p->mm, a, PAGE_SIZE);
+		__free_page(pfn_to_page(PHYS_PFN(pa)));
+	}
+}
+
+int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot)
+{
+	struct vm_area *vma, **link;
+	int err = 0;
+
+	if (!size || !IS_ALIGNED(va, PAGE_SIZE) || !IS_ALIGNED(size, PAGE_SIZE))
+		return -EINVAL;
+	vma = kzalloc(sizeof(*vma), GFP_KERNEL);
+	if (!vma)
+		return -ENOMEM;
+	for (u64 off = 0; off < size && !err; off += PAGE_SIZE) {
+		struct page *pg = alloc_page(GFP_KERNEL | __GFP_ZERO);
+
+		if (!pg) {
+			err = -ENOMEM;
+			break;
+		}
+		err = arch_map_range(&p->mm, va + off, page_to_phys(pg), PAGE_SIZE,
+				     prot | PROT_PRESENT | PROT_USER);
+		if (err) {
+			__free_page(pg);
+			/* The pages before this one are ours; a clash is not. */
+			free_range(p, va, va + off);
+		}
+	}
+	if (err) {
+		kfree(vma);
+		return err;
+	}
+	vma->start = va;
+	vma->end = va + size;
+	vma->prot = prot | PROT_PRESENT | PROT_USER;
+	for (link = &p->vmas; *link && (*link)->start < va; link = &(*link)->next)
+		;
+	vma->next = *link;
+	*link = vma;
+	return 0;
+}
+
+int process_write(struct process *p, u64 va, const void *src, size_t n)
+{
+	const u8 *s = src;
+
+	while (n) {
+		size_t chunk = MIN(n, PAGE_SIZE - (va & (PAGE_SIZE - 1)));
+		phys_addr_t pa;
+
+		if (arch_lookup(&p->mm, va, &pa, NULL))
+			return -EFAULT;
+		memcpy(__va(pa), s, chunk);
+		va += chunk;
+		s += chunk;
+		n -= chunk;
+	}
+	return 0;
+}
+
+static void free_memory(struct process *p)
+{
+	while (p->vmas) {
+		struct vm_area *vma = p->vmas;
+
+		p->vmas = vma->next;
+		free_range(p, vma->start, vma->end);
+		kfree(vma);
+	}
+	arch_mm_free(&p->mm);
+}
+
+void process_destroy(struct process *p)
+{
+	free_memory(p);
+	kfree(p);
+}
+
+static int process_thread(void *arg)
+{
+	struct process *p = arg;
+
+	arch_enter_user(p->entry, p->stack, p->arg);
+}
+
+int process_start(struct process *p, u64 entry, u64 sp, u64 arg)
+{
+	struct task *t = kthread_create(process_thread, p, "%s", p->name);
+
+	if (!t)
+		return -ENOMEM;
+	p->entry = entry;
+	p->stack = sp;
+	p->arg = arg;
+	p->task = t;
+	/* Set before its first switch-in, which loads it. */
+	t->mm = &p->mm;
+	wake_up_process(t);
+	return 0;
+}
+
+int process_wait(struct process *p)
+{
+	int status = kthread_join(p->task);
+
+	kfree(p);
+	return status;
+}
+
+struct process *current_process(void)
+{
+	struct mm_struct *mm = current->mm;
+
+	return mm ? container_of(mm, struct process, mm) : NULL;
+}
+
+void process_exit(int status)
+{
+	struct process *p = current_process();
+
+	if (!p)
+		panic("process_exit() from kernel thread %s", current->name);
+	preempt_disable();
+	current->mm = NULL;
+	arch_switch_mm(&init_mm);
+	preempt_enable();
+	free_memory(p);
+	kthread_exit(status);
+}
+
+void process_exit_signal(int sig)
+{
+	/* From the arch's fault handler, interrupts still off. */
+	arch_irq_enable();
+	process_exit(sig);
+}
