@@ -10,6 +10,13 @@
  * path, which saves the rest as a struct pt_regs (asm/arm64.h) and calls
  * arm64_exception(regs, slot). The handler may change regs->pc (an
  * exception-table fixup), so the return path reloads ELR from the frame.
+ *
+ * From EL0 (slots 8-15) the CPU is on SP_EL1, which is the top of the
+ * task's kernel stack (nothing was left on it when it returned to EL0).
+ * SP_EL0 then holds the user's stack pointer rather than the kernel's
+ * `current`: it is saved as the frame's SP and `current` is reloaded from
+ * this CPU's struct cpu_local (TPIDR_EL1, offset 8); on the way back to EL0
+ * SP_EL0 gets the frame's SP again.
  */
 
 #define S_X(n) ((n) * 8)
@@ -66,7 +73,13 @@ exception_common:
 	stp	x26, x27, [sp, #S_X(26)]
 	stp	x28, x29, [sp, #S_X(28)]
 	add	x2, sp, #PT_REGS_SIZE	/* the interrupted SP */
-	stp	x30, x2, [sp, #S_X(30)]
+	cmp	x1, #8
+	b.lo	1f
+	mrs	x2, sp_el0		/* from EL0: the user's */
+	mrs	x3, tpidr_el1
+	ldr	x3, [x3, #8]
+	msr	sp_el0, x3		/* current, for the kernel */
+1:	stp	x30, x2, [sp, #S_X(30)]
 	mrs	x2, elr_el1
 	mrs	x3, spsr_el1
 	stp	x2, x3, [sp, #S_PC]
@@ -84,9 +97,16 @@ exception_common:
 	mov	x0, sp
 	bl	arm64_exception
 
+	.globl	ret_to_user_or_kernel
+ret_to_user_or_kernel:
 	ldp	x2, x3, [sp, #S_PC]
 	msr	elr_el1, x2
 	msr	spsr_el1, x3
+	tst	x3, #0xf		/* SPSR.M: 0 is EL0t */
+	b.ne	2f
+	ldr	x2, [sp, #S_SP]
+	msr	sp_el0, x2		/* the user's stack pointer */
+2:
 	ldp	x0, x1, [sp, #S_X(0)]
 	ldp	x2, x3, [sp, #S_X(2)]
 	ldp	x4, x5, [sp, #S_X(4)]

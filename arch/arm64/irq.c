@@ -6,6 +6,7 @@
  * per-CPU registers and the initial stack of a new thread.
  */
 #include <pagoda/arch.h>
+#include <pagoda/task.h>
 #include <pagoda/boot_info.h>
 #include <pagoda/irq.h>
 #include <pagoda/printk.h>
@@ -154,6 +155,7 @@ void arch_set_this_cpu(struct cpu_local *p)
 void arch_set_current(struct task *t)
 {
 	write_sysreg(sp_el0, t);
+	arch_switch_mm(t->mm ? t->mm : &init_mm);
 }
 
 extern char thread_start[];

@@ -542,6 +542,34 @@ int arch_mm_init(struct mm_struct *mm)
 	return 0;
 }
 
+static struct mm_struct *loaded_mm[NR_CPUS];
+
+/*
+ * TTBR0 gets mm's lower half (init_mm: the empty one). Without ASIDs yet,
+ * the previous half's entries are dropped from this CPU's TLB here, which
+ * is what lets unmap and protect flush only the CPUs in mm->cpu_mask.
+ */
+void arch_switch_mm(struct mm_struct *mm)
+{
+	unsigned int cpu = smp_processor_id();
+	struct mm_struct *prev = loaded_mm[cpu] ? loaded_mm[cpu] : &init_mm;
+	u64 root = mm == &init_mm ? __pa_kernel(empty_root) : __pa(mm->pgd);
+
+	if (prev == mm)
+		return;
+	if (mm != &init_mm)
+		__atomic_fetch_or(&mm->cpu_mask, 1UL << cpu, __ATOMIC_SEQ_CST);
+	write_sysreg(ttbr0_el1, root);
+	isb();
+	dsb(nshst);
+	__asm__ volatile("tlbi vmalle1" ::: "memory");
+	dsb(nsh);
+	isb();
+	if (prev != &init_mm)
+		__atomic_fetch_and(&prev->cpu_mask, ~(1UL << cpu), __ATOMIC_SEQ_CST);
+	loaded_mm[cpu] = mm;
+}
+
 /* Free a table at `level` and every table below it (not the pages). */
 static void free_tables(u64 *t, int level)
 {

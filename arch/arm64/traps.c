@@ -185,7 +185,7 @@ void arch_stack_walk(void (*fn)(u64 pc, void *arg), void *arg)
 	walk_frames((u64)__builtin_frame_address(0), fn, arg);
 }
 
-static void dump_regs(const struct pt_regs *r)
+void arm64_dump_regs(const struct pt_regs *r)
 {
 	printk(KERN_EMERG "PC: %016llx %pS\n", (unsigned long long)r->pc, (void *)r->pc);
 	printk(KERN_EMERG "LR: %016llx %pS\n", (unsigned long long)r->regs[30],
@@ -227,8 +227,12 @@ void arm64_exception(struct pt_regs *regs, u64 slot)
 	const struct exception_table_entry *fix;
 
 	/* The kernel runs on SP_EL1 with IRQs: slot 5 is the one that comes. */
-	if (slot == 4 + VEC_IRQ) {
+	if (slot == 4 + VEC_IRQ || slot == 8 + VEC_IRQ) {
 		arm64_irq();
+		return;
+	}
+	if (slot == 8 + VEC_SYNC) {
+		arm64_user_sync(regs, name);
 		return;
 	}
 	fix = sync ? search_extable(regs->pc) : NULL;
@@ -249,7 +253,7 @@ void arm64_exception(struct pt_regs *regs, u64 slot)
 	       (unsigned long long)ec, (unsigned long long)(regs->esr & 0x1ffffff));
 	if (sync && is_abort(ec))
 		describe_abort(regs->esr, regs->far);
-	dump_regs(regs);
+	arm64_dump_regs(regs);
 	printk(KERN_EMERG "Call trace:\n");
 	print_stack_frame(regs->pc, NULL);
 	walk_frames(regs->regs[29], print_stack_frame, NULL);

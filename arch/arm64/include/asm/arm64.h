@@ -52,6 +52,7 @@ extern u64 kimage_voffset;
 #define EC_IABT_CUR 0x21
 #define EC_DABT_LOW 0x24
 #define EC_DABT_CUR 0x25
+#define EC_SVC64 0x15
 #define EC_BRK 0x3c
 
 /* Saved by the exception entry (entry.S); the layout is shared with it. */
@@ -68,6 +69,10 @@ struct pt_regs {
 enum vector_kind {
 	VEC_SYNC, VEC_IRQ, VEC_FIQ, VEC_SERROR,
 };
+
+/* traps.c, user.c */
+void arm64_dump_regs(const struct pt_regs *r);
+void arm64_user_sync(struct pt_regs *regs, const char *name);
 
 /* mmu.c */
 void paging_init(u64 image_pa);

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+/*
+ * User mode on arm64: the first eret to EL0, system calls (`svc #0`: the
+ * number in x8, arguments in x0-x5, the result in x0, as Linux), faults
+ * taken at EL0, and the checked copies to and from user memory.
+ *
+ * The copies use the unprivileged loads and stores (LDTRB/STTRB): they
+ * check EL0's permissions, so even a kernel address that slipped past
+ * access_ok() faults instead of being read, and they keep working when
+ * PAN forbids ordinary kernel accesses to user pages.
+ */
+#include <pagoda/arch.h>
+#include <pagoda/extable.h>
+#include <pagoda/printk.h>
+#include <pagoda/process.h>
+#include <pagoda/smp.h>
+#include <pagoda/task.h>
+#include <asm/arm64.h>
+
+__noreturn void arch_enter_user(u64 pc, u64 sp, u64 arg)
+{
+	struct task *t = arch_current();
+	u64 top = (u64)t->stack + t->stack_size;
+
+	arch_irq_disable();
+	write_sysreg(sp_el0, sp);
+	write_sysreg(elr_el1, pc);
+	write_sysreg(spsr_el1, 0); /* EL0t, all interrupts unmasked */
+	__asm__ volatile("mov sp, %[top]\n\t"
+			 "mov x0, %[arg]\n\t"
+			 "mov x1, xzr\n\tmov x2, xzr\n\tmov x3, xzr\n\tmov x4, xzr\n\t"
+			 "mov x5, xzr\n\tmov x6, xzr\n\tmov x7, xzr\n\tmov x8, xzr\n\t"
+			 "mov x9, xzr\n\tmov x10, xzr\n\tmov x11, xzr\n\tmov x12, xzr\n\t"
+			 "mov x13, xzr\n\tmov x14, xzr\n\tmov x15, xzr\n\tmov x16, xzr\n\t"
+			 "mov x17, xzr\n\tmov x18, xzr\n\tmov x19, xzr\n\tmov x20, xzr\n\t"
+			 "mov x21, xzr\n\tmov x22, xzr\n\tmov x23, xzr\n\tmov x24, xzr\n\t"
+			 "mov x25, xzr\n\tmov x26, xzr\n\tmov x27, xzr\n\tmov x28, xzr\n\t"
+			 "mov x29, xzr\n\tmov x30, xzr\n\t"
+			 "eret"
+			 :
+			 : [top] "r"(top), [arg] "r"(arg)
+			 : "memory");
+	__builtin_unreachable();
+}
+
+unsigned long arch_copy_from_user(void *to, const void *from, unsigned long n)
+{
+	__asm__ volatile("cbz %[n], 3f\n"
+			 "1:\tldtrb w9, [%[from]]\n\t"
+			 "strb w9, [%[to]], #1\n\t"
+			 "add %[from], %[from], #1\n\t"
+			 "subs %[n], %[n], #1\n\t"
+			 "b.ne 1b\n"
+			 "3:\n\t" EXTABLE(1b, 3b)
+			 : [to] "+r"(to), [from] "+r"(from), [n] "+r"(n)
+			 :
+			 : "x9", "memory", "cc");
+	return n;
+}
+
+unsigned long arch_copy_to_user(void *to, const void *from, unsigned long n)
+{
+	__asm__ volatile("cbz %[n], 3f\n"
+			 "1:\tldrb w9, [%[from]], #1\n"
+			 "2:\tsttrb w9, [%[to]]\n\t"
+			 "add %[to], %[to], #1\n\t"
+			 "subs %[n], %[n], #1\n\t"
+			 "b.ne 1b\n"
+			 "3:\n\t" EXTABLE(2b, 3b)
+			 : [to] "+r"(to), [from] "+r"(from), [n] "+r"(n)
+			 :
+			 : "x9", "memory", "cc");
+	return n;
+}
+
+/* The signal Linux sends for each exception class taken at EL0. */
+static int user_signal(u64 ec)
+{
+	switch (ec) {
+	case EC_UNKNOWN:
+		return SIGILL;
+	case 0x22: case 0x26: /* PC or SP alignment */
+		return SIGBUS;
+	case 0x3c: /* BRK */
+		return SIGTRAP;
+	default:
+		return SIGSEGV;
+	}
+}
+
+/* A synchronous exception from EL0: a system call, or the end of the process. */
+void arm64_user_sync(struct pt_regs *regs, const char *name)
+{
+	u64 ec = ESR_EC(regs->esr);
+	int sig;
+
+	if (ec == EC_SVC64) {
+		arch_irq_enable();
+		regs->regs[0] = (u64)syscall_dispatch(regs->regs[8], regs->regs);
+		arch_irq_disable();
+		return;
+	}
+	sig = user_signal(ec);
+	pr_err("%s[%d]: unhandled %s (ESR %#llx) at %llx pc %llx sp %llx: signal %d\n",
+	       arch_current()->name, arch_current()->pid, name,
+	       (unsigned long long)regs->esr, (unsigned long long)regs->far,
+	       (unsigned long long)regs->pc, (unsigned long long)regs->sp, sig);
+	arm64_dump_regs(regs);
+	process_exit_signal(sig);
+}
