@@ -26,6 +26,7 @@
 #include <pagoda/mm.h>
 #include <pagoda/printk.h>
 #include <pagoda/string.h>
+#include <pagoda/random.h>
 #include <pagoda/time.h>
 #include "../../mm/internal.h"
 #include "../../mm/memsim.h"
