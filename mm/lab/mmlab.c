@@ -321,10 +321,15 @@ static int churn(struct lab *l, int nid, unsigned long node_pages, u64 *allocs,
 	unsigned long target = node_pages / 100 * l->c->live_pct;
 
 	while (done < budget) {
-		unsigned int order = churn_order(&l->place_rng);
-		gfp_t gfp = __GFP_NOWARN |
-			    (rng_below(&l->place_rng, 4) ? __GFP_MOVABLE : 0);
+		unsigned int order;
 		struct page *p;
+		gfp_t gfp;
+
+		/* A long churn (seconds under TCG) can be stopped: Ctrl-C in the shell. */
+		if (!(*allocs & 1023) && l->c->stop && l->c->stop())
+			return -EINTR;
+		order = churn_order(&l->place_rng);
+		gfp = __GFP_NOWARN | (rng_below(&l->place_rng, 4) ? __GFP_MOVABLE : 0);
 
 		while (l->nr_live && (l->live_pages + (1UL << order) > target ||
 				      l->nr_live == l->max_live))
@@ -366,10 +371,14 @@ static int interleave(struct lab *l, int nid, unsigned long node_pages, u64 *all
 	int err = 0;
 
 	while (!err && l->live_pages < target && l->nr_live + 2 <= l->max_live) {
-		struct page *keep = alloc_pages_node(nid, __GFP_MOVABLE | __GFP_NOWARN, order);
-		struct page *temp = keep ? alloc_pages_node(nid, __GFP_MOVABLE | __GFP_NOWARN,
-							     order) : NULL;
+		struct page *keep, *temp;
 
+		if (!(*allocs & 1023) && l->c->stop && l->c->stop()) {
+			err = -EINTR;
+			break;
+		}
+		keep = alloc_pages_node(nid, __GFP_MOVABLE | __GFP_NOWARN, order);
+		temp = keep ? alloc_pages_node(nid, __GFP_MOVABLE | __GFP_NOWARN, order) : NULL;
 		if (!keep || !temp) {
 			if (keep)
 				__free_pages(keep, order);
@@ -483,7 +492,8 @@ static int run_on_node(struct lab *l, struct mmlab_result *r, char *why, size_t 
 			err = interleave(l, nid, node_pages, &r->churn_allocs);
 		r->survivors = l->live_pages;
 		if (err)
-			fail(why, len, err, "the churn ran out of memory");
+			fail(why, len, err, err == -EINTR ? "stopped during the churn (Ctrl-C)"
+							  : "the churn ran out of memory");
 	}
 	if (!err && alloc_ws(l, nid, ws_pages))
 		err = fail(why, len, -ENOMEM, "the working set did not fit");

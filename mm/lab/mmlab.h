@@ -30,6 +30,8 @@ struct mmlab_config {
 	u32 live_pct;        /* the churn's live share of the node */
 	u32 pair_order;      /* interleaved: the order of each block of a pair */
 	u64 seed;
+	/* Asked now and then during the churn: true stops the run (-EINTR). */
+	bool (*stop)(void);
 };
 
 struct mmlab_result {

@@ -77,6 +77,7 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (c.real)
 		strlcpy(c.policy, node0_policy(), sizeof(c.policy));
+	c.stop = shell_interrupted;
 	/*
 	 * Stay on this CPU: its per-CPU page lists are part of the
 	 * allocator's state, and one CPU's view is what the host replays.
@@ -102,9 +103,9 @@ static int cmd_mmlab(int argc, char **argv)
 		return cmd_info();
 	if (argc >= 2 && !strcmp(argv[1], "run"))
 		return cmd_run(argc - 2, argv + 2);
-	kprintf("usage: mmlab info | mmlab run [workload=fresh|aged|interleaved|contrived] "
-		"[policy=NAME] [node=real|SIZE] [cache=SIZE] [ratio=PCT] [hot=PCT] "
-		"[aging=N] [live=PCT] [order=N] [seed=N]\n");
+	/* The shell adds the usage line; these are the keys it abbreviates. */
+	kprintf("mmlab run keys: workload=fresh|aged|interleaved|contrived policy=NAME "
+		"node=real|SIZE cache=SIZE ratio=PCT hot=PCT aging=N live=PCT order=N seed=N\n");
 	return -EINVAL;
 }
 SHELL_CMD(mmlab, "mmlab info|run [key=value...]",
