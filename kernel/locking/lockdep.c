@@ -326,10 +326,8 @@ static int cmd_lockstat(int argc, char **argv)
 		kprintf("lockstat: counters cleared\n");
 		return 0;
 	}
-	if (argc > 1) {
-		kprintf("usage: lockstat [reset]\n");
-		return -EINVAL;
-	}
+	if (argc > 1)
+		return -EINVAL;	/* the shell prints the usage */
 	if (!lockstat_enabled)
 		kprintf("lockstat is off (boot with lockstat=1)\n");
 	kprintf("%-28s %-6s %10s %10s %12s %10s %12s %10s\n", "class", "kind", "acquired",
