@@ -436,6 +436,70 @@ def system_tests(tally, accel):
               ("poweroff", "Power down." in t and not b.timed_out)]
     for what, ok in checks:
         tally.check("system:shell.%s" % what, ok, "(log %s)" % b.log)
+    shell_errors_session(tally, accel)
+
+
+def shell_errors_session(tally, accel):
+    """The shell's error paths and line editor, typed as a person would,
+    on a machine booted with three bad words on its command line."""
+    left, right, home, end = "\x1b[D", "\x1b[C", "\x1b[H", "\x1b[F"
+    keys = [
+        # Each command that fails says so, by name, with its usage line.
+        "memory online -5\r", "memory online abc\r", "memory online\r", "memory foo\r",
+        "pagealloc bogus\r", "meminfo extra args\r", "pagealloc drain\r",
+        "test nosuchsuite\r", "params page_alloc.policy\r",
+        # Editing: Home/End/Delete in several spellings, Ctrl-A/E/K/U/W.
+        "xuptime" + "\x1b[1~" + "\x1b[3~" + "\r",       # Home, Delete
+        "cpu" + home + end + "s\r",                      # ESC [ H / ESC [ F
+        "ps" + "\x1bOH" + "\x1bOF" + "\r",               # ESC O H / ESC O F
+        "params loglevel junk\x17\r",                   # Ctrl-W
+        "help me" + left * 3 + "\x0b\r",                # Left, Ctrl-K
+        "reboot\x15date\r",                             # Ctrl-U
+        "dat" + left + right + "\x01\x05e\r",            # Ctrl-A, Ctrl-E
+        "w" * 300 + "\r",                               # over the limit
+    ]
+    script = [(r"pagoda> ", k) for k in keys]
+    # A long command stopped by Ctrl-C as soon as it has started.
+    script += [(r"pagoda> ", "mmlab run workload=aged\r"), (r"workload=aged\r?\n", "\x03"),
+               (r"pagoda> ", "poweroff\r")]
+    cmd = qemu_cmd(accel, kernel=KERNEL,
+                   cmdline="bogus=1 loglevel=99 page_alloc.policy=nonsense panic=-1")
+    b = Boot(cmd, os.path.join(OUT, "system-shell-errors.log"), 180, script).run()
+    t = b.text.replace("\r", "")
+    usage = lambda cmd, u: re.search(r"pagoda> %s\n(.*\n)?%s: Invalid argument \(EINVAL\)\n"
+                                     r"usage: %s\n" % (re.escape(cmd), cmd.split()[0],
+                                                         re.escape(u)), t) is not None
+    checks = [
+        ("params.three-problems", "params: 3 problem(s) on the command line" in t),
+        ("params.choices", "bad value 'nonsense' for page_alloc.policy "
+                           "(auto|inorder|shuffle|shuffle-entropy|colour)" in t),
+        ("params.in-effect", re.search(r"page_alloc.policy +auto ", t) is not None),
+        ("memory.negative", usage("memory online -5", "memory [online SIZE|all]")),
+        ("memory.not-a-size", usage("memory online abc", "memory [online SIZE|all]")
+         and "'abc' is not a size" in t),
+        ("memory.no-size", usage("memory online", "memory [online SIZE|all]")),
+        ("memory.unknown-verb", usage("memory foo", "memory [online SIZE|all]")),
+        ("pagealloc.usage", usage("pagealloc bogus", "pagealloc [check|drain]")),
+        ("meminfo.no-args", "meminfo: takes no arguments (EINVAL)" in t),
+        ("pagealloc.drain", re.search(r"pagealloc: per-CPU lists drained, \d+ pages", t)
+         is not None),
+        ("test.no-suite", "test: No such file or directory (ENOENT)" in t),
+        ("edit.home-delete", re.search(r"\nup \d+\.\d+ s", t) is not None),
+        ("edit.no-tilde", "~: unknown command" not in t and "unknown command" not in t),
+        ("edit.home-end", re.search(r"pagoda> cpu[^\n]*\n\d+ of \d+ CPUs online", t)
+         is not None),
+        ("edit.ss3-home-end", re.search(r"pagoda> ps[^\n]*\n +PID NAME", t) is not None),
+        ("edit.ctrl-w", "no parameter 'junk'" not in t and
+         len(re.findall(r"\n  loglevel +7 ", t)) >= 1),
+        ("edit.ctrl-k", re.search(r"help +this list", t) is not None),
+        ("edit.ctrl-u-ctrl-a-e", len(re.findall(r"\n\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", t)) == 2
+         and b.text.count("Welcome to Pagoda") == 1),
+        ("edit.too-long", "line longer than 255 characters refused, nothing run" in t),
+        ("ctrl-c", "mmlab: interrupted (Ctrl-C)" in t),
+        ("poweroff", "Power down." in t and not b.timed_out),
+    ]
+    for what, ok in checks:
+        tally.check("system:shell-errors.%s" % what, ok, "(log %s)" % b.log)
 
 
 def arm64_system_tests(tally):
