@@ -55,6 +55,16 @@ static void gather(void)
 	spin_unlock_irqrestore(&typeahead_lock, flags);
 }
 
+void console_input_push(int c)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&typeahead_lock, flags);
+	if (ta_head - ta_tail < TYPEAHEAD)
+		typeahead[ta_head++ % TYPEAHEAD] = (char)c;
+	spin_unlock_irqrestore(&typeahead_lock, flags);
+}
+
 static int next_char(void)
 {
 	unsigned long flags;

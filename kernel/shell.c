@@ -13,6 +13,7 @@
 #include <pagoda/printk.h>
 #include <pagoda/shell.h>
 #include <pagoda/string.h>
+#include <pagoda/time.h>
 
 extern const struct shell_cmd *__start_kcmds[];
 extern const struct shell_cmd *__stop_kcmds[];
@@ -28,7 +29,59 @@ PARAM_STRING("shell.run", startup_cmds,
 	     "commands to run before the first prompt, separated by ';'");
 static u64 shell_columns = 80;
 PARAM_UINT("shell.columns", shell_columns, 20, 1000,
-	   "terminal width: where the line editor wraps a long line");
+	   "terminal width where the line editor wraps (unset: asked of the terminal)");
+
+/*
+ * Ask the terminal how wide it is, as resize(1) does: save the cursor, move
+ * it as far right as it goes, ask for its position (ESC [ 6 n), put it back.
+ * A terminal answers ESC [ row ; col R. A pipe or a log answers nothing, and
+ * after a moment the default stands; keys that arrive meanwhile are kept
+ * for the prompt, and a late answer is an unknown sequence the line editor
+ * drops.
+ */
+static void probe_columns(void)
+{
+	struct kernel_param *p = param_find("shell.columns");
+	u64 deadline = ktime_get_ns() + 200 * NSEC_PER_MSEC;
+	unsigned int col = 0, state = 0, n = 0;
+	char seen[16];
+
+	if (p && p->set)
+		return;
+	console_write("\0337\033[999C\033[6n\0338", 14);
+	while (ktime_get_ns() < deadline) {
+		int c = console_getc();
+
+		if (c < 0) {
+			arch_cpu_relax();
+			continue;
+		}
+		/* state: 0 nothing, 1 ESC, 2 '[', 3 row digits, 4 column digits */
+		if (state == 4 && c == 'R') {
+			if (col >= 20 && col <= 1000)
+				shell_columns = col;
+			return;
+		}
+		if (n < sizeof(seen))
+			seen[n++] = (char)c;
+		if (state == 0 && c == 0x1b) {
+			state = 1;
+		} else if (state == 1 && c == '[') {
+			state = 2;
+		} else if ((state == 2 || state == 3) && isdigit(c)) {
+			state = 3;
+		} else if (state == 3 && c == ';') {
+			state = 4;
+		} else if (state == 4 && isdigit(c)) {
+			col = MIN(col * 10 + (c - '0'), 10000u);
+		} else {
+			/* Not an answer: keys typed early go to the prompt, in order. */
+			for (unsigned int i = 0; i < n; i++)
+				console_input_push((unsigned char)seen[i]);
+			state = col = n = 0;
+		}
+	}
+}
 
 static const struct shell_cmd *find_cmd(const char *name)
 {
@@ -141,6 +194,7 @@ void shell_run(void)
 
 	kprintf("\nWelcome to Pagoda. Type `help` for commands.\n");
 	run_startup_cmds();
+	probe_columns();
 	for (;;) {
 		if (!read_line(line))
 			continue;

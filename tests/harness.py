@@ -457,8 +457,11 @@ def shell_errors_session(tally, accel):
         "reboot\x15date\r",                             # Ctrl-U
         "dat" + left + right + "\x01\x05e\r",            # Ctrl-A, Ctrl-E
         "w" * 300 + "\r",                               # over the limit
+        "params shell.columns\r",
     ]
-    script = [(r"pagoda> ", k) for k in keys]
+    # The shell asks the terminal's width (ESC [ 6 n); answer as a terminal
+    # 100 columns wide would.
+    script = [(r"\x1b\[6n", "\x1b[24;100R")] + [(r"pagoda> ", k) for k in keys]
     # A long command stopped by Ctrl-C as soon as it has started.
     script += [(r"pagoda> ", "mmlab run workload=aged\r"), (r"workload=aged\r?\n", "\x03"),
                (r"pagoda> ", "poweroff\r")]
@@ -496,6 +499,7 @@ def shell_errors_session(tally, accel):
          and b.text.count("Welcome to Pagoda") == 1),
         ("edit.too-long", "line longer than 255 characters refused, nothing run" in t),
         ("ctrl-c", "mmlab: interrupted (Ctrl-C)" in t),
+        ("columns-asked", re.search(r"shell\.columns +100 ", t) is not None),
         ("poweroff", "Power down." in t and not b.timed_out),
     ]
     for what, ok in checks:

@@ -80,6 +80,8 @@ int console_getc(void);
 extern bool console_input_irq;
 void console_input_notify(void);
 int console_getc_wait(void);
+/* Give a key back: the next console_getc_wait() returns it (in order). */
+void console_input_push(int c);
 
 /*
  * Between printk_expect_reports(true) and (false), log lines are printed as
