@@ -237,6 +237,45 @@ int parse_params_table(struct kernel_param **tab, size_t n, const char *cmdline)
 	return problems;
 }
 
+int param_parse_arg(struct kernel_param **tab, size_t n, const char *arg,
+		    char *why, size_t len)
+{
+	const char *eq = strchr(arg, '=');
+	char key[32], hint[128];
+	struct kernel_param *p = NULL;
+	size_t klen = eq ? (size_t)(eq - arg) : strlen(arg);
+	size_t used;
+	int err;
+
+	if (klen && klen < sizeof(key)) {
+		memcpy(key, arg, klen);
+		key[klen] = '\0';
+		for (size_t i = 0; i < n && !p; i++)
+			if (!strcmp(tab[i]->name, key))
+				p = tab[i];
+	}
+	if (!p) {
+		used = scnprintf(why, len, "%s; the keys are", eq && klen ?
+				 "unknown key" : "arguments are key=value");
+		for (size_t i = 0; i < n; i++)
+			used += scnprintf(why + used, len - used, " %s=", tab[i]->name);
+		return -EINVAL;
+	}
+	err = param_set(p, eq ? eq + 1 : NULL);
+	if (err) {
+		if (p->type == PARAM_T_ENUM)
+			scnprintf(why, len, "one of %s expected",
+				  type_hint(p, hint, sizeof(hint)));
+		else
+			scnprintf(why, len, "%s expected (%s)", type_hint(p, hint, sizeof(hint)),
+				  err == -ERANGE ? "out of range" :
+				  err == -E2BIG ? "too long" : "not understood");
+		return err;
+	}
+	p->set = true;
+	return 0;
+}
+
 int parse_params(const char *cmdline)
 {
 	save_defaults();

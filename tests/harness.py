@@ -597,7 +597,8 @@ def memory_tests(tally, accel):
     # number (same code, same seed); a bad argument is refused.
     lab = ["workload=interleaved", "node=512M", "policy=shuffle-entropy", "seed=3"]
     b, t = boot("mmlab", 'panic=-1 shell.run="mmlab info;mmlab run %s;mmlab run ratio=x;'
-                'poweroff"' % " ".join(lab), hmat="64M")
+                'mmlab run policy=bogus;mmlab run node=128G;poweroff"' % " ".join(lab),
+                hmat="64M")
     tally.check("memory:mmlab.hmat", "cache: 64 MiB, 16384 colours" in t and
                 "from ACPI HMAT" in t, "mmlab did not take HMAT's cache (log %s)" % b.log)
     host = subprocess.run([os.path.join(HOST, "mmlab-run"), "cache=64M"] + lab,
@@ -608,8 +609,15 @@ def memory_tests(tally, accel):
                 kernel_line and host and strip(kernel_line.group(0)) == strip(host),
                 "kernel %r, host %r (log %s)" % (kernel_line and kernel_line.group(0), host, b.log))
     tally.check("memory:mmlab.bad-argument",
-                "mmlab: ratio=x: ratio=, aging=, live=, order= and seed= take numbers" in t
+                "mmlab: ratio=x: integer 0..100000 expected (not understood)" in t
                 and "Power down." in t, "bad argument not refused (log %s)" % b.log)
+    # An unknown policy and a node too big for the machine: two faults, two messages.
+    tally.check("memory:mmlab.unknown-policy",
+                "mmlab: policy=bogus: one of inorder|shuffle|shuffle-entropy|colour" in t,
+                "unknown policy not named (log %s)" % b.log)
+    tally.check("memory:mmlab.no-memory",
+                "mmlab: no memory for a simulated node of 131072 MiB" in t,
+                "a node too big for the machine not reported as such (log %s)" % b.log)
 
     # Node 0 under the colour policy (shared, windowed colour counts under
     # the zone locks): every suite, then the lab's churn on node 0 and the

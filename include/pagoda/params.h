@@ -74,6 +74,17 @@ struct kernel_param {
 int parse_params(const char *cmdline);
 /* The same over an explicit table (the tests use their own). */
 int parse_params_table(struct kernel_param **tab, size_t n, const char *cmdline);
+/*
+ * Apply one "key=value" word to an explicit table: for commands whose
+ * arguments are typed parameters (`mmlab run`), which report a problem
+ * rather than print it. 0, or a negative errno with the reason in why (not
+ * key=value or an unknown key: the table's keys; a bad value: what the key
+ * takes, as "integer 0..100 expected (out of range)"; the caller names the
+ * argument). Nothing changes on an error; the parameter is marked set on
+ * success.
+ */
+int param_parse_arg(struct kernel_param **tab, size_t n, const char *arg,
+		    char *why, size_t len);
 /* Set one parameter from text; 0 or a negative errno (nothing changed then). */
 int param_set(struct kernel_param *p, const char *val);
 struct kernel_param *param_find(const char *name);

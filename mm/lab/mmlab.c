@@ -44,12 +44,14 @@
  * the same arguments give the same numbers in the kernel and on the host.
  */
 #include <pagoda/mm.h>
+#include <pagoda/params.h>
 #include <pagoda/printk.h>
 #include <pagoda/random.h>
 #include <pagoda/string.h>
 #include "cache_model.h"
 #include "../internal.h"
 #include "../memsim.h"
+#include "../policy.h"
 #include "mmlab.h"
 
 /* Simulated nodes of the lab; the tests use 3, the benchmarks their own. */
@@ -57,11 +59,13 @@
 #define LAB_NID_B 6
 #define LAB_LINE 64
 
-static const char *const workload_names[MMLAB_NR_WORKLOADS] = {
+/* NULL-terminated: also the choices of workload= */
+static const char *const workload_names[MMLAB_NR_WORKLOADS + 1] = {
 	[MMLAB_FRESH] = "fresh",
 	[MMLAB_AGED] = "aged",
 	[MMLAB_CONTRIVED] = "contrived",
 	[MMLAB_INTERLEAVED] = "interleaved",
+	[MMLAB_NR_WORKLOADS] = NULL,
 };
 
 const char *mmlab_workload_name(enum mmlab_workload w)
@@ -115,82 +119,86 @@ static int parse_percent_ppm(const char *s, u32 *ppm)
 	return 0;
 }
 
+/*
+ * The lab's arguments as typed parameters (<pagoda/params.h>): the
+ * parser checks types, ranges and choices and says what a key takes; two
+ * keys have a syntax of their own and are read from their text after it
+ * (node=real|SIZE, hot=PERCENT).
+ */
+struct lab_args {
+	int workload;
+	int policy; /* index into page_alloc_policy_param_names + 1 */
+	char node[24];
+	u64 cache, ratio, aging, live, order, seed;
+	char hot[16];
+};
+
+enum { ARG_WORKLOAD, ARG_POLICY, ARG_NODE, ARG_CACHE, ARG_RATIO, ARG_HOT, ARG_AGING,
+       ARG_LIVE, ARG_ORDER, ARG_SEED, NR_ARGS };
+
+static void lab_args_table(struct lab_args *a, struct kernel_param *tab)
+{
+	tab[ARG_WORKLOAD] = (struct kernel_param){ .name = "workload", .type = PARAM_T_ENUM,
+		.var = &a->workload, .names = workload_names };
+	/* the registry's names: page_alloc.policy='s choices without "auto" */
+	tab[ARG_POLICY] = (struct kernel_param){ .name = "policy", .type = PARAM_T_ENUM,
+		.var = &a->policy, .names = page_alloc_policy_param_names + 1 };
+	tab[ARG_NODE] = (struct kernel_param){ .name = "node", .type = PARAM_T_STRING,
+		.var = a->node, .str = { sizeof(a->node) } };
+	tab[ARG_CACHE] = (struct kernel_param){ .name = "cache", .type = PARAM_T_SIZE,
+		.var = &a->cache, .u = { 1, ~0ULL } };
+	tab[ARG_RATIO] = (struct kernel_param){ .name = "ratio", .type = PARAM_T_UINT,
+		.var = &a->ratio, .u = { 0, 100000 } };
+	tab[ARG_HOT] = (struct kernel_param){ .name = "hot", .type = PARAM_T_STRING,
+		.var = a->hot, .str = { sizeof(a->hot) } };
+	tab[ARG_AGING] = (struct kernel_param){ .name = "aging", .type = PARAM_T_UINT,
+		.var = &a->aging, .u = { 0, 100000 } };
+	tab[ARG_LIVE] = (struct kernel_param){ .name = "live", .type = PARAM_T_UINT,
+		.var = &a->live, .u = { 0, 100000 } };
+	tab[ARG_ORDER] = (struct kernel_param){ .name = "order", .type = PARAM_T_UINT,
+		.var = &a->order, .u = { 0, MAX_ORDER - 1 } };
+	tab[ARG_SEED] = (struct kernel_param){ .name = "seed", .type = PARAM_T_UINT,
+		.var = &a->seed, .u = { 0, ~0ULL } };
+}
+
 int mmlab_parse_arg(struct mmlab_config *c, const char *arg, char *why, size_t len)
 {
-	const char *eq = strchr(arg, '=');
-	char key[16];
-	const char *val;
+	struct kernel_param tab[NR_ARGS], *ptrs[NR_ARGS];
+	struct lab_args a = {
+		.workload = (int)c->workload, .cache = c->cache, .ratio = c->ratio,
+		.aging = c->aging, .live = c->live_pct, .order = c->pair_order,
+		.seed = c->seed,
+	};
 	u64 v;
 
-	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(key))
-		return fail(why, len, -EINVAL, "arguments are key=value");
-	memcpy(key, arg, (size_t)(eq - arg));
-	key[eq - arg] = '\0';
-	val = eq + 1;
-
-	if (!strcmp(key, "workload")) {
-		for (int w = 0; w < MMLAB_NR_WORKLOADS; w++) {
-			if (!strcmp(val, workload_names[w])) {
-				c->workload = (enum mmlab_workload)w;
-				return 0;
-			}
-		}
-		return fail(why, len, -EINVAL, "workload= is fresh, aged, contrived or interleaved");
-	}
-	if (!strcmp(key, "policy")) {
-		if (!*val || strlen(val) >= sizeof(c->policy))
-			return fail(why, len, -EINVAL, "policy= needs a policy name");
-		strlcpy(c->policy, val, sizeof(c->policy));
-		return 0;
-	}
-	if (!strcmp(key, "node")) {
-		if (!strcmp(val, "real")) {
+	lab_args_table(&a, tab);
+	for (int i = 0; i < NR_ARGS; i++)
+		ptrs[i] = &tab[i];
+	/* any refusal is -EINVAL here (mmlab.h): a bad argument */
+	if (param_parse_arg(ptrs, NR_ARGS, arg, why, len))
+		return -EINVAL;
+	if (tab[ARG_NODE].set) {
+		if (!strcmp(a.node, "real")) {
 			c->real = true;
-			return 0;
-		}
-		if (kstrtosize(val, &v) || !v)
+		} else if (!kstrtosize(a.node, &v) && v) {
+			c->real = false;
+			c->node = v;
+		} else {
 			return fail(why, len, -EINVAL, "node= is real or a size (4G)");
-		c->real = false;
-		c->node = v;
-		return 0;
-	}
-	if (!strcmp(key, "cache")) {
-		if (kstrtosize(val, &v) || !v)
-			return fail(why, len, -EINVAL, "cache= is a size (256M)");
-		c->cache = v;
-		return 0;
-	}
-	if (!strcmp(key, "hot")) {
-		if (parse_percent_ppm(val, &c->hot_ppm))
-			return fail(why, len, -EINVAL, "hot= is a percentage (4%)");
-		return 0;
-	}
-	if (!strcmp(key, "ratio") || !strcmp(key, "aging") || !strcmp(key, "live") ||
-	    !strcmp(key, "seed") || !strcmp(key, "order")) {
-		if (kstrtou64(val, 0, &v))
-			return fail(why, len, -EINVAL, "ratio=, aging=, live=, order= and seed= take numbers");
-		if (!strcmp(key, "seed")) {
-			c->seed = v;
-			return 0;
 		}
-		if (!strcmp(key, "order")) {
-			if (v >= MAX_ORDER)
-				return fail(why, len, -EINVAL, "order= must be below MAX_ORDER");
-			c->pair_order = (u32)v;
-			return 0;
-		}
-		if (v > 100000)
-			return fail(why, len, -EINVAL, "ratio=, aging= and live= must be at most 100000");
-		if (key[0] == 'r')
-			c->ratio = (u32)v;
-		else if (key[0] == 'a')
-			c->aging = (u32)v;
-		else
-			c->live_pct = (u32)v;
-		return 0;
 	}
-	return fail(why, len, -EINVAL,
-		    "unknown key (workload= policy= node= cache= ratio= hot= aging= live= order= seed=)");
+	if (tab[ARG_HOT].set && parse_percent_ppm(a.hot, &c->hot_ppm))
+		return fail(why, len, -EINVAL, "hot= is a percentage up to 100 (4%)");
+	if (tab[ARG_POLICY].set)
+		strlcpy(c->policy, page_alloc_policy_param_names[1 + a.policy], sizeof(c->policy));
+	c->workload = (enum mmlab_workload)a.workload;
+	c->cache = a.cache;
+	c->ratio = (u32)a.ratio;
+	c->aging = (u32)a.aging;
+	c->live_pct = (u32)a.live;
+	c->pair_order = (u32)a.order;
+	c->seed = a.seed;
+	return 0;
 }
 
 int mmlab_check(const struct mmlab_config *c, char *why, size_t len)
@@ -201,6 +209,10 @@ int mmlab_check(const struct mmlab_config *c, char *why, size_t len)
 		return fail(why, len, -EINVAL, "cache= must be a multiple of the page size");
 	if (c->workload >= MMLAB_NR_WORKLOADS)
 		return fail(why, len, -EINVAL, "unknown workload");
+	if (!c->real && !page_alloc_policy_find(c->policy)) {
+		snprintf(why, len, "policy=%s: no such placement policy", c->policy);
+		return -EINVAL;
+	}
 	if (!c->ratio)
 		return fail(why, len, -EINVAL, "ratio= must be above 0");
 	if (!c->hot_ppm)
@@ -212,8 +224,17 @@ int mmlab_check(const struct mmlab_config *c, char *why, size_t len)
 	if (!c->real && c->node % (MAX_ORDER_NR_PAGES * PAGE_SIZE))
 		return fail(why, len, -EINVAL, "node= must be a multiple of 4 MiB");
 	if (!c->real && c->workload != MMLAB_CONTRIVED &&
-	    (u64)c->ratio * c->cache / 100 > c->node)
-		return fail(why, len, -EINVAL, "the working set is larger than the node");
+	    (u64)c->ratio * c->cache / 100 > c->node) {
+		u64 ws = (u64)c->ratio * c->cache / 100;
+
+		snprintf(why, len, "the working set, ratio=%u percent of cache=%lluM (%llu MiB), "
+			 "is larger than node=%lluM: give node=%lluM or more, or a smaller "
+			 "cache= or ratio=", c->ratio,
+			 (unsigned long long)(c->cache >> 20), (unsigned long long)(ws >> 20),
+			 (unsigned long long)(c->node >> 20),
+			 (unsigned long long)(ALIGN_UP(ws, MAX_ORDER_NR_PAGES * PAGE_SIZE) >> 20));
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -434,6 +455,20 @@ static void measure(struct lab *l, u32 hot_ppm, struct mmlab_result *r)
 	r->conflict_ppm = msc_conflict_ppm(&l->m, hot, nr_hot, l->counts);
 }
 
+/*
+ * A simulated node could not be built. The policy and the layout were
+ * checked before (mmlab_check), so what was missing is memory: for the
+ * node's struct pages, or the policy's state.
+ */
+static int no_node(u64 bytes, char *why, size_t len)
+{
+	snprintf(why, len, "no memory for a simulated node of %llu MiB (its struct pages "
+		 "take %llu MiB): try a smaller node= (or cache=, for contrived)",
+		 (unsigned long long)(bytes >> 20),
+		 (unsigned long long)(bytes / PAGE_SIZE * sizeof(struct page) >> 20));
+	return -ENOMEM;
+}
+
 static int run_contrived(struct lab *l, struct mmlab_result *r, char *why, size_t len)
 {
 	const struct mmlab_config *c = l->c;
@@ -449,7 +484,7 @@ static int run_contrived(struct lab *l, struct mmlab_result *r, char *why, size_
 				     c->seed + 1) : NULL;
 	if (!a || !b) {
 		memsim_destroy(a);
-		return fail(why, len, -EINVAL, "could not build the two nodes (unknown policy= or no memory)");
+		return no_node(c->cache, why, len);
 	}
 	if (alloc_ws(l, LAB_NID_A, half) || alloc_ws(l, LAB_NID_B, half)) {
 		err = fail(why, len, -ENOMEM, "an instance did not fit in its node");
@@ -482,7 +517,7 @@ static int run_on_node(struct lab *l, struct mmlab_result *r, char *why, size_t 
 		pgdat = memsim_create_policy(LAB_NID_A, &range, 1, zones, c->policy,
 					     c->cache, c->seed);
 		if (!pgdat)
-			return fail(why, len, -EINVAL, "could not build the node (unknown policy= or no memory)");
+			return no_node(c->node, why, len);
 		nid = LAB_NID_A;
 	}
 	if (c->workload == MMLAB_AGED || c->workload == MMLAB_INTERLEAVED) {

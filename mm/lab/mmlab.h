@@ -48,7 +48,8 @@ struct mmlab_result {
 /* The defaults: the seed's "heap 3x the cache" on a 4 GiB node, 256 MiB cache. */
 void mmlab_defaults(struct mmlab_config *c);
 /*
- * Apply one "key=value" argument (workload= policy= node=real|SIZE cache=
+ * Apply one "key=value" argument, checked against the lab's table of typed
+ * parameters (<pagoda/params.h>: workload= policy= node=real|SIZE cache=
  * ratio= hot= aging= live= order= seed=). 0, or -EINVAL with why filled in.
  */
 int mmlab_parse_arg(struct mmlab_config *c, const char *arg, char *why, size_t len);

@@ -62,7 +62,7 @@ static int cmd_run(int argc, char **argv)
 {
 	struct mmlab_config c;
 	struct mmlab_result r;
-	char why[128], line[512];
+	char why[256], line[512];
 	const char *from;
 	u64 old_mask, t0;
 	int err;

@@ -24,7 +24,7 @@ static void small(struct mmlab_config *c)
 
 static int run(struct ktest *t, const struct mmlab_config *c, struct mmlab_result *r)
 {
-	char why[128];
+	char why[256];
 	int err = mmlab_run(c, r, why, sizeof(why));
 
 	if (err)
@@ -89,11 +89,12 @@ static void test_bad_arguments(struct ktest *t)
 {
 	static const char *const bad[] = {
 		"ratio=x", "workload=stale", "cache=", "hot=101%", "hot=-1", "noequals",
-		"=3", "colour=1", "aging=1000001", "node=0",
+		"=3", "colour=1", "aging=1000001", "node=0", "policy=bogus", "order=11",
+		"seed=-1", "policy=",
 	};
 	struct mmlab_config c;
 	struct mmlab_result r;
-	char why[128];
+	char why[256];
 
 	small(&c);
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
@@ -103,13 +104,35 @@ static void test_bad_arguments(struct ktest *t)
 	}
 	KEXPECT_EQ(t, mmlab_parse_arg(&c, "hot=2.5%", why, sizeof(why)), 0);
 	KEXPECT_EQ(t, c.hot_ppm, 25000u);
+	/* a refused argument changes nothing */
+	small(&c);
+	KEXPECT_EQ(t, mmlab_parse_arg(&c, "ratio=x", why, sizeof(why)), -EINVAL);
+	KEXPECT_EQ(t, c.ratio, 300u);
+	/* the reason names what the key takes */
+	KEXPECT_EQ(t, mmlab_parse_arg(&c, "policy=bogus", why, sizeof(why)), -EINVAL);
+	KEXPECT_TRUE(t, strstr(why, "one of inorder|shuffle|shuffle-entropy|colour") != NULL);
+	KEXPECT_EQ(t, mmlab_parse_arg(&c, "ratio=x", why, sizeof(why)), -EINVAL);
+	KEXPECT_TRUE(t, strstr(why, "integer 0..100000 expected (not understood)") != NULL);
+	KEXPECT_EQ(t, mmlab_parse_arg(&c, "colour=1", why, sizeof(why)), -EINVAL);
+	KEXPECT_TRUE(t, strstr(why, "unknown key; the keys are workload= policy=") != NULL);
+	KEXPECT_EQ(t, mmlab_parse_arg(&c, "policy=shuffle-entropy", why, sizeof(why)), 0);
+	KEXPECT_STREQ(t, c.policy, "shuffle-entropy");
+	KEXPECT_EQ(t, mmlab_parse_arg(&c, "workload=interleaved", why, sizeof(why)), 0);
+	KEXPECT_EQ(t, c.workload, MMLAB_INTERLEAVED);
+	KEXPECT_EQ(t, mmlab_parse_arg(&c, "node=real", why, sizeof(why)), 0);
+	KEXPECT_TRUE(t, c.real);
+	KEXPECT_EQ(t, mmlab_parse_arg(&c, "node=64M", why, sizeof(why)), 0);
+	KEXPECT_TRUE(t, !c.real && c.node == 64ULL << 20);
 
 	small(&c);
 	strlcpy(c.policy, "no-such-policy", sizeof(c.policy));
 	KEXPECT_EQ(t, mmlab_run(&c, &r, why, sizeof(why)), -EINVAL);
+	KEXPECT_TRUE(t, strstr(why, "no such placement policy") != NULL);
 	small(&c);
 	c.ratio = 2000; /* 320 MiB on a 256 MiB node */
 	KEXPECT_EQ(t, mmlab_run(&c, &r, why, sizeof(why)), -EINVAL);
+	/* the sizes and the way out */
+	KEXPECT_TRUE(t, strstr(why, "(320 MiB), is larger than node=256M: give node=320M") != NULL);
 	small(&c);
 	c.cache = 5000;
 	KEXPECT_EQ(t, mmlab_run(&c, &r, why, sizeof(why)), -EINVAL);

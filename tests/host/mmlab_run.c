@@ -23,7 +23,7 @@ int main(int argc, char **argv)
 {
 	struct mmlab_config c;
 	struct mmlab_result r;
-	char why[128], line[512];
+	char why[256], line[512];
 	u64 t0;
 	int err;
 
