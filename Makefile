@@ -44,7 +44,8 @@ $(DEPS_STAMP): tools/install-deps.sh
 include boot/pi4/sdcard.mk
 include arch/$(ARCH)/build.mk
 
-KERNEL_DIRS := kernel kernel/sched kernel/locking kernel/time lib mm mm/lab dma drivers/tty
+KERNEL_DIRS := kernel kernel/sched kernel/locking kernel/time lib mm mm/lab dma drivers/tty \
+	block block/partitions drivers/block drivers/block/null_blk
 KSRCS := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)) $(ARCH_CSRCS)
 KOBJS := $(patsubst %.c,$(B)/obj/%.o,$(KSRCS)) \
 	 $(patsubst %.asm,$(B)/obj/%.o,$(ARCH_ASRCS)) \

@@ -11,6 +11,7 @@
  */
 #include <pagoda/arch.h>
 #include <pagoda/bench.h>
+#include <pagoda/blkdev.h>
 #include <pagoda/boot_info.h>
 #include <pagoda/init.h>
 #include <pagoda/ktest.h>
@@ -93,6 +94,12 @@ void start_kernel(void)
 	workqueue_init();
 	arch_late_init();
 	boot_mark("smp");
+
+	/* The block layer, then its drivers (docs/block.md). */
+	blk_dev_init();
+	null_init();
+	brd_init();
+	boot_mark("block");
 
 	/* Ready for the prompt: what `bench boot` measures up to. */
 	boot_mark("shell");

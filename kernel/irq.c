@@ -6,6 +6,7 @@
  * now (or the tick says the running task had its share), and the
  * interrupted task had interrupts on, so it may be switched out here.
  */
+#include <pagoda/interrupt.h>
 #include <pagoda/irq.h>
 #include <pagoda/printk.h>
 #include <pagoda/sched.h>
@@ -53,6 +54,9 @@ void irq_exit(void)
 {
 	struct cpu_local *c = this_cpu();
 
+	/* The outermost handler is done: run what it left for "just after". */
+	if (c->irq_depth == 1 && softirq_pending_this_cpu())
+		irq_exit_softirqs();
 	if (--c->irq_depth == 0 && READ_ONCE(c->need_resched))
 		preempt_schedule_irq();
 }

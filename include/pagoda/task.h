@@ -11,6 +11,7 @@
 #include <pagoda/lockdep.h>
 #include <pagoda/types.h>
 
+struct blk_plug;
 struct mm_struct;
 
 enum task_state {
@@ -54,6 +55,8 @@ struct task {
 	/* locks held, for lockdep and hold times */
 	int lockdep_depth;
 	struct held_lock held_locks[MAX_LOCK_DEPTH];
+	/* block requests being collected, between blk_start/finish_plug() */
+	struct blk_plug *plug;
 };
 
 #endif

@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Block layer integrity tests on null_blk (memory_backed) and brd: what is
+ * written is read back, at every size class and alignment, through every
+ * completion mode, from every CPU at once; a full queue waits; device
+ * errors reach the caller; flushes order a volatile cache; partitions and
+ * open counts behave. Each case makes its own devices and removes them.
+ */
+#include <pagoda/blk-mq.h>
+#include <pagoda/completion.h>
+#include <pagoda/err.h>
+#include <pagoda/ktest.h>
+#include <pagoda/mm.h>
+#include <pagoda/random.h>
+#include <pagoda/sched.h>
+#include <pagoda/slab.h>
+#include <pagoda/smp.h>
+#include <pagoda/string.h>
+
+#include "../drivers/block/null_blk/null_blk.h"
+#include "blk.h"
+
+static struct nullb *make_nullb(struct ktest *t, int irqmode, unsigned int queues,
+				unsigned int depth, unsigned int bs)
+{
+	struct nullb_config cfg = {
+		.size_mb = 64, .bs = bs, .submit_queues = queues, .hw_queue_depth = depth,
+		.irqmode = irqmode, .completion_nsec = 20000, .memory_backed = true,
+	};
+	struct nullb *nb = null_create(&cfg);
+
+	if (IS_ERR(nb)) {
+		ktest_fail(t, __FILE__, __LINE__, "null_create: %ld", PTR_ERR(nb));
+		return NULL;
+	}
+	return nb;
+}
+
+static struct block_device *open_disk(struct ktest *t, struct gendisk *disk)
+{
+	struct block_device *bdev = blkdev_get_by_name(disk->disk_name);
+
+	if (IS_ERR(bdev)) {
+		ktest_fail(t, __FILE__, __LINE__, "open %s: %ld", disk->disk_name, PTR_ERR(bdev));
+		return NULL;
+	}
+	return bdev;
+}
+
+/* Bytes that depend on their disk position and a seed: misplaced data shows. */
+static void fill(u8 *buf, size_t len, u64 pos, u32 seed)
+{
+	for (size_t i = 0; i < len; i++) {
+		u64 x = (pos + i) * 0x9e3779b97f4a7c15ULL + seed;
+
+		buf[i] = (u8)(x >> 29);
+	}
+}
+
+static size_t first_mismatch(const u8 *buf, size_t len, u64 pos, u32 seed)
+{
+	for (size_t i = 0; i < len; i++) {
+		u64 x = (pos + i) * 0x9e3779b97f4a7c15ULL + seed;
+
+		if (buf[i] != (u8)(x >> 29))
+			return i;
+	}
+	return len;
+}
+
+/*
+ * Write [sector, +len) from a buffer starting `skew` bytes into a page
+ * allocation, read it back into a differently skewed one, compare.
+ */
+static void roundtrip(struct ktest *t, struct block_device *bdev, sector_t sector,
+		      size_t len, unsigned int skew, u32 seed)
+{
+	unsigned int order = 0;
+	u8 *wbuf, *rbuf;
+	size_t bad;
+	int err;
+
+	while ((PAGE_SIZE << order) < len + PAGE_SIZE)
+		order++;
+	wbuf = (u8 *)__get_free_pages(GFP_KERNEL, order);
+	rbuf = (u8 *)__get_free_pages(GFP_KERNEL, order);
+	if (!wbuf || !rbuf) {
+		ktest_fail(t, __FILE__, __LINE__, "no memory for %zu bytes", len);
+		goto out;
+	}
+	fill(wbuf + skew, len, sector * SECTOR_SIZE, seed);
+	err = blkdev_rw(bdev, REQ_OP_WRITE, sector, wbuf + skew, len);
+	if (err) {
+		ktest_fail(t, __FILE__, __LINE__, "%s: write %zu at sector %llu: %d",
+			   bdev->bd_name, len, (unsigned long long)sector, err);
+		goto out;
+	}
+	memset(rbuf, 0xa5, PAGE_SIZE << order);
+	err = blkdev_rw(bdev, REQ_OP_READ, sector, rbuf + (skew * 7 % 61), len);
+	if (err) {
+		ktest_fail(t, __FILE__, __LINE__, "%s: read %zu at sector %llu: %d",
+			   bdev->bd_name, len, (unsigned long long)sector, err);
+		goto out;
+	}
+	bad = first_mismatch(rbuf + (skew * 7 % 61), len, sector * SECTOR_SIZE, seed);
+	if (bad != len)
+		ktest_fail(t, __FILE__, __LINE__,
+			   "%s: %zu bytes at sector %llu (skew %u): byte %zu differs",
+			   bdev->bd_name, len, (unsigned long long)sector, skew, bad);
+out:
+	if (wbuf)
+		free_pages((unsigned long)wbuf, order);
+	if (rbuf)
+		free_pages((unsigned long)rbuf, order);
+}
+
+/* Every size class at several offsets, and skewed buffers. */
+static void size_classes(struct ktest *t, struct block_device *bdev)
+{
+	unsigned int lbs = bdev_logical_block_size(bdev);
+	static const size_t sizes[] = {
+		512, 1024, 3584, 4096, 8192, 12288, 65536, 69632,
+		1 << 20, (1 << 20) + 4096, 3 << 20,  /* beyond one request: split */
+	};
+	static const unsigned int skews[] = { 0, 8, 512, 1, 100 };
+	u32 seed = 1;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
+		size_t len = ALIGN_UP(sizes[i], (size_t)lbs);
+
+		for (sector_t s = 0; s < 24; s += lbs / SECTOR_SIZE * 3)
+			roundtrip(t, bdev, s + 2048 * i, len, skews[(i + s) % ARRAY_SIZE(skews)],
+				  seed++);
+	}
+	/* The very end of the device. */
+	roundtrip(t, bdev, bdev_nr_sectors(bdev) - 8192 / SECTOR_SIZE, 8192, 3, seed++);
+}
+
+static void integrity_on(struct ktest *t, int irqmode, unsigned int queues, unsigned int bs)
+{
+	struct nullb *nb = make_nullb(t, irqmode, queues, 16, bs);
+	struct block_device *bdev;
+
+	if (!nb)
+		return;
+	bdev = open_disk(t, null_disk(nb));
+	if (bdev) {
+		size_classes(t, bdev);
+		blkdev_put(bdev);
+	}
+	KEXPECT_EQ(t, null_destroy(nb), 0);
+}
+
+static void test_nullb_irqmode_none(struct ktest *t)
+{
+	integrity_on(t, NULL_IRQ_NONE, 1, 512);
+}
+
+static void test_nullb_irqmode_softirq(struct ktest *t)
+{
+	integrity_on(t, NULL_IRQ_SOFTIRQ, 1, 512);
+}
+
+static void test_nullb_irqmode_timer(struct ktest *t)
+{
+	integrity_on(t, NULL_IRQ_TIMER, 1, 512);
+}
+
+static void test_nullb_queue_per_cpu_4k(struct ktest *t)
+{
+	integrity_on(t, NULL_IRQ_TIMER, 0, 4096);
+}
+
+static void test_brd_integrity(struct ktest *t)
+{
+	struct block_device *bdev = blkdev_get_by_name("ram0");
+
+	if (IS_ERR(bdev)) {
+		ktest_skip(t, "no ram0 (brd.rd_nr=0)");
+		return;
+	}
+	if (bdev_nr_sectors(bdev) < 16384) {
+		/* Too small for the 3 MiB class: the small ones only. */
+		roundtrip(t, bdev, 0, 4096, 1, 7);
+		roundtrip(t, bdev, 9, 65536, 0, 8);
+	} else {
+		size_classes(t, bdev);
+	}
+	blkdev_put(bdev);
+}
+
+/* Bad lengths and positions fail the call and nothing else. */
+static void test_bad_requests(struct ktest *t)
+{
+	struct nullb *nb = make_nullb(t, NULL_IRQ_SOFTIRQ, 1, 8, 4096);
+	struct block_device *bdev;
+	u8 *buf = kmalloc(8192, GFP_KERNEL);
+
+	if (!nb || !buf)
+		goto out;
+	bdev = open_disk(t, null_disk(nb));
+	if (!bdev)
+		goto out;
+	/* 4 KiB blocks: half a block, or a start inside a block, is refused. */
+	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_READ, 0, buf, 2048), -EINVAL);
+	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_READ, 1, buf, 4096), -EINVAL);
+	/* Past the end. */
+	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_READ, bdev_nr_sectors(bdev) - 8, buf, 8192), -EIO);
+	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_READ, bdev_nr_sectors(bdev), buf, 4096), -EIO);
+	/* And the device still works. */
+	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_READ, bdev_nr_sectors(bdev) - 8, buf, 4096), 0);
+	blkdev_put(bdev);
+out:
+	kfree(buf);
+	if (nb)
+		KEXPECT_EQ(t, null_destroy(nb), 0);
+}
+
+/* Injected media errors reach the caller, also from one piece of a split bio. */
+static void test_device_errors(struct ktest *t)
+{
+	struct nullb *nb = make_nullb(t, NULL_IRQ_TIMER, 1, 8, 512);
+	struct block_device *bdev;
+	size_t big = 3 << 20;
+	u8 *buf = (u8 *)__get_free_pages(GFP_KERNEL, 10);
+
+	if (!nb || !buf)
+		goto out;
+	bdev = open_disk(t, null_disk(nb));
+	if (!bdev)
+		goto out;
+	KEXPECT_EQ(t, null_badblocks_add(nb, 5000, 8), 0);
+	memset(buf, 0x5a, big);
+	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_WRITE, 5000, buf, 512), -EIO);
+	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_READ, 5007, buf, 512), -EIO);
+	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_READ, 4992, buf, 4096), 0);
+	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_READ, 5008, buf, 4096), 0);
+	/* 3 MiB starting well before: split in three, the last piece fails. */
+	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_WRITE, 5008 - 4096 - 2048 - 8, buf, big), -EIO);
+	null_badblocks_clear(nb);
+	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_WRITE, 5000, buf, 512), 0);
+	blkdev_put(bdev);
+out:
+	if (buf)
+		free_pages((unsigned long)buf, 10);
+	if (nb)
+		KEXPECT_EQ(t, null_destroy(nb), 0);
+}
+
+/* --- a full queue -------------------------------------------------------- */
+
+struct async_batch {
+	atomic_t left;
+	atomic_t errors;
+	struct completion done;
+};
+
+static void batch_endio(struct bio *bio)
+{
+	struct async_batch *b = bio->bi_private;
+
+	if (bio->bi_status)
+		atomic_inc(&b->errors);
+	bio_put(bio);
+	if (atomic_dec_and_test(&b->left))
+		complete(&b->done);
+}
+
+/* 64 separate requests at a queue with 2 tags: they wait, none fails. */
+static void test_full_queue_waits(struct ktest *t)
+{
+	struct nullb *nb = make_nullb(t, NULL_IRQ_TIMER, 1, 2, 512);
+	struct block_device *bdev;
+	struct async_batch b;
+	struct blk_mq_hw_ctx *hctx;
+	u8 *buf = (u8 *)__get_free_pages(GFP_KERNEL, 0);
+	const int nr = 64;
+	s64 before;
+
+	if (!nb || !buf)
+		goto out;
+	bdev = open_disk(t, null_disk(nb));
+	if (!bdev)
+		goto out;
+	/* add_disk() already read the partition table: count from here. */
+	before = atomic64_read(&null_disk(nb)->queue->nr_requests);
+	atomic_set(&b.left, nr + 1);
+	atomic_set(&b.errors, 0);
+	init_completion(&b.done);
+	fill(buf, PAGE_SIZE, 0, 3);
+	for (int i = 0; i < nr; i++) {
+		struct bio *bio = bio_alloc(bdev, 1, REQ_OP_WRITE, GFP_KERNEL);
+
+		/* Every other 4 KiB: no two are neighbours, none merge. */
+		bio->bi_iter.bi_sector = (sector_t)i * 16;
+		bio_add_page(bio, virt_to_page(buf), PAGE_SIZE, 0);
+		bio->bi_end_io = batch_endio;
+		bio->bi_private = &b;
+		submit_bio(bio);
+	}
+	if (atomic_dec_and_test(&b.left))
+		complete(&b.done);
+	wait_for_completion(&b.done);
+	KEXPECT_EQ(t, atomic_read(&b.errors), 0);
+	hctx = null_disk(nb)->queue->queue_hw_ctx[0];
+	KEXPECT_EQ(t, hctx->max_in_flight, 2);
+	KEXPECT_EQ(t, atomic64_read(&null_disk(nb)->queue->nr_requests) - before, nr);
+	KEXPECT_EQ(t, atomic_read(&hctx->tags->active), 0);
+	blkdev_put(bdev);
+out:
+	if (buf)
+		free_pages((unsigned long)buf, 0);
+	if (nb)
+		KEXPECT_EQ(t, null_destroy(nb), 0);
+}
+
+/* Adjacent writes under a plug become fewer requests; data stays right. */
+static void test_plug_merges(struct ktest *t)
+{
+	struct nullb *nb = make_nullb(t, NULL_IRQ_SOFTIRQ, 1, 64, 512);
+	struct request_queue *q;
+	struct block_device *bdev;
+	u8 *buf = (u8 *)__get_free_pages(GFP_KERNEL, 3), *back;
+	struct async_batch b;
+	struct blk_plug plug;
+	s64 rqs, merges;
+
+	if (!nb || !buf)
+		goto out;
+	q = null_disk(nb)->queue;
+	bdev = open_disk(t, null_disk(nb));
+	if (!bdev)
+		goto out;
+	fill(buf, 8 * PAGE_SIZE, 1 << 20, 9);
+	rqs = atomic64_read(&q->nr_requests);
+	merges = atomic64_read(&q->nr_merges);
+	atomic_set(&b.left, 9);
+	atomic_set(&b.errors, 0);
+	init_completion(&b.done);
+	blk_start_plug(&plug);
+	for (int i = 0; i < 8; i++) {
+		struct bio *bio = bio_alloc(bdev, 1, REQ_OP_WRITE, GFP_KERNEL);
+
+		bio->bi_iter.bi_sector = (1 << 20) / SECTOR_SIZE + i * 8;
+		bio_add_page(bio, virt_to_page(buf + i * PAGE_SIZE), PAGE_SIZE, 0);
+		bio->bi_end_io = batch_endio;
+		bio->bi_private = &b;
+		submit_bio(bio);
+	}
+	blk_finish_plug(&plug);
+	if (atomic_dec_and_test(&b.left))
+		complete(&b.done);
+	wait_for_completion(&b.done);
+	KEXPECT_EQ(t, atomic_read(&b.errors), 0);
+	KEXPECT_EQ(t, atomic64_read(&q->nr_requests) - rqs, 1);
+	KEXPECT_EQ(t, atomic64_read(&q->nr_merges) - merges, 7);
+	back = kmalloc(8 * PAGE_SIZE, GFP_KERNEL);
+	if (back) {
+		KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_READ, (1 << 20) / SECTOR_SIZE, back,
+				       8 * PAGE_SIZE), 0);
+		KEXPECT_EQ(t, first_mismatch(back, 8 * PAGE_SIZE, 1 << 20, 9), 8 * PAGE_SIZE);
+		kfree(back);
+	}
+	blkdev_put(bdev);
+out:
+	if (buf)
+		free_pages((unsigned long)buf, 3);
+	if (nb)
+		KEXPECT_EQ(t, null_destroy(nb), 0);
+}
+
+/* --- every CPU at once --------------------------------------------------- */
+
+struct writer {
+	struct block_device *bdev;
+	unsigned int id;
+	int failures;
+	struct task *task;
+};
+
+/* Each writer owns a 1 MiB stripe: writes patterns, reads them back. */
+static int writer_fn(void *arg)
+{
+	struct writer *w = arg;
+	u8 *buf = kmalloc(65536, GFP_KERNEL), *back = kmalloc(65536, GFP_KERNEL);
+	sector_t base = (sector_t)w->id * 2048;
+
+	if (!buf || !back) {
+		w->failures++;
+		goto out;
+	}
+	for (unsigned int round = 0; round < 24; round++) {
+		size_t len = 4096 << (round % 5);
+		sector_t s = base + (round * 136) % (2048 - len / SECTOR_SIZE);
+
+		fill(buf, len, s * SECTOR_SIZE, w->id * 100 + round);
+		if (blkdev_rw(w->bdev, REQ_OP_WRITE, s, buf, len) ||
+		    blkdev_rw(w->bdev, REQ_OP_READ, s, back, len) ||
+		    first_mismatch(back, len, s * SECTOR_SIZE, w->id * 100 + round) != len)
+			w->failures++;
+	}
+out:
+	kfree(buf);
+	kfree(back);
+	return 0;
+}
+
+static void concurrent_on(struct ktest *t, struct block_device *bdev)
+{
+	struct writer w[2 * NR_CPUS];
+	unsigned int n = 2 * num_online_cpus(), cpu = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		w[i] = (struct writer){ .bdev = bdev, .id = i };
+		w[i].task = kthread_create(writer_fn, &w[i], "blkw%u", i);
+		if (!w[i].task) {
+			ktest_fail(t, __FILE__, __LINE__, "kthread_create");
+			n = i;
+			break;
+		}
+		while (!cpu_online(cpu % NR_CPUS))
+			cpu++;
+		set_cpus_allowed(w[i].task, 1ULL << (cpu++ % NR_CPUS));
+		wake_up_process(w[i].task);
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		kthread_join(w[i].task);
+		if (w[i].failures)
+			ktest_fail(t, __FILE__, __LINE__, "writer %u: %d bad rounds", i,
+				   w[i].failures);
+	}
+}
+
+static void test_concurrent_writers(struct ktest *t)
+{
+	/* One queue per CPU, and one queue shared by all. */
+	for (unsigned int queues = 0; queues < 2; queues++) {
+		struct nullb *nb = make_nullb(t, NULL_IRQ_TIMER, queues, 4, 512);
+		struct block_device *bdev;
+
+		if (!nb)
+			return;
+		bdev = open_disk(t, null_disk(nb));
+		if (bdev) {
+			concurrent_on(t, bdev);
+			blkdev_put(bdev);
+		}
+		KEXPECT_EQ(t, null_destroy(nb), 0);
+	}
+}
+
+/* --- opens --------------------------------------------------------------- */
+
+static void test_open_blocks_removal(struct ktest *t)
+{
+	struct nullb *nb = make_nullb(t, NULL_IRQ_NONE, 1, 4, 512);
+	struct block_device *a, *b;
+
+	if (!nb)
+		return;
+	a = open_disk(t, null_disk(nb));
+	b = open_disk(t, null_disk(nb));
+	KEXPECT_EQ(t, null_destroy(nb), -EBUSY);
+	blkdev_put(a);
+	KEXPECT_EQ(t, null_destroy(nb), -EBUSY);
+	blkdev_put(b);
+	KEXPECT_EQ(t, null_destroy(nb), 0);
+	KEXPECT_TRUE(t, IS_ERR(blkdev_get_by_name("nullb_no_such")));
+}
+
+static struct ktest_case blk_cases[] = {
+	KTEST_CASE(test_nullb_irqmode_none),
+	KTEST_CASE(test_nullb_irqmode_softirq),
+	KTEST_CASE(test_nullb_irqmode_timer),
+	KTEST_CASE(test_nullb_queue_per_cpu_4k),
+	KTEST_CASE(test_brd_integrity),
+	KTEST_CASE(test_bad_requests),
+	KTEST_CASE(test_device_errors),
+	KTEST_CASE(test_full_queue_waits),
+	KTEST_CASE(test_plug_merges),
+	KTEST_CASE(test_concurrent_writers),
+	KTEST_CASE(test_open_blocks_removal),
+	{}
+};
+KTEST_SUITE_FULL(block, .cases = blk_cases, .kernel_only = true);

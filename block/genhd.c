@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Disks and the block-device registry (Linux: block/genhd.c, block/bdev.c).
+ *
+ * Every block_device, whole disk or partition, is on one list, found by
+ * name. Opening takes a reference on the block_device and counts towards
+ * its disk; del_gendisk() refuses while the count is not zero, so a disk
+ * in use cannot disappear from under its user. One mutex (bdev_lock)
+ * orders opens, closes, registration and partition rescans.
+ */
+#include <pagoda/err.h>
+#include <pagoda/mutex.h>
+#include <pagoda/printk.h>
+#include <pagoda/slab.h>
+#include <pagoda/string.h>
+
+#include "blk.h"
+
+DEFINE_MUTEX(bdev_lock);
+static LIST_HEAD(all_bdevs);
+
+/* "vda" + 2 = "vda2"; a name ending in a digit gets a 'p': "nullb0p1". */
+void disk_name_part(const char *disk, unsigned int partno, char *buf, size_t size)
+{
+	size_t n = strlen(disk);
+
+	if (!partno)
+		snprintf(buf, size, "%s", disk);
+	else if (n && disk[n - 1] >= '0' && disk[n - 1] <= '9')
+		snprintf(buf, size, "%sp%u", disk, partno);
+	else
+		snprintf(buf, size, "%s%u", disk, partno);
+}
+
+struct block_device *bdev_alloc(struct gendisk *disk, u8 partno)
+{
+	struct block_device *bdev = kzalloc(sizeof(*bdev), GFP_KERNEL);
+
+	if (!bdev)
+		return NULL;
+	bdev->bd_disk = disk;
+	bdev->bd_partno = partno;
+	atomic_set(&bdev->bd_openers, 0);
+	INIT_LIST_HEAD(&bdev->bd_list);
+	disk_name_part(disk->disk_name, partno, bdev->bd_name, sizeof(bdev->bd_name));
+	return bdev;
+}
+
+static struct block_device *__bdev_lookup(const char *name)
+{
+	struct block_device *bdev;
+
+	list_for_each_entry(bdev, &all_bdevs, bd_list)
+		if (!strcmp(bdev->bd_name, name))
+			return bdev;
+	return NULL;
+}
+
+struct block_device *bdev_lookup(const char *name)
+{
+	struct block_device *bdev;
+
+	mutex_lock(&bdev_lock);
+	bdev = __bdev_lookup(name);
+	mutex_unlock(&bdev_lock);
+	return bdev;
+}
+
+void bdev_for_each(void (*fn)(struct block_device *bdev, void *arg), void *arg)
+{
+	struct block_device *bdev;
+
+	mutex_lock(&bdev_lock);
+	list_for_each_entry(bdev, &all_bdevs, bd_list)
+		fn(bdev, arg);
+	mutex_unlock(&bdev_lock);
+}
+
+struct gendisk *__alloc_disk(void)
+{
+	struct gendisk *disk = kzalloc(sizeof(*disk), GFP_KERNEL);
+
+	if (!disk)
+		return NULL;
+	disk->queue = kzalloc(sizeof(*disk->queue), GFP_KERNEL);
+	disk->part0 = bdev_alloc(disk, 0);
+	if (!disk->queue || !disk->part0) {
+		kfree(disk->queue);
+		kfree(disk->part0);
+		kfree(disk);
+		return NULL;
+	}
+	disk->queue->disk = disk;
+	atomic_set(&disk->open_count, 0);
+	return disk;
+}
+
+void set_capacity(struct gendisk *disk, sector_t sectors)
+{
+	disk->part0->bd_nr_sectors = sectors;
+}
+
+int add_disk(struct gendisk *disk)
+{
+	struct block_device *part0 = disk->part0;
+
+	if (!disk->disk_name[0] || (!disk->queue->mq_ops && !(disk->fops && disk->fops->submit_bio)))
+		return -EINVAL;
+	/* The name may have been written after allocation. */
+	disk_name_part(disk->disk_name, 0, part0->bd_name, sizeof(part0->bd_name));
+	mutex_lock(&bdev_lock);
+	if (__bdev_lookup(part0->bd_name)) {
+		mutex_unlock(&bdev_lock);
+		pr_err("block: a device named %s exists already\n", part0->bd_name);
+		return -EEXIST;
+	}
+	list_add_tail(&part0->bd_list, &all_bdevs);
+	disk->registered = true;
+	mutex_unlock(&bdev_lock);
+	blk_add_partitions(disk);
+	return 0;
+}
+
+int del_gendisk(struct gendisk *disk)
+{
+	mutex_lock(&bdev_lock);
+	if (!disk->registered) {
+		mutex_unlock(&bdev_lock);
+		return -EINVAL;
+	}
+	if (atomic_read(&disk->open_count)) {
+		mutex_unlock(&bdev_lock);
+		return -EBUSY;
+	}
+	for (unsigned int i = 1; i <= disk->nr_parts; i++)
+		if (disk->parts[i])
+			list_del_init(&disk->parts[i]->bd_list);
+	list_del_init(&disk->part0->bd_list);
+	disk->registered = false;
+	mutex_unlock(&bdev_lock);
+	if (disk->queue->mq_ops)
+		blk_mq_quiesce_wait(disk->queue);
+	blk_drop_partitions(disk);
+	return 0;
+}
+
+void put_disk(struct gendisk *disk)
+{
+	if (!disk || disk->registered)
+		return;
+	blk_drop_partitions(disk);
+	blk_mq_release_queue(disk->queue);
+	kfree(disk->queue);
+	kfree(disk->part0);
+	kfree(disk);
+}
+
+struct block_device *blkdev_get_by_name(const char *name)
+{
+	struct block_device *bdev;
+	struct gendisk *disk;
+
+	mutex_lock(&bdev_lock);
+	bdev = __bdev_lookup(name);
+	if (!bdev) {
+		mutex_unlock(&bdev_lock);
+		return ERR_PTR(-ENOENT);
+	}
+	disk = bdev->bd_disk;
+	if (atomic_read(&disk->open_count) == 0 && disk->fops && disk->fops->open) {
+		int err = disk->fops->open(disk);
+
+		if (err) {
+			mutex_unlock(&bdev_lock);
+			return ERR_PTR(err);
+		}
+	}
+	atomic_inc(&disk->open_count);
+	atomic_inc(&bdev->bd_openers);
+	mutex_unlock(&bdev_lock);
+	return bdev;
+}
+
+void blkdev_put(struct block_device *bdev)
+{
+	struct gendisk *disk;
+
+	if (IS_ERR_OR_NULL(bdev))
+		return;
+	disk = bdev->bd_disk;
+	mutex_lock(&bdev_lock);
+	if (atomic_read(&bdev->bd_openers) <= 0) {
+		mutex_unlock(&bdev_lock);
+		pr_err("block: %s closed more often than opened\n", bdev->bd_name);
+		return;
+	}
+	atomic_dec(&bdev->bd_openers);
+	if (atomic_dec_and_test(&disk->open_count) && disk->fops && disk->fops->release)
+		disk->fops->release(disk);
+	mutex_unlock(&bdev_lock);
+}
+
+int bdev_disk_changed(struct gendisk *disk)
+{
+	mutex_lock(&bdev_lock);
+	if (atomic_read(&disk->open_count)) {
+		mutex_unlock(&bdev_lock);
+		return -EBUSY;
+	}
+	for (unsigned int i = 1; i <= disk->nr_parts; i++)
+		if (disk->parts[i])
+			list_del_init(&disk->parts[i]->bd_list);
+	mutex_unlock(&bdev_lock);
+	blk_drop_partitions(disk);
+	return blk_add_partitions(disk);
+}
+
+struct gendisk *blk_mq_alloc_disk(struct blk_mq_tag_set *set, struct queue_limits *lim,
+				  void *queuedata)
+{
+	struct gendisk *disk;
+	int err;
+
+	if (!set->tags)
+		return ERR_PTR(-EINVAL);
+	disk = __alloc_disk();
+	if (!disk)
+		return ERR_PTR(-ENOMEM);
+	if (lim)
+		disk->queue->limits = *lim;
+	err = blk_validate_limits(&disk->queue->limits);
+	if (!err)
+		err = blk_mq_init_queue_on(disk->queue, set);
+	if (err) {
+		kfree(disk->queue);
+		kfree(disk->part0);
+		kfree(disk);
+		return ERR_PTR(err);
+	}
+	disk->queue->queuedata = queuedata;
+	return disk;
+}
+
+struct gendisk *blk_alloc_disk(struct queue_limits *lim, void *queuedata)
+{
+	struct gendisk *disk = __alloc_disk();
+	int err;
+
+	if (!disk)
+		return ERR_PTR(-ENOMEM);
+	if (lim)
+		disk->queue->limits = *lim;
+	err = blk_validate_limits(&disk->queue->limits);
+	if (err) {
+		kfree(disk->queue);
+		kfree(disk->part0);
+		kfree(disk);
+		return ERR_PTR(err);
+	}
+	disk->queue->queuedata = queuedata;
+	return disk;
+}
+
+void blk_dev_init(void)
+{
+	blk_mq_init();
+}

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+/* CRC-32 (IEEE 802.3, reflected, polynomial 0xedb88320), as Linux's crc32_le. */
+#ifndef PAGODA_CRC32_H
+#define PAGODA_CRC32_H
+
+#include <pagoda/types.h>
+
+/* No pre- or post-inversion: zlib's/UEFI's CRC is ~crc32_le(~0, p, len). */
+u32 crc32_le(u32 crc, const void *p, size_t len);
+
+#endif
