@@ -31,9 +31,11 @@
 #define PAGODA_VERSION "0.1"
 
 static char test_list[256];
-PARAM_STRING("test", test_list, "run these test suites at boot (all, or a,b,c), then exit");
+PARAM_STRING_CHECKED("test", test_list, ktest_check_list,
+		     "run these test suites at boot (all, or a,b,c), then exit");
 static char bench_list[256];
-PARAM_STRING("bench", bench_list, "run these benchmarks at boot (all, or a,b), then exit");
+PARAM_STRING_CHECKED("bench", bench_list, bench_check_list,
+		     "run these benchmarks at boot (all, or a,b), then exit");
 
 struct boot_step boot_steps[MAX_BOOT_STEPS];
 int nr_boot_steps;
@@ -103,6 +105,11 @@ void start_kernel(void)
 
 	/* Ready for the prompt: what `bench boot` measures up to. */
 	boot_mark("shell");
+	/* A scripted run whose list was refused fails now, rather than wait at a prompt. */
+	if (param_find("test")->refused || param_find("bench")->refused) {
+		pr_err("init: test= or bench= named something that does not exist (see above)\n");
+		finish(1);
+	}
 	if (test_list[0])
 		finish(ktest_run(test_list) != 0);
 	if (bench_list[0])

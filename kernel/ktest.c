@@ -65,6 +65,36 @@ static bool suite_runnable(const struct ktest_suite *s)
 	return !(s->kernel_only && ktest_on_host());
 }
 
+static bool suite_exists(const char *name, size_t n)
+{
+	for (struct ktest_suite **s = __start_ktest_suites; s < __stop_ktest_suites; s++)
+		if (strlen((*s)->name) == n && !strncmp((*s)->name, name, n))
+			return true;
+	return false;
+}
+
+const char *ktest_check_list(const char *list)
+{
+	static char why[96];
+
+	if (!strcmp(list, "all"))
+		return NULL;
+	while (*list) {
+		const char *end = strchr(list, ',');
+		size_t n = end ? (size_t)(end - list) : strlen(list);
+
+		if (!suite_exists(list, n)) {
+			snprintf(why, sizeof(why), "no test suite named '%.*s' (`test` lists them)",
+				 (int)MIN(n, (size_t)40), list);
+			return why;
+		}
+		if (!end)
+			break;
+		list = end + 1;
+	}
+	return NULL;
+}
+
 /* Every name in the list must be a suite: a typo must not pass silently. */
 static int check_names(const char *list)
 {

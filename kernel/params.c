@@ -13,6 +13,8 @@ extern struct kernel_param *__start_kparams[];
 extern struct kernel_param *__stop_kparams[];
 
 static bool defaults_saved;
+/* Why the last param_set() of a checked string refused its value. */
+static const char *check_reason;
 
 static struct kernel_param **find_in(struct kernel_param **tab, size_t n,
 				     const char *name)
@@ -124,6 +126,8 @@ int param_set(struct kernel_param *p, const char *val)
 			return -EINVAL;
 		if (strlen(val) >= p->str.size)
 			return -E2BIG;
+		if (p->check && (check_reason = p->check(val)) != NULL)
+			return -EINVAL;
 		strlcpy(p->var, val, p->str.size);
 		return 0;
 	case PARAM_T_ENUM:
@@ -221,7 +225,15 @@ int parse_params_table(struct kernel_param **tab, size_t n, const char *cmdline)
 			continue;
 		}
 		p = *found;
+		check_reason = NULL;
 		err = param_set(p, val);
+		p->refused = err != 0;
+		if (err && check_reason) {
+			pr_warn("params: bad value '%s' for %s: %s; keeping the default %s\n",
+				val, p->name, check_reason, p->defval[0] ? p->defval : "(empty)");
+			problems++;
+			continue;
+		}
 		if (err) {
 			pr_warn("params: bad value '%s' for %s (%s): %s, keeping the default %s\n",
 				val ? val : "", p->name, type_hint(p, hint, sizeof(hint)),

@@ -26,7 +26,19 @@ static struct kernel_param p_str = { .name = "t.str", .type = PARAM_T_STRING, .v
 				     .str = { sizeof(t_str) } };
 static struct kernel_param p_enum = { .name = "t.enum", .type = PARAM_T_ENUM, .var = &t_enum,
 				      .names = t_names };
-static struct kernel_param *table[] = { &p_bool, &p_int, &p_uint, &p_size, &p_str, &p_enum };
+static char t_list[16];
+/* A list of names, each of which must be "a" or "b". */
+static const char *check_ab(const char *val)
+{
+	for (; *val; val++)
+		if (*val != 'a' && *val != 'b' && *val != ',')
+			return "only a and b";
+	return NULL;
+}
+static struct kernel_param p_list = { .name = "t.list", .type = PARAM_T_STRING, .var = t_list,
+				      .str = { sizeof(t_list) }, .check = check_ab };
+static struct kernel_param *table[] = { &p_bool, &p_int, &p_uint, &p_size, &p_str, &p_enum,
+					&p_list };
 
 static int reset(struct ktest *t)
 {
@@ -35,9 +47,11 @@ static int reset(struct ktest *t)
 	t_uint = 7;
 	t_size = 4096;
 	strlcpy(t_str, "dflt", sizeof(t_str));
+	t_list[0] = '\0';
 	t_enum = 2;
 	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
 		table[i]->set = false;
+		table[i]->refused = false;
 		table[i]->defval[0] = '\0';
 	}
 	return 0;
@@ -126,6 +140,22 @@ static void test_long_token(struct ktest *t)
 	KEXPECT_EQ(t, parse(t, line), 1);
 }
 
+/* A checked string is refused where it is parsed, counted, and marked refused. */
+static void test_checked_string(struct ktest *t)
+{
+	KEXPECT_EQ(t, parse(t, "t.list=a,b"), 0);
+	KEXPECT_STREQ(t, t_list, "a,b");
+	KEXPECT_TRUE(t, p_list.set);
+	KEXPECT_FALSE(t, p_list.refused);
+	t_list[0] = '\0';
+	p_list.set = false;
+	KEXPECT_EQ(t, parse(t, "t.list=a,c t.int=4"), 1);
+	KEXPECT_STREQ(t, t_list, "");
+	KEXPECT_FALSE(t, p_list.set);
+	KEXPECT_TRUE(t, p_list.refused);
+	KEXPECT_EQ(t, t_int, 4);
+}
+
 static void test_last_value_wins(struct ktest *t)
 {
 	KEXPECT_EQ(t, parse(t, "t.int=1 t.int=2"), 0);
@@ -157,6 +187,7 @@ static struct ktest_case params_cases[] = {
 	KTEST_CASE(test_missing_values),
 	KTEST_CASE(test_overflow_and_long_strings),
 	KTEST_CASE(test_long_token),
+	KTEST_CASE(test_checked_string),
 	KTEST_CASE(test_last_value_wins),
 	KTEST_CASE(test_format),
 	{}

@@ -27,6 +27,8 @@ struct kbench {
 
 /* Run the named benchmarks ("all" for every one); -ENOENT if one is unknown. */
 int bench_run(const char *list);
+/* NULL if every name in the comma-separated list is a benchmark (or "all"), else why not. */
+const char *bench_check_list(const char *list);
 /* One line describing the machine (arch, accelerator, CPUs, memory). */
 void bench_print_machine(void);
 

@@ -125,6 +125,8 @@ void ktest_log(struct ktest *t, const char *fmt, ...) __printf(2, 3);
  * suite does not exist.
  */
 int ktest_run(const char *list);
+/* NULL if every name in the comma-separated list is a suite (or "all"), else why not. */
+const char *ktest_check_list(const char *list);
 /* Call fn on each registered suite (for listing). */
 void ktest_for_each_suite(void (*fn)(const struct ktest_suite *s, void *arg),
 			  void *arg);

@@ -37,8 +37,15 @@ struct kernel_param {
 		struct { size_t size; } str; /* buffer size of a string param */
 		const char *const *names;    /* enum choices */
 	};
+	/*
+	 * For a string: NULL if the value is acceptable, else why not (the
+	 * parser prints it). Lets a list of names be checked where it is
+	 * parsed, not when it is first used.
+	 */
+	const char *(*check)(const char *val);
 	char defval[48]; /* the default, rendered at first parse */
 	bool set;        /* given on the command line */
+	bool refused;    /* given on the command line, with a bad value */
 };
 
 #define __PARAM(key, cvar, ptype, helptext, ...)                              \
@@ -62,6 +69,9 @@ struct kernel_param {
 /* char var[N] */
 #define PARAM_STRING(key, var, help) \
 	__PARAM(key, var, PARAM_T_STRING, help, .str = { sizeof(var) })
+/* char var[N], accepted only when checkfn(value) returns NULL */
+#define PARAM_STRING_CHECKED(key, var, checkfn, help) \
+	__PARAM(key, var, PARAM_T_STRING, help, .str = { sizeof(var) }, .check = checkfn)
 /* int var indexing names[] (NULL-terminated) */
 #define PARAM_ENUM(key, var, namelist, help) \
 	__PARAM(key, var, PARAM_T_ENUM, help, .names = namelist)
