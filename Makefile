@@ -212,7 +212,23 @@ bench-host: $(HB)/bench-page-alloc
 include tests/fixtures/fdt.mk
 
 # make fuzz: every fuzzer, FUZZ_SECONDS each.
-fuzz: fuzz-page-alloc fuzz-fdt
+fuzz: fuzz-page-alloc fuzz-fdt fuzz-elf
+
+# The ELF checker's fuzzer (lib/elf.c): `make fuzz-elf` runs it FUZZ_SECONDS.
+FUZZ_ELF_SRCS := tests/host/fuzz_elf.c lib/elf.c lib/string.c
+$(HB)/fuzz-elf: $(FUZZ_ELF_SRCS) tests/host/host_prefix.h include/pagoda/elf.h | $(DEPS_STAMP)
+	@mkdir -p $(HB)
+	@echo "  CLANG   $@"
+	@clang -std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -fno-builtin \
+		-include tests/host/host_prefix.h -Iinclude -Itests/host/include \
+		$(FUZZ_ELF_SRCS) -o $@
+
+.PHONY: fuzz-elf
+fuzz-elf: $(HB)/fuzz-elf
+	@mkdir -p build/fuzz/elf
+	$(HB)/fuzz-elf -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -print_final_stats=1 \
+		-artifact_prefix=$(HB)/ build/fuzz/elf
 
 host-test: $(HB)/ktest-host $(HB)/printf-vs-libc
 	@$(HB)/ktest-host all
@@ -227,7 +243,7 @@ test: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory kernel $(PI4_DTB) ARCH=arm64 PLATFORM=pi4
 	@$(PY) tests/harness.py --pi4-dtb $(PI4_DTB)
 
-host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc $(HB)/mmlab-run \
+host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc $(HB)/fuzz-elf $(HB)/mmlab-run \
 	$(HB)/bench-page-alloc
 
 # The allocator-policy lab's matrix on the host and a slice in QEMU

@@ -254,7 +254,8 @@ def fuzz_tests(tally, seconds=10):
     fdt_seeds = os.path.join(ROOT, "build", "fixtures", "seeds")
     # (binary, corpus under build/fuzz/, extra arguments: flags or seed dirs)
     fuzzers = (("fuzz-page-alloc", "page-alloc", ["-max_len=4096"]),
-               ("fuzz-fdt", "fdt", [fdt_seeds]))
+               ("fuzz-fdt", "fdt", [fdt_seeds]),
+               ("fuzz-elf", "elf", ["-max_len=8192"]))
     for name, corpus, extra in fuzzers:
         exe = os.path.join(HOST, name)
         cdir = os.path.join(ROOT, "build", "fuzz", corpus)

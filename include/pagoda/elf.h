@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ELF64 as the System V ABI and Linux's <elf.h> define it, and a checker
+ * that turns an executable image into the list of segments to map. Pure
+ * code: the same lib/elf.c runs in the kernel (kernel/exec.c) and on the
+ * host, where it is unit-tested and fuzzed (tests/host/fuzz_elf.c).
+ */
+#ifndef PAGODA_ELF_H
+#define PAGODA_ELF_H
+
+#include <pagoda/types.h>
+
+typedef struct {
+	u8 e_ident[16];
+	u16 e_type, e_machine;
+	u32 e_version;
+	u64 e_entry, e_phoff, e_shoff;
+	u32 e_flags;
+	u16 e_ehsize, e_phentsize, e_phnum, e_shentsize, e_shnum, e_shstrndx;
+} Elf64_Ehdr;
+
+typedef struct {
+	u32 p_type, p_flags;
+	u64 p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_align;
+} Elf64_Phdr;
+
+#define ELFCLASS64 2
+#define ELFDATA2LSB 1
+#define EV_CURRENT 1
+#define ET_EXEC 2
+#define ET_DYN 3
+#define EM_X86_64 62
+#define EM_AARCH64 183
+
+#define PT_LOAD 1
+#define PT_DYNAMIC 2
+#define PT_INTERP 3
+#define PT_PHDR 6
+#define PT_TLS 7
+#define PT_GNU_STACK 0x6474e551
+
+#define PF_X 1
+#define PF_W 2
+#define PF_R 4
+
+/* Linux's auxiliary vector keys (include/uapi/linux/auxvec.h). */
+#define AT_NULL 0
+#define AT_PHDR 3
+#define AT_PHENT 4
+#define AT_PHNUM 5
+#define AT_PAGESZ 6
+#define AT_BASE 7
+#define AT_FLAGS 8
+#define AT_ENTRY 9
+#define AT_UID 11
+#define AT_EUID 12
+#define AT_GID 13
+#define AT_EGID 14
+#define AT_PLATFORM 15
+#define AT_HWCAP 16
+#define AT_CLKTCK 17
+#define AT_SECURE 23
+#define AT_RANDOM 25
+#define AT_HWCAP2 26
+#define AT_EXECFN 31
+#define AT_SYSINFO_EHDR 33
+
+#define ELF_MAX_SEGMENTS 16
+
+struct elf_segment {
+	u64 vaddr, memsz;   /* page-aligned span to map, before the load bias */
+	u64 offset, filesz; /* file bytes that go at vaddr + (offset & page) */
+	u64 start;          /* the segment's own first address (p_vaddr) */
+	unsigned int prot;  /* PF_R / PF_W / PF_X */
+};
+
+struct elf_info {
+	bool pie;          /* ET_DYN: load anywhere, add a bias */
+	u64 entry;         /* before the bias */
+	u64 phdr;          /* where the program headers are in memory (AT_PHDR), before the bias */
+	u16 phnum, phentsize;
+	u64 lo, hi;        /* page-aligned span of all segments */
+	bool exec_stack;
+	unsigned int nr_segments;
+	struct elf_segment seg[ELF_MAX_SEGMENTS];
+};
+
+/*
+ * Check a whole image for machine `machine` and user addresses below
+ * `limit` and describe it. 0, or a negative errno with *why saying what is
+ * wrong: -ENOEXEC for anything malformed or not for us (a dynamic
+ * executable's PT_INTERP included), -E2BIG for more segments than we take.
+ */
+int elf_parse(const void *image, size_t size, u16 machine, u64 limit,
+	      struct elf_info *info, const char **why);
+
+#endif
