@@ -60,6 +60,8 @@ KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 
 kernel: $(B)/pagoda.elf $(ARCH_IMAGES)
 
+include user/user.mk
+
 # Objects depend on the build files too: a flag change rebuilds everything.
 BUILD_FILES := Makefile arch/$(ARCH)/build.mk
 
@@ -228,7 +230,7 @@ $(HB)/fuzz-elf: $(FUZZ_ELF_SRCS) tests/host/host_prefix.h include/pagoda/elf.h |
 fuzz-elf: $(HB)/fuzz-elf
 	@mkdir -p build/fuzz/elf
 	$(HB)/fuzz-elf -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -print_final_stats=1 \
-		-artifact_prefix=$(HB)/ build/fuzz/elf
+		-artifact_prefix=$(HB)/ build/fuzz/elf $(wildcard build/*/user)
 
 host-test: $(HB)/ktest-host $(HB)/printf-vs-libc
 	@$(HB)/ktest-host all

@@ -87,6 +87,73 @@ int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot)
 	return 0;
 }
 
+int process_unmap(struct process *p, u64 start, u64 end)
+{
+	struct vm_area **link = &p->vmas;
+
+	if (!IS_ALIGNED(start, PAGE_SIZE) || !IS_ALIGNED(end, PAGE_SIZE) || end <= start ||
+	    end > TASK_SIZE)
+		return -EINVAL;
+	while (*link) {
+		struct vm_area *vma = *link;
+
+		if (vma->end <= start || vma->start >= end) {
+			link = &vma->next;
+			continue;
+		}
+		if (start > vma->start && end < vma->end) {
+			/* A hole in the middle: the tail becomes an area of its own. */
+			struct vm_area *tail = kzalloc(sizeof(*tail), GFP_KERNEL);
+
+			if (!tail)
+				return -ENOMEM;
+			free_range(p, start, end);
+			*tail = *vma;
+			tail->start = end;
+			vma->end = start;
+			vma->next = tail;
+			link = &tail->next;
+			continue;
+		}
+		free_range(p, MAX(start, vma->start), MIN(end, vma->end));
+		if (start <= vma->start && end >= vma->end) {
+			*link = vma->next;
+			kfree(vma);
+			continue;
+		}
+		if (start <= vma->start)
+			vma->start = end;
+		else
+			vma->end = start;
+		link = &vma->next;
+	}
+	return 0;
+}
+
+u64 process_find_free(struct process *p, u64 len)
+{
+	u64 lo = ALIGN_UP(p->brk, PAGE_SIZE) + SZ_1M; /* room for the heap to grow */
+	u64 cand;
+	bool moved = true;
+
+	if (!len || len > p->mmap_base)
+		return 0;
+	cand = p->mmap_base - len;
+	while (moved) {
+		moved = false;
+		for (struct vm_area *v = p->vmas; v; v = v->next)
+			if (v->start < cand + len && v->end > cand) {
+				if (v->start < len)
+					return 0;
+				cand = v->start - len;
+				moved = true;
+			}
+		if (cand < lo)
+			return 0;
+	}
+	return cand;
+}
+
 int process_write(struct process *p, u64 va, const void *src, size_t n)
 {
 	const u8 *s = src;

@@ -9,7 +9,10 @@
 #include <pagoda/arch.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
+#include <pagoda/random.h>
 #include <pagoda/sched.h>
+#include <pagoda/string.h>
+#include <pagoda/time.h>
 #include <pagoda/uaccess.h>
 
 typedef long (*syscall_fn)(const unsigned long *args);
@@ -32,6 +35,220 @@ static long sys_write(const unsigned long *args)
 			return done ? (long)done : -EFAULT;
 	}
 	return (long)done;
+}
+
+/* writev(2): each piece through write's path; a short one ends it. */
+static long sys_writev(const unsigned long *args)
+{
+	unsigned long iov = args[1], iovcnt = args[2];
+	long total = 0;
+
+	if (iovcnt > 1024)
+		return -EINVAL;
+	for (unsigned long i = 0; i < iovcnt; i++) {
+		u64 v[2];
+		unsigned long w[3] = { args[0], 0, 0 };
+		long n;
+
+		if (copy_from_user(v, iov + i * sizeof(v), sizeof(v)))
+			return total ? total : -EFAULT;
+		w[1] = v[0];
+		w[2] = v[1];
+		n = sys_write(w);
+		if (n < 0)
+			return total ? total : n;
+		total += n;
+		if ((u64)n < v[1])
+			break;
+	}
+	return total;
+}
+
+/*
+ * brk(2) as Linux answers it: the new break on success, the old one when
+ * the request is refused (below the start, or no memory).
+ */
+static long sys_brk(const unsigned long *args)
+{
+	struct process *p = current_process();
+	u64 want = args[0], old_end = ALIGN_UP(p->brk, PAGE_SIZE), new_end;
+
+	if (want < p->brk_start || want > p->mmap_base)
+		return (long)p->brk;
+	new_end = ALIGN_UP(want, PAGE_SIZE);
+	if (new_end > old_end &&
+	    process_map_anon(p, old_end, new_end - old_end, PROT_WRITE))
+		return (long)p->brk;
+	if (new_end < old_end)
+		process_unmap(p, new_end, old_end);
+	p->brk = want;
+	return (long)want;
+}
+
+#define MAP_SHARED 0x01
+#define MAP_PRIVATE 0x02
+#define MAP_FIXED 0x10
+#define MAP_ANONYMOUS 0x20
+#define LINUX_PROT_WRITE 2
+#define LINUX_PROT_EXEC 4
+
+/* mmap(2): private anonymous memory only, so far. */
+static long sys_mmap(const unsigned long *args)
+{
+	struct process *p = current_process();
+	u64 addr = args[0], len = ALIGN_UP(args[1], PAGE_SIZE);
+	unsigned long prot = args[2], flags = args[3];
+	unsigned int kprot = (prot & LINUX_PROT_WRITE ? PROT_WRITE : 0) |
+			     (prot & LINUX_PROT_EXEC ? PROT_EXEC : 0);
+	int err;
+
+	if (!args[1] || len < args[1])
+		return -EINVAL;
+	if (!(flags & MAP_ANONYMOUS) || (flags & MAP_SHARED) || !(flags & MAP_PRIVATE))
+		return -ENODEV;
+	if (flags & MAP_FIXED) {
+		if (!IS_ALIGNED(addr, PAGE_SIZE) || !access_ok(addr, len))
+			return -EINVAL;
+		process_unmap(p, addr, addr + len);
+	} else {
+		addr = process_find_free(p, len);
+		if (!addr)
+			return -ENOMEM;
+	}
+	err = process_map_anon(p, addr, len, kprot);
+	return err ? err : (long)addr;
+}
+
+static long sys_munmap(const unsigned long *args)
+{
+	u64 addr = args[0], len = ALIGN_UP(args[1], PAGE_SIZE);
+
+	if (!IS_ALIGNED(addr, PAGE_SIZE) || !args[1] || !access_ok(addr, len))
+		return -EINVAL;
+	return process_unmap(current_process(), addr, addr + len);
+}
+
+#define CLOCK_REALTIME 0
+#define CLOCK_MONOTONIC 1
+#define CLOCK_MONOTONIC_RAW 4
+#define CLOCK_REALTIME_COARSE 5
+#define CLOCK_MONOTONIC_COARSE 6
+#define CLOCK_BOOTTIME 7
+
+/* The wall clock: the RTC's seconds when first asked, then the monotonic clock. */
+static s64 realtime_offset_ns(void)
+{
+	static s64 offset;
+	static bool known;
+
+	if (!__atomic_load_n(&known, __ATOMIC_ACQUIRE)) {
+		s64 rtc = arch_rtc_read_seconds();
+
+		offset = (rtc > 0 ? rtc * (s64)NSEC_PER_SEC : 0) - (s64)ktime_get_ns();
+		__atomic_store_n(&known, true, __ATOMIC_RELEASE);
+	}
+	return offset;
+}
+
+static int clock_ns(unsigned long clk, u64 *ns)
+{
+	switch (clk) {
+	case CLOCK_REALTIME:
+	case CLOCK_REALTIME_COARSE:
+		*ns = ktime_get_ns() + realtime_offset_ns();
+		return 0;
+	case CLOCK_MONOTONIC:
+	case CLOCK_MONOTONIC_RAW:
+	case CLOCK_MONOTONIC_COARSE:
+	case CLOCK_BOOTTIME:
+		*ns = ktime_get_ns();
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static long sys_clock_gettime(const unsigned long *args)
+{
+	u64 ns, ts[2];
+	int err = clock_ns(args[0], &ns);
+
+	if (err)
+		return err;
+	ts[0] = ns / NSEC_PER_SEC;
+	ts[1] = ns % NSEC_PER_SEC;
+	return copy_to_user(args[1], ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+static long sys_clock_getres(const unsigned long *args)
+{
+	u64 ns, ts[2] = { 0, 1 };
+	int err = clock_ns(args[0], &ns);
+
+	if (err)
+		return err;
+	if (args[1] && copy_to_user(args[1], ts, sizeof(ts)))
+		return -EFAULT;
+	return 0;
+}
+
+static long sys_gettimeofday(const unsigned long *args)
+{
+	u64 ns, tv[2];
+
+	clock_ns(CLOCK_REALTIME, &ns);
+	tv[0] = ns / NSEC_PER_SEC;
+	tv[1] = ns % NSEC_PER_SEC / 1000;
+	if (args[0] && copy_to_user(args[0], tv, sizeof(tv)))
+		return -EFAULT;
+	return 0;
+}
+
+/* struct utsname: six fields of 65 bytes. */
+static long sys_uname(const unsigned long *args)
+{
+	static const char *const fields[6] = {
+		"Pagoda", "pagoda", "6.1.0-pagoda", "#1", ELF_PLATFORM, "(none)",
+	};
+	char u[6][65];
+
+	memset(u, 0, sizeof(u));
+	for (int i = 0; i < 6; i++)
+		strlcpy(u[i], fields[i], sizeof(u[i]));
+	return copy_to_user(args[0], u, sizeof(u)) ? -EFAULT : 0;
+}
+
+static long sys_getrandom(const unsigned long *args)
+{
+	u8 chunk[64];
+	unsigned long done = 0, count = MIN(args[1], 1UL << 20);
+
+	while (done < count) {
+		unsigned long n = MIN(count - done, sizeof(chunk));
+
+		get_random_bytes(chunk, n);
+		if (copy_to_user(args[0] + done, chunk, n))
+			return done ? (long)done : -EFAULT;
+		done += n;
+	}
+	return (long)done;
+}
+
+/* No terminal behind fds 0-2 yet: isatty() says no, and stdio buffers. */
+static long sys_ioctl(const unsigned long *args)
+{
+	return args[0] <= 2 ? -ENOTTY : -EBADF;
+}
+
+static long sys_set_tid_address(const unsigned long *args)
+{
+	(void)args;
+	return current->pid;
+}
+
+static long sys_getppid(const unsigned long *args)
+{
+	(void)args;
+	return 0; /* started by the kernel */
 }
 
 /* One thread per process: exit and exit_group end the same way. */
@@ -60,6 +277,18 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_getpid] = sys_getpid,
 	[__NR_gettid] = sys_getpid,
 	[__NR_sched_yield] = sys_sched_yield,
+	[__NR_writev] = sys_writev,
+	[__NR_brk] = sys_brk,
+	[__NR_mmap] = sys_mmap,
+	[__NR_munmap] = sys_munmap,
+	[__NR_clock_gettime] = sys_clock_gettime,
+	[__NR_clock_getres] = sys_clock_getres,
+	[__NR_gettimeofday] = sys_gettimeofday,
+	[__NR_uname] = sys_uname,
+	[__NR_getrandom] = sys_getrandom,
+	[__NR_ioctl] = sys_ioctl,
+	[__NR_set_tid_address] = sys_set_tid_address,
+	[__NR_getppid] = sys_getppid,
 };
 
 static unsigned long reported[NR_syscalls / 64 + 1];

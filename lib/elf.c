@@ -54,7 +54,8 @@ static int add_load(struct elf_info *info, const Elf64_Phdr *ph, size_t size, u6
 		return refuse(why, "too many loadable segments", -E2BIG);
 	if (ph->p_filesz > ph->p_memsz)
 		return refuse(why, "a segment's file part is larger than the segment", -ENOEXEC);
-	if (!within(ph->p_offset, ph->p_filesz, size))
+	/* A segment of bss alone may name any offset: nothing is read from it. */
+	if (ph->p_filesz && !within(ph->p_offset, ph->p_filesz, size))
 		return refuse(why, "a segment lies outside the file", -ENOEXEC);
 	if ((ph->p_vaddr - ph->p_offset) % ELF_PAGE)
 		return refuse(why, "a segment's address and file offset disagree modulo the page",
@@ -132,8 +133,8 @@ int elf_parse(const void *image, size_t size, u16 machine, u64 limit,
 			have_phdr = true;
 		}
 	}
-	if (!have_phdr || info->phdr < info->lo ||
-	    info->phdr + (u64)eh->e_phnum * sizeof(Elf64_Phdr) > info->hi)
+	if (!have_phdr || info->phdr < info->lo || info->phdr > info->hi ||
+	    (u64)eh->e_phnum * sizeof(Elf64_Phdr) > info->hi - info->phdr)
 		return refuse(why, "the program headers are not in any loaded segment", -ENOEXEC);
 	if (eh->e_entry < info->lo || eh->e_entry >= info->hi)
 		return refuse(why, "the entry point is outside the loaded segments", -ENOEXEC);

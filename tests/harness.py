@@ -252,10 +252,14 @@ def sdcard_test(tally):
 def fuzz_tests(tally, seconds=10):
     """Short libFuzzer runs: `make fuzz-*` runs them for as long as you like."""
     fdt_seeds = os.path.join(ROOT, "build", "fixtures", "seeds")
+    # The user programs the kernel builds are well-formed ELF files to mutate.
+    elf_seeds = [d for d in (os.path.join(ROOT, "build", "x86_64-pc", "user"),
+                             os.path.join(ROOT, "build", "arm64-virt", "user"))
+                 if os.path.isdir(d)]
     # (binary, corpus under build/fuzz/, extra arguments: flags or seed dirs)
     fuzzers = (("fuzz-page-alloc", "page-alloc", ["-max_len=4096"]),
                ("fuzz-fdt", "fdt", [fdt_seeds]),
-               ("fuzz-elf", "elf", ["-max_len=8192"]))
+               ("fuzz-elf", "elf", ["-max_len=8192"] + elf_seeds))
     for name, corpus, extra in fuzzers:
         exe = os.path.join(HOST, name)
         cdir = os.path.join(ROOT, "build", "fuzz", corpus)

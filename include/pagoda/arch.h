@@ -298,6 +298,7 @@ void arch_sync_dma_for_cpu(phys_addr_t paddr, size_t size, int dir);
  * register; a fault reports the state and calls process_exit_signal().
  */
 #include <asm/unistd.h>
+#include <asm/elf.h>
 
 void arch_switch_mm(struct mm_struct *mm);
 /*

@@ -27,12 +27,18 @@ struct process {
 	struct vm_area *vmas; /* sorted by address */
 	struct task *task;
 	u64 entry, stack, arg;
+	u64 brk_start, brk;   /* the heap: [brk_start, brk), whole pages mapped */
+	u64 mmap_base;        /* mmap() hands out addresses below this */
 	char name[16];
 };
 
 struct process *process_create(const char *name);
 /* Map [va, va + size) of zeroed pages with prot | PROT_USER: 0 or -errno. */
 int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot);
+/* Unmap [start, end) (page aligned), splitting areas: 0 or -EINVAL. */
+int process_unmap(struct process *p, u64 start, u64 end);
+/* A free, page-aligned range of len bytes below p->mmap_base, or 0. */
+u64 process_find_free(struct process *p, u64 len);
 /* Copy into the process's memory (it need not be running): 0 or -EFAULT. */
 int process_write(struct process *p, u64 va, const void *src, size_t n);
 /* Start it at entry with stack pointer sp; arg goes in the first argument register. */
@@ -41,6 +47,17 @@ int process_start(struct process *p, u64 entry, u64 sp, u64 arg);
 int process_wait(struct process *p);
 /* Free a process that was never started. */
 void process_destroy(struct process *p);
+
+/*
+ * Load the static ELF executable at path in the initramfs into p (fresh
+ * from process_create()) with Linux's initial stack; p->entry and
+ * p->stack are then ready for process_start(). 0, or a negative errno
+ * with *why saying why (a malformed file, a dynamic one, no memory).
+ */
+int process_exec(struct process *p, const char *path, int argc, const char *const *argv,
+		 const char **why);
+/* Create, exec, run and wait: the wait status, or a negative errno. */
+int process_run(const char *path, int argc, const char *const *argv, const char **why);
 
 /* The running process, or NULL in a kernel thread. */
 struct process *current_process(void);

@@ -63,11 +63,13 @@ typedef u64 phys_addr_t;
 #define EBADF 9
 #define EAGAIN 11
 #define ENOMEM 12
+#define EACCES 13
 #define EFAULT 14
 #define EBUSY 16
 #define EEXIST 17
 #define ENODEV 19
 #define EINVAL 22
+#define ENOTTY 25
 #define ENOSPC 28
 #define ERANGE 34
 #define EDEADLK 35

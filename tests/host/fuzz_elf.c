@@ -28,7 +28,7 @@ static void check(const struct elf_info *info, size_t size)
 			abort();
 		if (s->vaddr < prev_end || s->vaddr + s->memsz > LIMIT || s->vaddr + s->memsz < s->vaddr)
 			abort();
-		if (s->offset > size || s->filesz > size - s->offset)
+		if (s->filesz && (s->offset > size || s->filesz > size - s->offset))
 			abort();
 		if (s->start < s->vaddr || s->start - s->vaddr + s->filesz > s->memsz)
 			abort();

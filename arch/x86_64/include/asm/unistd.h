@@ -3,12 +3,30 @@
 #ifndef ASM_UNISTD_H
 #define ASM_UNISTD_H
 
+#define __NR_read 0
 #define __NR_write 1
+#define __NR_close 3
+#define __NR_mmap 9
+#define __NR_mprotect 10
+#define __NR_munmap 11
+#define __NR_brk 12
+#define __NR_ioctl 16
+#define __NR_writev 20
 #define __NR_sched_yield 24
+#define __NR_nanosleep 35
 #define __NR_getpid 39
 #define __NR_exit 60
+#define __NR_uname 63
+#define __NR_gettimeofday 96
+#define __NR_getppid 110
+#define __NR_arch_prctl 158
 #define __NR_gettid 186
+#define __NR_set_tid_address 218
+#define __NR_clock_gettime 228
+#define __NR_clock_getres 229
 #define __NR_exit_group 231
+#define __NR_openat 257
+#define __NR_getrandom 318
 #define NR_syscalls 512
 
 #endif

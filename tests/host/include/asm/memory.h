@@ -12,5 +12,6 @@ extern unsigned long host_page_offset;
 #define KERNEL_VIRT 0UL
 #define VMALLOC_START 0UL
 #define VMALLOC_END 0UL
+#define TASK_SIZE 0x00007ffffffff000UL
 
 #endif

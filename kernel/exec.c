@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: MIT
+/*
+ * exec for static programs: an ELF64 executable (ET_EXEC) or static-PIE
+ * (ET_DYN without an interpreter) from the initramfs is checked whole by
+ * lib/elf.c, its segments are mapped as anonymous areas and filled from
+ * the file, and the stack gets Linux's initial layout, from the top down:
+ *
+ *	the path (AT_EXECFN), environment strings, argument strings,
+ *	the platform string (AT_PLATFORM), 16 random bytes (AT_RANDOM),
+ *	padding to 16 bytes, then upwards from the stack pointer:
+ *	argc, argv[0..argc-1], NULL, envp[], NULL, auxv pairs, AT_NULL.
+ *
+ * randomize_va_space= (Linux's sysctl name): 2 (the default) moves the
+ * stack, the mmap area and a static-PIE's base by random page counts; 0
+ * keeps them at fixed addresses, for reproducible runs and debugging.
+ */
+#include <pagoda/arch.h>
+#include <pagoda/cpio.h>
+#include <pagoda/elf.h>
+#include <pagoda/initramfs.h>
+#include <pagoda/params.h>
+#include <pagoda/process.h>
+#include <pagoda/random.h>
+#include <pagoda/printk.h>
+#include <pagoda/shell.h>
+#include <pagoda/slab.h>
+#include <pagoda/string.h>
+
+static int randomize_va_space = 2;
+PARAM_INT("randomize_va_space", randomize_va_space, 0, 2,
+	  "address-space randomisation for new processes: 0 off, 1 or 2 on");
+
+#define STACK_SIZE (32 * PAGE_SIZE)   /* mapped whole: no growth on faults yet */
+#define ARGS_SPACE (2 * PAGE_SIZE)    /* strings and vectors must fit here */
+#define MAX_ARGS 64
+#define MMAP_GAP (8 * SZ_1M)          /* between the stack and the mmap area */
+
+static const char *const default_envp[] = { "PATH=/bin", "HOME=/", "TERM=linux", NULL };
+
+/* A random number of pages below 2^bits, or 0 without randomisation. */
+static u64 random_pages(unsigned int bits)
+{
+	if (!randomize_va_space)
+		return 0;
+	return (get_random_u64() & ((1ULL << bits) - 1)) * PAGE_SIZE;
+}
+
+static unsigned int elf_prot(unsigned int pf)
+{
+	return PROT_PRESENT | (pf & PF_W ? PROT_WRITE : 0) | (pf & PF_X ? PROT_EXEC : 0);
+}
+
+static int load_segments(struct process *p, const void *image, const struct elf_info *info,
+			 u64 bias)
+{
+	for (unsigned int i = 0; i < info->nr_segments; i++) {
+		const struct elf_segment *s = &info->seg[i];
+		int err = process_map_anon(p, bias + s->vaddr, s->memsz, elf_prot(s->prot));
+
+		if (err)
+			return err;
+		err = process_write(p, bias + s->start, (const u8 *)image + s->offset, s->filesz);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+struct stack_builder {
+	u8 *buf;      /* the top ARGS_SPACE bytes of the stack */
+	u64 base_va;  /* the user address of buf[0] */
+	size_t pos;   /* next free byte, going down */
+	bool full;
+};
+
+static u64 push_bytes(struct stack_builder *b, const void *data, size_t n)
+{
+	if (n > b->pos) {
+		b->full = true;
+		return 0;
+	}
+	b->pos -= n;
+	memcpy(b->buf + b->pos, data, n);
+	return b->base_va + b->pos;
+}
+
+static u64 push_str(struct stack_builder *b, const char *s)
+{
+	return push_bytes(b, s, strlen(s) + 1);
+}
+
+static int build_stack(struct process *p, const struct elf_info *info, u64 bias,
+		       const char *path, int argc, const char *const *argv, u64 stack_top)
+{
+	struct stack_builder b = { .base_va = stack_top - ARGS_SPACE, .pos = ARGS_SPACE };
+	u64 argv_va[MAX_ARGS], envp_va[ARRAY_SIZE(default_envp)], execfn, platform, rnd;
+	u64 auxv[][2] = {
+		{ AT_PHDR, bias + info->phdr }, { AT_PHENT, info->phentsize },
+		{ AT_PHNUM, info->phnum }, { AT_PAGESZ, PAGE_SIZE }, { AT_BASE, 0 },
+		{ AT_FLAGS, 0 }, { AT_ENTRY, bias + info->entry }, { AT_UID, 0 },
+		{ AT_EUID, 0 }, { AT_GID, 0 }, { AT_EGID, 0 }, { AT_SECURE, 0 },
+		{ AT_HWCAP, 0 }, { AT_CLKTCK, 100 }, { AT_RANDOM, 0 }, { AT_EXECFN, 0 },
+		{ AT_PLATFORM, 0 }, { AT_NULL, 0 },
+	};
+	unsigned int envc = ARRAY_SIZE(default_envp) - 1, words, naux = ARRAY_SIZE(auxv);
+	u8 random[16];
+	u64 *w;
+	int err;
+
+	if (argc < 0 || argc > MAX_ARGS)
+		return -E2BIG;
+	b.buf = kzalloc(ARGS_SPACE, GFP_KERNEL);
+	if (!b.buf)
+		return -ENOMEM;
+	execfn = push_str(&b, path);
+	for (int i = (int)envc - 1; i >= 0; i--)
+		envp_va[i] = push_str(&b, default_envp[i]);
+	for (int i = argc - 1; i >= 0; i--)
+		argv_va[i] = push_str(&b, argv[i]);
+	platform = push_str(&b, ELF_PLATFORM);
+	get_random_bytes(random, sizeof(random));
+	rnd = push_bytes(&b, random, sizeof(random));
+	for (unsigned int i = 0; i < naux; i++) {
+		if (auxv[i][0] == AT_RANDOM)
+			auxv[i][1] = rnd;
+		else if (auxv[i][0] == AT_EXECFN)
+			auxv[i][1] = execfn;
+		else if (auxv[i][0] == AT_PLATFORM)
+			auxv[i][1] = platform;
+	}
+	/* argc, argv and NULL, envp and NULL, the auxv: sp ends 16-byte aligned. */
+	words = 1 + (unsigned int)argc + 1 + envc + 1 + 2 * naux;
+	b.pos &= ~(size_t)15;
+	if (words % 2)
+		b.pos -= MIN(b.pos, (size_t)8);
+	if (b.full || words * 8 > b.pos) {
+		kfree(b.buf);
+		return -E2BIG;
+	}
+	b.pos -= words * 8;
+	w = (u64 *)(b.buf + b.pos);
+	*w++ = (u64)argc;
+	for (int i = 0; i < argc; i++)
+		*w++ = argv_va[i];
+	*w++ = 0;
+	for (unsigned int i = 0; i < envc; i++)
+		*w++ = envp_va[i];
+	*w++ = 0;
+	for (unsigned int i = 0; i < naux; i++) {
+		*w++ = auxv[i][0];
+		*w++ = auxv[i][1];
+	}
+	err = process_write(p, b.base_va, b.buf, ARGS_SPACE);
+	p->stack = b.base_va + b.pos;
+	kfree(b.buf);
+	return err;
+}
+
+int process_exec(struct process *p, const char *path, int argc, const char *const *argv,
+		 const char **why)
+{
+	const struct ramfs_file *f = ramfs_lookup(path);
+	struct elf_info *info;
+	u64 bias = 0, stack_top;
+	int err;
+
+	*why = "";
+	if (!f) {
+		*why = "no such file in the initramfs";
+		return -ENOENT;
+	}
+	if ((f->mode & CPIO_S_IFMT) != CPIO_S_IFREG) {
+		*why = "not a regular file";
+		return -EACCES;
+	}
+	info = kmalloc(sizeof(*info), GFP_KERNEL);
+	if (!info)
+		return -ENOMEM;
+	err = elf_parse(f->data, f->size, ELF_MACHINE, TASK_SIZE, info, why);
+	if (err)
+		goto out;
+	if (info->pie) {
+		bias = ELF_ET_DYN_BASE + random_pages(20) - info->lo;
+		if (bias + info->hi > TASK_SIZE / 4 * 3) {
+			*why = "a position-independent program too large for its place";
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+	err = load_segments(p, f->data, info, bias);
+	if (err) {
+		*why = "cannot map its segments";
+		goto out;
+	}
+	p->brk_start = p->brk = bias + info->hi;
+	stack_top = ALIGN_DOWN(TASK_SIZE - PAGE_SIZE - random_pages(22), PAGE_SIZE);
+	err = process_map_anon(p, stack_top - STACK_SIZE, STACK_SIZE, PROT_WRITE);
+	if (err) {
+		*why = "cannot map its stack";
+		goto out;
+	}
+	p->mmap_base = stack_top - STACK_SIZE - MMAP_GAP - random_pages(20);
+	err = build_stack(p, info, bias, path, argc, argv, stack_top);
+	if (err) {
+		*why = err == -E2BIG ? "arguments too long" : "cannot build its stack";
+		goto out;
+	}
+	p->entry = bias + info->entry;
+out:
+	kfree(info);
+	return err;
+}
+
+int process_run(const char *path, int argc, const char *const *argv, const char **why)
+{
+	const char *base = strrchr(path, '/');
+	struct process *p = process_create(base ? base + 1 : path);
+	int err;
+
+	*why = "";
+	if (!p) {
+		*why = "no memory for a process";
+		return -ENOMEM;
+	}
+	err = process_exec(p, path, argc, argv, why);
+	if (!err)
+		err = process_start(p, p->entry, p->stack, 0);
+	if (err) {
+		process_destroy(p);
+		return err;
+	}
+	return process_wait(p);
+}
+
+/*
+ * run PATH [ARGS...]: start a program from the initramfs and wait for it.
+ * Its exit code becomes the command's status (a signal: -EINTR), so a
+ * script or the test harness sees failure.
+ */
+static int cmd_run(int argc, char **argv)
+{
+	const char *why;
+	int status;
+
+	if (argc < 2)
+		return -EINVAL;
+	status = process_run(argv[1], argc - 1, (const char *const *)argv + 1, &why);
+	if (status < 0) {
+		kprintf("run: %s: %s\n", argv[1], why);
+		return status;
+	}
+	if (status & 0x7f) {
+		kprintf("run: %s: killed by signal %d\n", argv[1], status & 0x7f);
+		return -EINTR;
+	}
+	kprintf("run: %s: exit status %d\n", argv[1], (status >> 8) & 0xff);
+	return (status >> 8) & 0xff;
+}
+SHELL_CMD(run, "run PATH [ARGS...]", "run a program from the initramfs and wait for it",
+	  cmd_run);

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+/*
+ * exec end to end on every arch: user/hello, a static program and the
+ * same as a static-PIE, runs from the built-in initramfs and checks from
+ * inside what the kernel promised (initial stack, auxv, brk, mmap, clocks);
+ * its exit status is its count of failed checks. Files that are not
+ * programs for us are refused with the right error, and nothing else
+ * notices.
+ */
+#include <pagoda/initramfs.h>
+#include <pagoda/ktest.h>
+#include <pagoda/process.h>
+#include <pagoda/string.h>
+
+#define EXITED(code) (((code) & 0xff) << 8)
+
+static void test_static_program(struct ktest *t)
+{
+	static const char *const argv[] = { "/bin/hello", "one", "two" };
+	const char *why;
+
+	KEXPECT_EQ(t, process_run("/bin/hello", 3, argv, &why), EXITED(0));
+}
+
+static void test_static_pie(struct ktest *t)
+{
+	static const char *const argv[] = { "/bin/hello-pie" };
+	const char *why;
+
+	KEXPECT_EQ(t, process_run("/bin/hello-pie", 1, argv, &why), EXITED(0));
+}
+
+static void test_refusals(struct ktest *t)
+{
+	static const char *const argv[] = { "x" };
+	const char *many[100];
+	const char *why;
+
+	KEXPECT_EQ(t, process_run("/bin/no-such-program", 1, argv, &why), -ENOENT);
+	KEXPECT_EQ(t, process_run("/bin", 1, argv, &why), -EACCES);
+	KASSERT_TRUE(t, ramfs_lookup("/etc/motd") != NULL);
+	KEXPECT_EQ(t, process_run("/etc/motd", 1, argv, &why), -ENOEXEC);
+	KEXPECT_STREQ(t, why, "not an ELF file");
+	KASSERT_TRUE(t, ramfs_lookup("/bin/truncated") != NULL);
+	KEXPECT_EQ(t, process_run("/bin/truncated", 1, argv, &why), -ENOEXEC);
+	for (int i = 0; i < 100; i++)
+		many[i] = "arg";
+	KEXPECT_EQ(t, process_run("/bin/hello", 100, many, &why), -E2BIG);
+	/* After all that, a good program still runs. */
+	many[0] = "/bin/hello";
+	KEXPECT_EQ(t, process_run("/bin/hello", 1, many, &why), EXITED(0));
+}
+
+static struct ktest_case exec_cases[] = {
+	KTEST_CASE(test_static_program),
+	KTEST_CASE(test_static_pie),
+	KTEST_CASE(test_refusals),
+	{}
+};
+KTEST_SUITE_FULL(exec, .cases = exec_cases, .kernel_only = true);

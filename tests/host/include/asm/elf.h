@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: MIT */
+/* The host test build loads no programs; the host's own machine stands in. */
+#ifndef ASM_ELF_H
+#define ASM_ELF_H
+
+#define ELF_MACHINE 62
+#define ELF_PLATFORM "x86_64"
+#define ELF_ET_DYN_BASE 0x555555554000UL
+
+#endif

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Write a cpio "newc" archive (Linux's initramfs format) from NAME=FILE pairs.
+
+    tools/mkcpio.py OUT bin/hello=build/x86_64-pc/user/hello ...
+
+Directories on the way to each name get entries of their own, mtimes are 0
+and inode numbers count up, so the same inputs always give the same bytes.
+Standard library only.
+"""
+import os
+import stat
+import sys
+
+
+def header(ino, mode, size, name):
+    fields = [ino, mode, 0, 0, 1, 0, size, 0, 0, 0, 0, len(name) + 1, 0]
+    return b"070701" + b"".join(b"%08x" % f for f in fields)
+
+
+def entry(ino, mode, name, data):
+    out = header(ino, mode, len(data), name) + name.encode() + b"\0"
+    out += b"\0" * (-len(out) % 4)
+    out += data + b"\0" * (-len(data) % 4)
+    return out
+
+
+def main(argv):
+    if len(argv) < 2:
+        sys.exit("usage: mkcpio.py OUT [NAME=FILE ...]")
+    out, pairs = argv[1], argv[2:]
+    blob, ino, dirs = b"", 1, set()
+    for pair in pairs:
+        if "=" not in pair:
+            sys.exit("mkcpio.py: %r is not NAME=FILE" % pair)
+        name, path = pair.split("=", 1)
+        name = name.strip("/")
+        parts = name.split("/")
+        for i in range(1, len(parts)):
+            d = "/".join(parts[:i])
+            if d not in dirs:
+                dirs.add(d)
+                blob += entry(ino, stat.S_IFDIR | 0o755, d, b"")
+                ino += 1
+        with open(path, "rb") as f:
+            data = f.read()
+        mode = stat.S_IFREG | (0o755 if os.access(path, os.X_OK) else 0o644)
+        blob += entry(ino, mode, name, data)
+        ino += 1
+    blob += entry(ino, 0, "TRAILER!!!", b"")
+    with open(out, "wb") as f:
+        f.write(blob)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

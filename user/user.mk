@@ -1,0 +1,36 @@
+# User programs (user/): static Linux executables, built with the kernel's
+# compiler for the kernel's arch on the shim in user/lib and user/arch, and
+# packed into the initramfs the kernel carries (kernel/initramfs_builtin.c).
+# No FP/SIMD registers yet: the kernel does not save them per process.
+USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -ffreestanding -fno-builtin \
+	-fno-stack-protector -fno-asynchronous-unwind-tables -mgeneral-regs-only \
+	-nostdlib -static -Iuser/include -Iarch/$(ARCH)/include
+USER_LIB := user/lib/ulib.c user/arch/$(ARCH).c
+USER_DEPS := $(USER_LIB) user/include/ulib.h arch/$(ARCH)/include/asm/unistd.h user/user.mk
+
+$(B)/user/%: user/%.c $(USER_DEPS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  USERCC  $@"
+	@$(KCC) $(USER_CFLAGS) -fno-pie -no-pie -o $@ $< $(USER_LIB)
+
+# The same program as a static-PIE (ET_DYN, no interpreter).
+$(B)/user/%-pie: user/%.c $(USER_DEPS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  USERCC  $@"
+	@$(KCC) $(USER_CFLAGS) -fPIE -static-pie -o $@ $< $(USER_LIB)
+
+USER_PROGS := hello hello-pie
+# Fixtures for exec's refusals: a text file, and a program cut short.
+INITRAMFS_FILES := $(foreach p,$(USER_PROGS),bin/$(p)=$(B)/user/$(p)) \
+	etc/motd=user/motd bin/truncated=$(B)/user/truncated
+
+$(B)/user/truncated: $(B)/user/hello
+	@head -c 200 $< > $@
+
+$(B)/initramfs.cpio: $(addprefix $(B)/user/,$(USER_PROGS)) $(B)/user/truncated user/motd \
+		tools/mkcpio.py
+	@echo "  CPIO    $@"
+	@$(PY) tools/mkcpio.py $@ $(INITRAMFS_FILES)
+
+$(B)/obj/kernel/initramfs_builtin.o: $(B)/initramfs.cpio
+$(B)/obj/kernel/initramfs_builtin.o: KCFLAGS += -DINITRAMFS_IMAGE='"$(B)/initramfs.cpio"'
