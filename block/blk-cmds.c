@@ -97,9 +97,10 @@ static int cmd_blk(int argc, char **argv)
 	size_t len;
 	int err = 0;
 
-	if (argc < 4) {
-		kprintf("usage: blk read|write|verify DEV SECTOR [COUNT [SEED]]\n"
-			"  read: hex dump; write: pattern (sector number, seed); verify: check it\n");
+	if (argc < 4 || argc > 6) {
+		/* The shell prints the usage line after this. */
+		kprintf("blk: read: hex dump; write: pattern (sector number, seed); "
+			"verify: check it\n");
 		return -EINVAL;
 	}
 	if (blk_parse_u64(argv[3], &sector, "sector") ||
@@ -165,8 +166,9 @@ static int cmd_blk(int argc, char **argv)
 		kprintf("blk: unknown action '%s' (read, write, verify)\n", argv[1]);
 		err = -EINVAL;
 	}
+	/* The shell names the error. */
 	if (err && err != -EINVAL)
-		kprintf("blk: %s: error %d\n", argv[2], err);
+		kprintf("blk: %s of %s failed\n", argv[1], argv[2]);
 	kfree(buf);
 	blkdev_put(bdev);
 	return err;

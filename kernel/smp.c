@@ -11,6 +11,7 @@
  * `cpus` can count them apart.
  */
 #include <pagoda/arch.h>
+#include <pagoda/errname.h>
 #include <pagoda/irq.h>
 #include <pagoda/list.h>
 #include <pagoda/printk.h>
@@ -77,7 +78,7 @@ void smp_init(void)
 		cpu_local_setup(cpu, idle);
 		err = arch_cpu_start(cpu, (char *)idle->stack + idle->stack_size);
 		if (err) {
-			pr_err("smp: CPU %u did not start (%d)\n", cpu, err);
+			pr_err("smp: CPU %u did not start (%s)\n", cpu, errmsg(err));
 			continue;
 		}
 		deadline = ktime_get_ns() + NSEC_PER_SEC;

@@ -9,6 +9,7 @@
 #define pr_fmt(fmt) "fdt: " fmt
 
 #include <pagoda/boot_info.h>
+#include <pagoda/errname.h>
 #include <pagoda/fdt.h>
 #include <pagoda/printk.h>
 #include <pagoda/string.h>
@@ -30,8 +31,8 @@ static void add_reg_regions(const void *fdt, int node, u32 type,
 	for (int i = 0; (err = fdt_reg_cpu(fdt, node, i, &base, &size)) == 0; i++)
 		boot_info_add_mem(bi, base, size, type);
 	if (err != -ENOENT)
-		pr_warn("%s: unusable reg (%d), ignored\n",
-			fdt_node_name(fdt, node), err);
+		pr_warn("%s: unusable reg (%s), ignored\n",
+			fdt_node_name(fdt, node), errname(err));
 }
 
 /* RAM: every enabled node with device_type = "memory", all its reg pairs. */
@@ -98,7 +99,7 @@ static void read_stdout(const void *fdt, int chosen, struct boot_info *bi)
 	}
 	err = fdt_reg_cpu(fdt, node, 0, &base, &size);
 	if (err) {
-		pr_warn("stdout-path \"%s\": no usable reg (%d)\n", path, err);
+		pr_warn("stdout-path \"%s\": no usable reg (%s)\n", path, errname(err));
 		return;
 	}
 	bi->uart.base = base;
@@ -240,8 +241,8 @@ static void read_gic(const void *fdt, struct boot_info *bi)
 		return;
 	err = fdt_reg_cpu(fdt, node, 0, &g->dist_base, &g->dist_size);
 	if (err) {
-		pr_warn("%s: no usable distributor reg (%d)\n",
-			fdt_node_name(fdt, node), err);
+		pr_warn("%s: no usable distributor reg (%s)\n",
+			fdt_node_name(fdt, node), errname(err));
 		return;
 	}
 	g->version = gic_compats[kind].version;

@@ -12,6 +12,7 @@
  */
 #include <pagoda/arch.h>
 #include <pagoda/boot_info.h>
+#include <pagoda/errname.h>
 #include <pagoda/fdt.h>
 #include <pagoda/init.h>
 #include <pagoda/pl011.h>
@@ -275,7 +276,7 @@ void arch_late_init(void)
 	}
 	err = pl011_enable_rx_irq(&uart, uart_irq);
 	if (err)
-		pr_warn("arm64: console input stays polled (%d)\n", err);
+		pr_warn("arm64: console input stays polled (%s)\n", errmsg(err));
 	else
 		pr_info("arm64: console input on interrupt %u\n", uart_irq);
 }

@@ -28,6 +28,7 @@
 #include <pagoda/arch.h>
 #include <pagoda/atomic.h>
 #include <pagoda/boot_info.h>
+#include <pagoda/errname.h>
 #include <pagoda/printk.h>
 #include <pagoda/smp.h>
 #include <pagoda/string.h>
@@ -309,8 +310,8 @@ void paging_map_direct(void)
 		}
 		err = map_boot(PAGE_OFFSET + start, start, end - start, ATTR_DIRECT, true, true);
 		if (err) {
-			pr_warn("mmu: direct map of %llx-%llx failed (%d)\n",
-				(unsigned long long)start, (unsigned long long)end, err);
+			pr_warn("mmu: direct map of %llx-%llx failed (%s)\n",
+				(unsigned long long)start, (unsigned long long)end, errname(err));
 			continue;
 		}
 		direct_map_end = MAX(direct_map_end, end);

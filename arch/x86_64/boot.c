@@ -6,6 +6,7 @@
  */
 #include <pagoda/arch.h>
 #include <pagoda/boot_info.h>
+#include <pagoda/errname.h>
 #include <pagoda/init.h>
 #include <pagoda/printk.h>
 #include <pagoda/serial8250.h>
@@ -56,7 +57,7 @@ void arch_late_init(void)
 	int err = serial8250_enable_rx_irq(&com1, isa_irq_to_gsi(4));
 
 	if (err)
-		pr_warn("x86: COM1 stays polled (%d)\n", err);
+		pr_warn("x86: COM1 stays polled (%s)\n", errmsg(err));
 }
 
 void x86_64_start(u32 magic, u32 info)

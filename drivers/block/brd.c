@@ -13,6 +13,7 @@
  */
 #include <pagoda/blkdev.h>
 #include <pagoda/err.h>
+#include <pagoda/errname.h>
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
 #include <pagoda/slab.h>
@@ -164,7 +165,7 @@ void brd_init(void)
 		int err = brd_alloc(i);
 
 		if (err) {
-			pr_err("brd: ram%u: error %d\n", i, err);
+			pr_err("brd: ram%u: %s\n", i, errmsg(err));
 			return;
 		}
 	}
