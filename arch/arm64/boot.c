@@ -274,7 +274,7 @@ void arch_late_init(void)
 			"interrupt for the PL011)\n");
 		return;
 	}
-	err = pl011_enable_rx_irq(&uart, uart_irq);
+	err = uart_enable_rx_irq(&uart.port, uart_irq);
 	if (err)
 		pr_warn("arm64: console input stays polled (%s)\n", errmsg(err));
 	else

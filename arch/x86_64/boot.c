@@ -54,7 +54,7 @@ void arch_irq_init(void)
 /* Interrupts and threads work: let the console's input interrupt wake the shell. */
 void arch_late_init(void)
 {
-	int err = serial8250_enable_rx_irq(&com1, isa_irq_to_gsi(4));
+	int err = uart_enable_rx_irq(&com1.port, isa_irq_to_gsi(4));
 
 	if (err)
 		pr_warn("x86: COM1 stays polled (%s)\n", errmsg(err));

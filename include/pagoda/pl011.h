@@ -7,25 +7,17 @@
 #ifndef PAGODA_PL011_H
 #define PAGODA_PL011_H
 
-#include <pagoda/printk.h>
+#include <pagoda/serial_core.h>
 
 struct pl011 {
-	struct console con;
+	struct uart_port port;
 	volatile void *base;
 	u32 clock_hz; /* reference clock; 0 keeps the baud rate firmware set */
-	/* Input once the receive interrupt is on: a ring the handler fills. */
-	bool rx_irq;
-	u16 rx_lock; /* a tiny spin flag: the reader may be on another CPU */
-	unsigned int rx_head, rx_tail;
-	char rx_buf[256];
 };
 
 /* Program (or just enable) the UART and register it as a console. */
 void pl011_init(struct pl011 *u, u32 baud);
 /* Move a registered UART to new registers (the device tree's, say). */
 void pl011_set_base(struct pl011 *u, volatile void *base, u32 clock_hz, u32 baud);
-void pl011_putc(struct pl011 *u, char c);
-/* Switch input from polling to the receive interrupt (GIC INTID irq). */
-int pl011_enable_rx_irq(struct pl011 *u, unsigned int irq);
 
 #endif
