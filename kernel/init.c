@@ -81,6 +81,7 @@ void start_kernel(void)
 
 	random_init();
 	pr_info("random: seeded from %s\n", random_sources());
+	boot_mark("random");
 	mm_init();
 	kmem_cache_init();
 	boot_mark("memory");
@@ -110,6 +111,10 @@ void start_kernel(void)
 		pr_err("init: test= or bench= named something that does not exist (see above)\n");
 		finish(1);
 	}
+	/* The struct pages boot did not need are written in a thread now. */
+	page_alloc_init_late();
+	if (test_list[0] || bench_list[0])
+		page_alloc_wait_deferred(); /* tests and benchmarks want all of memory, still */
 	if (test_list[0])
 		finish(ktest_run(test_list) != 0);
 	if (bench_list[0])

@@ -46,18 +46,30 @@ static inline bool zone_spans_pfn(const struct zone *z, unsigned long pfn)
  * Make pgdat a node over [start_pfn, start_pfn + spanned) with the given
  * struct page array, zones ending at zone_end[] (ZONE_DMA first; a zone may
  * be empty), every frame reserved until freed into it. Registers it as
- * NODE_DATA(nid).
+ * NODE_DATA(nid). Struct pages from defer_from on (rounded up to a
+ * max-order block; start_pfn + spanned: none) are left unwritten for
+ * deferred init (page_alloc.c); mem_map need not be zeroed.
  */
 void pgdat_init(struct pglist_data *pgdat, int nid, const char *name,
 		unsigned long start_pfn, unsigned long spanned,
 		struct page *mem_map, const unsigned long zone_end[MAX_NR_ZONES],
-		bool simulated);
+		bool simulated, unsigned long defer_from);
 void pgdat_unregister(struct pglist_data *pgdat);
 /* Give [start_pfn, end_pfn) of a node to the buddy allocator (in physical
  * order, to the list tails: with no shuffle, allocation order is address
  * order). Returns the pages freed. */
 unsigned long free_range_core(struct pglist_data *pgdat, unsigned long start_pfn,
 			      unsigned long end_pfn);
+/*
+ * Deferred struct page init: write and free the next chunk of the node's
+ * deferred part (returns the pages covered; 0 when nothing is left), or all
+ * of it, waiting for whoever writes the last chunk.
+ */
+unsigned long deferred_init_chunk(struct pglist_data *pgdat);
+void deferred_init_all(struct pglist_data *pgdat);
+/* Whether a node under this policy may defer (no hooks that look at
+ * the whole node: mm/policy.c). */
+bool policy_allows_deferred_init(const struct page_alloc_policy *policy);
 /* Linux's min_free_kbytes rule, spread over the zones by size. */
 void setup_watermarks(struct pglist_data *pgdat);
 

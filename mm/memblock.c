@@ -200,16 +200,20 @@ phys_addr_t memblock_phys_alloc_range(phys_addr_t size, phys_addr_t align,
 	return f.found;
 }
 
-void *memblock_alloc(phys_addr_t size, phys_addr_t align)
+void *memblock_alloc_raw(phys_addr_t size, phys_addr_t align)
 {
 	phys_addr_t pa = memblock_phys_alloc_range(size, align, 0,
 						   arch_direct_map_end());
-	void *va;
 
-	if (!pa)
-		return NULL;
-	va = __va(pa);
-	memset(va, 0, size);
+	return pa ? __va(pa) : NULL;
+}
+
+void *memblock_alloc(phys_addr_t size, phys_addr_t align)
+{
+	void *va = memblock_alloc_raw(size, align);
+
+	if (va)
+		memset(va, 0, size);
 	return va;
 }
 

@@ -36,7 +36,7 @@ unsigned long memsim_span(const struct memsim_range *ranges, int nr)
 static struct pglist_data *build(int nid, const struct memsim_range *ranges, int nr,
 				 const unsigned long zone_end[MAX_NR_ZONES],
 				 const char *policy, u64 cache_bytes, u64 seed,
-				 struct page *given_map)
+				 struct page *given_map, unsigned long init_pages)
 {
 	const struct page_alloc_policy *pol = policy ? page_alloc_policy_find(policy) : NULL;
 	unsigned long base = memsim_base_pfn(nid), span = 0, ze[MAX_NR_ZONES];
@@ -56,7 +56,15 @@ static struct pglist_data *build(int nid, const struct memsim_range *ranges, int
 		goto fail;
 	for (int i = 0; i < MAX_NR_ZONES; i++)
 		ze[i] = base + zone_end[i];
-	pgdat_init(pgdat, nid, "simulated", base, span, map, ze, true);
+	/* Deferral: whole-node policies and offline ranges (marked in their
+	 * struct pages below) need every struct page written now. */
+	for (int i = 0; i < nr; i++)
+		if (ranges[i].offline)
+			init_pages = span;
+	if (!policy_allows_deferred_init(pol))
+		init_pages = span;
+	pgdat_init(pgdat, nid, "simulated", base, span, map, ze, true,
+		   base + MIN(init_pages, span));
 	pgdat->state_alloc = memsim_alloc;
 	pgdat->state_free = memsim_free;
 	args.seed = seed;
@@ -87,14 +95,23 @@ struct pglist_data *memsim_create_policy(int nid, const struct memsim_range *ran
 					 int nr, const unsigned long zone_end[MAX_NR_ZONES],
 					 const char *policy, u64 cache_bytes, u64 seed)
 {
-	return build(nid, ranges, nr, zone_end, policy, cache_bytes, seed, NULL);
+	return build(nid, ranges, nr, zone_end, policy, cache_bytes, seed, NULL, ~0UL);
 }
 
 struct pglist_data *memsim_create_on(int nid, const struct memsim_range *ranges,
 				     int nr, const unsigned long zone_end[MAX_NR_ZONES],
-				     const char *policy, struct page *map)
+				     const char *policy, struct page *map,
+				     unsigned long init_pages)
 {
-	return map ? build(nid, ranges, nr, zone_end, policy, 0, 1, map) : NULL;
+	return map ? build(nid, ranges, nr, zone_end, policy, 0, 1, map, init_pages) : NULL;
+}
+
+struct pglist_data *memsim_create_deferred(int nid, const struct memsim_range *ranges,
+					   int nr, const unsigned long zone_end[MAX_NR_ZONES],
+					   const char *policy, u64 seed,
+					   unsigned long init_pages)
+{
+	return build(nid, ranges, nr, zone_end, policy, 0, seed, NULL, init_pages);
 }
 
 unsigned long memsim_online(struct pglist_data *pgdat, unsigned long start,

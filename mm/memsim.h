@@ -30,15 +30,26 @@ struct pglist_data *memsim_create_policy(int nid, const struct memsim_range *ran
 					 const char *policy, u64 cache_bytes, u64 seed);
 void memsim_destroy(struct pglist_data *pgdat);
 /*
- * For the set-up benchmark: the same node built on a struct page array the
- * caller provides (span frames: memsim_span()), which need not be zeroed,
- * with seed 1; memsim_release() takes the node down and hands the array
- * back instead of freeing it.
+ * The same node with deferred struct page init (mm/page_alloc.c): only the
+ * struct pages of its first init_pages frames are written now (rounded up
+ * to a max-order block), the rest on demand or by deferred_init_all().
+ * A policy with hooks, or an offline range, makes it write them all.
+ */
+struct pglist_data *memsim_create_deferred(int nid, const struct memsim_range *ranges,
+					   int nr, const unsigned long zone_end[MAX_NR_ZONES],
+					   const char *policy, u64 seed,
+					   unsigned long init_pages);
+/*
+ * For the set-up benchmark: the same on a struct page array the caller
+ * provides (span frames: memsim_span()), which need not be zeroed, with
+ * seed 1; memsim_release() takes the node down and hands the array back
+ * instead of freeing it.
  */
 unsigned long memsim_span(const struct memsim_range *ranges, int nr);
 struct pglist_data *memsim_create_on(int nid, const struct memsim_range *ranges,
 				     int nr, const unsigned long zone_end[MAX_NR_ZONES],
-				     const char *policy, struct page *map);
+				     const char *policy, struct page *map,
+				     unsigned long init_pages);
 struct page *memsim_release(struct pglist_data *pgdat);
 /* Hot-add: give offline frames [start, end) (relative) to the allocator and
  * run the policy's populated hook on the zones that grew (the shuffle

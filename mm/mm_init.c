@@ -7,6 +7,10 @@
  *   2. the struct page array for the whole span is carved out of memblock;
  *   3. zones are laid over the span (DMA below the platform's DMA limit,
  *      DMA32 below 4 GiB, Normal above) and every frame starts reserved;
+ *      only the struct pages of the first page_alloc.deferred_init bytes
+ *      are written now, the rest by a kernel thread once the shell is up
+ *      (deferred struct page init, page_alloc.c), unless mem= or a policy
+ *      that needs the whole node says otherwise;
  *   4. each free memblock range goes to the buddy allocator in physical
  *      order, except memory beyond mem=, which stays offline until the
  *      shell's `memory online` adds it (the seed's hot-add path);
@@ -20,6 +24,7 @@
 #include <pagoda/mm.h>
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
+#include <pagoda/sched.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
 #include "internal.h"
@@ -31,6 +36,10 @@ static bool buddy_ready;
 static u64 mem_limit;
 PARAM_SIZE("mem", mem_limit, 0, ~0ULL,
 	   "use only this much RAM at boot; `memory online` adds the rest later");
+static u64 deferred_init_bytes = 8 * SZ_1M;
+PARAM_SIZE("page_alloc.deferred_init", deferred_init_bytes, 0, ~0ULL,
+	   "write struct pages for this much memory at boot, the rest in a kernel thread "
+	   "after the shell is up (0: all at boot)");
 
 #define MAX_OFFLINE 32
 static struct { unsigned long start, end; } offline[MAX_OFFLINE];
@@ -118,7 +127,7 @@ static void *boot_state_alloc(size_t size)
 void mm_init(void)
 {
 	struct pglist_data *pgdat = &contig_page_data;
-	unsigned long start_pfn, end_pfn, zone_end[MAX_NR_ZONES];
+	unsigned long start_pfn, end_pfn, zone_end[MAX_NR_ZONES], defer_from = ~0UL;
 	const struct page_alloc_policy *policy;
 	struct policy_stats st;
 	struct policy_args args;
@@ -133,7 +142,8 @@ void mm_init(void)
 	end_pfn = PFN_DOWN(MIN(memblock_end_of_DRAM(), arch_direct_map_end()));
 	if (end_pfn <= start_pfn)
 		panic("mm: no usable memory in the boot memory map");
-	mem_map = memblock_alloc((end_pfn - start_pfn) * sizeof(struct page), PAGE_SIZE);
+	/* not zeroed: every struct page is written whole when initialised */
+	mem_map = memblock_alloc_raw((end_pfn - start_pfn) * sizeof(struct page), PAGE_SIZE);
 	if (!mem_map)
 		panic("mm: no room for %lu struct pages", end_pfn - start_pfn);
 
@@ -141,8 +151,13 @@ void mm_init(void)
 	zone_end[ZONE_DMA32] = PFN_DOWN(4 * SZ_1G);
 	zone_end[ZONE_NORMAL] = end_pfn;
 	policy = page_alloc_policy_default(&why);
+	/* Offline ranges are marked in their struct pages, and a whole-node
+	 * policy (the shuffle) arranges all of memory at once: both need
+	 * every struct page now. */
+	if (deferred_init_bytes && !mem_limit && policy_allows_deferred_init(policy))
+		defer_from = start_pfn + PFN_UP(deferred_init_bytes);
 	pgdat_init(pgdat, 0, "memory", start_pfn, end_pfn - start_pfn, mem_map,
-		   zone_end, false);
+		   zone_end, false, defer_from);
 	pgdat->state_alloc = boot_state_alloc;
 	policy_boot_args(0, &args);
 	if (policy_attach(pgdat, policy, &args))
@@ -173,6 +188,9 @@ void mm_init(void)
 		(unsigned long)(memblock_reserved_size() >> 20),
 		mm_offline_pages() >> (20 - PAGE_SHIFT),
 		(unsigned long)((end_pfn - start_pfn) * sizeof(struct page) >> 10));
+	if (pgdat->deferred_pending)
+		pr_info("mm: struct pages of %lu MiB written after boot (page_alloc.deferred_init)\n",
+			pgdat->deferred_pages >> (20 - PAGE_SHIFT));
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		struct zone *zone = &pgdat->node_zones[z];
 
@@ -186,6 +204,31 @@ void mm_init(void)
 bool mm_buddy_ready(void)
 {
 	return buddy_ready;
+}
+
+static int deferred_init_thread(void *arg)
+{
+	struct pglist_data *pgdat = arg;
+
+	/* chunk by chunk, so the scheduler can run others in between */
+	while (deferred_init_chunk(pgdat))
+		;
+	return 0;
+}
+
+void page_alloc_init_late(void)
+{
+	struct pglist_data *pgdat = &contig_page_data;
+
+	if (pgdat->deferred_pending && !kthread_run(deferred_init_thread, pgdat, "pgdatinit0")) {
+		pr_warn("mm: no thread for deferred struct page init; doing it now\n");
+		deferred_init_all(pgdat);
+	}
+}
+
+void page_alloc_wait_deferred(void)
+{
+	deferred_init_all(&contig_page_data);
 }
 
 unsigned long mm_offline_pages(void)

@@ -36,6 +36,7 @@
 #include <pagoda/random.h>
 #include <pagoda/smp.h>
 #include <pagoda/string.h>
+#include <pagoda/time.h>
 #include "internal.h"
 #include "policy.h"
 
@@ -595,6 +596,9 @@ static inline void prep_new_page(struct zone *zone, struct page *page,
 		prep_new_page_slow(zone, page, order, gfp);
 }
 
+static bool deferred_grow(struct zone *zone, unsigned int order);
+static inline bool zone_deferred(const struct zone *zone);
+
 /*
  * Nothing in the preferred zone: the lower zones, then the failure report.
  * (__rmqueue_fallback, stealing from the other migratetype, has already
@@ -614,11 +618,23 @@ static struct page *alloc_pages_slow(struct pglist_data *pgdat, int nid, gfp_t g
 	}
 	if (!pgdat)
 		return NULL;
-	/* From the zone below the preferred one down to DMA. */
-	for (int z = gfp_zone(gfp) - 1; z >= 0 && !page; z--) {
+	/*
+	 * The preferred zone again if deferred init can grow it, then each
+	 * zone below down to DMA, each grown as needed before falling back.
+	 */
+	for (int z = (int)gfp_zone(gfp); z >= 0 && !page; z--) {
+		bool deferred = READ_ONCE(pgdat->deferred_pending);
+
 		zone = &pgdat->node_zones[z];
-		if (zone->managed_pages)
-			page = rmqueue(zone, order, mt, gfp);
+		if (z == (int)gfp_zone(gfp) && !deferred)
+			continue; /* the fast path tried it */
+		for (;;) {
+			if (zone->managed_pages)
+				page = rmqueue(zone, order, mt, gfp);
+			if (page || !deferred || !zone_deferred(zone) ||
+			    !deferred_grow(zone, order))
+				break;
+		}
 	}
 	if (!page) {
 		pgdat->node_zones[gfp_zone(gfp)].alloc_fail++;
@@ -810,10 +826,34 @@ unsigned long totalram_pages(void)
 
 /* --- building a node ----------------------------------------------------- */
 
+/*
+ * Write the struct pages of [from, to) of the node: reserved, in their
+ * zone, every pageblock movable (as in Linux). One template copied per
+ * zone: this is the loop that dominated boot before deferral.
+ */
+static void init_struct_pages(struct pglist_data *pgdat, unsigned long from,
+			      unsigned long to)
+{
+	struct zone *zone;
+
+	for_each_zone_in_node(zone, pgdat) {
+		unsigned long s = MAX(from, zone->zone_start_pfn);
+		unsigned long e = MIN(to, zone_end_pfn(zone));
+		struct page *map = pgdat->node_mem_map;
+		const struct page tmpl = {
+			.flags = PG_reserved, .refcount = 1, .node_id = (u8)pgdat->node_id,
+			.zone_idx = (u8)zone->idx, .pb_migratetype = MIGRATE_MOVABLE,
+		};
+
+		for (unsigned long pfn = s; pfn < e; pfn++)
+			map[pfn - pgdat->node_start_pfn] = tmpl;
+	}
+}
+
 void pgdat_init(struct pglist_data *pgdat, int nid, const char *name,
 		unsigned long start_pfn, unsigned long spanned,
 		struct page *mem_map, const unsigned long zone_end[MAX_NR_ZONES],
-		bool simulated)
+		bool simulated, unsigned long defer_from)
 {
 	unsigned long zstart = start_pfn, end = start_pfn + spanned;
 
@@ -825,6 +865,10 @@ void pgdat_init(struct pglist_data *pgdat, int nid, const char *name,
 	pgdat->node_spanned_pages = spanned;
 	pgdat->node_mem_map = mem_map;
 	pgdat->policy = &policy_inorder; /* the creator attaches its own */
+	if ((start_pfn >> NODE_PFN_SHIFT) != (unsigned long)nid ||
+	    ((end - 1) >> NODE_PFN_SHIFT) != (unsigned long)nid)
+		pr_err("page_alloc: node %d spans pfns %#lx-%#lx, outside its window (NODE_PFN_SHIFT)\n",
+		       nid, start_pfn, end);
 
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		struct zone *zone = &pgdat->node_zones[z];
@@ -847,18 +891,26 @@ void pgdat_init(struct pglist_data *pgdat, int nid, const char *name,
 			for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 				INIT_LIST_HEAD(&pcp->lists[mt]);
 		}
-		/* One template copied over the zone: the hottest loop of boot. */
-		struct page tmpl = {
-			.flags = PG_reserved, .refcount = 1, .node_id = (u8)nid,
-			.zone_idx = (u8)z,
-			/* As in Linux, every pageblock starts movable. */
-			.pb_migratetype = MIGRATE_MOVABLE,
-		};
-
-		for (unsigned long pfn = zstart; pfn < zend; pfn++)
-			mem_map[pfn - start_pfn] = tmpl;
 		zstart = zend;
 	}
+	/*
+	 * Each zone defers from defer_from or its own start, whichever is
+	 * later, in whole max-order blocks (so no merge crosses the line):
+	 * a zone above defer_from starts empty and grows when asked.
+	 */
+	spin_lock_init(&pgdat->deferred_lock);
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		struct zone *zone = &pgdat->node_zones[z];
+		unsigned long zend = zone_end_pfn(zone), d = zend;
+
+		if (defer_from < zend)
+			d = MIN(ALIGN_UP(MAX(defer_from, zone->zone_start_pfn),
+					 MAX_ORDER_NR_PAGES), zend);
+		zone->first_deferred_pfn = d;
+		pgdat->deferred_pages += zend - d;
+		init_struct_pages(pgdat, zone->zone_start_pfn, d);
+	}
+	pgdat->deferred_pending = pgdat->deferred_pages != 0;
 	node_data[nid] = pgdat;
 }
 
@@ -868,14 +920,19 @@ void pgdat_unregister(struct pglist_data *pgdat)
 		node_data[pgdat->node_id] = NULL;
 }
 
-unsigned long free_range_core(struct pglist_data *pgdat, unsigned long start_pfn,
-			      unsigned long end_pfn)
+/*
+ * Free [start_pfn, end_pfn), whose struct pages are written, as the
+ * largest naturally aligned blocks that fit: a 1 GiB range is 256 calls
+ * of __free_one_page, not 262,144.
+ */
+static unsigned long free_blocks(struct pglist_data *pgdat, unsigned long start_pfn,
+				 unsigned long end_pfn)
 {
 	unsigned long pfn = start_pfn, freed = 0, flags;
 
 	while (pfn < end_pfn) {
-		struct page *page = pfn_to_page(pfn);
-		struct zone *zone = page_zone(page);
+		struct page *page = pgdat->node_mem_map + (pfn - pgdat->node_start_pfn);
+		struct zone *zone = &pgdat->node_zones[page->zone_idx];
 		unsigned long zend = MIN(end_pfn, zone_end_pfn(zone));
 		unsigned int order = MAX_ORDER - 1;
 
@@ -890,13 +947,177 @@ unsigned long free_range_core(struct pglist_data *pgdat, unsigned long start_pfn
 		spin_lock_irqsave(&zone->lock, flags);
 		zone->managed_pages += 1UL << order;
 		zone->present_pages += 1UL << order;
-		__free_one_page(page, pfn, zone, order, get_pageblock_migratetype(page),
+		__free_one_page(page, pfn, zone, order,
+				(page - (pfn & (pageblock_nr_pages - 1)))->pb_migratetype,
 				FPI_POPULATE);
 		spin_unlock_irqrestore(&zone->lock, flags);
 		freed += 1UL << order;
 		pfn += 1UL << order;
 	}
 	return freed;
+}
+
+/*
+ * Remember [s, e) for deferred init, which frees it when it writes its
+ * struct pages; false when there is no room left to.
+ */
+static bool defer_range(struct pglist_data *pgdat, unsigned long s, unsigned long e)
+{
+	unsigned long flags;
+	bool kept = false;
+
+	spin_lock_irqsave(&pgdat->deferred_lock, flags);
+	if (pgdat->nr_deferred < NR_DEFERRED_RANGES) {
+		pgdat->deferred[pgdat->nr_deferred].start = s;
+		pgdat->deferred[pgdat->nr_deferred].end = e;
+		pgdat->nr_deferred++;
+		kept = true;
+	}
+	spin_unlock_irqrestore(&pgdat->deferred_lock, flags);
+	return kept;
+}
+
+unsigned long free_range_core(struct pglist_data *pgdat, unsigned long start_pfn,
+			      unsigned long end_pfn)
+{
+	unsigned long freed = 0;
+	struct zone *z;
+
+	for_each_zone_in_node(z, pgdat) {
+		unsigned long s = MAX(start_pfn, z->zone_start_pfn);
+		unsigned long e = MIN(end_pfn, zone_end_pfn(z));
+		unsigned long d = MAX(s, READ_ONCE(z->first_deferred_pfn));
+
+		if (s >= e)
+			continue;
+		if (d < e && !defer_range(pgdat, d, e)) {
+			/* no room to remember it: write everything now */
+			deferred_init_all(pgdat);
+			d = e;
+		}
+		if (s < MIN(d, e))
+			freed += free_blocks(pgdat, s, MIN(d, e));
+	}
+	return freed;
+}
+
+/* --- deferred struct page init ---------------------------------------------- */
+
+/*
+ * Linux's deferred struct page init, in Pagoda's words: a node may be
+ * built with the struct pages of only its first part written (in each
+ * zone, those from zone->first_deferred_pfn on are not, and the free
+ * ranges there are kept in pgdat->deferred[]); the rest is written and
+ * freed DEFERRED_CHUNK pages at a time, each zone in address order, by a
+ * kernel thread once the shell is up (mm_init.c), by an allocation that
+ * finds its zone empty (on demand: that zone grows before the allocation
+ * falls back to a lower one, so zones are used in the same order as when
+ * everything is written), or all at once by whoever needs the whole node
+ * (deferred_init_all: memtest, node=real, tests and benchmarks).
+ *
+ * A chunk is whole max-order blocks, so no buddy ever lies across a
+ * zone's first_deferred_pfn and the buddy core needs no check for it;
+ * nobody else looks at a struct page beyond it, because deferral is only
+ * used under a placement policy without hooks (a shuffle needs all of the
+ * node's memory at once: such nodes are written whole at boot). Linux
+ * defers only a node's last zone; here any zone may, which keeps a 16 GiB
+ * boot from writing the 3 GiB below the PCI hole.
+ */
+/* 8 MiB: small enough that its struct pages (96 KiB) are still in the
+ * cache when its blocks are freed, and that growing on demand costs an
+ * allocation little; large enough that the lock is taken rarely. */
+#define DEFERRED_CHUNK (2 * MAX_ORDER_NR_PAGES)
+#define DEFERRED_GROW DEFERRED_CHUNK
+
+/* The whole node is written: watermarks for its size, the policy's hook. */
+static void deferred_finish(struct pglist_data *pgdat)
+{
+	struct zone *z;
+
+	setup_watermarks(pgdat);
+	for_each_zone_in_node(z, pgdat)
+		policy_populated(z);
+	if (!pgdat->simulated)
+		pr_info("mm: node %d: struct pages of %lu MiB written after boot in %llu us\n",
+			pgdat->node_id, pgdat->deferred_pages >> (20 - PAGE_SHIFT),
+			(unsigned long long)(pgdat->deferred_ns / 1000));
+	WRITE_ONCE(pgdat->deferred_pending, false);
+}
+
+/*
+ * Write and free the next chunk of zone (NULL: of the lowest zone with
+ * work left). Returns the frames covered, 0 when there was nothing left.
+ */
+static unsigned long deferred_chunk(struct pglist_data *pgdat, struct zone *zone)
+{
+	unsigned long from = 0, to, flags;
+	bool last = true;
+	struct zone *z;
+	u64 t0;
+
+	if (!READ_ONCE(pgdat->deferred_pending))
+		return 0;
+	spin_lock_irqsave(&pgdat->deferred_lock, flags);
+	if (!zone)
+		for_each_zone_in_node(z, pgdat)
+			if (z->first_deferred_pfn < zone_end_pfn(z)) {
+				zone = z;
+				break;
+			}
+	if (!zone || zone->first_deferred_pfn >= zone_end_pfn(zone)) {
+		spin_unlock_irqrestore(&pgdat->deferred_lock, flags);
+		return 0;
+	}
+	t0 = ktime_get_ns();
+	from = zone->first_deferred_pfn;
+	to = MIN(from + DEFERRED_CHUNK, zone_end_pfn(zone));
+	init_struct_pages(pgdat, from, to);
+	for (unsigned int i = 0; i < pgdat->nr_deferred; i++) {
+		unsigned long s = MAX(pgdat->deferred[i].start, from);
+		unsigned long e = MIN(pgdat->deferred[i].end, to);
+
+		if (s < e)
+			free_blocks(pgdat, s, e);
+	}
+	WRITE_ONCE(zone->first_deferred_pfn, to);
+	pgdat->deferred_ns += ktime_get_ns() - t0;
+	for_each_zone_in_node(z, pgdat)
+		if (z->first_deferred_pfn < zone_end_pfn(z))
+			last = false;
+	spin_unlock_irqrestore(&pgdat->deferred_lock, flags);
+	/* exactly one caller writes the last chunk and finishes */
+	if (last)
+		deferred_finish(pgdat);
+	return to - from;
+}
+
+unsigned long deferred_init_chunk(struct pglist_data *pgdat)
+{
+	return deferred_chunk(pgdat, NULL);
+}
+
+void deferred_init_all(struct pglist_data *pgdat)
+{
+	while (deferred_init_chunk(pgdat))
+		;
+	/* the last chunk's writer may still be finishing */
+	while (READ_ONCE(pgdat->deferred_pending))
+		arch_cpu_relax();
+}
+
+/* On demand: write enough of the zone for 2^order pages and more. */
+static bool deferred_grow(struct zone *zone, unsigned int order)
+{
+	unsigned long want = MAX(DEFERRED_GROW, 2UL << order), done = 0, n;
+
+	while (done < want && (n = deferred_chunk(zone->zone_pgdat, zone)))
+		done += n;
+	return done;
+}
+
+static inline bool zone_deferred(const struct zone *zone)
+{
+	return READ_ONCE(zone->first_deferred_pfn) < zone_end_pfn(zone);
 }
 
 /* Linux: min_free_kbytes = sqrt(16 * lowmem_kbytes), within [128, 65536]. */

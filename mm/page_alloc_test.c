@@ -640,7 +640,115 @@ static void test_online_later_is_shuffled(struct ktest *t)
 	memsim_destroy(pgdat);
 }
 
+/*
+ * Deferred struct page init (page_alloc.c): a node built with no struct
+ * page written hands out the very same frames as one written whole (on a
+ * layout of whole max-order blocks, where the fully written node has no
+ * small block elsewhere to offer first), stays consistent while partly
+ * written, and ends with the same free memory once completed.
+ */
+static unsigned long deferred_workload(int nid, unsigned long *pfns, int n)
+{
+	static const gfp_t gfps[] = { GFP_KERNEL, __GFP_DMA32, __GFP_DMA,
+				      GFP_KERNEL | __GFP_MOVABLE };
+	struct pglist_data *pgdat = NODE_DATA(nid);
+	struct page *live[64] = { NULL };
+	unsigned int live_order[64];
+	struct rng r;
+	unsigned long got = 0;
+
+	rng_seed(&r, 7);
+	for (int i = 0; i < n; i++) {
+		unsigned int slot = rng_u32(&r) % 64, order = rng_u32(&r) % 5;
+		struct page *p;
+
+		if (live[slot]) {
+			__free_pages(live[slot], live_order[slot]);
+			live[slot] = NULL;
+		}
+		p = alloc_pages_node(nid, gfps[i % 4] | __GFP_NOWARN, order);
+		pfns[i] = p ? page_to_pfn(p) - pgdat->node_start_pfn : ~0UL;
+		live[slot] = p;
+		live_order[slot] = order;
+		got += p != NULL;
+	}
+	for (int i = 0; i < 64; i++)
+		if (live[i])
+			__free_pages(live[i], live_order[i]);
+	drain_all_pages(pgdat);
+	return got;
+}
+
+static void test_deferred_init_same_pages(struct ktest *t)
+{
+	static const struct memsim_range aligned[] = {
+		{ 0, 3072, false }, { 4096, 12288, false }, { 13312, 20480, false },
+	};
+	static const unsigned long zones[MAX_NR_ZONES] = { 2048, 8192, 20480 };
+	static unsigned long full_pfns[4000], deferred_pfns[4000];
+	struct pglist_data *full, *deferred;
+	unsigned long full_free, got;
+	struct zone *z;
+	char why[160];
+
+	full = memsim_create_deferred(SIM_NID, aligned, ARRAY_SIZE(aligned), zones,
+				      "inorder", 1, ~0UL);
+	KASSERT_TRUE(t, full != NULL);
+	KEXPECT_FALSE(t, full->deferred_pending);
+	got = deferred_workload(SIM_NID, full_pfns, ARRAY_SIZE(full_pfns));
+	full_free = node_free_pages(full);
+	memsim_destroy(full);
+
+	deferred = memsim_create_deferred(SIM_NID, aligned, ARRAY_SIZE(aligned), zones,
+					  "inorder", 1, 0);
+	KASSERT_TRUE(t, deferred != NULL);
+	KEXPECT_TRUE(t, deferred->deferred_pending);
+	KEXPECT_EQ(t, node_free_pages(deferred), 0);
+	KEXPECT_EQ(t, deferred_workload(SIM_NID, deferred_pfns, ARRAY_SIZE(deferred_pfns)), got);
+	KEXPECT_TRUE(t, !memcmp(full_pfns, deferred_pfns, sizeof(full_pfns)));
+	/* part written: what is there is consistent, and not all is there */
+	KEXPECT_EQ(t, page_alloc_verify(deferred, why, sizeof(why)), 0);
+	KEXPECT_TRUE(t, deferred->deferred_pending);
+	deferred_init_all(deferred);
+	KEXPECT_FALSE(t, deferred->deferred_pending);
+	for_each_zone_in_node(z, deferred)
+		KEXPECT_EQ(t, z->first_deferred_pfn, zone_end_pfn(z));
+	KEXPECT_EQ(t, node_free_pages(deferred), full_free);
+	expect_consistent(t, deferred);
+	memsim_destroy(deferred);
+
+	/* holes, odd ends and zone edges: a partly written node stays sound */
+	deferred = memsim_create_deferred(SIM_NID, sim_ranges, ARRAY_SIZE(sim_ranges),
+					  sim_zones, "inorder", 1, 2048);
+	KASSERT_TRUE(t, deferred != NULL);
+	deferred_workload(SIM_NID, deferred_pfns, 1000);
+	expect_consistent(t, deferred);
+	while (deferred_init_chunk(deferred))
+		expect_consistent(t, deferred);
+	full = NULL;
+	memsim_destroy(deferred);
+	full = sim_node(t, false, 1);
+	KASSERT_TRUE(t, full != NULL);
+	full_free = node_free_pages(full);
+	memsim_destroy(full);
+	deferred = memsim_create_deferred(SIM_NID, sim_ranges, ARRAY_SIZE(sim_ranges),
+					  sim_zones, "inorder", 1, 0);
+	KASSERT_TRUE(t, deferred != NULL);
+	deferred_init_all(deferred);
+	KEXPECT_EQ(t, node_free_pages(deferred), full_free);
+	expect_consistent(t, deferred);
+	memsim_destroy(deferred);
+	/* a policy that needs the whole node is never deferred */
+	deferred = memsim_create_deferred(SIM_NID, sim_ranges, ARRAY_SIZE(sim_ranges),
+					  sim_zones, "shuffle", 1, 0);
+	KASSERT_TRUE(t, deferred != NULL);
+	KEXPECT_FALSE(t, deferred->deferred_pending);
+	KEXPECT_EQ(t, node_free_pages(deferred), full_free);
+	memsim_destroy(deferred);
+}
+
 static struct ktest_case page_alloc_cases[] = {
+	KTEST_CASE(test_deferred_init_same_pages),
 	KTEST_CASE(test_random_workload_restores_free_lists),
 	KTEST_CASE(test_everything_allocatable_once),
 	KTEST_CASE(test_every_policy_keeps_invariants),

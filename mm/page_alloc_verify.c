@@ -16,6 +16,8 @@
  *      block is on a list twice or on none);
  *   5. each per-CPU list holds order-0 PG_pcp pages of this zone, as many
  *      as its count says (for the lists this CPU may look at).
+ * Struct pages not yet written by deferred init (zone->first_deferred_pfn on)
+ * hold nothing: no listed block may lie there, and the walk stops there.
  */
 #include <pagoda/mm.h>
 #include <pagoda/printk.h>
@@ -51,6 +53,9 @@ static int verify_lists(struct zone *z, char *why, size_t len,
 				if (pfn < z->zone_start_pfn || pfn + (1UL << o) > zone_end_pfn(z))
 					FAIL("%s: block %#lx+%lu outside the zone", z->name, pfn,
 					     1UL << o);
+				if (pfn + (1UL << o) > z->first_deferred_pfn)
+					FAIL("%s: block %#lx+%lu lies where struct pages are not written yet",
+					     z->name, pfn, 1UL << o);
 				for (unsigned long i = 0; i < (1UL << o); i++)
 					if (p[i].refcount || (p[i].flags & (PG_reserved | PG_offline |
 									    PG_pcp | PG_slab)) ||
@@ -86,8 +91,9 @@ static int verify_lists(struct zone *z, char *why, size_t len,
 static int verify_memmap(struct zone *z, unsigned long heads, char *why, size_t len)
 {
 	unsigned long found = 0;
+	unsigned long end = MIN(zone_end_pfn(z), z->first_deferred_pfn);
 
-	for (unsigned long pfn = z->zone_start_pfn; pfn < zone_end_pfn(z); pfn++) {
+	for (unsigned long pfn = z->zone_start_pfn; pfn < end; pfn++) {
 		struct page *p = pfn_to_page(pfn);
 
 		if (page_zone(p) != z)

@@ -125,3 +125,15 @@ void policy_stats(struct pglist_data *pgdat, struct policy_stats *st)
 	if (pgdat->policy->stats)
 		pgdat->policy->stats(pgdat, st);
 }
+
+/*
+ * Deferred struct page init leaves part of a node unwritten for a while;
+ * a policy that looks at frames of its own choosing (pick), arranges the
+ * whole node when it is filled (populated) or keeps its own accounting
+ * must see all of it at once, so its nodes are written whole at boot.
+ */
+bool policy_allows_deferred_init(const struct page_alloc_policy *policy)
+{
+	return !policy->pick && !policy->populated && !policy->free_to_tail &&
+	       !policy->taken && !policy->freed;
+}

@@ -99,6 +99,10 @@ struct zone {
 
 	/* Statistics since boot. */
 	unsigned long alloc_count, free_count, alloc_fail;
+
+	/* Deferred struct page init (mm/page_alloc.c): the struct pages from
+	 * here to the zone's end are not written yet. */
+	unsigned long first_deferred_pfn;
 };
 
 static inline unsigned long zone_end_pfn(const struct zone *z)
@@ -116,6 +120,8 @@ static inline bool zone_is_empty(const struct zone *z)
  * node 0 is real memory below 16 TiB, simulated nodes are placed there
  * (memsim_base_pfn), so pfn_to_page() finds a node with a shift. */
 #define NODE_PFN_SHIFT 32
+/* Free ranges a node can keep for deferred struct page init. */
+#define NR_DEFERRED_RANGES 64
 
 struct pglist_data {
 	int node_id;
@@ -134,6 +140,15 @@ struct pglist_data {
 	void *policy_data;
 	void *(*state_alloc)(size_t size);    /* zeroed memory */
 	void (*state_free)(void *p);          /* NULL: never given back */
+	/* Deferred struct page init (mm/page_alloc.c): some zone's struct
+	 * pages are not all written yet (zone->first_deferred_pfn); the free
+	 * ranges there wait in deferred[]. */
+	bool deferred_pending;
+	unsigned int nr_deferred;
+	struct { unsigned long start, end; } deferred[NR_DEFERRED_RANGES];
+	spinlock_t deferred_lock;
+	unsigned long deferred_pages; /* frames deferral left, for the report */
+	u64 deferred_ns;             /* time spent writing deferred chunks */
 	unsigned long bad_pages; /* bad frees caught and refused */
 	unsigned long bad_picks; /* policy picks that were not free memory */
 };

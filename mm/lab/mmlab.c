@@ -509,6 +509,8 @@ static int run_on_node(struct lab *l, struct mmlab_result *r, char *why, size_t 
 	int nid = 0, err = 0;
 
 	if (c->real) {
+		/* all of node 0, not the part deferred init has written so far */
+		deferred_init_all(NODE_DATA(0));
 		node_pages = nr_free_pages();
 		if (ws_pages + node_pages / 100 * c->live_pct >= node_pages)
 			return fail(why, len, -ENOMEM,
