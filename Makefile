@@ -8,6 +8,7 @@
 #        GIC=3 (arm64 virt with a GICv3 instead of the GICv2)
 #        BOOT=direct|bios|uefi (how `make run` boots x86-64), ACCEL=auto|kvm|tcg
 #        HMAT=SIZE (describe a direct-mapped memory-side cache: shuffle turns on)
+#        DISK=file.img DISKS='a.img b.img' DISK_BUS=virtio|sdhci-pci (attach disks)
 
 ARCH ?= x86_64
 ifeq ($(ARCH),x86_64)
@@ -21,6 +22,11 @@ MEM ?= 1G
 BOOT ?= direct
 ACCEL ?= auto
 HMAT ?=
+# Disk images to attach (raw): DISK=one.img, DISKS='a.img b.img'; DISK_BUS=
+# virtio (default) or sdhci-pci on x86-64 and arm64 virt; raspi4b: SD slots.
+DISK ?=
+DISKS ?=
+DISK_BUS ?= virtio
 
 B := build/$(ARCH)-$(PLATFORM)
 HB := build/host
@@ -45,7 +51,8 @@ include boot/pi4/sdcard.mk
 include arch/$(ARCH)/build.mk
 
 KERNEL_DIRS := kernel kernel/sched kernel/locking kernel/time lib mm mm/lab dma drivers/tty \
-	block block/partitions drivers/block drivers/block/null_blk
+	block block/partitions drivers/block drivers/block/null_blk \
+	drivers/base drivers/pci drivers/virtio
 KSRCS := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)) $(ARCH_CSRCS)
 KOBJS := $(patsubst %.c,$(B)/obj/%.o,$(KSRCS)) \
 	 $(patsubst %.asm,$(B)/obj/%.o,$(ARCH_ASRCS)) \
@@ -120,7 +127,8 @@ RUN_KERNEL ?= $(B)/pagoda.elf
 QEMU_RUN = $(PY) tools/qemu.py --arch $(ARCH) --platform $(PLATFORM) \
 	--boot $(BOOT) --smp $(SMP) --mem $(MEM) --kernel $(RUN_KERNEL) \
 	--iso $(B)/pagoda.iso --cmdline "$(CMDLINE)" --accel $(ACCEL) $(ARCH_RUN_ARGS) \
-	$(if $(HMAT),--hmat-cache $(HMAT))
+	$(if $(HMAT),--hmat-cache $(HMAT)) \
+	$(foreach d,$(DISK) $(DISKS),--disk $(d)) --disk-bus $(DISK_BUS)
 
 run: kernel $(if $(filter bios uefi,$(BOOT)),iso) $(ARCH_RUN_DEPS)
 	@$(QEMU_RUN)
@@ -145,7 +153,8 @@ HOST_KSRCS := $(wildcard lib/*.c) kernel/ktest.c kernel/params.c kernel/printk.c
 	kernel/params_test.c kernel/ksyms_test.c \
 	mm/page_alloc.c $(POLICY_SRCS) mm/page_alloc_verify.c mm/memsim.c \
 	mm/page_alloc_test.c mm/policy_test.c mm/lab/cache_model.c mm/lab/cache_model_test.c \
-	mm/lab/mmlab.c mm/lab/mmlab_test.c
+	mm/lab/mmlab.c mm/lab/mmlab_test.c \
+	drivers/virtio/virtio_ring.c tests/host/virtio_ring_test.c tests/host/host_dma.c
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter \
 	-fno-builtin -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer -include tests/host/host_prefix.h -Iinclude -Itests/host/include -MMD -MP

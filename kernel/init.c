@@ -13,6 +13,7 @@
 #include <pagoda/bench.h>
 #include <pagoda/blkdev.h>
 #include <pagoda/boot_info.h>
+#include <pagoda/drivers.h>
 #include <pagoda/init.h>
 #include <pagoda/ktest.h>
 #include <pagoda/mm.h>
@@ -103,6 +104,10 @@ void start_kernel(void)
 	null_init();
 	brd_init();
 	boot_mark("block");
+
+	/* Buses and devices: PCI, virtio (drivers/). */
+	drivers_init();
+	boot_mark("devices");
 
 	/* Ready for the prompt: what `bench boot` measures up to. */
 	boot_mark("shell");

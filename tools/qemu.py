@@ -59,11 +59,73 @@ def arm64_cmd(platform, smp, mem, kernel, dtb, cmdline, el2, gic=2):
     return cmd
 
 
+DISK_BUSES = ("virtio", "sdhci-pci", "sd")
+
+
+def drive_spec(path, ident, fmt=None):
+    """A -drive for one image. A path may be a QEMU blkdebug spec
+    ("blkdebug:CONFIG:IMAGE"), which injects errors; it is then raw underneath."""
+    if not path.startswith("blkdebug:") and not os.path.exists(path):
+        sys.exit("qemu: disk image %s does not exist (make one with "
+                 "`qemu-img create -f raw %s 64M`)" % (path, path))
+    if path.startswith("blkdebug:"):
+        parts = path.split(":", 2)
+        if len(parts) != 3 or not os.path.exists(parts[1]) or not os.path.exists(parts[2]):
+            sys.exit("qemu: %s: want blkdebug:CONFIG:IMAGE with both files present" % path)
+    return ["-drive", "if=none,id=%s,file=%s,format=%s,cache=writeback"
+            % (ident, path, fmt or "raw")]
+
+
+def disk_args(arch, platform, disks, bus="virtio"):
+    """QEMU arguments that attach each disk image in turn.
+
+    virtio: x86-64 and arm64 virt get modern virtio-blk; on x86 over PCI
+    (disable-legacy=on: device id 0x1042, two request queues), on virt over
+    MMIO (version 2 windows need force-legacy=false). sdhci-pci: an SD card
+    behind a PCI SDHCI controller (ADMA2), x86-64 and virt. On raspi4b the
+    first image is the card in the EMMC2 slot (the real Pi 4's SD slot), the
+    second the card on the Arasan SDHCI; `bus` does not apply there.
+    """
+    args = []
+    if not disks:
+        return args
+    if arch == "arm64" and platform == "pi4":
+        if len(disks) > 2:
+            sys.exit("qemu: raspi4b has two SD slots; %d disks given" % len(disks))
+        args += drive_spec(disks[0], "e2")
+        args += ["-device", "sd-card,drive=e2,bus=/generic-sdhci/sd-bus"]
+        if len(disks) == 2:
+            if not os.path.exists(disks[1]):
+                sys.exit("qemu: disk image %s does not exist" % disks[1])
+            args += ["-drive", "if=sd,file=%s,format=raw,cache=writeback" % disks[1]]
+        return args
+    if bus not in DISK_BUSES or bus == "sd":
+        sys.exit("qemu: DISK_BUS=%s is not one of virtio, sdhci-pci" % bus)
+    if arch == "arm64":
+        args += ["-global", "virtio-mmio.force-legacy=false"]
+    for i, path in enumerate(disks):
+        ident = "disk%d" % i
+        args += drive_spec(path, ident)
+        if bus == "sdhci-pci":
+            # The card's bus is named by its path from the host bridge.
+            host = "gpex-pcihost" if arch == "arm64" else "q35-pcihost"
+            args += ["-device", "sdhci-pci,id=sdhci%d" % i,
+                     "-device", "sd-card,drive=%s,bus=/%s/pcie.0/sdhci%d/sd-bus"
+                     % (ident, host, i)]
+        elif arch == "arm64":
+            args += ["-device", "virtio-blk-device,drive=%s" % ident]
+        else:
+            args += ["-device", "virtio-blk-pci,drive=%s,disable-legacy=on,"
+                     "num-queues=2" % ident]
+    return args
+
+
 def build_cmd(arch="x86_64", platform="pc", boot="direct", smp=2, mem="1G",
               kernel=None, iso=None, cmdline="", accel="auto", gdb=False,
               interactive=False, extra=(), hmat_cache=None, dtb=None, el2=False,
-              gic=2):
+              gic=2, disks=(), disk_bus="virtio"):
     """Return (argv, accel) for one boot of one target."""
+    extra = list(extra) + disk_args(arch, platform, list(disks), disk_bus)
     if arch == "arm64":
         cmd, accel = arm64_cmd(platform, smp, mem, kernel, dtb, cmdline, el2, gic), "tcg"
         return finish_cmd(cmd, interactive, gdb, extra), accel
@@ -141,6 +203,10 @@ def main():
                     help="arm64 virt: emulate EL2, so the kernel enters there")
     ap.add_argument("--gic", default="2", choices=("2", "3"),
                     help="arm64 virt: the GIC version (2 or 3)")
+    ap.add_argument("--disk", action="append", default=[],
+                    help="attach a raw disk image (repeatable)")
+    ap.add_argument("--disk-bus", default="virtio", choices=("virtio", "sdhci-pci"),
+                    help="how disks attach on x86-64 and arm64 virt")
     a = ap.parse_args()
     if a.boot in ("bios", "uefi") and a.cmdline:
         print("qemu: note: BOOT=%s takes CMDLINE from the ISO's grub.cfg "
@@ -148,7 +214,7 @@ def main():
     cmd, accel = build_cmd(a.arch, a.platform, a.boot, a.smp, a.mem, a.kernel,
                            a.iso, a.cmdline, a.accel, a.gdb, interactive=True,
                            hmat_cache=a.hmat_cache or None, dtb=a.dtb, el2=a.el2,
-                           gic=a.gic)
+                           gic=a.gic, disks=a.disk, disk_bus=a.disk_bus)
     if not shutil.which(cmd[0]):
         sys.exit("qemu: %s not found; run `make deps`" % cmd[0])
     if a.arch == "arm64" and a.platform == "pi4":

@@ -136,30 +136,6 @@ static int find_pl011(const void *fdt, phys_addr_t *pa)
 	return -1;
 }
 
-/*
- * A node's first interrupt as a GIC INTID, when its interrupt parent is
- * the GIC we drive (three cells: type, number, flags); 0 otherwise.
- */
-static unsigned int gic_intid(const void *fdt, int node)
-{
-	int intc = node >= 0 ? fdt_interrupt_parent(fdt, node) : -1;
-	const u8 *irqs;
-	u32 len, cells, type, num;
-
-	if (intc < 0 || !boot_info.gic.compatible[0] ||
-	    !fdt_node_is_compatible(fdt, intc, boot_info.gic.compatible) ||
-	    fdt_read_u32(fdt, intc, "#interrupt-cells", &cells) || cells != 3)
-		return 0;
-	irqs = fdt_getprop(fdt, node, "interrupts", &len);
-	if (!irqs || len < 12)
-		return 0;
-	type = fdt32_ld(irqs);
-	num = fdt32_ld(irqs + 4);
-	if (type != 0 || num > 987) /* an SPI, INTID 32 + n, below 1020 */
-		return 0;
-	return 32 + num;
-}
-
 static void setup_console(const void *fdt)
 {
 	phys_addr_t pa;
@@ -170,7 +146,7 @@ static void setup_console(const void *fdt)
 		pr_info("console: stdout-path names a %s at %llx; using the PL011 at %llx\n",
 			boot_info.uart.compatible, (unsigned long long)boot_info.uart.base,
 			(unsigned long long)pa);
-	uart_irq = gic_intid(fdt, node);
+	uart_irq = node >= 0 && arch_fdt_irq(fdt, node, 0) > 0 ? arch_fdt_irq(fdt, node, 0) : 0;
 	if (!pa || pa == uart_pa)
 		return;
 	va = early_ioremap(pa, 0x1000);

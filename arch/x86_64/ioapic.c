@@ -101,11 +101,21 @@ static u32 rte_flags(unsigned int gsi)
 	return gsi < 16 ? 0 : RTE_ACTIVE_LOW | RTE_LEVEL;
 }
 
+/* Is gsi wired to an I/O APIC pin (else it is free for MSI)? */
+bool ioapic_has_gsi(unsigned int gsi)
+{
+	unsigned int pin;
+
+	return ioapic_for(gsi, &pin) != NULL;
+}
+
 int arch_irq_unmask(unsigned int irq)
 {
 	unsigned int pin;
 	struct ioapic *a = ioapic_for(irq, &pin);
 
+	if (!a && msi_line_allocated(irq))
+		return 0; /* the device masks it, not the I/O APIC */
 	if (!a || irq >= NR_GSI_VECTORS)
 		return -EINVAL;
 	io_write(a, REDTBL(pin) + 1, x86_apic_ids[0] << 24);

@@ -21,6 +21,8 @@ struct task;
  * relative loads; arm64: TPIDR_EL1 and SP_EL0, as Linux does).
  */
 #include <asm/percpu.h>
+/* mb/rmb/wmb, dma_rmb/dma_wmb, __iormb/__iowmb: ordering against devices. */
+#include <asm/barrier.h>
 
 #define PAGE_SHIFT 12
 #define PAGE_SIZE (1UL << PAGE_SHIFT)
@@ -316,6 +318,47 @@ unsigned long arch_copy_from_user(void *to, const void *from, unsigned long n);
 unsigned long arch_copy_to_user(void *to, const void *from, unsigned long n);
 /* Portable code the arch calls (kernel/syscall.c). */
 long syscall_dispatch(unsigned long nr, const unsigned long args[6]);
+
+/*
+ * --- message-signalled interrupts ---------------------------------------------
+ * A device that signals by writing a message (PCI MSI/MSI-X) gets a line of
+ * its own: arch_msi_alloc() picks a free one and says what the device must
+ * write where to raise it (x86: the local APIC's 0xfee00000 window, the
+ * line's vector as data). request_irq() on that line then works as on any
+ * other; masking is the device's (the MSI-X vector control bit).
+ * -ENOSPC when none are left, -ENOSYS where the platform has no MSI.
+ */
+int arch_msi_alloc(unsigned int *irq, u64 *addr, u32 *data);
+void arch_msi_free(unsigned int irq);
+
+/*
+ * --- PCI host bridge ------------------------------------------------------------
+ * The memory-mapped configuration space (ECAM) of PCI segment 0, as the
+ * firmware describes it (ACPI MCFG, a device tree's pci-host-ecam-generic),
+ * with the bus range it decodes. -ENODEV when there is none.
+ */
+struct pci_ecam_window {
+	phys_addr_t base;	/* the address of bus bus_start's config space */
+	u8 bus_start, bus_end;
+	/* For firmware that assigns no BARs: the window to assign them in. */
+	phys_addr_t mem_base;	/* CPU address of 32-bit memory space; 0: none */
+	u64 mem_bus_base;	/* the same as the PCI bus sees it */
+	u64 mem_size;
+};
+int arch_pci_ecam(struct pci_ecam_window *w);
+/*
+ * The interrupt line of INTx pin (1 = INTA) of the function at bus/slot, as
+ * the platform routes it; negative errno when unknown.
+ */
+int arch_pci_intx_irq(u8 bus, u8 slot, u8 pin);
+
+/*
+ * --- device tree interrupts -------------------------------------------------------
+ * Interrupt `index` of device-tree node `node` as an irq number request_irq()
+ * takes, when its interrupt parent is the controller the arch drives;
+ * negative errno otherwise (and on platforms without a device tree).
+ */
+int arch_fdt_irq(const void *fdt, int node, int index);
 
 /* --- early console ------------------------------------------------------- */
 void arch_early_console_init(void);

@@ -121,6 +121,9 @@ void ioapic_add(u8 id, u64 addr, u32 gsi_base);
 void ioapic_add_override(u8 isa_irq, u32 gsi, u16 flags);
 /* The GSI of an ISA interrupt (after MADT overrides). */
 unsigned int isa_irq_to_gsi(unsigned int isa_irq);
+bool ioapic_has_gsi(unsigned int gsi);
+/* arch/x86_64/msi.c: is this line one arch_msi_alloc() handed out? */
+bool msi_line_allocated(unsigned int irq);
 /* Keep the SMP trampoline's low page from the page allocator (smpboot.c). */
 void smp_reserve_trampoline(void);
 /* MADT (apic.c) */
