@@ -30,6 +30,14 @@ static void test_static_pie(struct ktest *t)
 	KEXPECT_EQ(t, process_run("/bin/hello-pie", 1, argv, &why), EXITED(0));
 }
 
+static void test_read_only_files(struct ktest *t)
+{
+	static const char *const argv[] = { "/bin/fstest" };
+	const char *why;
+
+	KEXPECT_EQ(t, process_run("/bin/fstest", 1, argv, &why), EXITED(0));
+}
+
 static void test_refusals(struct ktest *t)
 {
 	static const char *const argv[] = { "x" };
@@ -54,6 +62,7 @@ static void test_refusals(struct ktest *t)
 static struct ktest_case exec_cases[] = {
 	KTEST_CASE(test_static_program),
 	KTEST_CASE(test_static_pie),
+	KTEST_CASE(test_read_only_files),
 	KTEST_CASE(test_refusals),
 	{}
 };

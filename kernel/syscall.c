@@ -14,6 +14,7 @@
 #include <pagoda/string.h>
 #include <pagoda/time.h>
 #include <pagoda/uaccess.h>
+#include "syscalls.h"
 
 typedef long (*syscall_fn)(const unsigned long *args);
 
@@ -289,6 +290,10 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_ioctl] = sys_ioctl,
 	[__NR_set_tid_address] = sys_set_tid_address,
 	[__NR_getppid] = sys_getppid,
+	[__NR_openat] = sys_openat,
+	[__NR_read] = sys_read,
+	[__NR_close] = sys_close,
+	[__NR_lseek] = sys_lseek,
 };
 
 static unsigned long reported[NR_syscalls / 64 + 1];

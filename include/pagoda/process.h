@@ -14,12 +14,21 @@
 #include <pagoda/types.h>
 
 struct task;
+struct ramfs_file;
 
 /* A mapped range [start, end) of anonymous, zeroed memory. */
 struct vm_area {
 	u64 start, end;
 	unsigned int prot; /* PROT_* including PROT_USER */
 	struct vm_area *next;
+};
+
+#define NR_OPEN 16
+
+/* An open file of the read-only initramfs, and where reading goes on. */
+struct file {
+	const struct ramfs_file *rf; /* NULL: the slot is free */
+	u64 pos;
 };
 
 struct process {
@@ -30,6 +39,7 @@ struct process {
 	u64 brk_start, brk;   /* the heap: [brk_start, brk), whole pages mapped */
 	u64 mmap_base;        /* mmap() hands out addresses below this */
 	char name[16];
+	struct file files[NR_OPEN]; /* fds 0-2 are the console, never here */
 };
 
 struct process *process_create(const char *name);

@@ -70,7 +70,12 @@ typedef u64 phys_addr_t;
 #define ENODEV 19
 #define EINVAL 22
 #define ENOTTY 25
+#define EISDIR 21
+#define EMFILE 24
+#define EROFS 30
+#define ENAMETOOLONG 36
 #define ENOSPC 28
+#define ESPIPE 29
 #define ERANGE 34
 #define EDEADLK 35
 #define ENOSYS 38

@@ -6,6 +6,7 @@
 #define __NR_ioctl 29
 #define __NR_openat 56
 #define __NR_close 57
+#define __NR_lseek 62
 #define __NR_read 63
 #define __NR_write 64
 #define __NR_writev 66

@@ -6,6 +6,7 @@
 #define __NR_read 0
 #define __NR_write 1
 #define __NR_close 3
+#define __NR_lseek 8
 #define __NR_mmap 9
 #define __NR_mprotect 10
 #define __NR_munmap 11
