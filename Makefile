@@ -219,6 +219,7 @@ $(HB)/bench-page-alloc: $(BENCH_PA_SRCS) tests/host/peer_buddy.c tests/host/peer
 		-Iinclude -Itests/host/include -w -o $@ $(BENCH_PA_SRCS) $(HB)/peer_buddy.o
 bench-host: $(HB)/bench-page-alloc
 	$(HB)/bench-page-alloc --instructions $(BENCH_HOST_ARGS)
+	$(HB)/bench-page-alloc --cost --instructions $(BENCH_HOST_ARGS)
 
 include tests/fixtures/fdt.mk
 
@@ -263,7 +264,7 @@ experiment: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory kernel $(HB)/mmlab-run ARCH=x86_64 CMDLINE=
 	@$(PY) tools/experiment.py $(EXPERIMENT_ARGS)
 
-bench: $(DEPS_STAMP)
+bench: $(DEPS_STAMP) $(HB)/bench-page-alloc
 	@$(MAKE) --no-print-directory kernel ARCH=x86_64 CMDLINE=
 	@$(MAKE) --no-print-directory kernel ARCH=arm64 PLATFORM=virt
 	@$(MAKE) --no-print-directory kernel $(PI4_DTB) ARCH=arm64 PLATFORM=pi4

@@ -11,7 +11,11 @@
  *   bursts on a simulated node under the colour policy against in-order
  *   (what steering every order-0 allocation to a free colour costs);
  *   shuffle time per GiB (a simulated 4 GiB node), and the boot's own
- *   shuffle against its memory-init step ("in the noise", the seed says).
+ *   shuffle against its memory-init step ("in the noise", the seed says);
+ *   the cases of the speed goal (make bench-host runs them on the host
+ *   against a minimal buddy allocator) on this machine's zone, pcp lists
+ *   on and off, and the boot's memory step against the whole boot, with
+ *   the struct pages deferred init wrote after it.
  * Each line is printed for people and as a BENCH JSON record.
  */
 #include <pagoda/arch.h>
@@ -19,6 +23,7 @@
 #include <pagoda/init.h>
 #include <pagoda/mm.h>
 #include <pagoda/printk.h>
+#include <pagoda/random.h>
 #include <pagoda/shell.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
@@ -151,6 +156,114 @@ static void bench_colour(bool saved_pcp)
 	page_alloc_pcp = saved_pcp;
 }
 
+/*
+ * The speed goal's cases (tests/host/bench_page_alloc.c has the same on
+ * the host): order-0 pairs; 10,000 order-0 allocations, then frees in
+ * allocation order, and again with frees in a fixed random order; order-9
+ * pairs. On node 0's preferred zone, as GFP_KERNEL gets it.
+ */
+#define GOAL_BURST 10000
+static struct page *goal[GOAL_BURST];
+static unsigned int goal_perm[GOAL_BURST];
+
+/* Picoseconds per allocation of a 10,000-page burst; 0 if one failed. */
+static u64 goal_allocs(void)
+{
+	u64 t0 = arch_cycles();
+	unsigned long bad = 0;
+
+	for (int i = 0; i < GOAL_BURST; i++)
+		bad += !(goal[i] = alloc_pages_node(0, GFP_KERNEL | __GFP_NOWARN, 0));
+	t0 = cycles_to_ns((arch_cycles() - t0) * 1000) / GOAL_BURST;
+	if (!bad)
+		return t0;
+	for (int i = 0; i < GOAL_BURST; i++)
+		if (goal[i])
+			__free_pages(goal[i], 0);
+	return 0;
+}
+
+static u64 goal_frees(bool random)
+{
+	u64 t0 = arch_cycles();
+
+	for (int i = 0; i < GOAL_BURST; i++)
+		__free_pages(goal[random ? goal_perm[i] : (unsigned int)i], 0);
+	return cycles_to_ns((arch_cycles() - t0) * 1000) / GOAL_BURST;
+}
+
+static void bench_goal(bool saved_pcp)
+{
+	struct rng r;
+	char what[64];
+
+	rng_seed(&r, 42);
+	for (unsigned int i = 0; i < GOAL_BURST; i++)
+		goal_perm[i] = i;
+	for (unsigned int i = GOAL_BURST - 1; i > 0; i--) {
+		unsigned int j = rng_u32(&r) % (i + 1), t = goal_perm[i];
+
+		goal_perm[i] = goal_perm[j];
+		goal_perm[j] = t;
+	}
+	for (int on = 1; on >= 0; on--) {
+		const char *pcp = on ? "pcp on" : "pcp off";
+		u64 a;
+
+		page_alloc_pcp = on;
+		drain_all_pages(NODE_DATA(0));
+		pairs(0, 0, GFP_KERNEL, 1000); /* warm up */
+		snprintf(what, sizeof(what), "goal: order-0 alloc then free, %s", pcp);
+		report(what, "ns/pair", pairs(0, 0, GFP_KERNEL, 1000000), 0);
+		a = goal_allocs();
+		if (!a) {
+			kprintf("  %-44s not measured: 10,000 free pages needed\n", "goal: bursts");
+			continue;
+		}
+		snprintf(what, sizeof(what), "goal: 10,000 allocs, %s", pcp);
+		report(what, "ns/alloc", a, 0);
+		snprintf(what, sizeof(what), "goal:   then frees in order, %s", pcp);
+		report(what, "ns/free", goal_frees(false), 0);
+		if (goal_allocs()) {
+			snprintf(what, sizeof(what), "goal:   frees in random order, %s", pcp);
+			report(what, "ns/free", goal_frees(true), 0);
+		}
+		snprintf(what, sizeof(what), "goal: order-9 alloc+free, %s", pcp);
+		a = pairs(0, 9, GFP_KERNEL, 20000);
+		if (a)
+			report(what, "ns/pair", a, 0);
+		else
+			kprintf("  %-44s not measured: no free order-9 block\n", what);
+	}
+	page_alloc_pcp = saved_pcp;
+	drain_all_pages(NODE_DATA(0));
+}
+
+/* The boot's memory step (random_init excluded) against the whole boot. */
+static void bench_memory_step(void)
+{
+	u64 mem_step = 0, boot = 0;
+	char what[64];
+
+	for (int i = 1; i < nr_boot_steps; i++) {
+		if (!strcmp(boot_steps[i].name, "memory"))
+			mem_step = cycles_to_ns(boot_steps[i].cycles - boot_steps[i - 1].cycles);
+		if (!strcmp(boot_steps[i].name, "shell"))
+			boot = cycles_to_ns(boot_steps[i].cycles - boot_entry_cycles);
+	}
+	if (!mem_step || !boot)
+		return;
+	snprintf(what, sizeof(what), "memory step of boot, %lu MiB (xN of boot)",
+		 totalram_pages() >> (20 - PAGE_SHIFT));
+	report(what, "us", mem_step, boot);
+	if (NODE_DATA(0)->deferred_pages)
+		report("  struct pages written after boot (thread)", "us",
+		       NODE_DATA(0)->deferred_ns, 0);
+	else
+		kprintf("  (this boot wrote every struct page at boot: mem=, a shuffling"
+			" policy or page_alloc.deferred_init=0)\n");
+}
+
 /* The shuffle on a simulated node, and this boot's shuffle against its memory step. */
 static void bench_shuffle_time(void)
 {
@@ -227,5 +340,9 @@ static void bench_pagealloc(void)
 	if (shell_interrupted())
 		return;
 	bench_shuffle_time();
+	if (shell_interrupted())
+		return;
+	bench_goal(saved_pcp);
+	bench_memory_step();
 }
 KBENCH(pagealloc, "page allocator: alloc/free cost, pcp lists, shuffle cost", bench_pagealloc);

@@ -11,6 +11,7 @@ under nested virtualization. Every column says which it is.
 import argparse
 import json
 import os
+import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -175,6 +176,24 @@ def sched_locks_tables(results):
                   "numbers there measure that too)" % ("; ".join(over), host))
 
 
+def bench_host():
+    """Run build/host/bench-page-alloc (built by make bench) and return its
+    records; its table is printed as it comes."""
+    exe = os.path.join(ROOT, "build", "host", "bench-page-alloc")
+    print("bench: page allocator on the host against a minimal buddy (make bench-host)")
+    if not os.path.exists(exe):
+        print("bench: %s missing (make bench builds it)" % os.path.relpath(exe, ROOT))
+        return []
+    out = subprocess.run([exe, "--instructions"], capture_output=True, text=True).stdout
+    recs = []
+    for line in out.splitlines():
+        if line.startswith("BENCH "):
+            recs.append(json.loads(line[6:]))
+        else:
+            print(line)
+    return recs
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
@@ -222,16 +241,21 @@ def main():
                        run(target, accel, a.mem, names, 1, a.pi4_dtb)))
         sched_locks_tables(sl)
         results += sl
-    # The page allocator in a small and a big guest (struct pages for all
-    # of it, a long shuffle), shuffle on so the boot's shuffle is timed.
+    # The page allocator on the host against a minimal buddy allocator
+    # (make bench-host: same mm/page_alloc.c, gcc -O2, callgrind counts).
+    if a.bench in ("all", "pagealloc", "host"):
+        results.append(("host", [bench_host()]))
+    # The page allocator in a small and a big guest: shuffle on, so the
+    # boot's shuffle is timed (every struct page is written at boot), and
+    # the default (deferred struct page init), for the boot's memory step.
     if a.bench in ("all", "pagealloc"):
         pa = []
         for accel in accels:
             for mem in (a.mem, a.big_mem):
-                print("bench: pagealloc under %s with %s" % (accel.upper(), mem))
-                pa.append(("%s %s" % (accel, mem),
-                           run("x86_64", accel, mem, "pagealloc", 1,
-                               extra="page_alloc.shuffle=1")))
+                for extra, what in (("page_alloc.shuffle=1", "shuffled"), ("", "default")):
+                    print("bench: pagealloc under %s with %s, %s" % (accel.upper(), mem, what))
+                    pa.append(("%s %s %s" % (accel, mem, what),
+                               run("x86_64", accel, mem, "pagealloc", 1, extra=extra)))
         if not a.x86_only:
             for target in ("arm64-virt", "arm64-pi4"):
                 print("bench: pagealloc on %s under TCG" % target)

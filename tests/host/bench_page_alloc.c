@@ -22,8 +22,11 @@
  * (--toggle-collect), so the count per operation does not depend on load.
  * Lines starting "BENCH " are JSON for tools (make bench).
  *
- * Usage: bench-page-alloc [--instructions] [--runs N]
- *        bench-page-alloc --one ALLOC CASE   (what callgrind runs)
+ * With --cost, instead: what each optional check and hook adds per
+ * operation (fault injection armed, page_alloc.debug, each policy).
+ *
+ * Usage: bench-page-alloc [--instructions] [--cost] [--runs N]
+ *        bench-page-alloc [--variant V] --one ALLOC CASE   (what callgrind runs)
  */
 #include <pagoda/mm.h>
 #include <pagoda/printk.h>
@@ -183,12 +186,34 @@ __attribute__((noinline)) static void peer_setup(char *mem, unsigned long *map)
 	peer_init(&peer, align4m(mem), FRAMES, map);
 }
 
+/*
+ * --cost: what each optional check and hook adds, one variant at a time
+ * against the default (in-order policy, no debug, no fault injection).
+ */
+enum variant { V_DEFAULT, V_FAIL, V_DEBUG, V_SHUFFLE, V_ENTROPY, V_COLOUR, NR_VARIANTS };
+static const struct {
+	const char *key, *what, *policy;
+} variants[NR_VARIANTS] = {
+	[V_DEFAULT] = { "default", "default (inorder; checks on free always on)", "inorder" },
+	[V_FAIL] = { "fail", "fail_page_alloc armed, never firing", "inorder" },
+	[V_DEBUG] = { "debug", "page_alloc.debug=1 (simulated: no poison)", "inorder" },
+	[V_SHUFFLE] = { "shuffle", "policy shuffle (populated hook)", "shuffle" },
+	[V_ENTROPY] = { "shuffle-entropy", "policy shuffle-entropy (+free_to_tail)",
+			"shuffle-entropy" },
+	[V_COLOUR] = { "colour", "policy colour (pick, taken hooks)", "colour" },
+};
+static enum variant variant = V_DEFAULT;
+
 /* The node the other cases run on (not through pagoda_setup, which
- * callgrind counts). */
+ * callgrind counts), under the variant's policy and switches. */
 static void node_up(void)
 {
-	if (!memsim_create_on(NID, &whole, 1, zone_ends, "inorder", pagoda_map, ~0UL))
+	if (!memsim_create_on(NID, &whole, 1, zone_ends, variants[variant].policy,
+			      pagoda_map, ~0UL))
 		panic("bench: could not set up the node");
+	page_alloc_debug = variant == V_DEBUG;
+	if (variant == V_FAIL)
+		fail_page_alloc_set(~0UL >> 1, 100, -1); /* armed; fires every 2^63 calls */
 }
 
 /* Nanoseconds for one set-up; cold: on memory never touched; all: with
@@ -354,8 +379,9 @@ static u64 count_instructions(enum alloc a, enum bcase c)
 	snprintf(out, sizeof(out), "/tmp/bench-page-alloc.%d.cg", getpid());
 	snprintf(cmd, sizeof(cmd),
 		 "valgrind --tool=callgrind --callgrind-out-file=%s --collect-atstart=no "
-		 "--toggle-collect=%s %s --one %s %s >/dev/null 2>&1",
-		 out, case_function(a, c), self_path, alloc_names[a], cases[c].key);
+		 "--toggle-collect=%s %s --variant %s --one %s %s >/dev/null 2>&1",
+		 out, case_function(a, c), self_path, variants[variant].key, alloc_names[a],
+		 cases[c].key);
 	if (system(cmd) != 0)
 		return 0;
 	f = fopen(out, "r");
@@ -395,6 +421,75 @@ static int run_one(const char *alloc, const char *key)
 	return 0;
 }
 
+/*
+ * --cost: order-0 pairs with per-CPU lists off (every call reaches the
+ * buddy core and the policy's hooks) and a burst's allocs and frees with
+ * them on, per variant; time (min of runs) and callgrind instructions.
+ */
+static int cost_table(int runs, bool want_instr)
+{
+	static const enum bcase cc[] = { PAIR0, BURST_ALLOC, BURST_FREE };
+	static const enum alloc ca[] = { PCP_OFF, PCP_ON, PCP_ON };
+	u64 ns[NR_VARIANTS][3], in[NR_VARIANTS][3] = { { 0 } };
+
+	for (int v = 0; v < NR_VARIANTS; v++) {
+		variant = v;
+		memsim_release(NODE_DATA(NID));
+		node_up();
+		for (int k = 0; k < 3; k++) {
+			unsigned long n = ops_of(cc[k]);
+
+			select_alloc(ca[k]);
+			run_case(ca[k], cc[k], warm_ops(cc[k]));
+			ns[v][k] = ~0ULL;
+			for (int r = 0; r < runs; r++)
+				ns[v][k] = MIN(ns[v][k], run_case(ca[k], cc[k], n) * 1000 / n);
+			if (want_instr)
+				in[v][k] = count_instructions(ca[k], cc[k]) * 1000 /
+					   (2 * grind_ops(cc[k]));
+		}
+		page_alloc_debug = false;
+		fail_page_alloc_set(1, 100, 0);
+	}
+	kprintf("what each check and hook costs (Pagoda on the host, 1 GiB, min of %d runs;\n"
+		"+N = instructions per operation above the default, callgrind)\n\n", runs);
+	kprintf("%-44s  %-22s  %-22s  %-22s\n", "variant", "order-0 pair, pcp off",
+		"burst alloc, pcp on", "burst free, pcp on");
+	for (int v = 0; v < NR_VARIANTS; v++) {
+		kprintf("%-44s", variants[v].what);
+		for (int k = 0; k < 3; k++) {
+			char b[48];
+			long d = (long)in[v][k] - (long)in[V_DEFAULT][k];
+
+			if (!want_instr)
+				snprintf(b, sizeof(b), "%llu.%llu ns", (unsigned long long)(ns[v][k] / 1000),
+					 (unsigned long long)(ns[v][k] % 1000 / 100));
+			else if (v == V_DEFAULT)
+				snprintf(b, sizeof(b), "%llu.%llu ns %llu ins",
+					 (unsigned long long)(ns[v][k] / 1000),
+					 (unsigned long long)(ns[v][k] % 1000 / 100),
+					 (unsigned long long)(in[v][k] / 1000));
+			else
+				snprintf(b, sizeof(b), "%llu.%llu ns %s%ld ins",
+					 (unsigned long long)(ns[v][k] / 1000),
+					 (unsigned long long)(ns[v][k] % 1000 / 100),
+					 d >= 0 ? "+" : "-", (d >= 0 ? d : -d) / 1000);
+			kprintf("  %-22s", b);
+		}
+		kprintf("\n");
+	}
+	for (int v = 0; v < NR_VARIANTS; v++)
+		for (int k = 0; k < 3; k++)
+			kprintf("BENCH {\"bench\":\"pagealloc-host-cost\",\"variant\":\"%s\","
+				"\"case\":\"%s\",\"alloc\":\"%s\",\"ns\":%llu.%03llu,"
+				"\"instructions\":%llu.%03llu}\n", variants[v].key, cases[cc[k]].key,
+				alloc_names[ca[k]], (unsigned long long)(ns[v][k] / 1000),
+				(unsigned long long)(ns[v][k] % 1000),
+				(unsigned long long)(in[v][k] / 1000),
+				(unsigned long long)(in[v][k] % 1000));
+	return 0;
+}
+
 /* --- the table ------------------------------------------------------------------- */
 
 static void print_value(u64 ps, u64 base_ps, const char *unit)
@@ -416,18 +511,33 @@ static void print_value(u64 ps, u64 base_ps, const char *unit)
 int main(int argc, char **argv)
 {
 	static u64 best[NR_ALLOCS][NR_CASES], instr[NR_ALLOCS][NR_CASES];
-	bool want_instr = false;
+	bool want_instr = false, cost = false;
 	int runs = 15;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--one") && i + 2 < argc)
 			return run_one(argv[i + 1], argv[i + 2]);
+		if (!strcmp(argv[i], "--variant") && i + 1 < argc) {
+			bool found = false;
+
+			for (int v = 0; v < NR_VARIANTS; v++)
+				if (!strcmp(argv[i + 1], variants[v].key))
+					variant = v, found = true;
+			if (!found) {
+				kprintf("bench-page-alloc: no variant %s\n", argv[i + 1]);
+				return 2;
+			}
+			i++;
+			continue;
+		}
 		if (!strcmp(argv[i], "--instructions"))
 			want_instr = true;
+		else if (!strcmp(argv[i], "--cost"))
+			cost = true;
 		else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
 			runs = (int)strtol(argv[++i], NULL, 10);
 		else {
-			kprintf("usage: bench-page-alloc [--instructions] [--runs N]\n");
+			kprintf("usage: bench-page-alloc [--instructions] [--cost] [--runs N]\n");
 			return 2;
 		}
 	}
@@ -435,6 +545,8 @@ int main(int argc, char **argv)
 	if (runs < 1)
 		runs = 1;
 	setup_all();
+	if (cost)
+		return cost_table(runs, want_instr && system("valgrind --version >/dev/null 2>&1") == 0);
 	for (int a = 0; a < NR_ALLOCS; a++) {
 		select_alloc(a);
 		for (int c = 0; c < NR_CASES; c++) {
