@@ -34,7 +34,8 @@ PY := /usr/bin/python3
 # Tools are installed on first use; the stamp avoids asking apt each time.
 DEPS_STAMP := build/.deps-ok
 
-.PHONY: all run debug test bench bench-host experiment iso host-test deps clean kernel fuzz fuzz-page-alloc
+.PHONY: all run debug test bench bench-host experiment iso host-test deps clean kernel fuzz \
+	fuzz-page-alloc test-build-x86_64 test-build-host test-build-arm64-virt test-build-arm64-pi4
 all: kernel
 
 deps: $(DEPS_STAMP)
@@ -146,20 +147,31 @@ $(B)/pagoda.iso: $(B)/pagoda.elf tools/mkiso.sh
 # ---------------------------------------------------------------------------
 # Host tests: the pure code, compiled for Linux with ASan and UBSan.
 
-# The placement policies (mm/policy.h), wherever the page allocator goes.
-POLICY_SRCS := mm/policy.c $(filter-out %_test.c,$(wildcard mm/policy_*.c))
-HOST_KSRCS := $(wildcard lib/*.c) kernel/ktest.c kernel/params.c kernel/printk.c \
-	kernel/time.c kernel/ksyms.c kernel/boot_info.c \
-	kernel/params_test.c kernel/ksyms_test.c \
-	mm/page_alloc.c $(POLICY_SRCS) mm/page_alloc_verify.c mm/memsim.c \
-	mm/page_alloc_test.c mm/policy_test.c mm/lab/cache_model.c mm/lab/cache_model_test.c \
-	mm/lab/mmlab.c mm/lab/mmlab_test.c \
-	drivers/virtio/virtio_ring.c tests/host/virtio_ring_test.c tests/host/host_dma.c
-HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter \
+# One list of what every host program links: the kernel's own library
+# code (printk, parameters, time, symbols, string and number formatting)
+# over tests/host's stand-ins for the machine. Each program adds its part.
+HOST_RUNTIME := lib/string.c lib/vsprintf.c lib/kstrtox.c lib/random.c lib/errname.c \
+	kernel/printk.c kernel/params.c kernel/time.c kernel/ksyms.c kernel/boot_info.c \
+	tests/host/host_env.c tests/host/host_locks.c
+# The page allocator and its placement policies (mm/policy.h), as the
+# fuzzer, the lab runner and ktest-host take them.
+HOST_PAGE_ALLOC := mm/page_alloc.c mm/policy.c \
+	$(filter-out %_test.c,$(wildcard mm/policy_*.c)) mm/page_alloc_verify.c mm/memsim.c
+# The allocator-policy lab (docs/allocator-policy.md).
+HOST_MMLAB := mm/lab/mmlab.c mm/lab/cache_model.c
+# Warnings as the kernel has them, in every host program.
+HOST_WARN := -Wall -Wextra -Wno-unused-parameter
+HOST_INC := -include tests/host/host_prefix.h -Iinclude -Itests/host/include
+
+# ktest-host: every suite that builds on the host (the *_test.c files).
+HOST_KSRCS := $(sort $(HOST_RUNTIME) $(wildcard lib/*.c) kernel/ktest.c \
+	kernel/params_test.c kernel/ksyms_test.c $(HOST_PAGE_ALLOC) $(HOST_MMLAB) \
+	mm/page_alloc_test.c mm/policy_test.c mm/lab/cache_model_test.c mm/lab/mmlab_test.c \
+	drivers/virtio/virtio_ring.c tests/host/virtio_ring_test.c tests/host/host_dma.c)
+HOST_CFLAGS := -std=gnu11 -O1 -g $(HOST_WARN) \
 	-fno-builtin -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-	-fno-omit-frame-pointer -include tests/host/host_prefix.h -Iinclude -Itests/host/include -MMD -MP
-HOST_KOBJS := $(patsubst %.c,$(HB)/obj/%.o,$(HOST_KSRCS) tests/host/host_env.c \
-	tests/host/host_locks.c)
+	-fno-omit-frame-pointer $(HOST_INC) -MMD -MP
+HOST_KOBJS := $(patsubst %.c,$(HB)/obj/%.o,$(HOST_KSRCS))
 
 $(HB)/obj/%.o: %.c tests/host/host_prefix.h
 	@mkdir -p $(dir $@)
@@ -167,29 +179,22 @@ $(HB)/obj/%.o: %.c tests/host/host_prefix.h
 	@$(CC) $(HOST_CFLAGS) -c $< -o $@
 $(HB)/ktest-host: $(HOST_KOBJS) $(HB)/obj/tests/host/main.o
 	@$(CC) -fsanitize=address,undefined -o $@ $^
-$(HB)/printf-vs-libc: $(HB)/obj/lib/vsprintf.o $(HB)/obj/lib/string.o \
-		$(HB)/obj/tests/host/host_env.o $(HB)/obj/tests/host/host_locks.o \
-		$(HB)/obj/kernel/printk.o \
-		$(HB)/obj/kernel/time.o $(HB)/obj/kernel/params.o \
-		$(HB)/obj/lib/kstrtox.o $(HB)/obj/kernel/ksyms.o tests/host/printf_vs_libc.c
-	@$(CC) -std=gnu11 -O1 -g -fsanitize=address,undefined -o $@ $(filter %.o,$^) \
-		tests/host/printf_vs_libc.c
+# Our printf against the C library's: this one file sees libc's headers,
+# not the kernel's.
+$(HB)/printf-vs-libc: $(patsubst %.c,$(HB)/obj/%.o,$(HOST_RUNTIME)) tests/host/printf_vs_libc.c
+	@$(CC) -std=gnu11 -O1 -g $(HOST_WARN) -fsanitize=address,undefined -o $@ $^
 
--include $(HOST_KOBJS:.o=.d)
+-include $(HOST_KOBJS:.o=.d) $(HB)/obj/tests/host/main.d
 
 # Fuzzing (clang's libFuzzer): the page allocator driven by random programs.
 FUZZ_SECONDS ?= 60
-FUZZ_PA_SRCS := mm/page_alloc.c $(POLICY_SRCS) mm/page_alloc_verify.c mm/memsim.c \
-	lib/random.c lib/string.c lib/vsprintf.c lib/kstrtox.c kernel/printk.c \
-	kernel/params.c kernel/time.c kernel/ksyms.c kernel/boot_info.c \
-	tests/host/host_env.c tests/host/host_locks.c \
-	tests/host/fuzz_page_alloc.c
+FUZZ_CFLAGS := -std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined -fno-builtin $(HOST_WARN) $(HOST_INC)
+FUZZ_PA_SRCS := $(HOST_RUNTIME) $(HOST_PAGE_ALLOC) tests/host/fuzz_page_alloc.c
 $(HB)/fuzz-page-alloc: $(FUZZ_PA_SRCS) tests/host/host_prefix.h $(wildcard include/pagoda/*.h mm/*.h)
 	@mkdir -p $(HB)
 	@echo "  CLANG   $@"
-	@clang -std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=undefined -include tests/host/host_prefix.h \
-		-Iinclude -Itests/host/include -w -o $@ $(FUZZ_PA_SRCS)
+	@clang $(FUZZ_CFLAGS) -o $@ $(FUZZ_PA_SRCS)
 fuzz-page-alloc: $(HB)/fuzz-page-alloc
 	@mkdir -p build/fuzz/page-alloc
 	$(HB)/fuzz-page-alloc -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
@@ -197,26 +202,23 @@ fuzz-page-alloc: $(HB)/fuzz-page-alloc
 
 # The allocator-policy lab on the host (mm/lab/mmlab.c): optimized, no
 # sanitizers, for the experiment matrix (tools/experiment.py).
-MMLAB_SRCS := $(filter-out tests/host/fuzz_page_alloc.c,$(FUZZ_PA_SRCS)) \
-	mm/lab/mmlab.c mm/lab/cache_model.c tests/host/mmlab_run.c
+MMLAB_SRCS := $(HOST_RUNTIME) $(HOST_PAGE_ALLOC) $(HOST_MMLAB) tests/host/mmlab_run.c
 $(HB)/mmlab-run: $(MMLAB_SRCS) tests/host/host_prefix.h $(wildcard include/pagoda/*.h mm/*.h mm/lab/*.h)
 	@mkdir -p $(HB)
 	@echo "  HOSTCC  $@"
-	@$(CC) -std=gnu11 -O2 -g -fno-builtin -include tests/host/host_prefix.h \
-		-Iinclude -Itests/host/include -w -o $@ $(MMLAB_SRCS)
+	@$(CC) -std=gnu11 -O2 -g -fno-builtin $(HOST_WARN) $(HOST_INC) -o $@ $(MMLAB_SRCS)
 
 # The page allocator's speed against a minimal buddy allocator, on the host:
 # the same mm/page_alloc.c, gcc -O2, no sanitizers (docs/memory.md, "Cost").
 # The peer is plain C, compiled without the kernel's prefix header.
-BENCH_PA_SRCS := $(filter-out tests/host/fuzz_page_alloc.c,$(FUZZ_PA_SRCS)) \
-	tests/host/bench_page_alloc.c
+BENCH_PA_SRCS := $(HOST_RUNTIME) $(HOST_PAGE_ALLOC) tests/host/bench_page_alloc.c
 $(HB)/bench-page-alloc: $(BENCH_PA_SRCS) tests/host/peer_buddy.c tests/host/peer_buddy.h \
 		tests/host/host_prefix.h $(wildcard include/pagoda/*.h mm/*.h)
 	@mkdir -p $(HB)
 	@echo "  HOSTCC  $@"
-	@$(CC) -std=gnu11 -O2 -g -c tests/host/peer_buddy.c -o $(HB)/peer_buddy.o
-	@$(CC) -std=gnu11 -O2 -g -fno-builtin -include tests/host/host_prefix.h \
-		-Iinclude -Itests/host/include -w -o $@ $(BENCH_PA_SRCS) $(HB)/peer_buddy.o
+	@$(CC) -std=gnu11 -O2 -g $(HOST_WARN) -c tests/host/peer_buddy.c -o $(HB)/peer_buddy.o
+	@$(CC) -std=gnu11 -O2 -g -fno-builtin $(HOST_WARN) $(HOST_INC) \
+		-o $@ $(BENCH_PA_SRCS) $(HB)/peer_buddy.o
 bench-host: $(HB)/bench-page-alloc
 	$(HB)/bench-page-alloc --instructions $(BENCH_HOST_ARGS)
 	$(HB)/bench-page-alloc --cost --instructions $(BENCH_HOST_ARGS)
@@ -231,10 +233,7 @@ FUZZ_ELF_SRCS := tests/host/fuzz_elf.c lib/elf.c lib/string.c
 $(HB)/fuzz-elf: $(FUZZ_ELF_SRCS) tests/host/host_prefix.h include/pagoda/elf.h | $(DEPS_STAMP)
 	@mkdir -p $(HB)
 	@echo "  CLANG   $@"
-	@clang -std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=undefined -fno-builtin \
-		-include tests/host/host_prefix.h -Iinclude -Itests/host/include \
-		$(FUZZ_ELF_SRCS) -o $@
+	@clang $(FUZZ_CFLAGS) $(FUZZ_ELF_SRCS) -o $@
 
 .PHONY: fuzz-elf
 fuzz-elf: $(HB)/fuzz-elf
@@ -249,11 +248,25 @@ host-test: $(HB)/ktest-host $(HB)/printf-vs-libc
 # ---------------------------------------------------------------------------
 # The full test run and the benchmarks
 
+# ONLY= runs a subset (`make test ONLY=help` lists the selectors and the
+# units; tests/README.md). The harness says which builds the selection
+# needs; each is one test-build-% target below.
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+TEST_BUILDS := $(shell $(PY) tests/harness.py --only '$(ONLY)' --builds || echo FAILED)
+endif
 test: $(DEPS_STAMP)
-	@$(MAKE) --no-print-directory kernel iso host-test-bins ARCH=x86_64 CMDLINE=
+	@$(if $(filter FAILED,$(TEST_BUILDS)),exit 2)
+	@$(foreach b,$(TEST_BUILDS),$(MAKE) --no-print-directory test-build-$(b) &&) true
+	@$(PY) tests/harness.py --only '$(ONLY)' --pi4-dtb $(PI4_DTB)
+
+test-build-x86_64:
+	@$(MAKE) --no-print-directory kernel iso ARCH=x86_64 CMDLINE=
+test-build-host:
+	@$(MAKE) --no-print-directory host-test-bins ARCH=x86_64
+test-build-arm64-virt:
 	@$(MAKE) --no-print-directory kernel ARCH=arm64 PLATFORM=virt
+test-build-arm64-pi4:
 	@$(MAKE) --no-print-directory kernel $(PI4_DTB) ARCH=arm64 PLATFORM=pi4
-	@$(PY) tests/harness.py --pi4-dtb $(PI4_DTB)
 
 host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc $(HB)/fuzz-elf $(HB)/mmlab-run \
 	$(HB)/bench-page-alloc

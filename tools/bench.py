@@ -2,8 +2,9 @@
 """`make bench`: boot the kernel with bench=all under KVM (when /dev/kvm is
 usable) and under TCG, and the arm64 kernels on QEMU virt and raspi4b (TCG
 only: this is an x86 host), collect the BENCH JSON lines each run prints,
-and show them side by side: a table for people, JSON lines
-(build/bench/results.jsonl) for tools. Standard library only.
+and show them side by side: tables for people (they end the output), JSON
+lines for tools (build/bench/results.jsonl, kind "bench"; --json prints
+them too). Standard library only.
 
 TCG timings are emulator timings, not hardware timings; so are KVM timings
 under nested virtualization. Every column says which it is.
@@ -14,29 +15,30 @@ import os
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import qemu  # noqa: E402
-from harness import Boot, choose_accel  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pagoda import accel as accel_mod, paths, qemu  # noqa: E402
+from pagoda.boot import Boot  # noqa: E402
+from pagoda.results import JsonLines  # noqa: E402
 
-KERNEL = os.path.join(ROOT, "build", "x86_64-pc", "pagoda.elf")
-ARM64_IMAGE = os.path.join(ROOT, "build", "arm64-%s", "kernel8.img")
-OUT = os.path.join(ROOT, "build", "bench")
+ROOT = paths.ROOT
+OUT = os.path.join(paths.BUILD, "bench")
 
 
 def target_cmd(target, accel, mem, cmdline, pi4_dtb):
     """The QEMU command for one column: x86_64 (pc), arm64-virt, arm64-pi4."""
     if target == "x86_64":
-        return qemu.build_cmd(kernel=KERNEL, accel=accel, mem=mem, cmdline=cmdline)[0]
+        return qemu.build_cmd(kernel=paths.X86_KERNEL, accel=accel, mem=mem,
+                              cmdline=cmdline)[0]
     platform = target.split("-")[1]
     return qemu.build_cmd(arch="arm64", platform=platform, mem=mem, cmdline=cmdline,
-                          kernel=ARM64_IMAGE % platform, dtb=pi4_dtb)[0]
+                          kernel=paths.ARM64_IMAGE[platform], dtb=pi4_dtb)[0]
 
 
 def run(target, accel, mem, names, runs, pi4_dtb=None, extra=""):
     """Boot `runs` times; return a list of per-boot lists of BENCH records."""
     boots = []
+    # raspi4b's memory is the board's own, whatever --mem says.
+    mem = "2G" if target == "arm64-pi4" else mem
     for i in range(runs):
         cmdline = ("bench=%s panic=-1 %s" % (names, extra)).strip()
         cmd = target_cmd(target, accel, mem, cmdline, pi4_dtb)
@@ -203,22 +205,27 @@ def main():
                     help="auto (KVM when usable, and TCG), kvm or tcg")
     ap.add_argument("--big-mem", default="16G",
                     help="second guest size for the page allocator bench")
-    ap.add_argument("--pi4-dtb", help="device tree for raspi4b")
+    ap.add_argument("--pi4-dtb", default=paths.PI4_DTB, help="device tree for raspi4b")
+    ap.add_argument("--json", action="store_true",
+                    help="print the JSON lines too, not only into the results file")
     ap.add_argument("--x86-only", action="store_true")
     a = ap.parse_args()
     os.makedirs(OUT, exist_ok=True)
     if a.accel == "auto":
         # KVM beside TCG, unless KVM is far slower than emulation here
         # (nested virtualization), where its numbers would measure the host.
-        picked, why = choose_accel()
+        picked, why = accel_mod.choose()
         accels = ["kvm", "tcg"] if picked == "kvm" else ["tcg"]
         if picked != "kvm":
             print("bench: TCG only: %s; --accel kvm forces KVM" % why)
     else:
-        accels = [a.accel]
+        accels = [accel_mod.check(a.accel, "--accel")]
     columns = [("x86_64", acc) for acc in accels]
     if not a.x86_only:
         columns += [("arm64-virt", "tcg"), ("arm64-pi4", "tcg")]
+    path = os.path.join(OUT, "results.jsonl")
+    print("bench: JSON lines go to %s%s" % (paths.rel(path),
+          "" if a.json else " (--json prints them too)"))
     results = []
     # Boot timing: several boots, medians. The other benchmarks get their
     # own boots below.
@@ -266,16 +273,13 @@ def main():
                    " stated; xN = ratio to the group's baseline in the same boot)",
                    "pagealloc", pa)
         results += pa
-    path = os.path.join(OUT, "results.jsonl")
-    with open(path, "w") as f:
+    with JsonLines(path, "bench") as out:
         for _, boots in results:
             for recs in boots:
                 for r in recs:
-                    line = json.dumps(r, sort_keys=True)
-                    f.write(line + "\n")
-                    print("BENCH " + line)
-    print("bench: results in %s" % os.path.relpath(path, ROOT))
-
+                    line = out.write("bench", r)
+                    if a.json:
+                        print("BENCH " + line)
 
 if __name__ == "__main__":
     main()

@@ -7,7 +7,8 @@ In QEMU: a smaller slice, booted with a 64 MiB direct-mapped memory-side
 cache described in ACPI HMAT, each cell run by the kernel shell's
 `mmlab run` and checked number for number against the host.
 
-Writes build/experiment/results.csv and results.json, and renders
+Writes build/experiment/results.jsonl (one JSON line per cell, kind
+"lab": the host's cells, then the QEMU slice's), and renders
 docs/experiments/allocator-policy.md (tables, the seed's numbers beside
 ours) and docs/experiments/conflict-rate.svg (gnuplot). Standard library
 plus gnuplot (tools/install-deps.sh installs it).
@@ -21,15 +22,15 @@ import statistics
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import qemu  # noqa: E402
-from harness import Boot  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pagoda import accel as accel_mod, paths, qemu  # noqa: E402
+from pagoda.boot import Boot  # noqa: E402
+from pagoda.results import JsonLines  # noqa: E402
 
-RUNNER = os.path.join(ROOT, "build", "host", "mmlab-run")
-KERNEL = os.path.join(ROOT, "build", "x86_64-pc", "pagoda.elf")
-OUT = os.path.join(ROOT, "build", "experiment")
+ROOT = paths.ROOT
+RUNNER = paths.host_bin("mmlab-run")
+KERNEL = paths.X86_KERNEL
+OUT = os.path.join(paths.BUILD, "experiment")
 DOCS = os.path.join(ROOT, "docs", "experiments")
 
 POLICIES = ["inorder", "shuffle", "shuffle-entropy", "colour"]
@@ -231,7 +232,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="two seeds, shorter aging")
     ap.add_argument("--no-qemu", action="store_true", help="host matrix only")
-    ap.add_argument("--accel", default="tcg", help="QEMU accelerator for the slice")
+    ap.add_argument("--accel", default="auto", help="auto, kvm or tcg for the QEMU slice")
     a = ap.parse_args()
     os.makedirs(OUT, exist_ok=True)
     os.makedirs(DOCS, exist_ok=True)
@@ -243,20 +244,19 @@ def main():
         recs.append(rec)
         print("[%3d/%d] %-52s conflict %6.2f%%  cover %6.2f%%" %
               (i, len(todo), " ".join(args), rec["conflict"], rec["cover"]), flush=True)
-    qemu_rows = [] if a.no_qemu else run_qemu(POLICIES, a.accel)
+    if not a.no_qemu:
+        accel, why = accel_mod.choose(a.accel)
+        print("experiment: the QEMU slice under %s (%s)" % (accel.upper(), why))
+    qemu_rows = [] if a.no_qemu else run_qemu(POLICIES, accel)
 
-    keys = sorted({k for r in recs for k in r})
-    with open(os.path.join(OUT, "results.csv"), "w") as f:
-        f.write(",".join(keys) + "\n")
+    with JsonLines(os.path.join(OUT, "results.jsonl"), "experiment") as out:
         for r in recs:
-            f.write(",".join(str(r.get(k, "")) for k in keys) + "\n")
-    with open(os.path.join(OUT, "results.json"), "w") as f:
-        json.dump({"host": recs,
-                   "qemu": [{"args": x, "kernel": k, "host": h} for x, k, h in qemu_rows]},
-                  f, indent=1)
+            out.write("lab", dict(r, where="host"))
+        for x, k, h in qemu_rows:
+            out.write("lab", dict(k, where="qemu", args=x, host_equal=(k == h)))
     write_markdown(recs, qemu_rows, os.path.join(DOCS, "allocator-policy.md"))
     write_plot(recs, os.path.join(DOCS, "conflict-rate.svg"))
-    print("experiment: build/experiment/results.{csv,json}, "
+    print("experiment: build/experiment/results.jsonl, "
           "docs/experiments/allocator-policy.md, docs/experiments/conflict-rate.svg")
     bad = [x for x, k, h in qemu_rows if k != h]
     if bad:

@@ -1,0 +1,52 @@
+"""Level 2: the in-kernel suites. Every target boots with test=all (or the
+suites ONLY=TARGET:SUITE names) and its KTAP is read: each case counts, and
+so does the boot itself (no hang, no panic, the plan matched, the end
+reached), every CPU online, lockdep quiet."""
+from .common import (check_cpus_online, check_lockdep_clean, ktap_boot, rel,
+                     test_cmdline, unit)
+
+
+def x86_target(name, boot, smp, timeout):
+    """x86-64 booted three ways (QEMU -kernel, GRUB under BIOS, GRUB under
+    UEFI: the ISOs from tools/mkiso.sh), with 2 and with 4 CPUs."""
+    @unit(name, "kernel", needs=["x86_64"], suites=True)
+    def run(ctx):
+        cmdline = test_cmdline(ctx.suites)
+        iso = ctx.test_iso(cmdline) if boot != "direct" else None
+        b = ctx.boot(ctx.x86_cmd(boot=boot, iso=iso, cmdline=cmdline, smp=smp),
+                     name, timeout)
+        ktap_boot(ctx.tally, name, b)
+        check_cpus_online(ctx.tally, name, b, smp)
+        check_lockdep_clean(ctx.tally, name, b)
+    run.__doc__ = "x86-64, %s boot, %d CPUs" % (boot, smp)
+
+
+for _boot, _timeout in (("direct", 120), ("bios", 180), ("uefi", 300)):
+    for _smp in (2, 4):
+        x86_target("x86_64-%s-smp%d" % (_boot, _smp), _boot, _smp, _timeout)
+
+
+def arm64_target(name, platform, smp, gic):
+    """arm64 on QEMU virt (PSCI CPU_ON; GICv2, or GICv3) and raspi4b
+    (its 4 cores fixed by the board: the spin table); always TCG here."""
+    @unit(name, "kernel", needs=["arm64-" + platform], suites=True)
+    def run(ctx):
+        b = ctx.boot(ctx.arm64_cmd(platform, test_cmdline(ctx.suites), smp=smp, gic=gic),
+                     name, 180)
+        ktap_boot(ctx.tally, name, b)
+        check_cpus_online(ctx.tally, name, b, smp)
+        ctx.tally.check("%s:gic" % name, "arm64: GICv%d up" % gic in b.text,
+                        "the GICv%d driver did not come up (log %s)" % (gic, rel(b.log)))
+        check_lockdep_clean(ctx.tally, name, b)
+        # The exit status comes through semihosting: 0 only if all passed.
+        done = "pagoda: done" in b.text
+        ctx.tally.check("%s:exit-status" % name, b.status == (0 if done else 1),
+                        "QEMU exited %s after %s (log %s)" %
+                        (b.status, "success" if done else "failures", rel(b.log)))
+    run.__doc__ = "arm64 %s, %d CPUs, GICv%d (TCG)" % (
+        "raspi4b" if platform == "pi4" else platform, smp, gic)
+
+
+for _args in (("arm64-virt-smp2", "virt", 2, 2), ("arm64-virt-smp4", "virt", 4, 2),
+              ("arm64-virt-gicv3-smp4", "virt", 4, 3), ("arm64-pi4", "pi4", 4, 2)):
+    arm64_target(*_args)

@@ -1,0 +1,181 @@
+"""Level 3: system tests, whole stories told through a boot: a deliberate
+crash reported properly, bad parameters survived, a typed shell session,
+the ways into and out of each arm64 board."""
+import re
+
+from .common import expect, unit
+
+
+@unit("system-panic", "system", needs=["x86_64"])
+def panic_report(ctx):
+    """x86-64: a deliberate NULL write gets the full report, then panics"""
+    # The report must name the fault, show the registers and a symbolized
+    # trace through the command, then panic.
+    b = ctx.boot(ctx.x86_cmd(cmdline="shell.run=panic panic=-1"), "system-panic", 120)
+    for what, pattern in [("exception name", r"#PF page fault"),
+                          ("null pointer", r"NULL pointer dereference"),
+                          ("registers", r"RIP: 0008:ffffffff8[0-9a-f]+ cmd_panic\+0x"),
+                          ("cr2", r"CR2: 0000000000000000"),
+                          ("trace", r"Call trace:\n(.*\n)*?.*shell_exec\+0x"),
+                          ("panic", r"Kernel panic - not syncing: fatal exception")]:
+        expect(ctx.tally, "system:panic-report", b, what, pattern)
+    # panic=-1 resets, and -no-reboot turns the reset into QEMU's exit.
+    ctx.tally.check("system:panic-report.exits", not b.timed_out,
+                    "QEMU did not exit after the panic (log %s)" % b.log)
+
+
+@unit("system-bad-params", "system", needs=["x86_64"])
+def bad_params(ctx):
+    """x86-64: bad parameters are warned about, defaults kept, the boot goes on"""
+    b = ctx.boot(ctx.x86_cmd(cmdline="loglevel=99 nosuchparam=1 panic=banana test=params"),
+                 "system-badparams", 120)
+    t, tally = b.text, ctx.tally
+    tally.check("system:bad-params.range", "bad value '99' for loglevel" in t, "no loglevel warning")
+    tally.check("system:bad-params.unknown", "unknown parameter 'nosuchparam'" in t, "no unknown-key warning")
+    tally.check("system:bad-params.int", "bad value 'banana' for panic" in t, "no panic= warning")
+    tally.check("system:bad-params.survives", "pagoda: done" in t and not b.timed_out, "boot did not finish")
+
+
+@unit("system-shell", "system", needs=["x86_64"])
+def shell_session(ctx):
+    """x86-64: a typed shell session: editing, history, commands, poweroff"""
+    # Each step waits for the next prompt, then types.
+    keys = ["help\r", "uptimX\x7fe\r", "\x1b[A\r", "params loglevel\r",
+            "meminfo\r", "frobnicate\r", "poweroff\r"]
+    script = [(r"pagoda> ", k) for k in keys]
+    b = ctx.boot(ctx.x86_cmd(cmdline="panic=-1"), "system-shell", 120, script)
+    t = b.clean_text()
+    checks = [("prompt", "pagoda> " in t),
+              ("help", re.search(r"uptime\s+time since", t) is not None),
+              ("backspace", re.search(r"pagoda> uptimX\x08 \x08e\nup \d", t) is not None),
+              ("history", len(re.findall(r"\nup \d+\.\d+ s", t)) >= 2),
+              ("params", re.search(r"loglevel\s+7\s", t) is not None),
+              ("meminfo", re.search(r"MemTotal: +\d+ kB", t) is not None),
+              ("unknown", "frobnicate: unknown command" in t),
+              ("poweroff", "Power down." in t and not b.timed_out)]
+    for what, ok in checks:
+        ctx.tally.check("system:shell.%s" % what, ok, "(log %s)" % b.log)
+
+
+@unit("system-shell-errors", "system", needs=["x86_64"])
+def shell_errors_session(ctx):
+    """x86-64: the shell's error paths and line editor, after three bad boot words"""
+    # Typed as a person would, on a machine booted with three bad words on
+    # its command line.
+    left, right, home, end = "\x1b[D", "\x1b[C", "\x1b[H", "\x1b[F"
+    keys = [
+        # Each command that fails says so, by name, with its usage line.
+        "memory online -5\r", "memory online abc\r", "memory online\r", "memory foo\r",
+        "pagealloc bogus\r", "meminfo extra args\r", "pagealloc drain\r",
+        "test nosuchsuite\r", "params page_alloc.policy\r",
+        # Editing: Home/End/Delete in several spellings, Ctrl-A/E/K/U/W.
+        "xuptime" + "\x1b[1~" + "\x1b[3~" + "\r",       # Home, Delete
+        "cpu" + home + end + "s\r",                      # ESC [ H / ESC [ F
+        "ps" + "\x1bOH" + "\x1bOF" + "\r",               # ESC O H / ESC O F
+        "params loglevel junk\x17\r",                   # Ctrl-W
+        "help me" + left * 3 + "\x0b\r",                # Left, Ctrl-K
+        "reboot\x15date\r",                             # Ctrl-U
+        "dat" + left + right + "\x01\x05e\r",            # Ctrl-A, Ctrl-E
+        "w" * 300 + "\r",                               # over the limit
+        "params shell.columns\r",
+    ]
+    # The shell asks the terminal's width (ESC [ 6 n); answer as a terminal
+    # 100 columns wide would.
+    script = [(r"\x1b\[6n", "\x1b[24;100R")] + [(r"pagoda> ", k) for k in keys]
+    # A long command stopped by Ctrl-C as soon as it has started.
+    script += [(r"pagoda> ", "mmlab run workload=aged\r"), (r"workload=aged\r?\n", "\x03"),
+               (r"pagoda> ", "poweroff\r")]
+    b = ctx.boot(ctx.x86_cmd(cmdline="bogus=1 loglevel=99 page_alloc.policy=nonsense panic=-1"),
+                 "system-shell-errors", 180, script)
+    t = b.clean_text()
+
+    def usage(cmd, u):
+        return re.search(r"pagoda> %s\n(.*\n)?%s: Invalid argument \(EINVAL\)\n"
+                         r"usage: %s\n" % (re.escape(cmd), cmd.split()[0], re.escape(u)),
+                         t) is not None
+    checks = [
+        ("params.three-problems", "params: 3 problem(s) on the command line" in t),
+        ("params.choices", "bad value 'nonsense' for page_alloc.policy "
+                           "(auto|inorder|shuffle|shuffle-entropy|colour)" in t),
+        ("params.in-effect", re.search(r"page_alloc.policy +auto ", t) is not None),
+        ("memory.negative", usage("memory online -5", "memory [online SIZE|all]")),
+        ("memory.not-a-size", usage("memory online abc", "memory [online SIZE|all]")
+         and "'abc' is not a size" in t),
+        ("memory.no-size", usage("memory online", "memory [online SIZE|all]")),
+        ("memory.unknown-verb", usage("memory foo", "memory [online SIZE|all]")),
+        ("pagealloc.usage", usage("pagealloc bogus", "pagealloc [check|drain]")),
+        ("meminfo.no-args", "meminfo: takes no arguments (EINVAL)" in t),
+        ("pagealloc.drain", re.search(r"pagealloc: per-CPU lists drained, \d+ pages", t)
+         is not None),
+        ("test.no-suite", "test: No such file or directory (ENOENT)" in t),
+        ("edit.home-delete", re.search(r"\nup \d+\.\d+ s", t) is not None),
+        ("edit.no-tilde", "~: unknown command" not in t and "unknown command" not in t),
+        ("edit.home-end", re.search(r"pagoda> cpu[^\n]*\n\d+ of \d+ CPUs online", t)
+         is not None),
+        ("edit.ss3-home-end", re.search(r"pagoda> ps[^\n]*\n +PID NAME", t) is not None),
+        ("edit.ctrl-w", "no parameter 'junk'" not in t and
+         len(re.findall(r"\n  loglevel +7 ", t)) >= 1),
+        ("edit.ctrl-k", re.search(r"help +this list", t) is not None),
+        ("edit.ctrl-u-ctrl-a-e", len(re.findall(r"\n\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", t)) == 2
+         and b.text.count("Welcome to Pagoda") == 1),
+        ("edit.too-long", "line longer than 255 characters refused, nothing run" in t),
+        ("ctrl-c", "mmlab: interrupted (Ctrl-C)" in t),
+        ("columns-asked", re.search(r"shell\.columns +100 ", t) is not None),
+        ("poweroff", "Power down." in t and not b.timed_out),
+    ]
+    for what, ok in checks:
+        ctx.tally.check("system:shell-errors.%s" % what, ok, "(log %s)" % b.log)
+
+
+@unit("system-arm64-panic", "system", needs=["arm64-virt"])
+def arm64_panic_report(ctx):
+    """arm64 virt: the same deliberate NULL write, reported the arm64 way"""
+    b = ctx.boot(ctx.arm64_cmd("virt", "shell.run=panic panic=-1"), "system-arm64-panic", 60)
+    for what, pattern in [("exception class", r"Data Abort \(ESR 0x9600004[4-7]: EC 0x25"),
+                          ("null pointer", r"write: translation fault .*NULL pointer dereference"),
+                          ("registers", r"PC: ffffffff8[0-9a-f]+ cmd_panic\+0x"),
+                          ("far", r"FAR: 0000000000000000"),
+                          ("trace", r"Call trace:\n(.*\n)*?.*shell_exec\+0x"),
+                          ("panic", r"Kernel panic - not syncing: fatal exception Data Abort")]:
+        expect(ctx.tally, "system:arm64-panic-report", b, what, pattern)
+    ctx.tally.check("system:arm64-panic-report.exits", not b.timed_out,
+                    "QEMU did not exit after the panic (log %s)" % b.log)
+
+
+@unit("system-arm64-no-dtb", "system", needs=["arm64-pi4"])
+def arm64_no_dtb(ctx):
+    """raspi4b without -dtb: the kernel says plainly it has no device tree"""
+    # raspi4b then hands over ATAGS. With no command line there is no
+    # panic=, so it halts, as panic's default says: the boot is cut short.
+    cmd = [a for a in ctx.arm64_cmd("pi4", "") if a not in ("-dtb", ctx.pi4_dtb)]
+    b = ctx.boot(cmd, "system-arm64-no-dtb", 30, [(r"---\[ end Kernel panic", "")],
+                 stop_after_script=True)
+    ctx.tally.check("system:arm64-no-dtb.reported",
+                    "holds no device tree" in b.text and "Kernel panic" in b.text,
+                    "no clear error without a device tree (log %s)" % b.log)
+
+
+def arm64_shell(name, platform, el2, entered, power, gic):
+    """Entry at EL2 (virt with virtualization=on; the Pi firmware does the
+    same) and the way out of each board: PSCI through SMC on virt, the
+    BCM2835 watchdog on the Pi. `poweroff` must end QEMU by itself. The
+    virt one has 4 CPUs on a GICv3: secondaries started by PSCI through
+    SMC, each dropping from EL2 itself and opening ICC_SRE_EL1 there. The
+    typing goes through the PL011's receive interrupt on both."""
+    @unit("system-arm64-%s-shell" % name, "system", needs=["arm64-" + platform])
+    def run(ctx):
+        script = [(r"pagoda> ", "uptime\r"), (r"pagoda> ", "poweroff\r")]
+        b = ctx.boot(ctx.arm64_cmd(platform, "panic=-1", el2, smp=4, gic=gic),
+                     "system-arm64-%s-shell" % name, 60, script)
+        t = b.clean_text()
+        for what, ok in [("entry", entered in t), ("power-method", power in t),
+                         ("cpus-online", "smp: 4 of 4 CPUs online" in t),
+                         ("input-irq", "console input on interrupt" in t),
+                         ("uptime", re.search(r"\nup \d+\.\d+ s", t) is not None),
+                         ("poweroff", "Power down." in t and not b.timed_out)]:
+            ctx.tally.check("system:arm64-%s.%s" % (name, what), ok, "(log %s)" % b.log)
+    run.__doc__ = "arm64 %s: entered at EL2, typed to, powered off by %s" % (name, power)
+
+
+arm64_shell("virt-el2", "virt", True, "entered at EL2", "PSCI via SMC", 3)
+arm64_shell("pi4", "pi4", False, "entered at EL2", "BCM2835 watchdog", 2)
