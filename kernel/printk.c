@@ -7,6 +7,7 @@
  * and test output.
  */
 #include <pagoda/arch.h>
+#include <pagoda/atomic.h>
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
 #include <pagoda/smp.h>
@@ -79,7 +80,7 @@ static unsigned long printk_lock(bool *nested)
 static void printk_unlock(unsigned long flags, bool nested)
 {
 	if (!nested)
-		__atomic_store_n(&printk_owner, -1, __ATOMIC_RELEASE);
+		smp_store_release(&printk_owner, -1);
 	arch_irq_restore(flags);
 }
 

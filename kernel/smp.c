@@ -11,6 +11,7 @@
  * `cpus` can count them apart.
  */
 #include <pagoda/arch.h>
+#include <pagoda/atomic.h>
 #include <pagoda/errname.h>
 #include <pagoda/irq.h>
 #include <pagoda/list.h>
@@ -98,7 +99,7 @@ void secondary_start_kernel(unsigned int cpu)
 	arch_set_current(c->current_task);
 	arch_secondary_init();
 	timers_init_cpu();
-	__atomic_store_n(&c->online, true, __ATOMIC_RELEASE);
+	smp_store_release(&c->online, true);
 	arch_irq_enable();
 	cpu_idle_loop();
 }
@@ -138,9 +139,9 @@ static void flush_call_queue(void)
 		arch_spin_unlock(&q->lock);
 		fn = csd->fn;
 		info = csd->info;
-		__atomic_store_n(&csd->picked, 1, __ATOMIC_RELEASE);
+		smp_store_release(&csd->picked, 1);
 		fn(info);
-		__atomic_store_n(&csd->done, 1, __ATOMIC_RELEASE);
+		smp_store_release(&csd->done, 1);
 	}
 }
 
@@ -162,7 +163,7 @@ static void wait_call(struct call_single_data *csd, bool wait)
 {
 	int *flag = wait ? &csd->done : &csd->picked;
 
-	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
+	while (!smp_load_acquire(flag)) {
 		if (!arch_irqs_enabled())
 			flush_call_queue();
 		arch_cpu_relax();
@@ -260,7 +261,7 @@ void flush_tlb_mm_range(struct mm_struct *mm, u64 start, u64 end)
 
 	preempt_disable();
 	me = smp_processor_id();
-	mask = __atomic_load_n(&mm->cpu_mask, __ATOMIC_ACQUIRE);
+	mask = smp_load_acquire(&mm->cpu_mask);
 	if (mask & (1UL << me))
 		arch_flush_tlb_local(start, end);
 	if (mask & ~(1UL << me))
@@ -292,7 +293,7 @@ void ipi_handle(enum ipi_type type)
 		flush_call_queue();
 		break;
 	case IPI_STOP:
-		__atomic_store_n(&c->online, false, __ATOMIC_RELEASE);
+		smp_store_release(&c->online, false);
 		arch_irq_disable();
 		arch_halt_forever();
 	default:

@@ -7,6 +7,7 @@
  * first unknown call shows up in the log without flooding it.
  */
 #include <pagoda/arch.h>
+#include <pagoda/atomic.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
 #include <pagoda/random.h>
@@ -142,11 +143,11 @@ static s64 realtime_offset_ns(void)
 	static s64 offset;
 	static bool known;
 
-	if (!__atomic_load_n(&known, __ATOMIC_ACQUIRE)) {
+	if (!smp_load_acquire(&known)) {
 		s64 rtc = arch_rtc_read_seconds();
 
 		offset = (rtc > 0 ? rtc * (s64)NSEC_PER_SEC : 0) - (s64)ktime_get_ns();
-		__atomic_store_n(&known, true, __ATOMIC_RELEASE);
+		smp_store_release(&known, true);
 	}
 	return offset;
 }

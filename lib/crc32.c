@@ -4,6 +4,7 @@
  * partition arrays carry it. The table is built on first use; two CPUs
  * racing to build it write the same values, so no lock is needed.
  */
+#include <pagoda/atomic.h>
 #include <pagoda/crc32.h>
 
 #define CRC32_POLY_LE 0xedb88320U
@@ -20,14 +21,14 @@ static void crc32_init_table(void)
 			c = (c >> 1) ^ ((c & 1) ? CRC32_POLY_LE : 0);
 		crc32_table[i] = c;
 	}
-	__atomic_store_n(&crc32_table_ready, true, __ATOMIC_RELEASE);
+	smp_store_release(&crc32_table_ready, true);
 }
 
 u32 crc32_le(u32 crc, const void *p, size_t len)
 {
 	const u8 *b = p;
 
-	if (!__atomic_load_n(&crc32_table_ready, __ATOMIC_ACQUIRE))
+	if (!smp_load_acquire(&crc32_table_ready))
 		crc32_init_table();
 	while (len--)
 		crc = (crc >> 8) ^ crc32_table[(crc ^ *b++) & 0xff];

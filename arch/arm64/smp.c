@@ -19,6 +19,7 @@
  * entries follow in device-tree order.
  */
 #include <pagoda/arch.h>
+#include <pagoda/atomic.h>
 #include <pagoda/boot_info.h>
 #include <pagoda/printk.h>
 #include <pagoda/smp.h>
@@ -165,10 +166,10 @@ int arch_cpu_start(unsigned int cpu, void *stack_top)
 		return err;
 	/* Under emulation a CPU can take a while to get going. */
 	deadline = ktime_get_ns() + 2 * NSEC_PER_SEC;
-	while (__atomic_load_n(&cpu_arrived, __ATOMIC_ACQUIRE) != (int)cpu &&
+	while (smp_load_acquire(&cpu_arrived) != (int)cpu &&
 	       ktime_get_ns() < deadline)
 		arch_cpu_relax();
-	return __atomic_load_n(&cpu_arrived, __ATOMIC_ACQUIRE) == (int)cpu ? 0 : -ETIMEDOUT;
+	return smp_load_acquire(&cpu_arrived) == (int)cpu ? 0 : -ETIMEDOUT;
 }
 
 /* head.S's secondary_virt: the MMU, stack, vectors and per-CPU registers are set. */
@@ -181,6 +182,6 @@ void arm64_secondary_start(u64 cpu)
 		pr_warn("smp: CPU %llu started with MPIDR %#llx, expected %#llx\n",
 			(unsigned long long)cpu, (unsigned long long)hwid,
 			(unsigned long long)cpu_hwid[cpu]);
-	__atomic_store_n(&cpu_arrived, (int)cpu, __ATOMIC_RELEASE);
+	smp_store_release(&cpu_arrived, (int)cpu);
 	secondary_start_kernel((unsigned int)cpu);
 }

@@ -20,6 +20,7 @@
 #define PAGODA_SMP_H
 
 #include <pagoda/arch.h>
+#include <pagoda/atomic.h>
 #include <pagoda/types.h>
 
 #define NR_CPUS 16
@@ -58,7 +59,7 @@ unsigned int num_online_cpus(void);
 unsigned int num_possible_cpus(void);
 static inline bool cpu_online(unsigned int cpu)
 {
-	return cpu < NR_CPUS && __atomic_load_n(&cpu_locals[cpu].online, __ATOMIC_ACQUIRE);
+	return cpu < NR_CPUS && smp_load_acquire(&cpu_locals[cpu].online);
 }
 #define for_each_online_cpu(c) \
 	for ((c) = 0; (c) < NR_CPUS; (c)++) if (cpu_online(c))

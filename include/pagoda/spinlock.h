@@ -21,6 +21,7 @@
 #define PAGODA_SPINLOCK_H
 
 #include <pagoda/arch.h>
+#include <pagoda/atomic.h>
 #include <pagoda/lockdep.h>
 #include <pagoda/preempt.h>
 #include <pagoda/types.h>
@@ -43,7 +44,7 @@ static inline void arch_spin_lock(arch_spinlock_t *l)
 	u16 me = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
 
 	/* Acquire: nothing in the critical section moves above this load. */
-	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != me)
+	while (smp_load_acquire(&l->owner) != me)
 		arch_cpu_relax();
 }
 
@@ -61,7 +62,7 @@ static inline bool arch_spin_trylock(arch_spinlock_t *l)
 static inline void arch_spin_unlock(arch_spinlock_t *l)
 {
 	/* Release: the critical section's stores are visible first. */
-	__atomic_store_n(&l->owner, (u16)(l->owner + 1), __ATOMIC_RELEASE);
+	smp_store_release(&l->owner, (u16)(l->owner + 1));
 }
 
 static inline bool arch_spin_is_locked(arch_spinlock_t *l)

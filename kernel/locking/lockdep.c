@@ -11,6 +11,7 @@
  * bit test per held lock.
  */
 #include <pagoda/arch.h>
+#include <pagoda/atomic.h>
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
 #include <pagoda/sched.h>
@@ -49,7 +50,7 @@ static void register_class(struct lock_class *c)
 	arch_spin_lock(&graph_lock);
 	if (!c->id && nr_classes < MAX_LOCK_CLASSES) {
 		classes[nr_classes] = c;
-		__atomic_store_n(&c->id, (u16)nr_classes, __ATOMIC_RELEASE);
+		smp_store_release(&c->id, (u16)nr_classes);
 		nr_classes++;
 	}
 	arch_spin_unlock(&graph_lock);
@@ -60,7 +61,7 @@ static inline struct lock_class *class_of(struct lock_class *c)
 {
 	if (!c)
 		c = &unnamed_class;
-	if (unlikely(!__atomic_load_n(&c->id, __ATOMIC_ACQUIRE)))
+	if (unlikely(!smp_load_acquire(&c->id)))
 		register_class(c);
 	return c;
 }

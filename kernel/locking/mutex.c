@@ -12,6 +12,7 @@
  * when the owner sleeps, when it should give up its own CPU, or after a
  * bound.
  */
+#include <pagoda/atomic.h>
 #include <pagoda/mutex.h>
 #include <pagoda/sched.h>
 
@@ -84,7 +85,7 @@ void mutex_lock(struct mutex *m)
 	list_add_tail(&w.list, &m->waiters);
 	for (;;) {
 		set_current_state(TASK_UNINTERRUPTIBLE);
-		if (__atomic_load_n(&m->owner, __ATOMIC_ACQUIRE) == me)
+		if (smp_load_acquire(&m->owner) == me)
 			break;
 		spin_unlock_irqrestore(&m->wait_lock, flags);
 		schedule();
@@ -110,12 +111,12 @@ void mutex_unlock(struct mutex *m)
 	lock_release(LOCK_CLASS(m, LOCK_MUTEX), m);
 	spin_lock_irqsave(&m->wait_lock, flags);
 	if (list_empty(&m->waiters)) {
-		__atomic_store_n(&m->owner, NULL, __ATOMIC_RELEASE);
+		smp_store_release(&m->owner, NULL);
 	} else {
 		struct mutex_waiter *w = list_first_entry(&m->waiters, struct mutex_waiter, list);
 
 		list_del(&w->list);
-		__atomic_store_n(&m->owner, w->task, __ATOMIC_RELEASE);
+		smp_store_release(&m->owner, w->task);
 		wake_up_process(w->task);
 	}
 	spin_unlock_irqrestore(&m->wait_lock, flags);

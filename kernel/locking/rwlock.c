@@ -10,6 +10,7 @@
  * A writer takes the queue, announces itself, and waits until it alone
  * remains.
  */
+#include <pagoda/atomic.h>
 #include <pagoda/rwlock.h>
 
 #define WRITER_LOCKED 0x0ffu
@@ -19,7 +20,7 @@
 
 static inline u32 cnts_load(rwlock_t *l)
 {
-	return __atomic_load_n(&l->cnts, __ATOMIC_ACQUIRE);
+	return smp_load_acquire(&l->cnts);
 }
 
 static void read_lock_slow(rwlock_t *l)

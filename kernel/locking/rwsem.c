@@ -6,6 +6,7 @@
  * one writer, or every reader up to the next writer, setting each
  * waiter's granted flag before waking it (no barging, no lost wake-up).
  */
+#include <pagoda/atomic.h>
 #include <pagoda/rwsem.h>
 #include <pagoda/sched.h>
 
@@ -41,7 +42,7 @@ static void grant(struct rw_semaphore *s)
 			s->count++;
 		}
 		list_del(&w->list);
-		__atomic_store_n(&w->granted, true, __ATOMIC_RELEASE);
+		smp_store_release(&w->granted, true);
 		wake_up_process(w->task);
 		if (w->write)
 			return;
@@ -66,7 +67,7 @@ static void down_common(struct rw_semaphore *s, bool write)
 		list_add_tail(&w.list, &s->waiters);
 		for (;;) {
 			set_current_state(TASK_UNINTERRUPTIBLE);
-			if (__atomic_load_n(&w.granted, __ATOMIC_ACQUIRE))
+			if (smp_load_acquire(&w.granted))
 				break;
 			spin_unlock_irqrestore(&s->wait_lock, flags);
 			schedule();

@@ -6,6 +6,7 @@
  * wait is measured only then, so the uncontended path reads the clock
  * once (for the hold time).
  */
+#include <pagoda/atomic.h>
 #include <pagoda/spinlock.h>
 
 static inline void do_lock(spinlock_t *l)
@@ -15,12 +16,12 @@ static inline void do_lock(spinlock_t *l)
 
 	lock_acquire(LOCK_CLASS(l, LOCK_SPIN), l, false);
 	me = __atomic_fetch_add(&l->raw.next, 1, __ATOMIC_RELAXED);
-	if (likely(__atomic_load_n(&l->raw.owner, __ATOMIC_ACQUIRE) == me)) {
+	if (likely(smp_load_acquire(&l->raw.owner) == me)) {
 		lock_acquired(LOCK_CLASS(l, LOCK_SPIN), l, false, false, 0);
 		return;
 	}
 	t0 = arch_cycles();
-	while (__atomic_load_n(&l->raw.owner, __ATOMIC_ACQUIRE) != me)
+	while (smp_load_acquire(&l->raw.owner) != me)
 		arch_cpu_relax();
 	lock_acquired(LOCK_CLASS(l, LOCK_SPIN), l, false, true, arch_cycles() - t0);
 }

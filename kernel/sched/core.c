@@ -22,6 +22,7 @@
  * a wake-up goes to the least loaded CPU the task may use.
  */
 #include <pagoda/arch.h>
+#include <pagoda/atomic.h>
 #include <pagoda/irq.h>
 #include <pagoda/printk.h>
 #include <pagoda/smp.h>
@@ -262,7 +263,7 @@ void finish_task_switch(void)
 	if (!prev_dead)
 		return;
 	/* prev's stack is free now: its joiner may have it. */
-	waiter = __atomic_load_n(&prev->join_state, __ATOMIC_ACQUIRE);
+	waiter = smp_load_acquire(&prev->join_state);
 	do {
 		/* Only the switch that took a dead task off its CPU gets here. */
 		if (waiter == JOIN_WAKING || waiter == JOIN_EXITED) {
@@ -274,7 +275,7 @@ void finish_task_switch(void)
 					      false, __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE));
 	if (waiter)
 		wake_up_process((struct task *)waiter);
-	__atomic_store_n(&prev->join_state, JOIN_EXITED, __ATOMIC_RELEASE);
+	smp_store_release(&prev->join_state, JOIN_EXITED);
 }
 
 /*

@@ -9,6 +9,7 @@
  * is off its stack and wakes its joiner, who frees both.
  */
 #include <pagoda/arch.h>
+#include <pagoda/atomic.h>
 #include <pagoda/printk.h>
 #include <pagoda/shell.h>
 #include <pagoda/slab.h>
@@ -173,7 +174,7 @@ int kthread_join(struct task *t)
 
 	might_sleep();
 	for (;;) {
-		unsigned long s = __atomic_load_n(&t->join_state, __ATOMIC_ACQUIRE);
+		unsigned long s = smp_load_acquire(&t->join_state);
 
 		if (s == JOIN_EXITED)
 			break;
@@ -186,7 +187,7 @@ int kthread_join(struct task *t)
 							   __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
 			continue;
 		set_current_state(TASK_UNINTERRUPTIBLE);
-		if (__atomic_load_n(&t->join_state, __ATOMIC_ACQUIRE) == (unsigned long)current)
+		if (smp_load_acquire(&t->join_state) == (unsigned long)current)
 			schedule();
 		__set_current_state(TASK_RUNNING);
 	}
