@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The free-list shuffle as two placement policies (mm/policy.h), after
- * Linux's mm/shuffle.c (the seed: ../shared/seeds/002, "mm: Shuffle
- * initial free memory to improve memory-side-cache utilization").
+ * Linux's mm/shuffle.c (the seed: Dan Williams, "mm: Shuffle initial free
+ * memory to improve memory-side-cache utilization", v10, LKML, 1 Feb 2019).
  *
  * Freed in address order at boot, the buddy lists hand out memory in
  * address order, and after long uptime in an order shaped by history. With

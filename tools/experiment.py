@@ -35,7 +35,8 @@ DOCS = os.path.join(ROOT, "docs", "experiments")
 
 POLICIES = ["inorder", "shuffle", "shuffle-entropy", "colour"]
 SEEDS = [1, 2, 3, 4]
-# The seed (../shared/seeds/002): heap 3x the cache; conflict rates.
+# The seed ("mm: Shuffle initial free memory to improve memory-side-cache
+# utilization", v10, LKML, 1 Feb 2019): heap 3x the cache; conflict rates.
 SEED_CLAIM = {"fresh": "8%", "aged": "21%", "shuffled": "11%", "contrived": "3x"}
 
 LINE = re.compile(r"mmlab: (.*?): (.*)")

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The allocator-policy lab: the shuffle seed's experiments
- * (../shared/seeds/002) against the real buddy allocator.
+ * The allocator-policy lab: the shuffle seed's experiments (Dan Williams,
+ * "mm: Shuffle initial free memory to improve memory-side-cache
+ * utilization", v10, LKML, 1 Feb 2019) against the real buddy allocator.
  *
  * The seed measured a Java server whose heap was 3x a direct-mapped
  * memory-side cache: 8% of its accesses conflicted on the first run, 21%

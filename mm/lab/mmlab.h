@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The allocator-policy lab (mm/lab/mmlab.c): the shuffle seed's experiments
- * (../shared/seeds/002), written once and run in two places, the kernel
+ * The allocator-policy lab (mm/lab/mmlab.c): the experiments of "mm:
+ * Shuffle initial free memory to improve memory-side-cache utilization"
+ * (v10, LKML, 1 Feb 2019), written once and run in two places, the kernel
  * shell (`mmlab run ...`) and the host (build/host/mmlab-run), with the same
  * answer for the same arguments.
  */
