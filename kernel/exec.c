@@ -25,6 +25,7 @@
 #include <pagoda/shell.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
+#include <pagoda/vdso.h>
 
 static int randomize_va_space = 2;
 PARAM_INT("randomize_va_space", randomize_va_space, 0, 2,
@@ -100,7 +101,7 @@ static int build_stack(struct process *p, const struct elf_info *info, u64 bias,
 		{ AT_FLAGS, 0 }, { AT_ENTRY, bias + info->entry }, { AT_UID, 0 },
 		{ AT_EUID, 0 }, { AT_GID, 0 }, { AT_EGID, 0 }, { AT_SECURE, 0 },
 		{ AT_HWCAP, 0 }, { AT_CLKTCK, 100 }, { AT_RANDOM, 0 }, { AT_EXECFN, 0 },
-		{ AT_PLATFORM, 0 }, { AT_NULL, 0 },
+		{ AT_PLATFORM, 0 }, { AT_SYSINFO_EHDR, p->vdso_base }, { AT_NULL, 0 },
 	};
 	unsigned int envc = ARRAY_SIZE(default_envp) - 1, words, naux = ARRAY_SIZE(auxv);
 	u8 random[16];
@@ -200,6 +201,9 @@ int process_exec(struct process *p, const char *path, int argc, const char *cons
 		goto out;
 	}
 	p->mmap_base = stack_top - STACK_SIZE - MMAP_GAP - random_pages(20);
+	/* Without a vDSO a program still runs: its clocks take the syscall. */
+	if (!vdso_map(p))
+		pr_warn("exec: %s: no room for the vDSO\n", path);
 	err = build_stack(p, info, bias, path, argc, argv, stack_top);
 	if (err) {
 		*why = err == -E2BIG ? "arguments too long" : "cannot build its stack";
@@ -211,7 +215,8 @@ out:
 	return err;
 }
 
-int process_run(const char *path, int argc, const char *const *argv, const char **why)
+int process_run_counted(const char *path, int argc, const char *const *argv,
+			const char **why, u64 *nr_syscalls)
 {
 	const char *base = strrchr(path, '/');
 	struct process *p = process_create(base ? base + 1 : path);
@@ -229,7 +234,12 @@ int process_run(const char *path, int argc, const char *const *argv, const char 
 		process_destroy(p);
 		return err;
 	}
-	return process_wait(p);
+	return process_wait_counted(p, nr_syscalls);
+}
+
+int process_run(const char *path, int argc, const char *const *argv, const char **why)
+{
+	return process_run_counted(path, argc, argv, why, NULL);
 }
 
 /*

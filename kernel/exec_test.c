@@ -38,6 +38,23 @@ static void test_read_only_files(struct ktest *t)
 	KEXPECT_EQ(t, process_run("/bin/fstest", 1, argv, &why), EXITED(0));
 }
 
+/* The vDSO found and parsed from inside, its clocks against the syscalls. */
+static void test_vdso(struct ktest *t)
+{
+	static const char *const argv[] = { "/bin/vdsotest", VDSO_VERSION, VDSO_SYMBOLS };
+	const char *why;
+	u64 calls = 0;
+
+	KEXPECT_EQ(t, process_run_counted("/bin/vdsotest", ARRAY_SIZE(argv), argv, &why, &calls),
+		   EXITED(0));
+	/*
+	 * It reads CLOCK_MONOTONIC 1000 times each way: the vDSO's half must
+	 * not have entered the kernel (a fallback would make it 2000 and more).
+	 */
+	KEXPECT_GE(t, calls, 1000);
+	KEXPECT_LT(t, calls, 1100);
+}
+
 static void test_refusals(struct ktest *t)
 {
 	static const char *const argv[] = { "x" };
@@ -63,6 +80,7 @@ static struct ktest_case exec_cases[] = {
 	KTEST_CASE(test_static_program),
 	KTEST_CASE(test_static_pie),
 	KTEST_CASE(test_read_only_files),
+	KTEST_CASE(test_vdso),
 	KTEST_CASE(test_refusals),
 	{}
 };

@@ -35,8 +35,8 @@ struct process *process_create(const char *name)
 	return p;
 }
 
-/* Unmap and free whatever pages of [start, end) are mapped. */
-static void free_range(struct process *p, u64 start, u64 end)
+/* Unmap whatever pages of [start, end) are mapped, freeing them if ours. */
+static void unmap_pages(struct process *p, u64 start, u64 end, bool ours)
 {
 	for (u64 a = start; a < end; a += PAGE_SIZE) {
 		phys_addr_t pa;
@@ -44,13 +44,53 @@ static void free_range(struct process *p, u64 start, u64 end)
 		if (arch_lookup(&p->mm, a, &pa, NULL))
 			continue;
 		arch_unmap_range(&p->mm, a, PAGE_SIZE);
-		__free_page(pfn_to_page(PHYS_PFN(pa)));
+		if (ours)
+			__free_page(pfn_to_page(PHYS_PFN(pa)));
 	}
+}
+
+static void free_range(struct process *p, u64 start, u64 end)
+{
+	unmap_pages(p, start, end, true);
+}
+
+static void insert_vma(struct process *p, struct vm_area *vma)
+{
+	struct vm_area **link;
+
+	for (link = &p->vmas; *link && (*link)->start < vma->start; link = &(*link)->next)
+		;
+	vma->next = *link;
+	*link = vma;
+}
+
+int process_map_kernel_pages(struct process *p, u64 va, const phys_addr_t *pas,
+			     unsigned int n, unsigned int prot, const char *name)
+{
+	struct vm_area *vma = kzalloc(sizeof(*vma), GFP_KERNEL);
+	unsigned int flags = prot | PROT_PRESENT | PROT_USER;
+	int err = 0;
+
+	if (!vma)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < n && !err; i++) {
+		err = arch_map_range(&p->mm, va + i * PAGE_SIZE, pas[i], PAGE_SIZE, flags);
+		if (err)
+			unmap_pages(p, va, va + i * PAGE_SIZE, false);
+	}
+	if (err) {
+		kfree(vma);
+		return err;
+	}
+	*vma = (struct vm_area){ .start = va, .end = va + n * PAGE_SIZE, .prot = flags,
+				 .name = name };
+	insert_vma(p, vma);
+	return 0;
 }
 
 int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot)
 {
-	struct vm_area *vma, **link;
+	struct vm_area *vma;
 	int err = 0;
 
 	if (!size || !IS_ALIGNED(va, PAGE_SIZE) || !IS_ALIGNED(size, PAGE_SIZE))
@@ -80,10 +120,7 @@ int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot)
 	vma->start = va;
 	vma->end = va + size;
 	vma->prot = prot | PROT_PRESENT | PROT_USER;
-	for (link = &p->vmas; *link && (*link)->start < va; link = &(*link)->next)
-		;
-	vma->next = *link;
-	*link = vma;
+	insert_vma(p, vma);
 	return 0;
 }
 
@@ -107,7 +144,7 @@ int process_unmap(struct process *p, u64 start, u64 end)
 
 			if (!tail)
 				return -ENOMEM;
-			free_range(p, start, end);
+			unmap_pages(p, start, end, !vma->name);
 			*tail = *vma;
 			tail->start = end;
 			vma->end = start;
@@ -115,7 +152,7 @@ int process_unmap(struct process *p, u64 start, u64 end)
 			link = &tail->next;
 			continue;
 		}
-		free_range(p, MAX(start, vma->start), MIN(end, vma->end));
+		unmap_pages(p, MAX(start, vma->start), MIN(end, vma->end), !vma->name);
 		if (start <= vma->start && end >= vma->end) {
 			*link = vma->next;
 			kfree(vma);
@@ -178,7 +215,7 @@ static void free_memory(struct process *p)
 		struct vm_area *vma = p->vmas;
 
 		p->vmas = vma->next;
-		free_range(p, vma->start, vma->end);
+		unmap_pages(p, vma->start, vma->end, !vma->name);
 		kfree(vma);
 	}
 	arch_mm_free(&p->mm);
@@ -213,12 +250,19 @@ int process_start(struct process *p, u64 entry, u64 sp, u64 arg)
 	return 0;
 }
 
-int process_wait(struct process *p)
+int process_wait_counted(struct process *p, u64 *nr_syscalls)
 {
 	int status = kthread_join(p->task);
 
+	if (nr_syscalls)
+		*nr_syscalls = p->nr_syscalls;
 	kfree(p);
 	return status;
+}
+
+int process_wait(struct process *p)
+{
+	return process_wait_counted(p, NULL);
 }
 
 struct process *current_process(void)

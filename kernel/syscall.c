@@ -138,7 +138,7 @@ static long sys_munmap(const unsigned long *args)
 #define CLOCK_BOOTTIME 7
 
 /* The wall clock: the RTC's seconds when first asked, then the monotonic clock. */
-static s64 realtime_offset_ns(void)
+s64 realtime_offset_ns(void)
 {
 	static s64 offset;
 	static bool known;
@@ -312,6 +312,10 @@ static void report_unknown(unsigned long nr)
 
 long syscall_dispatch(unsigned long nr, const unsigned long args[6])
 {
+	struct process *p = current_process();
+
+	if (p)
+		p->nr_syscalls++;
 	if (nr < NR_syscalls && sys_call_table[nr])
 		return sys_call_table[nr](args);
 	report_unknown(nr);

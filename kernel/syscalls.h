@@ -7,5 +7,7 @@ long sys_openat(const unsigned long *args);
 long sys_read(const unsigned long *args);
 long sys_close(const unsigned long *args);
 long sys_lseek(const unsigned long *args);
+/* CLOCK_REALTIME - CLOCK_MONOTONIC, in ns (syscall.c; the vDSO shares it). */
+s64 realtime_offset_ns(void);
 
 #endif

@@ -19,7 +19,7 @@ $(B)/user/%-pie: user/%.c $(USER_DEPS) | $(DEPS_STAMP)
 	@echo "  USERCC  $@"
 	@$(KCC) $(USER_CFLAGS) -fPIE -static-pie -o $@ $< $(USER_LIB)
 
-USER_PROGS := hello hello-pie fstest
+USER_PROGS := hello hello-pie fstest vdsotest
 # Fixtures for exec's refusals: a text file, and a program cut short.
 INITRAMFS_FILES := $(foreach p,$(USER_PROGS),bin/$(p)=$(B)/user/$(p)) \
 	etc/motd=user/motd bin/truncated=$(B)/user/truncated
@@ -34,3 +34,19 @@ $(B)/initramfs.cpio: $(addprefix $(B)/user/,$(USER_PROGS)) $(B)/user/truncated u
 
 $(B)/obj/kernel/initramfs_builtin.o: $(B)/initramfs.cpio
 $(B)/obj/kernel/initramfs_builtin.o: KCFLAGS += -DINITRAMFS_IMAGE='"$(B)/initramfs.cpio"'
+
+# The vDSO (arch/$(ARCH)/vdso/): its own shared object with its own linker
+# script and symbol versions, then carried in the kernel image
+# (kernel/vdso_image.c) and mapped into every process.
+VDSO_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -fPIC -ffreestanding -fno-builtin \
+	-fno-stack-protector -fno-asynchronous-unwind-tables -mgeneral-regs-only \
+	-nostdlib -shared -Wl,-soname=linux-vdso.so.1 -Wl,--hash-style=both \
+	-Wl,--no-undefined -Wl,-z,max-page-size=4096 -Wl,--build-id=none -Iinclude
+$(B)/vdso/vdso.so: arch/$(ARCH)/vdso/vclock.c arch/$(ARCH)/vdso/vdso.lds lib/vdso/gettimeofday.c \
+		include/pagoda/vdso.h user/user.mk | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  VDSO    $@"
+	@$(KCC) $(VDSO_CFLAGS) -Wl,-T,arch/$(ARCH)/vdso/vdso.lds -o $@ arch/$(ARCH)/vdso/vclock.c
+
+$(B)/obj/kernel/vdso_image.o: $(B)/vdso/vdso.so
+$(B)/obj/kernel/vdso_image.o: KCFLAGS += -DVDSO_IMAGE='"$(B)/vdso/vdso.so"'

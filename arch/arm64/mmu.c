@@ -543,6 +543,8 @@ int arch_mm_init(struct mm_struct *mm)
 	return 0;
 }
 
+#define CNTKCTL_EL0VCTEN (1 << 1)
+
 static struct mm_struct *loaded_mm[NR_CPUS];
 
 /*
@@ -558,8 +560,11 @@ void arch_switch_mm(struct mm_struct *mm)
 
 	if (prev == mm)
 		return;
-	if (mm != &init_mm)
+	if (mm != &init_mm) {
 		__atomic_fetch_or(&mm->cpu_mask, 1UL << cpu, __ATOMIC_SEQ_CST);
+		/* EL0 may read the virtual counter: the vDSO's clocks need it. */
+		write_sysreg(cntkctl_el1, read_sysreg(cntkctl_el1) | CNTKCTL_EL0VCTEN);
+	}
 	write_sysreg(ttbr0_el1, root);
 	isb();
 	dsb(nshst);

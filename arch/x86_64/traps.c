@@ -127,7 +127,7 @@ void x86_cpu_tables_init(unsigned int cpu)
 {
 	gdt_load(cpu);
 	idt_load();
-	x86_user_cpu_init();
+	x86_user_cpu_init(cpu);
 }
 
 void idt_init(void)

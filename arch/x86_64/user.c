@@ -18,6 +18,7 @@
 #define MSR_LSTAR 0xc0000082
 #define MSR_SFMASK 0xc0000084
 #define MSR_KERNEL_GS_BASE 0xc0000102
+#define MSR_TSC_AUX 0xc0000103
 #define EFER_SCE (1 << 0)
 #define CR4_SMAP (1 << 21)
 
@@ -32,9 +33,13 @@ extern char entry_syscall_64[];
 static bool has_smap;
 static struct mm_struct *loaded_mm[NR_CPUS];
 
-/* Per CPU: the syscall entry point and the segments it and sysret load. */
-void x86_user_cpu_init(void)
+/*
+ * Per CPU: the syscall entry point and the segments it and sysret load;
+ * the CPU number in TSC_AUX, where the vDSO's getcpu() reads it (RDTSCP).
+ */
+void x86_user_cpu_init(unsigned int cpu_nr)
 {
+	wrmsr(MSR_TSC_AUX, cpu_nr);
 	wrmsr(MSR_STAR, ((u64)(USER_DS - 8) << 48) | ((u64)KERNEL_CS << 32));
 	wrmsr(MSR_LSTAR, (u64)entry_syscall_64);
 	wrmsr(MSR_SFMASK, SFMASK_BITS);
@@ -56,7 +61,7 @@ void x86_user_init(void)
 			cr4 |= CR4_SMAP;
 	}
 	write_cr4(cr4);
-	x86_user_cpu_init();
+	x86_user_cpu_init(0);
 }
 
 void arch_switch_mm(struct mm_struct *mm)

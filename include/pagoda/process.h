@@ -20,6 +20,7 @@ struct ramfs_file;
 struct vm_area {
 	u64 start, end;
 	unsigned int prot; /* PROT_* including PROT_USER */
+	const char *name;  /* "[vdso]", "[vvar]": kernel pages, never freed; NULL: anonymous */
 	struct vm_area *next;
 };
 
@@ -38,6 +39,8 @@ struct process {
 	u64 entry, stack, arg;
 	u64 brk_start, brk;   /* the heap: [brk_start, brk), whole pages mapped */
 	u64 mmap_base;        /* mmap() hands out addresses below this */
+	u64 vdso_base;        /* AT_SYSINFO_EHDR, 0 when not mapped */
+	u64 nr_syscalls;      /* system calls it made (a clock read through the vDSO is none) */
 	char name[16];
 	struct file files[NR_OPEN]; /* fds 0-2 are the console, never here */
 };
@@ -45,6 +48,12 @@ struct process {
 struct process *process_create(const char *name);
 /* Map [va, va + size) of zeroed pages with prot | PROT_USER: 0 or -errno. */
 int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot);
+/*
+ * Map n pages the kernel owns (pas[i] each) at va, read-only plus prot,
+ * as an area called name; unmapping it never frees them: 0 or -errno.
+ */
+int process_map_kernel_pages(struct process *p, u64 va, const phys_addr_t *pas,
+			     unsigned int n, unsigned int prot, const char *name);
 /* Unmap [start, end) (page aligned), splitting areas: 0 or -EINVAL. */
 int process_unmap(struct process *p, u64 start, u64 end);
 /* A free, page-aligned range of len bytes below p->mmap_base, or 0. */
@@ -55,6 +64,8 @@ int process_write(struct process *p, u64 va, const void *src, size_t n);
 int process_start(struct process *p, u64 entry, u64 sp, u64 arg);
 /* Wait for it to end, free it, and return its wait status. */
 int process_wait(struct process *p);
+/* The same, also giving its system call count. */
+int process_wait_counted(struct process *p, u64 *nr_syscalls);
 /* Free a process that was never started. */
 void process_destroy(struct process *p);
 
@@ -68,6 +79,9 @@ int process_exec(struct process *p, const char *path, int argc, const char *cons
 		 const char **why);
 /* Create, exec, run and wait: the wait status, or a negative errno. */
 int process_run(const char *path, int argc, const char *const *argv, const char **why);
+/* The same, also telling how many system calls the program made. */
+int process_run_counted(const char *path, int argc, const char *const *argv,
+			const char **why, u64 *nr_syscalls);
 
 /* The running process, or NULL in a kernel thread. */
 struct process *current_process(void);

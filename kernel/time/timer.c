@@ -15,6 +15,7 @@
 #include <pagoda/shell.h>
 #include <pagoda/spinlock.h>
 #include <pagoda/timer.h>
+#include <pagoda/vdso.h>
 
 static struct timer_base {
 	arch_spinlock_t lock;
@@ -138,6 +139,7 @@ void clockevent_interrupt(void)
 	u64 now = ktime_get_ns();
 
 	this_cpu()->timer_irqs++;
+	vdso_update_tick(now);
 	arch_spin_lock(&b->lock);
 	while (!list_empty(&b->list)) {
 		struct timer_list *t = list_first_entry(&b->list, struct timer_list, entry);

@@ -8,4 +8,11 @@
 /* Where a static-PIE goes before randomisation: two thirds up, as Linux. */
 #define ELF_ET_DYN_BASE 0xaaaaaaaaa000UL
 
+/*
+ * The vDSO's symbol version and names, as Linux exports them: the clock
+ * reads first (clock_gettime, gettimeofday, clock_getres), then the rest.
+ */
+#define VDSO_VERSION "LINUX_2.6.39"
+#define VDSO_SYMBOLS "__kernel_clock_gettime", "__kernel_gettimeofday", "__kernel_clock_getres"
+
 #endif

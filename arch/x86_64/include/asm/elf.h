@@ -8,4 +8,11 @@
 /* Where a static-PIE goes before randomisation: two thirds up, as Linux. */
 #define ELF_ET_DYN_BASE 0x555555554000UL
 
+/*
+ * The vDSO's symbol version and names, as Linux exports them: the clock
+ * reads first (clock_gettime, gettimeofday, clock_getres), then the rest.
+ */
+#define VDSO_VERSION "LINUX_2.6"
+#define VDSO_SYMBOLS "__vdso_clock_gettime", "__vdso_gettimeofday", "__vdso_clock_getres", "__vdso_time", "__vdso_getcpu"
+
 #endif

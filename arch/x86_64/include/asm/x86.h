@@ -96,7 +96,7 @@ void x86_set_kernel_stack(unsigned int cpu, u64 top);
 /* user.c */
 struct task;
 void x86_user_init(void);
-void x86_user_cpu_init(void);
+void x86_user_cpu_init(unsigned int cpu);
 void x86_switch_to(struct task *t);
 /* GS base points at per-CPU data: current and this_cpu() work. */
 extern bool x86_percpu_ready;

@@ -7,4 +7,7 @@
 #define ELF_PLATFORM "x86_64"
 #define ELF_ET_DYN_BASE 0x555555554000UL
 
+#define VDSO_VERSION "LINUX_2.6"
+#define VDSO_SYMBOLS "__vdso_clock_gettime"
+
 #endif

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The vDSO, the kernel's half: the vvar page (struct vdso_data, one page of
+ * its own) and mapping it and this arch's vDSO image into a process at
+ * exec, vvar just below the image, as the vDSO's linker script expects
+ * (vvar_page = image - 4096). Both mappings are the kernel's own pages,
+ * read-only for the process: its clock reads never enter the kernel. The
+ * data changes rarely (the counter frequency and the wall-clock offset,
+ * set once) and at every timer interrupt (the coarse clocks), each time
+ * under the sequence count the readers check (include/pagoda/vdso.h).
+ */
+#include <pagoda/arch.h>
+#include <pagoda/process.h>
+#include <pagoda/spinlock.h>
+#include <pagoda/time.h>
+#include <pagoda/vdso.h>
+#include "syscalls.h"
+
+static union {
+	struct vdso_data data;
+	u8 page[PAGE_SIZE];
+} vvar __aligned(PAGE_SIZE);
+
+static DEFINE_SPINLOCK(vvar_lock);
+static bool clock_set;
+
+static void write_begin(void)
+{
+	__atomic_store_n(&vvar.data.seq, vvar.data.seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void write_end(void)
+{
+	__atomic_store_n(&vvar.data.seq, vvar.data.seq + 1, __ATOMIC_RELEASE);
+}
+
+void vdso_update_clock(void)
+{
+	unsigned long flags;
+	s64 offset = realtime_offset_ns(); /* may read the RTC: outside the lock */
+
+	spin_lock_irqsave(&vvar_lock, flags);
+	write_begin();
+	vvar.data.hz = arch_cycles_hz();
+	vvar.data.boot_cycles = boot_entry_cycles;
+	vvar.data.real_offset_ns = offset;
+	vvar.data.coarse_ns = MAX(vvar.data.coarse_ns, ktime_get_ns());
+	vvar.data.clock_mode = vvar.data.hz ? VDSO_CLOCK_COUNTER : VDSO_CLOCK_NONE;
+	write_end();
+	spin_unlock_irqrestore(&vvar_lock, flags);
+	__atomic_store_n(&clock_set, true, __ATOMIC_RELEASE);
+}
+
+void vdso_update_tick(u64 now_ns)
+{
+	unsigned long flags;
+
+	if (!__atomic_load_n(&clock_set, __ATOMIC_ACQUIRE))
+		return;
+	spin_lock_irqsave(&vvar_lock, flags);
+	if (now_ns > vvar.data.coarse_ns) {
+		write_begin();
+		vvar.data.coarse_ns = now_ns;
+		write_end();
+	}
+	spin_unlock_irqrestore(&vvar_lock, flags);
+}
+
+u64 vdso_map(struct process *p)
+{
+	unsigned int n = (unsigned int)((vdso_image_end - vdso_image_start) / PAGE_SIZE);
+	phys_addr_t pas[16], vvar_pa;
+	u64 base;
+
+	if (!n || n > ARRAY_SIZE(pas))
+		return 0;
+	if (!__atomic_load_n(&clock_set, __ATOMIC_ACQUIRE))
+		vdso_update_clock();
+	base = process_find_free(p, (n + 1) * PAGE_SIZE);
+	if (!base)
+		return 0;
+	vvar_pa = arch_virt_to_phys(&init_mm, (u64)&vvar);
+	for (unsigned int i = 0; i < n; i++)
+		pas[i] = arch_virt_to_phys(&init_mm, (u64)vdso_image_start + i * PAGE_SIZE);
+	if (process_map_kernel_pages(p, base, &vvar_pa, 1, 0, "[vvar]"))
+		return 0;
+	if (process_map_kernel_pages(p, base + PAGE_SIZE, pas, n, PROT_EXEC, "[vdso]")) {
+		process_unmap(p, base, base + PAGE_SIZE);
+		return 0;
+	}
+	p->vdso_base = base + PAGE_SIZE;
+	return p->vdso_base;
+}

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The vDSO's clocks, written once for every arch (as Linux's
+ * lib/vdso/gettimeofday.c): each arch's vclock.c includes this file after
+ * defining vdso_read_cycles(), vdso_data() and the syscall fallbacks. It
+ * runs in user mode, inside every process: no kernel calls, no globals,
+ * only the vvar page, read under its sequence count.
+ */
+#include <pagoda/vdso.h>
+
+#define NSEC_PER_SEC_V 1000000000ULL
+
+struct vdso_timespec {
+	long tv_sec, tv_nsec;
+};
+
+struct vdso_timeval {
+	long tv_sec, tv_usec;
+};
+
+/* a * b / c as kernel/time.c computes it, to the nanosecond. */
+static inline u64 vdso_mul_div(u64 a, u64 b, u64 c)
+{
+	return (a / c) * b + (a % c) * b / c;
+}
+
+static inline u32 vdso_read_begin(const volatile struct vdso_data *vd)
+{
+	u32 seq;
+
+	while ((seq = __atomic_load_n(&vd->seq, __ATOMIC_ACQUIRE)) & 1)
+		;
+	return seq;
+}
+
+static inline bool vdso_read_retry(const volatile struct vdso_data *vd, u32 seq)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&vd->seq, __ATOMIC_RELAXED) != seq;
+}
+
+/* 0 with *ns set, or -1: this clock is not served here. */
+static int vdso_clock_ns(const volatile struct vdso_data *vd, long clk, u64 *ns)
+{
+	u32 seq;
+	u64 v;
+
+	do {
+		seq = vdso_read_begin(vd);
+		if (vd->clock_mode != VDSO_CLOCK_COUNTER)
+			return -1;
+		switch (clk) {
+		case 0: /* CLOCK_REALTIME */
+		case 1: /* CLOCK_MONOTONIC */
+		case 4: /* CLOCK_MONOTONIC_RAW */
+		case 7: /* CLOCK_BOOTTIME */
+			v = vdso_mul_div(vdso_read_cycles() - vd->boot_cycles, NSEC_PER_SEC_V, vd->hz);
+			if (clk == 0)
+				v += (u64)vd->real_offset_ns;
+			break;
+		case 5: /* CLOCK_REALTIME_COARSE */
+			v = vd->coarse_ns + (u64)vd->real_offset_ns;
+			break;
+		case 6: /* CLOCK_MONOTONIC_COARSE */
+			v = vd->coarse_ns;
+			break;
+		default:
+			return -1;
+		}
+	} while (vdso_read_retry(vd, seq));
+	*ns = v;
+	return 0;
+}
+
+static int do_clock_gettime(long clk, struct vdso_timespec *ts)
+{
+	u64 ns;
+
+	if (vdso_clock_ns(vdso_data(), clk, &ns))
+		return clock_gettime_fallback(clk, ts);
+	ts->tv_sec = (long)(ns / NSEC_PER_SEC_V);
+	ts->tv_nsec = (long)(ns % NSEC_PER_SEC_V);
+	return 0;
+}
+
+static int do_gettimeofday(struct vdso_timeval *tv, void *tz)
+{
+	u64 ns;
+
+	if (vdso_clock_ns(vdso_data(), 0, &ns))
+		return gettimeofday_fallback(tv, tz);
+	if (tv) {
+		tv->tv_sec = (long)(ns / NSEC_PER_SEC_V);
+		tv->tv_usec = (long)(ns % NSEC_PER_SEC_V / 1000);
+	}
+	return 0;
+}
+
+static int do_clock_getres(long clk, struct vdso_timespec *res)
+{
+	u64 ns;
+
+	if (vdso_clock_ns(vdso_data(), clk, &ns))
+		return clock_getres_fallback(clk, res);
+	if (res) {
+		res->tv_sec = 0;
+		res->tv_nsec = 1;
+	}
+	return 0;
+}

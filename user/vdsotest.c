@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vdsotest: find the vDSO the way a libc does, from AT_SYSINFO_EHDR, by
+ * parsing its ELF here (program headers, PT_DYNAMIC, DT_HASH and
+ * DT_GNU_HASH, the symbol and version tables), check the expected version
+ * and symbols (given as arguments: VERSION CLOCK_GETTIME GETTIMEOFDAY
+ * CLOCK_GETRES [MORE...]), then compare the vDSO's clocks with the system
+ * calls: CLOCK_MONOTONIC never goes backwards across both, over many
+ * rounds while the timer updates the data page, realtime agrees, and a
+ * clock the vDSO does not serve falls back to the system call. Exit
+ * status: the failed checks.
+ */
+#include <ulib.h>
+
+#define AT_SYSINFO_EHDR 33
+#define PT_LOAD 1
+#define PT_DYNAMIC 2
+#define DT_NULL 0
+#define DT_HASH 4
+#define DT_STRTAB 5
+#define DT_SYMTAB 6
+#define DT_GNU_HASH 0x6ffffef5
+#define DT_VERSYM 0x6ffffff0
+#define DT_VERDEF 0x6ffffffc
+
+typedef struct {
+	unsigned char e_ident[16];
+	uint16_t e_type, e_machine;
+	uint32_t e_version;
+	uint64_t e_entry, e_phoff, e_shoff;
+	uint32_t e_flags;
+	uint16_t e_ehsize, e_phentsize, e_phnum, e_shentsize, e_shnum, e_shstrndx;
+} Ehdr;
+
+typedef struct {
+	uint32_t p_type, p_flags;
+	uint64_t p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_align;
+} Phdr;
+
+typedef struct {
+	uint32_t st_name;
+	unsigned char st_info, st_other;
+	uint16_t st_shndx;
+	uint64_t st_value, st_size;
+} Sym;
+
+typedef struct {
+	uint16_t vd_version, vd_flags, vd_ndx, vd_cnt;
+	uint32_t vd_hash, vd_aux, vd_next;
+} Verdef;
+
+typedef struct {
+	uint32_t vda_name, vda_next;
+} Verdaux;
+
+static int failures;
+
+static int memcmp_magic(const unsigned char *id)
+{
+	return !(id[0] == 0x7f && id[1] == 'E' && id[2] == 'L' && id[3] == 'F');
+}
+
+static void check(int ok, const char *what)
+{
+	if (!ok) {
+		printf("vdsotest: FAIL: %s\n", what);
+		failures++;
+	}
+}
+
+static unsigned long bias;
+static const Sym *symtab;
+static const char *strtab;
+static const uint16_t *versym;
+static const Verdef *verdef;
+static unsigned long nsyms;
+
+/* The version name of symbol i, or NULL. */
+static const char *version_of(unsigned long i)
+{
+	uint16_t want = versym ? versym[i] & 0x7fff : 0;
+
+	for (const Verdef *d = verdef; d; d = d->vd_next ? (const Verdef *)((const char *)d + d->vd_next) : NULL)
+		if (d->vd_ndx == want)
+			return strtab + ((const Verdaux *)((const char *)d + d->vd_aux))->vda_name;
+	return NULL;
+}
+
+static void *lookup(const char *name, const char *version)
+{
+	for (unsigned long i = 1; i < nsyms; i++) {
+		const Sym *s = &symtab[i];
+		const char *v = version_of(i);
+
+		if ((s->st_info & 0xf) != 2 /* STT_FUNC */ || !s->st_shndx)
+			continue;
+		if (!strcmp(strtab + s->st_name, name) && v && !strcmp(v, version))
+			return (void *)(bias + s->st_value);
+	}
+	return NULL;
+}
+
+typedef int (*clock_gettime_t)(long, struct timespec *);
+typedef int (*gettimeofday_t)(void *, void *);
+
+static long ts_ns(const struct timespec *t)
+{
+	return t->tv_sec * 1000000000L + t->tv_nsec;
+}
+
+int main(int argc, char **argv, char **envp)
+{
+	const Ehdr *eh = (const Ehdr *)getauxval(AT_SYSINFO_EHDR);
+	const Phdr *ph;
+	const uint64_t *dyn = NULL;
+	int have_hash = 0, have_gnu_hash = 0;
+	clock_gettime_t vgettime;
+	gettimeofday_t vgettimeofday;
+	struct timespec a, b;
+	long last = 0, backwards = 0;
+
+	(void)envp;
+	if (argc < 5) {
+		printf("usage: vdsotest VERSION CLOCK_GETTIME GETTIMEOFDAY CLOCK_GETRES [SYMBOL...]\n");
+		return 100;
+	}
+	check(eh != NULL, "AT_SYSINFO_EHDR is in the auxiliary vector");
+	if (!eh)
+		return failures;
+	check(!memcmp_magic(eh->e_ident), "the vDSO starts with an ELF header");
+	check(eh->e_type == 3, "the vDSO is a shared object");
+	ph = (const Phdr *)((const char *)eh + eh->e_phoff);
+	for (int i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type == PT_LOAD && !bias)
+			bias = (unsigned long)eh - ph[i].p_vaddr;
+		if (ph[i].p_type == PT_DYNAMIC)
+			dyn = (const uint64_t *)ph[i].p_vaddr;
+	}
+	check(dyn != NULL, "the vDSO has PT_DYNAMIC");
+	if (!dyn)
+		return failures;
+	dyn = (const uint64_t *)((unsigned long)dyn + bias);
+	for (; dyn[0] != DT_NULL; dyn += 2) {
+		switch (dyn[0]) {
+		case DT_HASH:
+			have_hash = 1;
+			nsyms = ((const uint32_t *)(bias + dyn[1]))[1]; /* nchain */
+			break;
+		case DT_GNU_HASH:
+			have_gnu_hash = 1;
+			break;
+		case DT_STRTAB:
+			strtab = (const char *)(bias + dyn[1]);
+			break;
+		case DT_SYMTAB:
+			symtab = (const Sym *)(bias + dyn[1]);
+			break;
+		case DT_VERSYM:
+			versym = (const uint16_t *)(bias + dyn[1]);
+			break;
+		case DT_VERDEF:
+			verdef = (const Verdef *)(bias + dyn[1]);
+			break;
+		}
+	}
+	check(have_hash, "DT_HASH");
+	check(have_gnu_hash, "DT_GNU_HASH");
+	check(symtab && strtab && versym && verdef, "symbol, string and version tables");
+	if (!symtab || !strtab || !nsyms)
+		return failures;
+	for (int i = 2; i < argc; i++)
+		if (!lookup(argv[i], argv[1])) {
+			printf("vdsotest: %s@%s missing\n", argv[i], argv[1]);
+			check(0, "an expected symbol is exported with the expected version");
+		}
+	check(lookup(argv[2], "LINUX_0.0") == NULL, "a wrong version does not match");
+	vgettime = (clock_gettime_t)lookup(argv[2], argv[1]);
+	vgettimeofday = (gettimeofday_t)lookup(argv[3], argv[1]);
+	if (!vgettime || !vgettimeofday)
+		return failures;
+
+	/* Monotonic through both paths, interleaved: never backwards. */
+	for (int i = 0; i < 2000; i++) {
+		int r = (i & 1) ? vgettime(CLOCK_MONOTONIC, &a) : clock_gettime(CLOCK_MONOTONIC, &a);
+
+		if (r || ts_ns(&a) < last)
+			backwards++;
+		last = ts_ns(&a);
+	}
+	check(backwards == 0, "CLOCK_MONOTONIC never goes backwards across the vDSO and the syscall");
+	check(vgettime(CLOCK_REALTIME, &a) == 0 && clock_gettime(CLOCK_REALTIME, &b) == 0 &&
+	      ts_ns(&b) - ts_ns(&a) >= 0 && ts_ns(&b) - ts_ns(&a) < 1000000000L,
+	      "CLOCK_REALTIME agrees with the syscall");
+	check(a.tv_sec > 1500000000L || a.tv_sec < 100000L, "realtime is the RTC's or zero-based");
+	check(vgettime(6 /* CLOCK_MONOTONIC_COARSE */, &a) == 0 && ts_ns(&a) <= last + 1000000000L,
+	      "the coarse clock is served and not ahead");
+	check(vgettime(12345, &a) == -22, "an unknown clock falls back to the syscall's -EINVAL");
+	{
+		long tv[2] = { 0, 0 };
+
+		check(vgettimeofday(tv, NULL) == 0 && tv[1] >= 0 && tv[1] < 1000000,
+		      "gettimeofday through the vDSO");
+	}
+	printf("vdsotest: %d symbols, %d failure(s)\n", argc - 2, failures);
+	return failures;
+}
