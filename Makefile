@@ -151,7 +151,8 @@ $(B)/pagoda.iso: $(B)/pagoda.elf tools/mkiso.sh
 # code (printk, parameters, time, symbols, string and number formatting)
 # over tests/host's stand-ins for the machine. Each program adds its part.
 HOST_RUNTIME := lib/string.c lib/vsprintf.c lib/kstrtox.c lib/random.c lib/errname.c \
-	kernel/printk.c kernel/params.c kernel/time.c kernel/ksyms.c kernel/boot_info.c \
+	kernel/printk.c kernel/params.c kernel/time/timekeeping.c kernel/ksyms.c \
+	kernel/boot_info.c \
 	tests/host/host_env.c tests/host/host_locks.c
 # The page allocator and its placement policies (mm/policy.h), as the
 # fuzzer, the lab runner and ktest-host take them.

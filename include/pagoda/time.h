@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Time since boot, from the arch's cycle counter (kernel/time.c). */
+/* Time since boot, from the arch's cycle counter (kernel/time/timekeeping.c). */
 #ifndef PAGODA_TIME_H
 #define PAGODA_TIME_H
 

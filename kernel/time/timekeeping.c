@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * Time since boot. Until interrupts and clock sources arrive this is simply
- * the arch's free-running counter (TSC, CNTVCT) scaled by its frequency,
- * measured from the counter value the entry code saved at the very first
- * instruction, so "since boot" includes the boot code itself.
+ * Time since boot: the arch's free-running counter (TSC, CNTVCT) scaled by
+ * its frequency, measured from the counter value the entry code saved at
+ * the very first instruction, so "since boot" includes the boot code
+ * itself. That counter is the one clocksource; there is no tick-driven
+ * clock to fall behind, so the clock works before interrupts do, in printk's
+ * first line and in a panic. The timers, the clockevent and the real-time
+ * offset are built on it in timer.c. Pure code: the host tests link it too.
  */
 #include <pagoda/arch.h>
 #include <pagoda/time.h>
