@@ -168,7 +168,8 @@ HOST_INC := -include tests/host/host_prefix.h -Iinclude -Itests/host/include
 HOST_KSRCS := $(sort $(HOST_RUNTIME) $(wildcard lib/*.c) kernel/ktest.c \
 	kernel/params_test.c kernel/ksyms_test.c $(HOST_PAGE_ALLOC) $(HOST_MMLAB) \
 	mm/page_alloc_test.c mm/policy_test.c mm/lab/cache_model_test.c mm/lab/mmlab_test.c \
-	drivers/virtio/virtio_ring.c tests/host/virtio_ring_test.c tests/host/host_dma.c)
+	drivers/virtio/virtio_ring.c tests/host/virtio_ring_test.c tests/host/host_dma.c \
+	dma/swiotlb.c dma/swiotlb_test.c)
 HOST_CFLAGS := -std=gnu11 -O1 -g $(HOST_WARN) \
 	-fno-builtin -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer $(HOST_INC) -MMD -MP

@@ -33,6 +33,8 @@ struct device {
 	u64 bus_dma_limit;	/* 0: no limit */
 	const struct bus_dma_region *dma_range_map;
 	bool dma_coherent;
+	/* Address bits a bounce buffer must keep from the original (NVMe-like). */
+	unsigned int dma_min_align_mask;
 	void *driver_data;
 };
 
