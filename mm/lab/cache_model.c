@@ -20,7 +20,7 @@ int msc_init(struct msc_model *m, u64 size, u32 line_size)
 	m->size = size;
 	m->line_size = line_size;
 	m->nr_sets = size / line_size;
-	m->nr_colors = size / PAGE_SIZE;
+	m->nr_colours = size / PAGE_SIZE;
 	return 0;
 }
 
@@ -31,11 +31,11 @@ u64 msc_conflict_ppm(const struct msc_model *m, const unsigned long *pfns,
 
 	if (!n)
 		return 0;
-	memset(counts, 0, m->nr_colors * sizeof(*counts));
+	memset(counts, 0, m->nr_colours * sizeof(*counts));
 	for (size_t i = 0; i < n; i++)
-		counts[pfns[i] % m->nr_colors]++;
+		counts[pfns[i] % m->nr_colours]++;
 	for (size_t i = 0; i < n; i++)
-		if (counts[pfns[i] % m->nr_colors] > 1)
+		if (counts[pfns[i] % m->nr_colours] > 1)
 			conflicted++;
 	return conflicted * 1000000 / n;
 }

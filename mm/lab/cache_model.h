@@ -9,10 +9,10 @@
 #include <pagoda/types.h>
 
 struct msc_model {
-	u64 size;      /* bytes, a multiple of PAGE_SIZE */
-	u32 line_size; /* bytes, a power of two no larger than PAGE_SIZE */
-	u64 nr_sets;   /* size / line_size */
-	u64 nr_colors; /* size / PAGE_SIZE: frames with equal pfn % nr_colors collide */
+	u64 size;       /* bytes, a multiple of PAGE_SIZE */
+	u32 line_size;  /* bytes, a power of two no larger than PAGE_SIZE */
+	u64 nr_sets;    /* size / line_size */
+	u64 nr_colours; /* size / PAGE_SIZE: frames with equal pfn % nr_colours collide */
 };
 
 /* 0, or -EINVAL when the geometry is not one the model handles. */
@@ -27,8 +27,8 @@ static inline u64 msc_set(const struct msc_model *m, phys_addr_t pa)
  * The conflict rate of a working set of frames, in parts per million: the
  * share of its lines that map to a set holding another of its lines. A
  * frame's lines fill a run of sets, so two frames collide line for line
- * exactly when their pfns are equal modulo nr_colors. counts must have
- * nr_colors entries (scratch space, cleared here).
+ * exactly when their pfns are equal modulo nr_colours. counts must have
+ * nr_colours entries (scratch space, cleared here).
  */
 u64 msc_conflict_ppm(const struct msc_model *m, const unsigned long *pfns,
 		     size_t n, u32 *counts);

@@ -4,14 +4,14 @@
 #include <pagoda/ktest.h>
 #include "cache_model.h"
 
-/* 16 KiB, 64-byte lines: 256 sets, 4 page colors. */
+/* 16 KiB, 64-byte lines: 256 sets, 4 page colours. */
 static void test_geometry(struct ktest *t)
 {
 	struct msc_model m;
 
 	KASSERT_EQ(t, msc_init(&m, 16384, 64), 0);
 	KEXPECT_EQ(t, m.nr_sets, 256);
-	KEXPECT_EQ(t, m.nr_colors, 4);
+	KEXPECT_EQ(t, m.nr_colours, 4);
 	KEXPECT_EQ(t, msc_set(&m, 0), 0);
 	KEXPECT_EQ(t, msc_set(&m, 64 * 255), 255);
 	KEXPECT_EQ(t, msc_set(&m, 16384 + 128), 2);

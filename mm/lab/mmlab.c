@@ -431,15 +431,15 @@ static void measure(struct lab *l, u32 hot_ppm, struct mmlab_result *r)
 	unsigned long *hot = l->ws; /* compacted in place, after the colour counts */
 	u32 max = 0;
 
-	memset(l->counts, 0, l->m.nr_colors * sizeof(*l->counts));
+	memset(l->counts, 0, l->m.nr_colours * sizeof(*l->counts));
 	for (unsigned long i = 0; i < l->nr_ws; i++)
-		l->counts[l->ws[i] % l->m.nr_colors]++;
-	for (u64 c = 0; c < l->m.nr_colors; c++) {
+		l->counts[l->ws[i] % l->m.nr_colours]++;
+	for (u64 c = 0; c < l->m.nr_colours; c++) {
 		covered += l->counts[c] != 0;
 		max = MAX(max, l->counts[c]);
 	}
 	r->pages = l->nr_ws;
-	r->cover_ppm = (u64)covered * 1000000 / l->m.nr_colors;
+	r->cover_ppm = (u64)covered * 1000000 / l->m.nr_colours;
 	r->max_per_colour = max;
 
 	/* Page i of the heap is hot or not by the seed alone. */
@@ -568,7 +568,7 @@ int mmlab_run(const struct mmlab_config *c, struct mmlab_result *r, char *why,
 					       100 * c->live_pct >> c->pair_order) + 2;
 	l.max_live = live_max;
 	l.ws = lab_alloc(l.max_ws * sizeof(*l.ws));
-	l.counts = lab_alloc(l.m.nr_colors * sizeof(*l.counts));
+	l.counts = lab_alloc(l.m.nr_colours * sizeof(*l.counts));
 	l.live = live_max ? lab_alloc(live_max * sizeof(*l.live)) : NULL;
 	if (!l.ws || !l.counts || (live_max && !l.live)) {
 		err = fail(why, len, -ENOMEM, "no memory for the lab's own tables");
