@@ -4,13 +4,20 @@
 # Also: make bench | experiment | iso | debug | host-test | fuzz | deps | clean
 #       make ARCH=arm64 PLATFORM=pi4 sdcard   (a Raspberry Pi 4 SD-card image)
 # Knobs: ARCH=x86_64|arm64 PLATFORM=pc (x86_64), virt|pi4 (arm64)
-#        CMDLINE='key=value ...' SMP=N MEM=SIZE EL2=1 (arm64 virt entered at EL2)
+#        CMDLINE='key=value ...' SMP=1..16 MEM=SIZE (at least 16M) EL2=1 (arm64 virt at EL2)
 #        GIC=3 (arm64 virt with a GICv3 instead of the GICv2)
-#        BOOT=direct|bios|uefi (how `make run` boots x86-64), ACCEL=auto|kvm|tcg
-#        HMAT=SIZE (describe a direct-mapped memory-side cache: shuffle turns on)
+#        BOOT=direct|bios|uefi (how `make run` boots x86-64)
+#        ACCEL=auto|kvm|tcg (x86-64 guests; auto probes once: build/accel.verdict)
+#        HMAT=SIZE (x86-64: describe a direct-mapped memory-side cache: shuffle turns on)
+#        ONLY=... (make test: a subset; ONLY=help lists them)
+#        BENCH_ARGS=... EXPERIMENT_ARGS=... (tools/bench.py, tools/experiment.py --help)
 #        DISK=file.img DISKS='a.img b.img' DISK_BUS=virtio|sdhci-pci (attach disks)
 
 ARCH ?= x86_64
+# A mistyped knob gets one line saying what it takes, before anything runs.
+ifeq ($(filter x86_64 arm64,$(ARCH)),)
+$(error ARCH=$(ARCH) is not one of ours: use ARCH=x86_64 or ARCH=arm64)
+endif
 ifeq ($(ARCH),x86_64)
 PLATFORM ?= pc
 else
@@ -27,6 +34,16 @@ HMAT ?=
 DISK ?=
 DISKS ?=
 DISK_BUS ?= virtio
+ifeq ($(filter auto kvm tcg,$(ACCEL)),)
+$(error ACCEL=$(ACCEL) is not an accelerator: use ACCEL=auto, kvm or tcg)
+endif
+ifneq ($(HMAT),)
+ifneq ($(ARCH),x86_64)
+$(error HMAT=$(HMAT): the memory-side cache is described in ACPI HMAT, which only ARCH=x86_64 boots with)
+endif
+endif
+# Recipes read it from the environment: quotes in it survive the shell.
+export CMDLINE
 
 B := build/$(ARCH)-$(PLATFORM)
 HB := build/host
@@ -83,10 +100,18 @@ $(B)/obj/%.o: %.S $(BUILD_FILES) | $(DEPS_STAMP)
 	@echo "  AS      $<"
 	@$(KCC) $(KCFLAGS) -D__ASSEMBLER__ -Iarch/$(ARCH) -c $< -o $@
 
+NASM_DEBUG := -g -F dwarf
+# The x86 entry code has two code sections (the 32-bit .boot.text and the
+# high .text), and NASM's DWARF describes one compile unit with one range:
+# GDB then finds long_mode_high's pc in the unit but in none of its blocks
+# and floods every `bt` with "in read in CU, but not in symtab". Without
+# DWARF there, GDB names the frame from the symbol table and stops.
+$(B)/obj/%head.o: NASM_DEBUG :=
+
 $(B)/obj/%.o: %.asm $(BUILD_FILES) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  NASM    $<"
-	@nasm -f elf64 -g -F dwarf -I arch/$(ARCH)/ $< -o $@
+	@nasm -f elf64 $(NASM_DEBUG) -I arch/$(ARCH)/ $< -o $@
 
 $(B)/kernel.ld: arch/$(ARCH)/kernel.ld.S arch/$(ARCH)/layout.h linker.ld
 	@mkdir -p $(B)
@@ -127,7 +152,7 @@ GDB ?= gdb
 RUN_KERNEL ?= $(B)/pagoda.elf
 QEMU_RUN = $(PY) tools/qemu.py --arch $(ARCH) --platform $(PLATFORM) \
 	--boot $(BOOT) --smp $(SMP) --mem $(MEM) --kernel $(RUN_KERNEL) \
-	--iso $(B)/pagoda.iso --cmdline "$(CMDLINE)" --accel $(ACCEL) $(ARCH_RUN_ARGS) \
+	--iso $(B)/pagoda.iso --cmdline "$$CMDLINE" --accel $(ACCEL) $(ARCH_RUN_ARGS) \
 	$(if $(HMAT),--hmat-cache $(HMAT)) \
 	$(foreach d,$(DISK) $(DISKS),--disk $(d)) --disk-bus $(DISK_BUS)
 
@@ -135,13 +160,24 @@ run: kernel $(if $(filter bios uefi,$(BOOT)),iso) $(ARCH_RUN_DEPS)
 	@$(QEMU_RUN)
 
 debug: kernel $(if $(filter bios uefi,$(BOOT)),iso) $(ARCH_RUN_DEPS)
-	@echo "QEMU is waiting for GDB. In another terminal run:"
-	@echo "  $(GDB) $(B)/pagoda.elf -ex 'target remote localhost:1234' -ex 'break start_kernel' -ex continue"
-	@$(QEMU_RUN) --gdb
+	@$(QEMU_RUN) --gdb --gdb-cmd $(GDB) --elf $(B)/pagoda.elf
+
+# The ISO's grub.cfg carries CMDLINE, so the ISO depends on it: the
+# command line it was asked for last is kept in a file rewritten only when
+# it changes, and a new one rebuilds the ISO.
+ISO_CMDLINE := $(B)/iso.cmdline
+ifeq ($(ARCH)$(findstring n,$(firstword -$(MAKEFLAGS))),x86_64)
+ifneq ($(file < $(ISO_CMDLINE)),$(CMDLINE))
+$(shell mkdir -p $(B))
+$(file > $(ISO_CMDLINE),$(CMDLINE))
+endif
+endif
+$(ISO_CMDLINE):
+	@mkdir -p $(dir $@) && touch $@
 
 iso: $(B)/pagoda.iso
-$(B)/pagoda.iso: $(B)/pagoda.elf tools/mkiso.sh
-	@tools/mkiso.sh $< $@ "$(CMDLINE)"
+$(B)/pagoda.iso: $(B)/pagoda.elf $(ISO_CMDLINE) boot/grub/grub.cfg.in tools/mkiso.sh
+	@tools/mkiso.sh $< $@ "$$CMDLINE"
 
 
 # ---------------------------------------------------------------------------
@@ -259,7 +295,7 @@ endif
 test: $(DEPS_STAMP)
 	@$(if $(filter FAILED,$(TEST_BUILDS)),exit 2)
 	@$(foreach b,$(TEST_BUILDS),$(MAKE) --no-print-directory test-build-$(b) &&) true
-	@$(PY) tests/harness.py --only '$(ONLY)' --pi4-dtb $(PI4_DTB)
+	@$(PY) tests/harness.py --only '$(ONLY)' --pi4-dtb $(PI4_DTB) --accel $(ACCEL)
 
 test-build-x86_64:
 	@$(MAKE) --no-print-directory kernel iso ARCH=x86_64 CMDLINE=
@@ -277,13 +313,13 @@ host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc $(HB
 # (tools/experiment.py; docs/allocator-policy.md).
 experiment: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory kernel $(HB)/mmlab-run ARCH=x86_64 CMDLINE=
-	@$(PY) tools/experiment.py $(EXPERIMENT_ARGS)
+	@$(PY) tools/experiment.py --accel $(ACCEL) $(EXPERIMENT_ARGS)
 
 bench: $(DEPS_STAMP) $(HB)/bench-page-alloc
 	@$(MAKE) --no-print-directory kernel ARCH=x86_64 CMDLINE=
 	@$(MAKE) --no-print-directory kernel ARCH=arm64 PLATFORM=virt
 	@$(MAKE) --no-print-directory kernel $(PI4_DTB) ARCH=arm64 PLATFORM=pi4
-	@$(PY) tools/bench.py --pi4-dtb $(PI4_DTB)
+	@$(PY) tools/bench.py --pi4-dtb $(PI4_DTB) --accel $(ACCEL) $(BENCH_ARGS)
 
 clean:
 	rm -rf build/x86_64-* build/arm64-* build/host build/test

@@ -66,7 +66,9 @@ def select(only):
                 old = chosen.get(u.name)
                 chosen[u.name] = ",".join(dict.fromkeys(
                     (old.split(",") if old else []) + suites.split("+")))
-    return [(u, chosen[u.name]) for u in UNITS if u.name in chosen]
+    # Level by level (host, kernel, system), each in registration order.
+    order = sorted(UNITS, key=lambda u: LEVELS.index(u.level))
+    return [(u, chosen[u.name]) for u in order if u.name in chosen]
 
 
 def print_units():

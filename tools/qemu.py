@@ -6,12 +6,51 @@ harness and the benchmarks. Standard library only.
 """
 import argparse
 import os
+import re
 import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pagoda import accel as accel_mod  # noqa: E402
 from pagoda.qemu import build_cmd  # noqa: E402
+
+
+# Every per-CPU array in the kernel is NR_CPUS long (include/pagoda/smp.h).
+NR_CPUS = 16
+# Below this the kernel has no room for its page tables and allocators.
+MIN_MEM_MIB = 16
+
+
+def mib(value):
+    """QEMU's size syntax as we accept it: a number of MiB, or with M or G."""
+    m = re.fullmatch(r"(\d+)([MG]?)", value)
+    if not m:
+        return None
+    return int(m.group(1)) * (1024 if m.group(2) == "G" else 1)
+
+
+def check_knobs(a):
+    """SMP=, MEM= and HMAT= as `make run` passes them: one clear line each."""
+    if not a.smp.isdigit() or not 1 <= int(a.smp) <= NR_CPUS:
+        sys.exit("qemu: SMP=%s: Pagoda runs 1 to %d CPUs (NR_CPUS)" % (a.smp, NR_CPUS))
+    size = mib(a.mem)
+    if size is None or size < MIN_MEM_MIB:
+        sys.exit("qemu: MEM=%s: give at least %dM, as a number with M or G (MEM=512M, MEM=2G)"
+                 % (a.mem, MIN_MEM_MIB))
+    if a.hmat_cache:
+        cache = mib(a.hmat_cache)
+        if cache is None or not 0 < cache < size:
+            sys.exit("qemu: HMAT=%s: the memory-side cache's size, with M or G, smaller "
+                     "than MEM=%s (HMAT=64M)" % (a.hmat_cache, a.mem))
+
+
+def gdb_hint(a, accel):
+    """The GDB command that works for this target and accelerator: under
+    KVM a software breakpoint cannot be planted before the guest has set up
+    its page tables (GDB's write goes through them), so use a hardware one."""
+    brk = "hbreak" if accel == "kvm" else "break"
+    return ("%s %s -ex 'target remote localhost:1234' -ex '%s start_kernel' -ex continue"
+            % (a.gdb_cmd or "gdb", a.elf or a.kernel, brk))
 
 
 def main():
@@ -25,7 +64,9 @@ def main():
     ap.add_argument("--iso")
     ap.add_argument("--cmdline", default="")
     ap.add_argument("--accel", default="auto")
-    ap.add_argument("--gdb", action="store_true")
+    ap.add_argument("--gdb", action="store_true", help="wait for GDB on port 1234")
+    ap.add_argument("--gdb-cmd", help="the debugger to name in the hint (gdb-multiarch)")
+    ap.add_argument("--elf", help="the ELF with symbols, for the hint")
     ap.add_argument("--hmat-cache", default="",
                     help="describe a direct-mapped memory-side cache of this size")
     ap.add_argument("--dtb", help="device tree for raspi4b")
@@ -38,10 +79,9 @@ def main():
     ap.add_argument("--disk-bus", default="virtio", choices=("virtio", "sdhci-pci"),
                     help="how disks attach on x86-64 and arm64 virt")
     a = ap.parse_args()
-    if a.boot in ("bios", "uefi") and a.cmdline:
-        print("qemu: note: BOOT=%s takes CMDLINE from the ISO's grub.cfg "
-              "(rebuilt by `make iso CMDLINE=...`)" % a.boot, file=sys.stderr)
-    accel, why = accel_mod.choose(a.accel, a.arch, a.kernel)
+    if a.arch != "arm64" or a.platform != "pi4":
+        check_knobs(a)
+    accel, why = accel_mod.choose(a.accel, a.arch, a.kernel, a.boot)
     cmd, accel = build_cmd(a.arch, a.platform, a.boot, a.smp, a.mem, a.kernel,
                            a.iso, a.cmdline, accel, a.gdb, interactive=True,
                            hmat_cache=a.hmat_cache or None, dtb=a.dtb, el2=a.el2,
@@ -57,6 +97,9 @@ def main():
         what = "%s boot, %s CPUs, %s" % (a.boot, a.smp, a.mem)
     print("qemu: %s, %s (%s); Ctrl-A X quits" % (what, accel.upper(), why),
           file=sys.stderr)
+    if a.gdb:
+        print("qemu: waiting for GDB. In another terminal run:\n  %s" % gdb_hint(a, accel),
+              file=sys.stderr)
     os.execvp(cmd[0], cmd)
 
 

@@ -105,9 +105,13 @@ class Context:
         return self._accel
 
     def x86_cmd(self, **kw):
-        """A QEMU command for the x86-64 kernel under the chosen accelerator."""
+        """A QEMU command for the x86-64 kernel under the chosen accelerator
+        (TCG for UEFI where OVMF cannot run under this KVM: pagoda.accel)."""
         kw.setdefault("kernel", KERNEL)
-        return qemu.build_cmd(accel=self.accel, **kw)[0]
+        use = self.accel
+        if use == "kvm" and kw.get("boot") == "uefi" and accel.uefi_kvm_problem():
+            use = "tcg"
+        return qemu.build_cmd(accel=use, **kw)[0]
 
     def arm64_cmd(self, platform, cmdline, el2=False, smp=2, gic=2):
         return qemu.build_cmd(arch="arm64", platform=platform,

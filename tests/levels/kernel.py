@@ -18,6 +18,12 @@ def x86_target(name, boot, smp, timeout):
         ktap_boot(ctx.tally, name, b)
         check_cpus_online(ctx.tally, name, b, smp)
         check_lockdep_clean(ctx.tally, name, b)
+        # All passed: ACPI power off, QEMU exits 0; any failure: isa-debug-exit
+        # with 1, QEMU exits 3 (arch/x86_64/power.c).
+        done = "pagoda: done" in b.text
+        ctx.tally.check("%s:exit-status" % name, b.status == (0 if done else 3),
+                        "QEMU exited %s after %s (log %s)" %
+                        (b.status, "success" if done else "failures", rel(b.log)))
     run.__doc__ = "x86-64, %s boot, %d CPUs" % (boot, smp)
 
 

@@ -11,6 +11,7 @@ arm64 guests always run under TCG on this x86 host.
 """
 import json
 import os
+import sys
 
 from . import paths
 from .boot import Boot
@@ -24,6 +25,22 @@ def kvm_usable():
     return os.access("/dev/kvm", os.R_OK | os.W_OK)
 
 
+def uefi_kvm_problem():
+    """Why OVMF cannot run under this machine's KVM, or None.
+
+    Under PVM (the kvm_pvm module: KVM without hardware virtualization, as
+    some cloud VMs provide it) the guest's firmware code is run by KVM's
+    instruction emulator, which has no FWAIT: OVMF stops in its first FPU
+    setup (FWAIT; FNINIT at the start of SEC) with "KVM internal error.
+    Suberror: 1 ... emulation failure", and QEMU then sits paused.
+    SeaBIOS gets through, only slowly.
+    """
+    if os.path.isdir("/sys/module/kvm_pvm"):
+        return ("this machine's KVM is PVM (kvm_pvm), whose instruction emulator "
+                "stops in OVMF's FPU setup (KVM internal error: emulation failure)")
+    return None
+
+
 def check(value, source="ACCEL"):
     """A mistyped accelerator is an error, never silently something else."""
     if value not in CHOICES:
@@ -34,6 +51,8 @@ def check(value, source="ACCEL"):
 
 def probe(kernel=paths.X86_KERNEL):
     """Boot test=params under TCG, then under KVM; return (accel, why)."""
+    print("accel: /dev/kvm is usable; timing one short boot under TCG and under KVM "
+          "(once: the verdict is kept in %s)" % paths.rel(VERDICT), file=sys.stderr)
     probes, limit = {}, 30
     for accel in ("tcg", "kvm"):
         cmd = build_cmd(accel=accel, kernel=kernel, cmdline="test=params panic=-1")[0]
@@ -55,16 +74,24 @@ def probe(kernel=paths.X86_KERNEL):
         probes["kvm"], probes["tcg"] or 0.0)
 
 
-def choose(requested="auto", arch="x86_64", kernel=paths.X86_KERNEL):
+def choose(requested="auto", arch="x86_64", kernel=paths.X86_KERNEL, boot="direct"):
     """Return (accel, why): why is one short clause saying how it was chosen."""
     check(requested)
     if arch != "x86_64":
         return "tcg", "arm64 guests run under TCG on this host"
+    if boot == "uefi" and kvm_usable():
+        problem = uefi_kvm_problem()
+        if problem and requested == "kvm":
+            raise SystemExit("ACCEL=kvm BOOT=uefi: %s; use ACCEL=tcg" % problem)
+        if problem:
+            return "tcg", "UEFI: " + problem
     if requested != "auto":
         return requested, "ACCEL=%s" % requested
     forced = os.environ.get("PAGODA_ACCEL")
     if forced:
         check(forced, "PAGODA_ACCEL")
+        if forced == "kvm" and boot == "uefi" and uefi_kvm_problem():
+            return "tcg", "UEFI: " + uefi_kvm_problem()
         if forced != "auto":
             return forced, "PAGODA_ACCEL=%s" % forced
     if not kvm_usable():

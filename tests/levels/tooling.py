@@ -1,0 +1,76 @@
+"""The make knobs and the scripted run, checked the way a person meets them:
+a mistyped variable gets one line naming it, the ISO follows CMDLINE, and
+a scripted run that passes exits 0 (one that fails does not)."""
+import os
+import subprocess
+import uuid
+
+from .common import ROOT, paths, rel, unit
+from .docs import make_env
+
+
+def make(*args, timeout=600):
+    r = subprocess.run(["make", "-s", "--no-print-directory"] + list(args), cwd=ROOT,
+                       env=make_env(), stdin=subprocess.DEVNULL, capture_output=True,
+                       text=True, timeout=timeout)
+    return r.returncode, r.stdout + r.stderr
+
+
+# (the knob as typed, the make goal, more arguments)
+BAD_KNOBS = [("ARCH=aarch64", "kernel", []), ("ACCEL=kvmm", "run", []),
+             ("PLATFORM=pi3", "kernel", ["ARCH=arm64"]), ("BOOT=floppy", "run", []),
+             ("SMP=300", "run", []), ("SMP=0", "run", []), ("MEM=1", "run", []),
+             ("HMAT=64M", "run", ["ARCH=arm64"]), ("HMAT=4G", "run", [])]
+
+
+@unit("make-knobs", "host", needs=["x86_64"])
+def knobs(ctx):
+    """a mistyped ARCH= ACCEL= PLATFORM= BOOT= SMP= MEM= HMAT= gets one line naming it"""
+    for knob, goal, more in BAD_KNOBS:
+        name, value = knob.split("=")
+        accel = [] if name == "ACCEL" else ["ACCEL=tcg"]
+        rc, out = make(goal, knob, *more, *accel)
+        named = [l for l in out.splitlines() if name in l and value in l]
+        ctx.tally.check("make:knob.%s" % knob, rc != 0 and len(named) == 1,
+                        "make %s %s exited %d with %d lines naming it:\n%s" %
+                        (goal, knob, rc, len(named), out[-800:]))
+
+
+def grub_cfg(iso):
+    out = os.path.join(os.path.dirname(iso), "grub.cfg.check")
+    if os.path.exists(out):
+        os.remove(out)
+    subprocess.run(["xorriso", "-osirrox", "on", "-indev", iso, "-extract",
+                    "/boot/grub/grub.cfg", out], capture_output=True)
+    if not os.path.exists(out):
+        return ""
+    with open(out) as f:
+        return f.read()
+
+
+@unit("make-iso-cmdline", "host", needs=["x86_64"])
+def iso_cmdline(ctx):
+    """`make iso CMDLINE=...` rebuilds the ISO when only the command line changed"""
+    word = "iso.check=%s" % uuid.uuid4().hex[:8]
+    for cmdline, want in (('%s shell.run="uptime;meminfo"' % word, True), ("", False)):
+        rc, out = make("iso", "CMDLINE=" + cmdline)
+        cfg = grub_cfg(paths.X86_ISO)
+        line = [l.strip() for l in cfg.splitlines() if l.strip().startswith("multiboot2 ")]
+        ok = rc == 0 and line and ((cmdline in line[0]) if want else word not in line[0])
+        ctx.tally.check("make:iso-follows-cmdline.%s" % ("set" if want else "cleared"), ok,
+                        "make iso CMDLINE='%s' (exit %d) left grub.cfg's line %r in %s" %
+                        (cmdline, rc, line and line[0], rel(paths.X86_ISO)))
+
+
+@unit("system-run-exit-status", "system", needs=["x86_64", "arm64-virt"])
+def run_exit_status(ctx):
+    """`make run` of a scripted run exits 0 when it passes, non-zero when not"""
+    for arch in ("x86_64", "arm64"):
+        for cmdline, passes in (("test=params", True), ("test=no_such_suite", False)):
+            rc, out = make("run", "ARCH=" + arch, "ACCEL=tcg", "CMDLINE=" + cmdline,
+                           timeout=300)
+            done = "pagoda: done" in out
+            ctx.tally.check("system:make-run-exit.%s.%s" % (arch, "pass" if passes else "fail"),
+                            (rc == 0) == passes and done == passes,
+                            "make run ARCH=%s CMDLINE=%s exited %d (%s seen):\n%s" %
+                            (arch, cmdline, rc, "done" if done else "no done", out[-600:]))
