@@ -10,6 +10,8 @@
  * under the sequence count the readers check (include/pagoda/vdso.h).
  */
 #include <pagoda/arch.h>
+#include <pagoda/bench.h>
+#include <pagoda/printk.h>
 #include <pagoda/process.h>
 #include <pagoda/spinlock.h>
 #include <pagoda/time.h>
@@ -92,3 +94,20 @@ u64 vdso_map(struct process *p)
 	p->vdso_base = base + PAGE_SIZE;
 	return p->vdso_base;
 }
+
+/*
+ * bench vdso: the clock calls through the vDSO against the system call, in
+ * one process (user/vdsobench.c does the timing in user mode).
+ */
+static void bench_vdso(void)
+{
+	static const char *const argv[] = { "/bin/vdsobench", VDSO_VERSION, VDSO_SYMBOLS };
+	const char *why;
+	int status;
+
+	status = process_run("/bin/vdsobench", 4, argv, &why);
+	if (status)
+		pr_err("bench vdso: /bin/vdsobench: %s (status %d)\n", why, status);
+}
+KBENCH(vdso, "clock_gettime and gettimeofday through the vDSO against the syscall; getpid",
+       bench_vdso);

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vdsobench: what the vDSO saves, measured in one process: ns per call of
+ * clock_gettime(CLOCK_MONOTONIC) and gettimeofday through the vDSO and
+ * through the system call, the ratio, and a trivial system call's round
+ * trip (getpid). Timed with the vDSO's own monotonic clock. Arguments:
+ * the vDSO's version and its clock_gettime and gettimeofday names (the
+ * kernel's `bench vdso` passes them). Prints a table and "BENCH" JSON lines.
+ */
+#include <ulib.h>
+
+#define AT_SYSINFO_EHDR 33
+#define ROUNDS 20000
+
+typedef int (*clock_gettime_t)(long, struct timespec *);
+typedef int (*gettimeofday_t)(void *, void *);
+
+struct sym {
+	uint32_t st_name;
+	unsigned char st_info, st_other;
+	uint16_t st_shndx;
+	uint64_t st_value, st_size;
+};
+
+/* The vDSO's symbol by name (DT_HASH's nchain bounds the table). */
+static void *vdso_sym(const char *name)
+{
+	const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
+	const uint64_t *dyn = NULL;
+	const struct sym *symtab = NULL;
+	const char *strtab = NULL;
+	unsigned long nsyms = 0, phoff;
+	uint16_t phnum;
+
+	if (!base)
+		return NULL;
+	phoff = *(const uint64_t *)(base + 32);
+	phnum = *(const uint16_t *)(base + 56);
+	for (int i = 0; i < phnum; i++) {
+		const uint32_t *ph = (const uint32_t *)(base + phoff + i * 56);
+
+		if (ph[0] == 2) /* PT_DYNAMIC; the vDSO is linked at 0 */
+			dyn = (const uint64_t *)(base + *(const uint64_t *)(ph + 4));
+	}
+	for (; dyn && dyn[0]; dyn += 2) {
+		if (dyn[0] == 4)
+			nsyms = ((const uint32_t *)(base + dyn[1]))[1];
+		else if (dyn[0] == 5)
+			strtab = (const char *)(base + dyn[1]);
+		else if (dyn[0] == 6)
+			symtab = (const struct sym *)(base + dyn[1]);
+	}
+	for (unsigned long i = 1; symtab && strtab && i < nsyms; i++)
+		if (symtab[i].st_shndx && !strcmp(strtab + symtab[i].st_name, name))
+			return (void *)(base + symtab[i].st_value);
+	return NULL;
+}
+
+static clock_gettime_t vclock;
+
+static long now_ns(void)
+{
+	struct timespec t;
+
+	vclock(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000L + t.tv_nsec;
+}
+
+/* Figures are tenths of a ns per call; the shim's printf has no widths. */
+static void row(const char *what, long vdso_t, long sys_t)
+{
+	long ratio10 = vdso_t ? sys_t * 10 / vdso_t : 0;
+
+	printf("  %s: syscall/vdso x%ld.%ld (vdso %ld.%ld ns, syscall %ld.%ld ns per call)\n",
+	       what, ratio10 / 10, ratio10 % 10, vdso_t / 10, vdso_t % 10, sys_t / 10, sys_t % 10);
+	printf("BENCH {\"bench\":\"vdso\",\"call\":\"%s\",\"ratio\":%ld.%ld,\"vdso_ns\":%ld.%ld,\"syscall_ns\":%ld.%ld}\n",
+	       what, ratio10 / 10, ratio10 % 10, vdso_t / 10, vdso_t % 10, sys_t / 10, sys_t % 10);
+}
+
+int main(int argc, char **argv, char **envp)
+{
+	gettimeofday_t vtod;
+	struct timespec ts;
+	long tv[2], t0, v, s;
+
+	(void)envp;
+	if (argc < 4) {
+		printf("usage: vdsobench VERSION CLOCK_GETTIME GETTIMEOFDAY\n");
+		return 1;
+	}
+	vclock = (clock_gettime_t)vdso_sym(argv[2]);
+	vtod = (gettimeofday_t)vdso_sym(argv[3]);
+	if (!vclock || !vtod) {
+		printf("vdsobench: no vDSO symbols %s/%s\n", argv[2], argv[3]);
+		return 1;
+	}
+	/* Each figure: tenths of a ns per call, over ROUNDS calls. */
+	t0 = now_ns();
+	for (int i = 0; i < ROUNDS; i++)
+		vclock(CLOCK_MONOTONIC, &ts);
+	v = (now_ns() - t0) * 10 / ROUNDS;
+	t0 = now_ns();
+	for (int i = 0; i < ROUNDS; i++)
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+	s = (now_ns() - t0) * 10 / ROUNDS;
+	printf("vdso bench, %d calls each (%s):\n", ROUNDS, argv[1]);
+	row("clock_gettime", v, s);
+	t0 = now_ns();
+	for (int i = 0; i < ROUNDS; i++)
+		vtod(tv, NULL);
+	v = (now_ns() - t0) * 10 / ROUNDS;
+	t0 = now_ns();
+	for (int i = 0; i < ROUNDS; i++)
+		syscall2(__NR_gettimeofday, tv, 0);
+	s = (now_ns() - t0) * 10 / ROUNDS;
+	row("gettimeofday", v, s);
+	t0 = now_ns();
+	for (int i = 0; i < ROUNDS; i++)
+		getpid();
+	s = (now_ns() - t0) * 10 / ROUNDS;
+	printf("  getpid: a syscall round trip, %ld.%ld ns\n", s / 10, s % 10);
+	printf("BENCH {\"bench\":\"vdso\",\"call\":\"getpid\",\"syscall_ns\":%ld.%ld}\n",
+	       s / 10, s % 10);
+	return 0;
+}
