@@ -52,7 +52,7 @@ PY := /usr/bin/python3
 DEPS_STAMP := build/.deps-ok
 
 .PHONY: all run debug test bench bench-host experiment iso host-test deps clean kernel fuzz \
-	fuzz-page-alloc test-build-x86_64 test-build-host test-build-arm64-virt test-build-arm64-pi4
+	fuzz-page-alloc test-build-x86_64 test-build-host test-build-arm64-virt test-build-arm64-pi4 fuzz-partitions
 all: kernel
 
 deps: $(DEPS_STAMP)
@@ -200,12 +200,18 @@ HOST_MMLAB := mm/lab/mmlab.c mm/lab/cache_model.c
 HOST_WARN := -Wall -Wextra -Wno-unused-parameter
 HOST_INC := -include tests/host/host_prefix.h -Iinclude -Itests/host/include
 
+# The block layer's pure parts (splitting, merging, tags, partition parsers).
+PART_SRCS := block/partitions/check.c block/partitions/msdos.c block/partitions/efi.c
+BLOCK_PURE_SRCS := block/blk-merge.c block/blk-settings.c block/blk-mq-tag.c $(PART_SRCS)
+
 # ktest-host: every suite that builds on the host (the *_test.c files).
 HOST_KSRCS := $(sort $(HOST_RUNTIME) $(wildcard lib/*.c) kernel/ktest.c \
 	kernel/params_test.c kernel/ksyms_test.c $(HOST_PAGE_ALLOC) $(HOST_MMLAB) \
 	mm/page_alloc_test.c mm/policy_test.c mm/lab/cache_model_test.c mm/lab/mmlab_test.c \
 	drivers/virtio/virtio_ring.c tests/host/virtio_ring_test.c tests/host/host_dma.c \
-	dma/swiotlb.c dma/swiotlb_test.c)
+	dma/swiotlb.c dma/swiotlb_test.c \
+	$(BLOCK_PURE_SRCS) block/blk_merge_test.c block/partitions/partitions_test.c \
+	tests/host/host_block.c)
 HOST_CFLAGS := -std=gnu11 -O1 -g $(HOST_WARN) \
 	-fno-builtin -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer $(HOST_INC) -MMD -MP
@@ -263,8 +269,22 @@ bench-host: $(HB)/bench-page-alloc
 
 include tests/fixtures/fdt.mk
 
+# libFuzzer on the MBR and GPT parsers (block/partitions/).
+FUZZ_PART_SRCS := $(HOST_RUNTIME) $(PART_SRCS) lib/crc32.c tests/host/fuzz_partitions.c
+$(HB)/fuzz-partitions: $(FUZZ_PART_SRCS) tests/host/host_prefix.h block/partitions/check.h
+	@mkdir -p $(HB)
+	@echo "  CLANG   $@"
+	@clang $(FUZZ_CFLAGS) -o $@ $(FUZZ_PART_SRCS)
+PART_SEEDS := build/fixtures/partition-seeds
+$(PART_SEEDS)/gpt: tests/fixtures/mkpartseeds.py
+	@$(PY) tests/fixtures/mkpartseeds.py $(PART_SEEDS)
+fuzz-partitions: $(HB)/fuzz-partitions $(PART_SEEDS)/gpt
+	@mkdir -p build/fuzz/partitions
+	$(HB)/fuzz-partitions -max_total_time=$(FUZZ_SECONDS) -max_len=65537 \
+		-print_final_stats=1 build/fuzz/partitions $(PART_SEEDS)
+
 # make fuzz: every fuzzer, FUZZ_SECONDS each.
-fuzz: fuzz-page-alloc fuzz-fdt fuzz-elf
+fuzz: fuzz-page-alloc fuzz-fdt fuzz-elf fuzz-partitions
 
 # The ELF checker's fuzzer (lib/elf.c): `make fuzz-elf` runs it FUZZ_SECONDS.
 FUZZ_ELF_SRCS := tests/host/fuzz_elf.c lib/elf.c lib/string.c
@@ -306,7 +326,8 @@ test-build-arm64-virt:
 test-build-arm64-pi4:
 	@$(MAKE) --no-print-directory kernel $(PI4_DTB) ARCH=arm64 PLATFORM=pi4
 
-host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc $(HB)/fuzz-elf $(HB)/mmlab-run \
+host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc $(HB)/fuzz-elf \
+	$(HB)/fuzz-partitions $(PART_SEEDS)/gpt $(HB)/mmlab-run \
 	$(HB)/bench-page-alloc
 
 # The allocator-policy lab's matrix on the host and a slice in QEMU

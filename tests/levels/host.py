@@ -93,7 +93,9 @@ def fuzz(ctx, seconds=10):
     # (binary, corpus under build/fuzz/, extra arguments: flags or seed dirs)
     fuzzers = (("fuzz-page-alloc", "page-alloc", ["-max_len=4096"]),
                ("fuzz-fdt", "fdt", [fdt_seeds]),
-               ("fuzz-elf", "elf", ["-max_len=8192"] + elf_seeds))
+               ("fuzz-elf", "elf", ["-max_len=8192"] + elf_seeds),
+               ("fuzz-partitions", "partitions",
+                ["-max_len=65537", os.path.join(paths.BUILD, "fixtures", "partition-seeds")]))
     for name, corpus, extra in fuzzers:
         exe = paths.host_bin(name)
         cdir = os.path.join(paths.BUILD, "fuzz", corpus)
