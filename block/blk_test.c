@@ -449,6 +449,241 @@ static void test_concurrent_writers(struct ktest *t)
 	}
 }
 
+
+/* --- flushes ------------------------------------------------------------- */
+
+static struct nullb *make_cached(struct ktest *t, bool fua)
+{
+	struct nullb_config cfg = {
+		.size_mb = 16, .bs = 512, .submit_queues = 1, .hw_queue_depth = 8,
+		.irqmode = NULL_IRQ_TIMER, .completion_nsec = 20000, .memory_backed = true,
+		.cache_size_mb = 4, .fua = fua,
+	};
+	struct nullb *nb = null_create(&cfg);
+
+	if (IS_ERR(nb)) {
+		ktest_fail(t, __FILE__, __LINE__, "null_create: %ld", PTR_ERR(nb));
+		return NULL;
+	}
+	return nb;
+}
+
+static int write_flags(struct block_device *bdev, sector_t s, u8 *buf, blk_opf_t flags)
+{
+	struct bio *bio = bio_alloc(bdev, 1, REQ_OP_WRITE | flags, GFP_KERNEL);
+	int err;
+
+	if (!bio)
+		return -ENOMEM;
+	bio->bi_iter.bi_sector = s;
+	bio_add_page(bio, virt_to_page(buf), PAGE_SIZE, 0);
+	err = submit_bio_wait(bio);
+	bio_put(bio);
+	return err;
+}
+
+static bool reads_back(struct block_device *bdev, sector_t s, u32 seed, u8 *tmp)
+{
+	return !blkdev_rw(bdev, REQ_OP_READ, s, tmp, PAGE_SIZE) &&
+	       first_mismatch(tmp, PAGE_SIZE, s * SECTOR_SIZE, seed) == PAGE_SIZE;
+}
+
+/*
+ * A volatile cache loses unflushed writes at "power failure"; a flush, a
+ * PREFLUSH and FUA each make exactly what they promise durable. With
+ * fua=false the core must emulate FUA by a flush after the write.
+ */
+static void flush_ordering(struct ktest *t, bool fua)
+{
+	struct nullb *nb = make_cached(t, fua);
+	struct block_device *bdev;
+	u8 *a = (u8 *)__get_free_pages(GFP_KERNEL, 0), *b = (u8 *)__get_free_pages(GFP_KERNEL, 0);
+	u8 *tmp = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	u64 flushes;
+
+	if (!nb || !a || !b || !tmp)
+		goto out;
+	bdev = open_disk(t, null_disk(nb));
+	if (!bdev)
+		goto out;
+	fill(a, PAGE_SIZE, 800 * SECTOR_SIZE, 11);
+	fill(b, PAGE_SIZE, 1600 * SECTOR_SIZE, 12);
+
+	/* Unflushed: readable now, gone after the power fails. */
+	KEXPECT_EQ(t, write_flags(bdev, 800, a, 0), 0);
+	KEXPECT_TRUE(t, reads_back(bdev, 800, 11, tmp));
+	null_cache_drop(nb);
+	KEXPECT_FALSE(t, reads_back(bdev, 800, 11, tmp));
+
+	/* Written, then flushed: survives. */
+	KEXPECT_EQ(t, write_flags(bdev, 800, a, 0), 0);
+	KEXPECT_EQ(t, blkdev_issue_flush(bdev), 0);
+	null_cache_drop(nb);
+	KEXPECT_TRUE(t, reads_back(bdev, 800, 11, tmp));
+
+	/* A PREFLUSH write makes the earlier write durable; FUA makes itself durable. */
+	fill(a, PAGE_SIZE, 3200 * SECTOR_SIZE, 13);
+	flushes = null_nr_flushes(nb);
+	KEXPECT_EQ(t, write_flags(bdev, 3200, a, 0), 0);
+	KEXPECT_EQ(t, write_flags(bdev, 1600, b, REQ_PREFLUSH | REQ_FUA), 0);
+	null_cache_drop(nb);
+	KEXPECT_TRUE(t, reads_back(bdev, 3200, 13, tmp));
+	KEXPECT_TRUE(t, reads_back(bdev, 1600, 12, tmp));
+	/* One flush for PREFLUSH, and one more when the device has no FUA. */
+	KEXPECT_EQ(t, null_nr_flushes(nb) - flushes, fua ? 1 : 2);
+	blkdev_put(bdev);
+out:
+	kfree(tmp);
+	if (a)
+		free_pages((unsigned long)a, 0);
+	if (b)
+		free_pages((unsigned long)b, 0);
+	if (nb)
+		KEXPECT_EQ(t, null_destroy(nb), 0);
+}
+
+static void test_flush_ordering_fua(struct ktest *t)
+{
+	flush_ordering(t, true);
+}
+
+static void test_flush_ordering_emulated_fua(struct ktest *t)
+{
+	flush_ordering(t, false);
+}
+
+/* Without a write cache a flush is a no-op that succeeds. */
+static void test_flush_without_cache(struct ktest *t)
+{
+	struct nullb *nb = make_nullb(t, NULL_IRQ_SOFTIRQ, 1, 8, 512);
+	struct block_device *bdev;
+
+	if (!nb)
+		return;
+	bdev = open_disk(t, null_disk(nb));
+	if (bdev) {
+		KEXPECT_EQ(t, blkdev_issue_flush(bdev), 0);
+		KEXPECT_EQ(t, null_nr_flushes(nb), 0);
+		blkdev_put(bdev);
+	}
+	KEXPECT_EQ(t, null_destroy(nb), 0);
+}
+
+/* Discard and write-zeroes read back as zeroes, and only where asked. */
+static void test_discard_write_zeroes(struct ktest *t)
+{
+	struct nullb *nb = make_nullb(t, NULL_IRQ_NONE, 1, 8, 512);
+	struct block_device *bdev;
+	struct bio *bio;
+	u8 *buf = kmalloc(65536, GFP_KERNEL);
+
+	if (!nb || !buf)
+		goto out;
+	bdev = open_disk(t, null_disk(nb));
+	if (!bdev)
+		goto out;
+	fill(buf, 65536, 0, 21);
+	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_WRITE, 0, buf, 65536), 0);
+	bio = bio_alloc(bdev, 0, REQ_OP_DISCARD, GFP_KERNEL);
+	bio->bi_iter.bi_sector = 9;    /* a partial page, then whole pages */
+	bio->bi_iter.bi_size = 40 * SECTOR_SIZE;
+	KEXPECT_EQ(t, submit_bio_wait(bio), 0);
+	bio_put(bio);
+	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_READ, 0, buf, 65536), 0);
+	KEXPECT_EQ(t, first_mismatch(buf, 9 * SECTOR_SIZE, 0, 21), 9 * SECTOR_SIZE);
+	for (unsigned int i = 9 * SECTOR_SIZE; i < 49 * SECTOR_SIZE; i++)
+		if (buf[i]) {
+			ktest_fail(t, __FILE__, __LINE__, "byte %u not zero after discard", i);
+			break;
+		}
+	KEXPECT_EQ(t, first_mismatch(buf + 49 * SECTOR_SIZE, 65536 - 49 * SECTOR_SIZE,
+				     49 * SECTOR_SIZE, 21), 65536 - 49 * SECTOR_SIZE);
+	blkdev_put(bdev);
+out:
+	kfree(buf);
+	if (nb)
+		KEXPECT_EQ(t, null_destroy(nb), 0);
+}
+
+/* --- partitions on a device ---------------------------------------------- */
+
+static void put32(u8 *p, u32 v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (u8)(v >> (8 * i));
+}
+
+static void test_partitions_on_device(struct ktest *t)
+{
+	struct nullb *nb = make_nullb(t, NULL_IRQ_SOFTIRQ, 1, 8, 512);
+	struct block_device *disk, *p1 = NULL, *p2 = NULL;
+	char name[BDEVNAME_SIZE];
+	u8 *buf = kzalloc(8192, GFP_KERNEL);
+
+	if (!nb || !buf)
+		goto out;
+	disk = open_disk(t, null_disk(nb));
+	if (!disk)
+		goto out;
+	/* MBR: sectors 2048+2048 and 8192+4096. */
+	buf[446 + 4] = 0x83;
+	put32(buf + 446 + 8, 2048);
+	put32(buf + 446 + 12, 2048);
+	buf[462 + 4] = 0x83;
+	put32(buf + 462 + 8, 8192);
+	put32(buf + 462 + 12, 4096);
+	buf[510] = 0x55;
+	buf[511] = 0xaa;
+	KEXPECT_EQ(t, blkdev_rw(disk, REQ_OP_WRITE, 0, buf, 512), 0);
+	/* Rereading while the disk is open is refused. */
+	KEXPECT_EQ(t, bdev_disk_changed(null_disk(nb)), -EBUSY);
+	blkdev_put(disk);
+	KEXPECT_EQ(t, bdev_disk_changed(null_disk(nb)), 0);
+	disk_name_part(null_disk(nb)->disk_name, 1, name, sizeof(name));
+	p1 = blkdev_get_by_name(name);
+	KASSERT_TRUE(t, !IS_ERR(p1));
+	KEXPECT_EQ(t, p1->bd_start_sect, 2048);
+	KEXPECT_EQ(t, bdev_nr_sectors(p1), 2048);
+	disk_name_part(null_disk(nb)->disk_name, 2, name, sizeof(name));
+	p2 = blkdev_get_by_name(name);
+	KASSERT_TRUE(t, !IS_ERR(p2));
+	/* Sector 0 of p2 is sector 8192 of the disk. */
+	fill(buf, 4096, 0, 31);
+	KEXPECT_EQ(t, blkdev_rw(p2, REQ_OP_WRITE, 0, buf, 4096), 0);
+	/* Past the partition's end, though inside the disk: refused. */
+	KEXPECT_EQ(t, blkdev_rw(p1, REQ_OP_WRITE, 2040, buf, 8192), -EIO);
+	/* The disk or a partition open: no removal. */
+	KEXPECT_EQ(t, null_destroy(nb), -EBUSY);
+	blkdev_put(p1);
+	blkdev_put(p2);
+	disk = open_disk(t, null_disk(nb));
+	if (disk) {
+		memset(buf, 0, 4096);
+		KEXPECT_EQ(t, blkdev_rw(disk, REQ_OP_READ, 8192, buf, 4096), 0);
+		KEXPECT_EQ(t, first_mismatch(buf, 4096, 0, 31), 4096);
+		/* Now overlap the two: the table is refused as a whole. */
+		memset(buf, 0, 512);
+		buf[446 + 4] = 0x83;
+		put32(buf + 446 + 8, 2048);
+		put32(buf + 446 + 12, 8192);
+		buf[462 + 4] = 0x83;
+		put32(buf + 462 + 8, 8192);
+		put32(buf + 462 + 12, 4096);
+		buf[510] = 0x55;
+		buf[511] = 0xaa;
+		KEXPECT_EQ(t, blkdev_rw(disk, REQ_OP_WRITE, 0, buf, 512), 0);
+		blkdev_put(disk);
+	}
+	ktest_expect_reports(t, true); /* "partition table ignored: ... overlap" */
+	KEXPECT_EQ(t, bdev_disk_changed(null_disk(nb)), 0);
+	KEXPECT_EQ(t, null_disk(nb)->nr_parts, 0);
+	KEXPECT_TRUE(t, bdev_lookup(name) == NULL);
+out:
+	kfree(buf);
+	if (nb)
+		KEXPECT_EQ(t, null_destroy(nb), 0);
+}
+
 /* --- opens --------------------------------------------------------------- */
 
 static void test_open_blocks_removal(struct ktest *t)
@@ -480,6 +715,11 @@ static struct ktest_case blk_cases[] = {
 	KTEST_CASE(test_plug_merges),
 	KTEST_CASE(test_concurrent_writers),
 	KTEST_CASE(test_open_blocks_removal),
+	KTEST_CASE(test_flush_ordering_fua),
+	KTEST_CASE(test_flush_ordering_emulated_fua),
+	KTEST_CASE(test_flush_without_cache),
+	KTEST_CASE(test_discard_write_zeroes),
+	KTEST_CASE(test_partitions_on_device),
 	{}
 };
 KTEST_SUITE_FULL(block, .cases = blk_cases, .kernel_only = true);
