@@ -196,6 +196,38 @@ def bench_host():
     return recs
 
 
+def block_table(results):
+    """bench block: IOPS (and p99 latency) per device and case, one column per target."""
+    cols, vals, info, rows = [], {}, {}, []
+    for col, boots in results:
+        for r in (r for recs in boots for r in recs):
+            if r.get("bench") != "block":
+                continue
+            if col not in cols:
+                cols.append(col)
+            info[col] = r["cpus"]
+            key = (r["dev"], r["case"])
+            if key not in rows:
+                rows.append(key)
+            vals[(col, key)] = r
+    if not rows:
+        return
+    print("\nblock (fio in the kernel, 1 s per case; IOPS, p99 latency in us)")
+    print("  %-8s %-24s" % ("device", "case") +
+          "".join("%28s" % ("%s, %d CPUs" % (c, info[c])) for c in cols))
+    for key in rows:
+        line = "  %-8s %-24s" % key
+        for c in cols:
+            r = vals.get((c, key))
+            if r is None:
+                line += "%28s" % "-"
+            elif "lat_p99_ns" in r:
+                line += "%28s" % ("%d (p99 %d us)" % (r["iops"], r["lat_p99_ns"] // 1000))
+            else:
+                line += "%28s" % ("%d" % r["iops"])
+        print(line)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
@@ -273,6 +305,15 @@ def main():
                    " stated; xN = ratio to the group's baseline in the same boot)",
                    "pagealloc", pa)
         results += pa
+    # The block layer: fio's cases on null_blk, brd and any disk (bench block).
+    if a.bench in ("all", "block"):
+        bl = []
+        for target, accel in columns:
+            print("bench: block on %s under %s" % (target, accel.upper()))
+            bl.append(("%s %s" % (target, accel),
+                       run(target, accel, a.mem, "block", 1, a.pi4_dtb)))
+        block_table(bl)
+        results += bl
     with JsonLines(path, "bench") as out:
         for _, boots in results:
             for recs in boots:
