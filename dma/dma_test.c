@@ -46,8 +46,10 @@ static void test_map_single_roundtrip(struct ktest *t)
 	KEXPECT_EQ(t, dma_mapping_error(&dev, dma), 0);
 	KEXPECT_EQ(t, dma, __pa(buf));
 	dma_unmap_single(&dev, dma, 512, DMA_TO_DEVICE);
-	/* A bad direction is an error, not a guess. */
+	/* A bad direction is an error, not a guess (and says so). */
+	ktest_expect_reports(t, true);
 	KEXPECT_NE(t, dma_mapping_error(&dev, dma_map_single(&dev, buf, 512, DMA_NONE)), 0);
+	ktest_expect_reports(t, false);
 	kfree(buf);
 }
 
@@ -60,6 +62,7 @@ static void test_unreachable_is_refused(struct ktest *t)
 
 	KASSERT_TRUE(t, page != NULL);
 	device_initialize(&dev, "dmatest");
+	ktest_expect_reports(t, true);	/* each refusal is logged */
 	/* A mask that ends just below the page: it must be refused. */
 	KASSERT_TRUE(t, page_to_phys(page) >= PAGE_SIZE);
 	dev.dma_mask = page_to_phys(page) - 1;
@@ -84,6 +87,7 @@ static void test_vmalloc_refused(struct ktest *t)
 
 	KASSERT_TRUE(t, v != NULL);
 	device_initialize(&dev, "dmatest");
+	ktest_expect_reports(t, true);	/* the refusal is logged */
 	KEXPECT_NE(t, dma_mapping_error(&dev, dma_map_single(&dev, v, 64, DMA_TO_DEVICE)), 0);
 	vfree(v);
 }
@@ -161,7 +165,9 @@ static void test_map_sg(struct ktest *t)
 	windows[1] = (struct bus_dma_region){ page_to_phys(p[2]), page_to_phys(p[2]), PAGE_SIZE };
 	windows[2] = (struct bus_dma_region){ 0 };
 	dev.dma_range_map = windows;
+	ktest_expect_reports(t, true);	/* the refusal is logged */
 	KEXPECT_EQ(t, dma_map_sg(&dev, sg, 3, DMA_BIDIRECTIONAL), 0);
+	ktest_expect_reports(t, false);
 	for (i = 0; i < 3; i++)
 		__free_page(p[i]);
 }
