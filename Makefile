@@ -70,7 +70,7 @@ include arch/$(ARCH)/build.mk
 
 KERNEL_DIRS := kernel kernel/sched kernel/locking kernel/time lib mm mm/lab dma drivers/tty \
 	block block/partitions drivers/block drivers/block/null_blk \
-	drivers/base drivers/pci drivers/virtio
+	drivers/base drivers/pci drivers/virtio drivers/mmc
 KSRCS := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)) $(ARCH_CSRCS)
 KOBJS := $(patsubst %.c,$(B)/obj/%.o,$(KSRCS)) \
 	 $(patsubst %.asm,$(B)/obj/%.o,$(ARCH_ASRCS)) \

@@ -75,7 +75,16 @@ bool blk_flush_handle(struct bio *bio)
 		return false;
 	}
 	if (preflush) {
-		int err = blkdev_issue_flush(bio->bi_bdev);
+		/*
+		 * The flush is waited for right here, so it must not sit on the
+		 * submitter's plug, which is only sent after we return.
+		 */
+		struct blk_plug *plug = current->plug;
+		int err;
+
+		current->plug = NULL;
+		err = blkdev_issue_flush(bio->bi_bdev);
+		current->plug = plug;
 
 		bio->bi_opf &= ~REQ_PREFLUSH;
 		if (err) {

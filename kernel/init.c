@@ -105,7 +105,7 @@ void start_kernel(void)
 	brd_init();
 	boot_mark("block");
 
-	/* Buses and devices: PCI, virtio (drivers/). */
+	/* Buses and devices: PCI, virtio, SD hosts (drivers/). */
 	drivers_init();
 	boot_mark("devices");
 

@@ -9,7 +9,9 @@
 
 void drivers_init(void)
 {
+	virtio_blk_init();
 	pci_init();
 	virtio_pci_init();
 	virtio_mmio_init();
+	sdhci_init();
 }

@@ -10,6 +10,8 @@
 int pci_init(void);			/* drivers/pci: enumerate */
 void virtio_pci_init(void);		/* virtio over PCI */
 void virtio_mmio_init(void);		/* virtio over MMIO, from the device tree */
+void virtio_blk_init(void);		/* the virtio block driver */
+void sdhci_init(void);			/* SD host controllers */
 
 /* All of the above, in order. */
 void drivers_init(void);
