@@ -113,10 +113,10 @@ class Context:
             use = "tcg"
         return qemu.build_cmd(accel=use, **kw)[0]
 
-    def arm64_cmd(self, platform, cmdline, el2=False, smp=2, gic=2):
+    def arm64_cmd(self, platform, cmdline, el2=False, smp=2, gic=2, **kw):
         return qemu.build_cmd(arch="arm64", platform=platform,
                               kernel=paths.ARM64_IMAGE[platform], dtb=self.pi4_dtb,
-                              cmdline=cmdline, el2=el2, smp=smp, gic=gic)[0]
+                              cmdline=cmdline, el2=el2, smp=smp, gic=gic, **kw)[0]
 
     def test_iso(self, cmdline):
         """A GRUB ISO of the x86-64 kernel whose grub.cfg passes cmdline;

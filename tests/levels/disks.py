@@ -1,0 +1,156 @@
+"""Level 2, disks: the hardware block drivers under the disk_integrity
+suite (drivers/block/disk_integrity_test.c), each on the targets where
+QEMU has the device, with scratch images the harness makes under
+build/test/disks/ (qemu-img, from qemu-utils) and hands the kernel as
+disktest.devs=. Small images keep the run short: the SD hosts move about
+2 MiB/s under TCG.
+
+    x86-64 direct, BIOS, UEFI   virtio-blk over PCI (modern, MSI-X, 2 queues),
+                                plus (direct) a disk whose sector 4096 QEMU's
+                                blkdebug fails to read
+    arm64 virt                  virtio-blk over MMIO
+    raspi4b                     the EMMC2 and Arasan SD hosts in PIO mode; and
+                                the image `make sdcard` writes, read through EMMC2
+    x86-64, arm64 virt          sdhci-pci in ADMA2 mode
+"""
+import os
+import subprocess
+
+from .common import OUT, ROOT, ktap_boot, paths, rel, unit
+
+DISKS = os.path.join(OUT, "disks")
+BAD_SECTOR = 4096
+
+
+def scratch(name, mib):
+    """A fresh zeroed raw image (QEMU's SD card wants a power-of-two size)."""
+    os.makedirs(DISKS, exist_ok=True)
+    path = os.path.join(DISKS, name)
+    if os.path.exists(path):
+        os.remove(path)
+    subprocess.run(["qemu-img", "create", "-q", "-f", "raw", path, "%dM" % mib], check=True)
+    return path
+
+
+def blkdebug_disk(name, mib):
+    """An image behind QEMU's blkdebug driver: every read covering
+    BAD_SECTOR fails with EIO."""
+    img = scratch(name, mib)
+    cfg = os.path.join(DISKS, name + ".blkdebug")
+    with open(cfg, "w") as f:
+        f.write('[inject-error]\nevent = "read_aio"\nerrno = "5"\nsector = "%d"\n'
+                'once = "off"\n' % BAD_SECTOR)
+    return "blkdebug:%s:%s" % (cfg, img)
+
+
+def cmdline(devs, extra=""):
+    return ("test=disk_integrity panic=-1 lockdep=1 disktest.devs=%s %s"
+            % (",".join(devs), extra)).strip()
+
+
+def check_suite(ctx, name, b, want_cases):
+    """The boot counts, each case counts, and the suite must have run on
+    the disks (a missing disk skips cases: that is a failure here)."""
+    cases = ktap_boot(ctx.tally, name, b)
+    skipped = [c[2] for c in cases if c[4] and c[2] in want_cases]
+    ctx.tally.check("%s:disks-present" % name, not skipped,
+                    "cases skipped for want of a disk: %s (log %s)"
+                    % (", ".join(skipped), rel(b.log)))
+
+
+WRITE_CASES = ("test_patterns_every_offset_and_size", "test_unaligned_buffers",
+               "test_concurrent_writers", "test_full_queue_waits", "test_flush",
+               "test_beyond_end_refused")
+
+
+def x86_virtio(name, boot, with_bad, timeout):
+    @unit(name, "kernel", needs=["x86_64"])
+    def run(ctx):
+        disks = [scratch(name + "-vda.img", 64)]
+        extra = ""
+        if with_bad:
+            disks.append(blkdebug_disk(name + "-vdb.img", 16))
+            extra = "disktest.bad=vdb:%d" % BAD_SECTOR
+        line = cmdline(["vda"], extra)
+        iso = ctx.test_iso(line) if boot != "direct" else None
+        b = ctx.boot(ctx.x86_cmd(boot=boot, iso=iso, cmdline=line, disks=disks), name,
+                     timeout)
+        check_suite(ctx, name, b, WRITE_CASES + (("test_injected_error",) if with_bad else ()))
+    run.__doc__ = "x86-64 %s boot: virtio-blk over PCI%s" % (
+        boot, ", blkdebug errors" if with_bad else "")
+
+
+x86_virtio("x86_64-direct-virtio-blk", "direct", True, 180)
+x86_virtio("x86_64-bios-virtio-blk", "bios", False, 240)
+x86_virtio("x86_64-uefi-virtio-blk", "uefi", False, 360)
+
+
+@unit("arm64-virt-virtio-blk", "kernel", needs=["arm64-virt"])
+def virt_virtio(ctx):
+    """arm64 virt: virtio-blk over MMIO (TCG)"""
+    disks = [scratch("virt-vda.img", 64)]
+    b = ctx.boot(ctx.arm64_cmd("virt", cmdline(["vda"]), disks=disks),
+                 "arm64-virt-virtio-blk", 240)
+    check_suite(ctx, "arm64-virt-virtio-blk", b, WRITE_CASES)
+
+
+@unit("x86_64-direct-sdhci-pci", "kernel", needs=["x86_64"])
+def x86_sdhci(ctx):
+    """x86-64: an SD card behind sdhci-pci, ADMA2 (INTx through the I/O APIC)"""
+    disks = [scratch("x86-sd.img", 32)]
+    name = "x86_64-direct-sdhci-pci"
+    b = ctx.boot(ctx.x86_cmd(cmdline=cmdline(["mmcblk0"]), disks=disks,
+                             disk_bus="sdhci-pci"), name, 240)
+    check_suite(ctx, name, b, WRITE_CASES)
+    ctx.tally.check("%s:adma2" % name, "mmcblk0, 65536 sectors, ADMA2" in b.text,
+                    "the card did not come up in ADMA2 mode (log %s)" % rel(b.log))
+
+
+@unit("arm64-virt-sdhci-pci", "kernel", needs=["arm64-virt"])
+def virt_sdhci(ctx):
+    """arm64 virt: an SD card behind sdhci-pci on the PCIe host, ADMA2 (TCG)"""
+    disks = [scratch("virt-sd.img", 32)]
+    name = "arm64-virt-sdhci-pci"
+    b = ctx.boot(ctx.arm64_cmd("virt", cmdline(["mmcblk0"]), disks=disks,
+                               disk_bus="sdhci-pci"), name, 300)
+    check_suite(ctx, name, b, WRITE_CASES)
+    ctx.tally.check("%s:adma2" % name, "mmcblk0, 65536 sectors, ADMA2" in b.text,
+                    "the card did not come up in ADMA2 mode (log %s)" % rel(b.log))
+
+
+@unit("arm64-pi4-sd", "kernel", needs=["arm64-pi4"])
+def pi4_sd(ctx):
+    """raspi4b: cards in the EMMC2 slot and on the Arasan host, PIO (TCG)"""
+    disks = [scratch("pi4-emmc2.img", 32), scratch("pi4-arasan.img", 16)]
+    name = "arm64-pi4-sd"
+    b = ctx.boot(ctx.arm64_cmd("pi4", cmdline(["mmcblk0", "mmcblk1"]), disks=disks),
+                 name, 400)
+    check_suite(ctx, name, b, WRITE_CASES)
+    ctx.tally.check("%s:pio" % name, b.text.count("sectors, PIO") == 2,
+                    "expected both SD hosts in PIO mode (log %s)" % rel(b.log))
+
+
+@unit("arm64-pi4-sdcard-image", "kernel", needs=["arm64-pi4"])
+def pi4_card_image(ctx):
+    """raspi4b: the card `make sdcard` writes, read through the EMMC2 slot"""
+    name = "arm64-pi4-sdcard-image"
+    img = os.path.join(DISKS, "pagoda-pi4-card.img")
+    os.makedirs(DISKS, exist_ok=True)
+    log = os.path.join(OUT, name + "-mksdcard.log")
+    with open(log, "w") as f:
+        r = subprocess.run([os.path.join(ROOT, "tools", "fetch-pi4-firmware.sh"),
+                            paths.PI4_FIRMWARE], stdout=f, stderr=subprocess.STDOUT)
+        if r.returncode == 0:
+            r = subprocess.run([os.path.join(ROOT, "tools", "mksdcard.sh"), img,
+                                paths.ARM64_IMAGE["pi4"], paths.PI4_FIRMWARE,
+                                os.path.join(ROOT, "boot", "pi4")],
+                               stdout=f, stderr=subprocess.STDOUT)
+    if not ctx.tally.check("%s:mksdcard" % name, r.returncode == 0,
+                           "mksdcard.sh failed (log %s)" % rel(log)):
+        return
+    line = "test=disk_integrity panic=-1 disktest.pi4card=mmcblk0p1"
+    b = ctx.boot(ctx.arm64_cmd("pi4", line, disks=[img]), name, 240)
+    cases = ktap_boot(ctx.tally, name, b)
+    ran = [c for c in cases if c[2] == "test_pi4_card_image" and not c[4]]
+    ctx.tally.check("%s:read" % name, bool(ran),
+                    "the card image's check did not run (log %s)" % rel(b.log))
