@@ -90,7 +90,8 @@ def shell_errors_session(ctx):
     t = b.clean_text()
 
     def usage(cmd, u):
-        return re.search(r"pagoda> %s\n(.*\n)?%s: Invalid argument \(EINVAL\)\n"
+        # Not anchored at the prompt: a late kernel log line may come between.
+        return re.search(r"%s\n(.*\n)?%s: Invalid argument \(EINVAL\)\n"
                          r"usage: %s\n" % (re.escape(cmd), cmd.split()[0], re.escape(u)),
                          t) is not None
     checks = [
