@@ -24,30 +24,28 @@ void bench_print_machine(void)
 		strcmp(arch_accelerator(), "kvm") ? " (emulated: times are not hardware times)" : "");
 }
 
+static bool bench_exists(const char *name, size_t n)
+{
+	for (const struct kbench **b = __start_kbenches; b < __stop_kbenches; b++)
+		if (strlen((*b)->name) == n && !strncmp((*b)->name, name, n))
+			return true;
+	return false;
+}
+
 const char *bench_check_list(const char *list)
 {
 	static char why[96];
+	const char *bad;
+	size_t n;
 
 	if (!strcmp(list, "all"))
 		return NULL;
-	while (*list) {
-		const char *end = strchr(list, ',');
-		size_t n = end ? (size_t)(end - list) : strlen(list);
-		bool found = false;
-
-		for (const struct kbench **b = __start_kbenches; b < __stop_kbenches; b++)
-			if (strlen((*b)->name) == n && !strncmp((*b)->name, list, n))
-				found = true;
-		if (!found) {
-			snprintf(why, sizeof(why), "no benchmark named '%.*s' (`bench` lists them)",
-				 (int)MIN(n, (size_t)40), list);
-			return why;
-		}
-		if (!end)
-			break;
-		list = end + 1;
-	}
-	return NULL;
+	bad = strlist_first_unknown(list, bench_exists, &n);
+	if (!bad)
+		return NULL;
+	snprintf(why, sizeof(why), "no benchmark named '%.*s' (`bench` lists them)",
+		 (int)MIN(n, (size_t)40), bad);
+	return why;
 }
 
 int bench_run(const char *list)

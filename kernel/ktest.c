@@ -76,23 +76,17 @@ static bool suite_exists(const char *name, size_t n)
 const char *ktest_check_list(const char *list)
 {
 	static char why[96];
+	const char *bad;
+	size_t n;
 
 	if (!strcmp(list, "all"))
 		return NULL;
-	while (*list) {
-		const char *end = strchr(list, ',');
-		size_t n = end ? (size_t)(end - list) : strlen(list);
-
-		if (!suite_exists(list, n)) {
-			snprintf(why, sizeof(why), "no test suite named '%.*s' (`test` lists them)",
-				 (int)MIN(n, (size_t)40), list);
-			return why;
-		}
-		if (!end)
-			break;
-		list = end + 1;
-	}
-	return NULL;
+	bad = strlist_first_unknown(list, suite_exists, &n);
+	if (!bad)
+		return NULL;
+	snprintf(why, sizeof(why), "no test suite named '%.*s' (`test` lists them)",
+		 (int)MIN(n, (size_t)40), bad);
+	return why;
 }
 
 /* Every name in the list must be a suite: a typo must not pass silently. */

@@ -294,3 +294,21 @@ bool strlist_has(const char *list, const char *name)
 		list = end + 1;
 	}
 }
+
+const char *strlist_first_unknown(const char *list,
+				  bool (*exists)(const char *word, size_t n),
+				  size_t *len)
+{
+	for (;;) {
+		const char *end = strchr(list, ',');
+		size_t n = end ? (size_t)(end - list) : strlen(list);
+
+		if (!exists(list, n)) {
+			*len = n;
+			return list;
+		}
+		if (!end)
+			return NULL;
+		list = end + 1;
+	}
+}

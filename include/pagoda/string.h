@@ -24,6 +24,13 @@ char *strstr(const char *hay, const char *needle);
 char *strsep(char **s, const char *delim);
 /* Is name one of the words of a comma-separated list? "all" matches all. */
 bool strlist_has(const char *list, const char *name);
+/*
+ * The first word of a comma-separated list that exists(word, length) does
+ * not know, with its length in *len; NULL if it knows them all.
+ */
+const char *strlist_first_unknown(const char *list,
+				  bool (*exists)(const char *word, size_t n),
+				  size_t *len);
 /* Skip leading white space. */
 char *skip_spaces(const char *s);
 /* Remove leading and trailing white space in place. */
