@@ -5,15 +5,17 @@
  * copied; the only work is translation, a reachability check against the
  * device's mask, and cache maintenance for devices that do not snoop.
  *
- * A buffer beyond the device's reach is refused (DMA_MAPPING_ERROR) with a
- * message naming the device and address: silently handing the device an
- * address it would truncate corrupts some other page. Bouncing such buffers
- * through SWIOTLB slots belongs behind these calls, not in drivers.
+ * A buffer beyond the device's reach, or every buffer with swiotlb=force,
+ * is bounced through SWIOTLB slots (dma/swiotlb.c); with no bounce buffers
+ * it is refused (DMA_MAPPING_ERROR) with a message naming the device and
+ * address: silently handing the device an address it would truncate
+ * corrupts some other page.
  */
 #include <pagoda/arch.h>
 #include <pagoda/dma-mapping.h>
 #include <pagoda/mm.h>
 #include <pagoda/printk.h>
+#include <pagoda/swiotlb.h>
 #include <pagoda/vmalloc.h>
 
 unsigned long dma_direct_refused;
@@ -70,9 +72,12 @@ dma_addr_t dma_direct_map_page(struct device *dev, struct page *page,
 	phys_addr_t phys = page_to_phys(page) + offset;
 	dma_addr_t addr = phys_to_dma(dev, phys);
 
+	if (is_swiotlb_force_bounce(dev) ||
+	    (!dma_capable(dev, addr, size) && is_swiotlb_active(dev)))
+		return swiotlb_map(dev, phys, size, dir);
 	if (!dma_capable(dev, addr, size)) {
 		dma_direct_refused++;
-		pr_err("dma: %s cannot reach %#llx+%#zx (%s); no bounce buffers yet\n",
+		pr_err("dma: %s cannot reach %#llx+%#zx (%s); no bounce buffers\n",
 		       dev_name(dev), (unsigned long long)phys, size,
 		       addr == DMA_MAPPING_ERROR ? "outside its bus's DMA windows" :
 						   "above its DMA mask");
@@ -86,22 +91,36 @@ dma_addr_t dma_direct_map_page(struct device *dev, struct page *page,
 void dma_direct_unmap_page(struct device *dev, dma_addr_t addr, size_t size,
 			   enum dma_data_direction dir)
 {
+	phys_addr_t phys = dma_to_phys(dev, addr);
+
 	if (!dev_is_dma_coherent(dev) && dir != DMA_TO_DEVICE)
-		arch_sync_dma_for_cpu(dma_to_phys(dev, addr), size, dir);
+		arch_sync_dma_for_cpu(phys, size, dir);
+	if (is_swiotlb_buffer(dev, phys))
+		swiotlb_tbl_unmap_single(dev, &io_tlb_default_mem, phys, size, dir);
 }
 
 void dma_direct_sync_single_for_cpu(struct device *dev, dma_addr_t addr,
 				    size_t size, enum dma_data_direction dir)
 {
+	phys_addr_t phys = dma_to_phys(dev, addr);
+
 	if (!dev_is_dma_coherent(dev) && dir != DMA_TO_DEVICE)
-		arch_sync_dma_for_cpu(dma_to_phys(dev, addr), size, dir);
+		arch_sync_dma_for_cpu(phys, size, dir);
+	/* The slots now hold what the device wrote: copy it home. */
+	if (is_swiotlb_buffer(dev, phys))
+		swiotlb_sync_single_for_cpu(dev, &io_tlb_default_mem, phys, size, dir);
 }
 
 void dma_direct_sync_single_for_device(struct device *dev, dma_addr_t addr,
 				       size_t size, enum dma_data_direction dir)
 {
+	phys_addr_t phys = dma_to_phys(dev, addr);
+
+	/* Copy the CPU's new bytes into the slots before cleaning them. */
+	if (is_swiotlb_buffer(dev, phys))
+		swiotlb_sync_single_for_device(dev, &io_tlb_default_mem, phys, size, dir);
 	if (!dev_is_dma_coherent(dev))
-		arch_sync_dma_for_device(dma_to_phys(dev, addr), size, dir);
+		arch_sync_dma_for_device(phys, size, dir);
 }
 
 /* The lowest zone whose every page the mask covers. */

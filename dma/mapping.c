@@ -2,13 +2,14 @@
 /*
  * The DMA API's front door: the calls drivers make (pagoda/dma-mapping.h).
  * Each turns its arguments into one physical range and hands it to the
- * direct mapping (dma/direct.c). When bounce buffers arrive, this is where
- * a mapping the device cannot reach is diverted to them.
+ * direct mapping (dma/direct.c), which diverts what the device cannot
+ * reach to the bounce buffers (dma/swiotlb.c).
  */
 #include <pagoda/arch.h>
 #include <pagoda/dma-mapping.h>
 #include <pagoda/mm.h>
 #include <pagoda/printk.h>
+#include <pagoda/swiotlb.h>
 #include <pagoda/vmalloc.h>
 
 void device_initialize(struct device *dev, const char *name)
@@ -161,8 +162,14 @@ int dma_set_mask_and_coherent(struct device *dev, u64 mask)
 	return err ? err : dma_set_coherent_mask(dev, mask);
 }
 
+/*
+ * A bounced mapping must fit one SWIOTLB segment: limit devices that may
+ * bounce (forced, or with a mask narrower than 64 bits).
+ */
 size_t dma_max_mapping_size(struct device *dev)
 {
-	(void)dev;
+	if (is_swiotlb_active(dev) &&
+	    (is_swiotlb_force_bounce(dev) || dev->dma_mask < DMA_BIT_MASK(64)))
+		return swiotlb_max_mapping_size(dev);
 	return SIZE_MAX; /* direct mapping: any contiguous buffer */
 }

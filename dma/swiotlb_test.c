@@ -152,6 +152,7 @@ static void test_random_against_model(struct ktest *t)
 	for (i = 0; i < SRC_SIZE; i++)
 		src[i] = (u8)(i * 7 + (i >> 9));
 	setup(&mem, &dev, 4 * IO_TLB_SEGSIZE, 4, false, 64L << 20);
+	ktest_expect_reports(t, true);	/* full pools and misuse are reported */
 	pool = list_first_entry(&mem.pools, struct io_tlb_pool, node);
 	KASSERT_EQ(t, pool->nareas, 4);
 	for (step = 0; step < 6000; step++) {
@@ -242,6 +243,7 @@ static void test_area_hashing(struct ktest *t)
 	phys_addr_t tlb;
 
 	setup(&mem, &dev, 4 * IO_TLB_SEGSIZE, 4, false, 4L << 20);
+	ktest_expect_reports(t, true);	/* full pools and misuse are reported */
 	pool = list_first_entry(&mem.pools, struct io_tlb_pool, node);
 	for (test_cpu = 0; test_cpu < 6; test_cpu++) {
 		tlb = swiotlb_tbl_map_single(&dev, &mem, (phys_addr_t)(uintptr_t)buf, 64, 64, 0,
@@ -264,6 +266,7 @@ static void test_bounce_directions(struct ktest *t)
 	u8 *b;
 
 	setup(&mem, &dev, IO_TLB_SEGSIZE, 1, false, 1L << 20);
+	ktest_expect_reports(t, true);	/* full pools and misuse are reported */
 	memset(buf, 1, sizeof(buf));
 	tlb = swiotlb_tbl_map_single(&dev, &mem, (phys_addr_t)(uintptr_t)buf, sizeof(buf),
 				     sizeof(buf), 0, DMA_BIDIRECTIONAL);
@@ -301,6 +304,7 @@ static void test_max_mapping_size(struct ktest *t)
 
 	KASSERT_TRUE(t, buf != NULL);
 	setup(&mem, &dev, IO_TLB_SEGSIZE, 1, false, 1L << 20);
+	ktest_expect_reports(t, true);	/* full pools and misuse are reported */
 	KEXPECT_EQ(t, swiotlb_max_mapping_size(&dev), IO_TLB_SEGSIZE * IO_TLB_SIZE);
 	tlb = swiotlb_tbl_map_single(&dev, &mem, orig, IO_TLB_SEGSIZE * IO_TLB_SIZE,
 				     IO_TLB_SEGSIZE * IO_TLB_SIZE, 0, DMA_TO_DEVICE);
@@ -348,6 +352,7 @@ static void test_exhaustion_transient_growth(struct ktest *t)
 	for (i = 0; i < (int)sizeof(buf); i++)
 		buf[i] = (u8)i;
 	setup(&mem, &dev, IO_TLB_SEGSIZE, 1, true, IO_TLB_SEGSIZE * IO_TLB_SIZE + 4 * IO_TLB_SIZE);
+	ktest_expect_reports(t, true);	/* full pools and misuse are reported */
 	pool = list_first_entry(&mem.pools, struct io_tlb_pool, node);
 	n = fill(&mem, &dev, buf, tlbs, IO_TLB_SEGSIZE);
 	KASSERT_EQ(t, n, IO_TLB_SEGSIZE);
@@ -412,6 +417,7 @@ static void test_restricted_never_grows(struct ktest *t)
 	int i;
 
 	setup(&mem, &dev, IO_TLB_SEGSIZE, 1, false, 64L << 20);
+	ktest_expect_reports(t, true);	/* full pools and misuse are reported */
 	KASSERT_EQ(t, fill(&mem, &dev, buf, tlbs, IO_TLB_SEGSIZE), IO_TLB_SEGSIZE);
 	KEXPECT_EQ(t, swiotlb_tbl_map_single(&dev, &mem, (phys_addr_t)(uintptr_t)buf, 16, 16,
 					     0, DMA_TO_DEVICE), INVALID_PHYS_ADDR);

@@ -19,6 +19,7 @@
 #include <pagoda/mm.h>
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
+#include <pagoda/swiotlb.h>
 #include <pagoda/random.h>
 #include <pagoda/sched.h>
 #include <pagoda/shell.h>
@@ -96,6 +97,7 @@ void start_kernel(void)
 	arch_irq_enable();
 	smp_init();
 	workqueue_init();
+	swiotlb_init();
 	arch_late_init();
 	boot_mark("smp");
 

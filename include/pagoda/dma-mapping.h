@@ -12,10 +12,10 @@
  *	...device reads buf...
  *	dma_unmap_single(dev, dma, len, DMA_TO_DEVICE);
  *
- * Today every mapping is direct: the bus address is the physical address,
- * moved by the device's dma_range_map. A buffer the device cannot reach
- * (above its mask) is refused with DMA_MAPPING_ERROR; bouncing it through
- * SWIOTLB slots is the next layer's job, behind these same calls.
+ * A mapping is direct: the bus address is the physical address, moved by
+ * the device's dma_range_map. A buffer the device cannot reach (above its
+ * mask), or any buffer under swiotlb=force, is bounced through SWIOTLB
+ * slots (dma/swiotlb.c, docs/swiotlb.md) behind these same calls.
  * On a non-coherent device, mapping cleans the CPU caches (the device reads
  * memory, not caches) and unmapping from-device buffers invalidates them
  * (the CPU must not read stale lines); on a coherent one both are free.

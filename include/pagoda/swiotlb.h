@@ -127,5 +127,7 @@ bool is_swiotlb_buffer(struct device *dev, phys_addr_t paddr);
 dma_addr_t swiotlb_map(struct device *dev, phys_addr_t phys, size_t size,
 		       enum dma_data_direction dir);
 void swiotlb_init(void);
+/* Wait for a scheduled pool growth to finish. */
+void swiotlb_flush_grow(void);
 
 #endif

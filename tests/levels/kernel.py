@@ -56,3 +56,22 @@ def arm64_target(name, platform, smp, gic):
 for _args in (("arm64-virt-smp2", "virt", 2, 2), ("arm64-virt-smp4", "virt", 4, 2),
               ("arm64-virt-gicv3-smp4", "virt", 4, 3), ("arm64-pi4", "pi4", 4, 2)):
     arm64_target(*_args)
+
+
+@unit("x86_64-swiotlb-force", "kernel", needs=["x86_64"], suites=True)
+def swiotlb_force(ctx):
+    """x86-64 direct boot with every DMA mapping bounced through a 1 MiB
+    SWIOTLB pool (swiotlb=force swiotlb=512): the DMA API suites pass
+    bounced, and swiotlb_dma holds more mappings than the pool has slots,
+    so the pool must grow."""
+    name = "x86_64-swiotlb-force"
+    cmdline = "swiotlb=force swiotlb=512 " + test_cmdline(
+        ctx.suites or "dma,swiotlb,swiotlb_dma")
+    b = ctx.boot(ctx.x86_cmd(boot="direct", cmdline=cmdline, smp=2), name, 120)
+    ktap_boot(ctx.tally, name, b)
+    ctx.tally.check("%s:pool" % name, "swiotlb: 1024 KiB in 512 slots" in b.text,
+                    "the 1 MiB boot pool was not set up (log %s)" % rel(b.log))
+    ctx.tally.check("%s:grew" % name, "pool 1024 -> " in b.text and
+                    "pool 1024 -> 1024 KiB" not in b.text,
+                    "the pool did not grow (log %s)" % rel(b.log))
+    check_lockdep_clean(ctx.tally, name, b)
