@@ -154,3 +154,21 @@ def pi4_card_image(ctx):
     ran = [c for c in cases if c[2] == "test_pi4_card_image" and not c[4]]
     ctx.tally.check("%s:read" % name, bool(ran),
                     "the card image's check did not run (log %s)" % rel(b.log))
+
+
+@unit("x86_64-swiotlb-virtio-blk", "kernel", needs=["x86_64"])
+def x86_swiotlb_virtio(ctx):
+    """x86-64 direct: disk_integrity on virtio-blk with every DMA mapping
+    bounced through SWIOTLB from a 1 MiB pool (swiotlb=force swiotlb=512);
+    swiotlb_dma makes the pool grow; the data must be intact."""
+    name = "x86_64-swiotlb-virtio-blk"
+    disks = [scratch(name + "-vda.img", 64)]
+    line = cmdline(["vda"], "swiotlb=force swiotlb=512").replace(
+        "test=disk_integrity", "test=disk_integrity,swiotlb_dma")
+    b = ctx.boot(ctx.x86_cmd(boot="direct", cmdline=line, disks=disks), name, 240)
+    check_suite(ctx, name, b, WRITE_CASES)
+    ctx.tally.check("%s:pool" % name, "swiotlb: 1024 KiB in 512 slots" in b.text,
+                    "the 1 MiB boot pool was not set up (log %s)" % rel(b.log))
+    ctx.tally.check("%s:grew" % name, "pool 1024 -> " in b.text and
+                    "pool 1024 -> 1024 KiB" not in b.text,
+                    "the pool did not grow (log %s)" % rel(b.log))
