@@ -284,7 +284,18 @@ fuzz-partitions: $(HB)/fuzz-partitions $(PART_SEEDS)/gpt
 		-print_final_stats=1 build/fuzz/partitions $(PART_SEEDS)
 
 # make fuzz: every fuzzer, FUZZ_SECONDS each.
-fuzz: fuzz-page-alloc fuzz-fdt fuzz-elf fuzz-partitions
+fuzz: fuzz-page-alloc fuzz-fdt fuzz-elf fuzz-partitions fuzz-swiotlb
+
+# libFuzzer on the SWIOTLB slot allocator (dma/swiotlb.c).
+FUZZ_SWIOTLB_SRCS := $(HOST_RUNTIME) dma/swiotlb.c tests/host/fuzz_swiotlb.c
+$(HB)/fuzz-swiotlb: $(FUZZ_SWIOTLB_SRCS) tests/host/host_prefix.h include/pagoda/swiotlb.h
+	@mkdir -p $(HB)
+	@echo "  CLANG   $@"
+	@clang $(FUZZ_CFLAGS) -o $@ $(FUZZ_SWIOTLB_SRCS)
+fuzz-swiotlb: $(HB)/fuzz-swiotlb
+	@mkdir -p build/fuzz/swiotlb
+	$(HB)/fuzz-swiotlb -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+		-print_final_stats=1 build/fuzz/swiotlb
 
 # The ELF checker's fuzzer (lib/elf.c): `make fuzz-elf` runs it FUZZ_SECONDS.
 FUZZ_ELF_SRCS := tests/host/fuzz_elf.c lib/elf.c lib/string.c
@@ -328,7 +339,7 @@ test-build-arm64-pi4:
 
 host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc $(HB)/fuzz-elf \
 	$(HB)/fuzz-partitions $(PART_SEEDS)/gpt $(HB)/mmlab-run \
-	$(HB)/bench-page-alloc
+	$(HB)/bench-page-alloc $(HB)/fuzz-swiotlb
 
 # The allocator-policy lab's matrix on the host and a slice in QEMU
 # (tools/experiment.py; docs/allocator-policy.md).

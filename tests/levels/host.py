@@ -95,7 +95,8 @@ def fuzz(ctx, seconds=10):
                ("fuzz-fdt", "fdt", [fdt_seeds]),
                ("fuzz-elf", "elf", ["-max_len=8192"] + elf_seeds),
                ("fuzz-partitions", "partitions",
-                ["-max_len=65537", os.path.join(paths.BUILD, "fixtures", "partition-seeds")]))
+                ["-max_len=65537", os.path.join(paths.BUILD, "fixtures", "partition-seeds")]),
+               ("fuzz-swiotlb", "swiotlb", ["-max_len=4096"]))
     for name, corpus, extra in fuzzers:
         exe = paths.host_bin(name)
         cdir = os.path.join(paths.BUILD, "fuzz", corpus)
