@@ -52,7 +52,8 @@ PY := /usr/bin/python3
 DEPS_STAMP := build/.deps-ok
 
 .PHONY: all run debug test bench bench-host experiment iso host-test deps clean kernel fuzz \
-	fuzz-page-alloc test-build-x86_64 test-build-host test-build-arm64-virt test-build-arm64-pi4 fuzz-partitions
+	fuzz-page-alloc test-build-x86_64 test-build-host test-build-arm64-virt test-build-arm64-pi4 fuzz-partitions \
+	fuzz-virtqueue
 all: kernel
 
 deps: $(DEPS_STAMP)
@@ -284,7 +285,7 @@ fuzz-partitions: $(HB)/fuzz-partitions $(PART_SEEDS)/gpt
 		-print_final_stats=1 build/fuzz/partitions $(PART_SEEDS)
 
 # make fuzz: every fuzzer, FUZZ_SECONDS each.
-fuzz: fuzz-page-alloc fuzz-fdt fuzz-elf fuzz-partitions fuzz-swiotlb
+fuzz: fuzz-page-alloc fuzz-fdt fuzz-elf fuzz-partitions fuzz-swiotlb fuzz-virtqueue
 
 # libFuzzer on the SWIOTLB slot allocator (dma/swiotlb.c).
 FUZZ_SWIOTLB_SRCS := $(HOST_RUNTIME) dma/swiotlb.c tests/host/fuzz_swiotlb.c
@@ -296,6 +297,19 @@ fuzz-swiotlb: $(HB)/fuzz-swiotlb
 	@mkdir -p build/fuzz/swiotlb
 	$(HB)/fuzz-swiotlb -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 		-print_final_stats=1 build/fuzz/swiotlb
+
+# libFuzzer on the split virtqueue with a lying device (drivers/virtio/virtio_ring.c).
+# The fuzzer includes virtio_ring.c itself, to check the driver's free list.
+FUZZ_VQ_SRCS := $(HOST_RUNTIME) tests/host/host_dma.c tests/host/fuzz_virtqueue.c
+$(HB)/fuzz-virtqueue: $(FUZZ_VQ_SRCS) drivers/virtio/virtio_ring.c tests/host/host_prefix.h \
+		include/pagoda/virtio.h include/pagoda/virtio_ring.h
+	@mkdir -p $(HB)
+	@echo "  CLANG   $@"
+	@clang $(FUZZ_CFLAGS) -o $@ $(FUZZ_VQ_SRCS)
+fuzz-virtqueue: $(HB)/fuzz-virtqueue
+	@mkdir -p build/fuzz/virtqueue
+	$(HB)/fuzz-virtqueue -max_total_time=$(FUZZ_SECONDS) -max_len=2048 \
+		-print_final_stats=1 build/fuzz/virtqueue
 
 # The ELF checker's fuzzer (lib/elf.c): `make fuzz-elf` runs it FUZZ_SECONDS.
 FUZZ_ELF_SRCS := tests/host/fuzz_elf.c lib/elf.c lib/string.c
@@ -339,7 +353,7 @@ test-build-arm64-pi4:
 
 host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc $(HB)/fuzz-elf \
 	$(HB)/fuzz-partitions $(PART_SEEDS)/gpt $(HB)/mmlab-run \
-	$(HB)/bench-page-alloc $(HB)/fuzz-swiotlb
+	$(HB)/bench-page-alloc $(HB)/fuzz-swiotlb $(HB)/fuzz-virtqueue
 
 # The allocator-policy lab's matrix on the host and a slice in QEMU
 # (tools/experiment.py; docs/allocator-policy.md).

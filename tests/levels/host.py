@@ -96,7 +96,8 @@ def fuzz(ctx, seconds=10):
                ("fuzz-elf", "elf", ["-max_len=8192"] + elf_seeds),
                ("fuzz-partitions", "partitions",
                 ["-max_len=65537", os.path.join(paths.BUILD, "fixtures", "partition-seeds")]),
-               ("fuzz-swiotlb", "swiotlb", ["-max_len=4096"]))
+               ("fuzz-swiotlb", "swiotlb", ["-max_len=4096"]),
+               ("fuzz-virtqueue", "virtqueue", ["-max_len=2048"]))
     for name, corpus, extra in fuzzers:
         exe = paths.host_bin(name)
         cdir = os.path.join(paths.BUILD, "fuzz", corpus)
