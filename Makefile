@@ -7,6 +7,7 @@
 #        CMDLINE='key=value ...' SMP=1..16 MEM=SIZE (at least 16M) EL2=1 (arm64 virt at EL2)
 #        GIC=3 (arm64 virt with a GICv3 instead of the GICv2)
 #        BOOT=direct|bios|uefi (how `make run` boots x86-64)
+#        MACHINE=q35|pc (x86-64: QEMU's chipset; pc has no ECAM, so PCI goes through ports)
 #        ACCEL=auto|kvm|tcg (x86-64 guests; auto probes once: build/accel.verdict)
 #        HMAT=SIZE (x86-64: describe a direct-mapped memory-side cache: shuffle turns on)
 #        ONLY=... (make test: a subset; ONLY=help lists them)
@@ -27,6 +28,7 @@ CMDLINE ?=
 SMP ?= 2
 MEM ?= 1G
 BOOT ?= direct
+MACHINE ?= q35
 ACCEL ?= auto
 HMAT ?=
 # Disk images to attach (raw): DISK=one.img, DISKS='a.img b.img'; DISK_BUS=
@@ -152,7 +154,7 @@ GDB ?= gdb
 # What QEMU's -kernel gets: the ELF on x86 (PVH note), the raw Image on arm64.
 RUN_KERNEL ?= $(B)/pagoda.elf
 QEMU_RUN = $(PY) tools/qemu.py --arch $(ARCH) --platform $(PLATFORM) \
-	--boot $(BOOT) --smp $(SMP) --mem $(MEM) --kernel $(RUN_KERNEL) \
+	--boot $(BOOT) --machine $(MACHINE) --smp $(SMP) --mem $(MEM) --kernel $(RUN_KERNEL) \
 	--iso $(B)/pagoda.iso --cmdline "$$CMDLINE" --accel $(ACCEL) $(ARCH_RUN_ARGS) \
 	$(if $(HMAT),--hmat-cache $(HMAT)) \
 	$(foreach d,$(DISK) $(DISKS),--disk $(d)) --disk-bus $(DISK_BUS)

@@ -58,6 +58,7 @@ def main():
     ap.add_argument("--arch", default="x86_64")
     ap.add_argument("--platform", default="pc")
     ap.add_argument("--boot", default="direct")
+    ap.add_argument("--machine", default="q35", help="x86-64: q35 or pc")
     ap.add_argument("--smp", default="2")
     ap.add_argument("--mem", default="1G")
     ap.add_argument("--kernel")
@@ -85,7 +86,8 @@ def main():
     cmd, accel = build_cmd(a.arch, a.platform, a.boot, a.smp, a.mem, a.kernel,
                            a.iso, a.cmdline, accel, a.gdb, interactive=True,
                            hmat_cache=a.hmat_cache or None, dtb=a.dtb, el2=a.el2,
-                           gic=a.gic, disks=a.disk, disk_bus=a.disk_bus)
+                           gic=a.gic, disks=a.disk, disk_bus=a.disk_bus,
+                           machine=a.machine)
     if not shutil.which(cmd[0]):
         sys.exit("qemu: %s not found; run `make deps`" % cmd[0])
     if a.arch == "arm64" and a.platform == "pi4":

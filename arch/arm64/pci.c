@@ -69,7 +69,18 @@ int arch_pci_ecam(struct pci_ecam_window *w)
 	return 0;
 }
 
-int arch_pci_intx_irq(u8 bus, u8 slot, u8 pin)
+/* arm64 has no I/O ports: configuration space is ECAM or nothing. */
+int arch_pci_conf1_read(u8 bus, u8 devfn, unsigned int off, unsigned int size, u32 *val)
+{
+	return -ENODEV;
+}
+
+int arch_pci_conf1_write(u8 bus, u8 devfn, unsigned int off, unsigned int size, u32 val)
+{
+	return -ENODEV;
+}
+
+int arch_pci_intx_irq(u8 bus, u8 slot, u8 pin, u8 line)
 {
 	const void *fdt = dt();
 	int node = host_node(fdt), intc;

@@ -31,6 +31,7 @@ static struct ioapic {
 static unsigned int nr_ioapics;
 
 static struct { u32 gsi; u16 flags; bool set; } isa_override[16];
+static u16 pci_isa_lines; /* bit n: GSI n < 16 carries PCI INTx */
 
 static u32 io_read(struct ioapic *a, u32 reg)
 {
@@ -87,9 +88,24 @@ static struct ioapic *ioapic_for(unsigned int gsi, unsigned int *pin)
 	return NULL;
 }
 
+/*
+ * On the i440FX (QEMU's `pc`) the PCI interrupt links are steered onto ISA
+ * lines (firmware picks 5, 9, 10 or 11). They are shared and level
+ * triggered, active high as QEMU's DSDT describes the links: programmed
+ * as ISA edges, a second device's interrupt on a line still held high
+ * would never be seen.
+ */
+void ioapic_mark_pci_isa_line(unsigned int gsi)
+{
+	if (gsi < 16)
+		pci_isa_lines |= (u16)(1u << gsi);
+}
+
 /* Polarity and trigger of a GSI: from an ISA override, else ISA defaults. */
 static u32 rte_flags(unsigned int gsi)
 {
+	if (gsi < 16 && (pci_isa_lines & (1u << gsi)))
+		return RTE_LEVEL;
 	for (unsigned int i = 0; i < 16; i++) {
 		u16 f = isa_override[i].flags;
 

@@ -1,13 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
  * What x86 firmware tells about PCI: where the memory-mapped configuration
- * space is (ACPI's MCFG table: one entry per segment and bus range), and
- * how the chipset routes INTx pins to I/O APIC inputs. Firmware (SeaBIOS,
+ * space is (ACPI's MCFG table: one entry per segment and bus range), or,
+ * on a chipset without one, the port-I/O configuration mechanism; and how
+ * the chipset routes INTx pins to I/O APIC inputs. Firmware (SeaBIOS,
  * OVMF) has already assigned every BAR, so no memory window is given.
  */
 #include <pagoda/arch.h>
 #include <pagoda/printk.h>
+#include <pagoda/spinlock.h>
+#include <asm/x86.h>
 #include "acpi.h"
+
+#define PCI_CONF1_ADDRESS 0xcf8
+#define PCI_CONF1_DATA 0xcfc
+
+/* q35 (ICH9) describes ECAM in MCFG; the i440FX (`pc`) has none. */
+static bool have_mcfg;
 
 struct mcfg_entry {
 	u64 base;
@@ -35,10 +44,57 @@ int arch_pci_ecam(struct pci_ecam_window *w)
 			.bus_start = e->bus_start,
 			.bus_end = e->bus_end,
 		};
+		have_mcfg = true;
 		return 0;
 	}
 	pr_warn("pci: MCFG lists no usable entry for segment 0\n");
 	return -ENODEV;
+}
+
+/*
+ * Mechanism #1: bit 31 enables, then bus, device/function and the dword
+ * offset; the data port's low bits select the byte lanes. The address and
+ * data accesses are two instructions, so one lock keeps CPUs (and an
+ * interrupt handler reading config space) from interleaving them.
+ */
+static DEFINE_SPINLOCK(conf1_lock);
+
+static u32 conf1_address(u8 bus, u8 devfn, unsigned int off)
+{
+	return 1u << 31 | (u32)bus << 16 | (u32)devfn << 8 | (off & 0xfc);
+}
+
+int arch_pci_conf1_read(u8 bus, u8 devfn, unsigned int off, unsigned int size, u32 *val)
+{
+	unsigned long flags;
+	u16 port = PCI_CONF1_DATA + (off & 3);
+
+	if (off > 0xff || (size != 1 && size != 2 && size != 4) || (off & (size - 1)))
+		return -EINVAL;
+	spin_lock_irqsave(&conf1_lock, flags);
+	outl(PCI_CONF1_ADDRESS, conf1_address(bus, devfn, off));
+	*val = size == 4 ? inl(port) : size == 2 ? inw(port) : inb(port);
+	spin_unlock_irqrestore(&conf1_lock, flags);
+	return 0;
+}
+
+int arch_pci_conf1_write(u8 bus, u8 devfn, unsigned int off, unsigned int size, u32 val)
+{
+	unsigned long flags;
+	u16 port = PCI_CONF1_DATA + (off & 3);
+
+	if (off > 0xff || (size != 1 && size != 2 && size != 4) || (off & (size - 1)))
+		return -EINVAL;
+	spin_lock_irqsave(&conf1_lock, flags);
+	outl(PCI_CONF1_ADDRESS, conf1_address(bus, devfn, off));
+	if (size == 4)
+		outl(port, val);
+	else if (size == 2)
+		outw(port, (u16)val);
+	else
+		outb(port, (u8)val);
+	spin_unlock_irqrestore(&conf1_lock, flags);
+	return 0;
 }
 
 /*
@@ -47,9 +103,22 @@ int arch_pci_ecam(struct pci_ecam_window *w)
  * 16 + n; that is what the _PRT of its DSDT describes. Without an AML
  * interpreter, that routing is taken as a fact of the chipset MCFG implies.
  */
-int arch_pci_intx_irq(u8 bus, u8 slot, u8 pin)
+int arch_pci_intx_irq(u8 bus, u8 slot, u8 pin, u8 line)
 {
-	if (bus != 0 || pin < 1 || pin > 4)
+	if (pin < 1 || pin > 4)
+		return -ENODEV;
+	if (!have_mcfg) {
+		/*
+		 * The i440FX's PIIX3 steers its four links to ISA lines of
+		 * the firmware's choosing and SeaBIOS records each function's
+		 * in PCI_INTERRUPT_LINE (0 or 0xff: none), as on real PCs.
+		 */
+		if (!line || line >= 16)
+			return -ENODEV;
+		ioapic_mark_pci_isa_line(isa_irq_to_gsi(line));
+		return (int)isa_irq_to_gsi(line);
+	}
+	if (bus != 0)
 		return -ENODEV;
 	return 16 + 4 + (slot + pin - 1) % 4;
 }

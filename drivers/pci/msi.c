@@ -87,7 +87,8 @@ static int enable_intx(struct pci_dev *p)
 
 	if (!p->pin)
 		return -ENODEV;
-	irq = arch_pci_intx_irq(p->bus, PCI_SLOT(p->devfn), p->pin);
+	irq = arch_pci_intx_irq(p->bus, PCI_SLOT(p->devfn), p->pin,
+				pci_read_config_byte(p, PCI_INTERRUPT_LINE));
 	if (irq < 0)
 		return irq;
 	p->irqs[0] = (unsigned int)irq;

@@ -3,7 +3,10 @@
  * PCI enumeration through ECAM. Each function's 4 KiB of configuration
  * space sits at base + (bus << 20 | device << 15 | function << 12) inside
  * the window the firmware names (arch_pci_ecam(): ACPI MCFG on x86, the
- * device tree on arm64), so finding devices is reading vendor IDs.
+ * device tree on arm64), so finding devices is reading vendor IDs. Where
+ * firmware names no window (QEMU's `pc`), the same 256-byte header is read
+ * through x86's port-I/O mechanism instead (arch_pci_conf1_*): a function
+ * with no ECAM mapping (cfg == NULL) is reached that way.
  *
  * BARs are sized by writing all-ones and reading back which bits stick;
  * x86 firmware has already placed them, and where nobody has (arm64 virt)
@@ -24,34 +27,61 @@ static LIST_HEAD(pci_drivers);
 static struct pci_ecam_window ecam;
 static u64 mem_next; /* next free bus address in the memory window */
 
+/*
+ * Port-I/O access: what a missing function or an offset beyond the 256
+ * bytes mechanism #1 reaches reads as all-ones, as a master abort does.
+ */
+static u32 conf1_read(u8 bus, u8 devfn, unsigned int off, unsigned int size)
+{
+	u32 v;
+
+	if (arch_pci_conf1_read(bus, devfn, off, size, &v))
+		return size == 4 ? 0xffffffff : (1u << (8 * size)) - 1;
+	return v;
+}
+
+static void conf1_write(u8 bus, u8 devfn, unsigned int off, unsigned int size, u32 v)
+{
+	arch_pci_conf1_write(bus, devfn, off, size, v);
+}
+
 u8 pci_read_config_byte(struct pci_dev *p, unsigned int off)
 {
-	return readb(p->cfg + off);
+	return p->cfg ? readb(p->cfg + off) : (u8)conf1_read(p->bus, p->devfn, off, 1);
 }
 
 u16 pci_read_config_word(struct pci_dev *p, unsigned int off)
 {
-	return readw(p->cfg + off);
+	return p->cfg ? readw(p->cfg + off) : (u16)conf1_read(p->bus, p->devfn, off, 2);
 }
 
 u32 pci_read_config_dword(struct pci_dev *p, unsigned int off)
 {
-	return readl(p->cfg + off);
+	return p->cfg ? readl(p->cfg + off) : conf1_read(p->bus, p->devfn, off, 4);
 }
 
 void pci_write_config_byte(struct pci_dev *p, unsigned int off, u8 v)
 {
-	writeb(v, p->cfg + off);
+	if (p->cfg)
+		writeb(v, p->cfg + off);
+	else
+		conf1_write(p->bus, p->devfn, off, 1, v);
 }
 
 void pci_write_config_word(struct pci_dev *p, unsigned int off, u16 v)
 {
-	writew(v, p->cfg + off);
+	if (p->cfg)
+		writew(v, p->cfg + off);
+	else
+		conf1_write(p->bus, p->devfn, off, 2, v);
 }
 
 void pci_write_config_dword(struct pci_dev *p, unsigned int off, u32 v)
 {
-	writel(v, p->cfg + off);
+	if (p->cfg)
+		writel(v, p->cfg + off);
+	else
+		conf1_write(p->bus, p->devfn, off, 4, v);
 }
 
 u8 pci_find_next_capability(struct pci_dev *p, u8 pos, u8 cap)
@@ -210,24 +240,31 @@ static void add_function(u8 bus, u8 devfn, volatile u8 *cfg, int depth)
 
 static void scan_bus(u8 bus, int depth)
 {
-	volatile u8 *base = ioremap(ecam.base + ((u64)(bus - ecam.bus_start) << 20), SZ_1M);
+	volatile u8 *base = NULL;
 
-	if (!base) {
-		pr_err("pci: cannot map the configuration space of bus %u\n", bus);
-		return;
+	if (ecam.base) {
+		base = ioremap(ecam.base + ((u64)(bus - ecam.bus_start) << 20), SZ_1M);
+		if (!base) {
+			pr_err("pci: cannot map the configuration space of bus %u\n", bus);
+			return;
+		}
 	}
 	for (unsigned int devfn = 0; devfn < 256; devfn++) {
-		volatile u8 *cfg = base + (devfn << 12);
-		u16 vendor = readw(cfg + PCI_VENDOR_ID);
+		volatile u8 *cfg = base ? base + (devfn << 12) : NULL;
+		u16 vendor = cfg ? readw(cfg + PCI_VENDOR_ID) :
+				   (u16)conf1_read(bus, (u8)devfn, PCI_VENDOR_ID, 2);
+		u8 hdr;
 
 		if (vendor == 0xffff || vendor == 0) {
 			if (PCI_FUNC(devfn) == 0)
 				devfn += 7; /* no function 0: no device */
 			continue;
 		}
+		hdr = cfg ? readb(cfg + PCI_HEADER_TYPE) :
+			    (u8)conf1_read(bus, (u8)devfn, PCI_HEADER_TYPE, 1);
 		add_function(bus, (u8)devfn, cfg, depth);
 		/* Functions 1-7 exist only on multi-function devices. */
-		if (PCI_FUNC(devfn) == 0 && !(readb(cfg + PCI_HEADER_TYPE) & 0x80))
+		if (PCI_FUNC(devfn) == 0 && !(hdr & 0x80))
 			devfn += 7;
 	}
 }
@@ -235,16 +272,25 @@ static void scan_bus(u8 bus, int depth)
 int pci_init(void)
 {
 	struct pci_dev *p;
+	u32 host_id;
 	int n = 0;
 
-	if (arch_pci_ecam(&ecam))
-		return 0;
+	if (arch_pci_ecam(&ecam)) {
+		/* No ECAM: is there a host bridge behind port-I/O config space? */
+		if (arch_pci_conf1_read(0, 0, PCI_VENDOR_ID, 4, &host_id) ||
+		    (host_id & 0xffff) == 0xffff || !(host_id & 0xffff))
+			return 0;
+		ecam = (struct pci_ecam_window){ .bus_start = 0, .bus_end = 255 };
+	}
 	mem_next = ecam.mem_bus_base;
 	scan_bus(ecam.bus_start, 0);
 	list_for_each_entry(p, &pci_devices, node)
 		n++;
-	pr_info("pci: %d functions behind ECAM at %#llx (buses %u-%u)\n", n,
-		(unsigned long long)ecam.base, ecam.bus_start, ecam.bus_end);
+	if (ecam.base)
+		pr_info("pci: %d functions behind ECAM at %#llx (buses %u-%u)\n", n,
+			(unsigned long long)ecam.base, ecam.bus_start, ecam.bus_end);
+	else
+		pr_info("pci: %d functions through port-I/O configuration space (no ECAM)\n", n);
 	return n;
 }
 

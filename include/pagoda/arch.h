@@ -347,10 +347,21 @@ struct pci_ecam_window {
 };
 int arch_pci_ecam(struct pci_ecam_window *w);
 /*
- * The interrupt line of INTx pin (1 = INTA) of the function at bus/slot, as
- * the platform routes it; negative errno when unknown.
+ * Where no ECAM window is described (QEMU's `pc`, whose i440FX predates
+ * PCI Express), configuration space is reached through x86's mechanism #1:
+ * an address written to port 0xcf8, data through 0xcfc, 256 bytes per
+ * function. size is 1, 2 or 4 and off is aligned to it. -ENODEV where the
+ * platform has no such mechanism (arm64).
  */
-int arch_pci_intx_irq(u8 bus, u8 slot, u8 pin);
+int arch_pci_conf1_read(u8 bus, u8 devfn, unsigned int off, unsigned int size, u32 *val);
+int arch_pci_conf1_write(u8 bus, u8 devfn, unsigned int off, unsigned int size, u32 val);
+/*
+ * The interrupt line of INTx pin (1 = INTA) of the function at bus/slot, as
+ * the platform routes it; line is what firmware wrote in the function's
+ * PCI_INTERRUPT_LINE (used where routing is the firmware's choice).
+ * Negative errno when unknown.
+ */
+int arch_pci_intx_irq(u8 bus, u8 slot, u8 pin, u8 line);
 
 /*
  * --- device tree interrupts -------------------------------------------------------

@@ -51,7 +51,7 @@ struct pci_dev {
 	u16 vendor, device, subsystem_device;
 	u32 class;			/* base << 16 | sub << 8 | prog-if */
 	u8 revision, hdr_type, pin;
-	volatile u8 *cfg;		/* this function's 4 KiB of ECAM */
+	volatile u8 *cfg;		/* its 4 KiB of ECAM; NULL: port I/O */
 	struct {
 		phys_addr_t start;	/* CPU address; 0 when unused */
 		u64 len;

@@ -12,11 +12,14 @@ disktest.devs=. Small images keep the run short: the SD hosts move about
     raspi4b                     the EMMC2 and Arasan SD hosts in PIO mode; and
                                 the image `make sdcard` writes, read through EMMC2
     x86-64, arm64 virt          sdhci-pci in ADMA2 mode
+    x86-64 on QEMU's pc         the i440FX: no ECAM, so PCI through ports;
+                                virtio-blk (MSI-X) and sdhci-pci (INTx on an
+                                ISA line) in one boot
 """
 import os
 import subprocess
 
-from .common import OUT, ROOT, ktap_boot, paths, rel, unit
+from .common import OUT, ROOT, ktap_boot, paths, qemu, rel, unit
 
 DISKS = os.path.join(OUT, "disks")
 BAD_SECTOR = 4096
@@ -83,6 +86,23 @@ def x86_virtio(name, boot, with_bad, timeout):
 x86_virtio("x86_64-direct-virtio-blk", "direct", True, 180)
 x86_virtio("x86_64-bios-virtio-blk", "bios", False, 240)
 x86_virtio("x86_64-uefi-virtio-blk", "uefi", False, 360)
+
+
+@unit("x86_64-pc-disks", "kernel", needs=["x86_64"])
+def x86_pc(ctx):
+    """x86-64 on QEMU's pc (i440FX, no ECAM): virtio-blk and sdhci-pci found
+    through port-I/O configuration space, MSI-X and INTx"""
+    name = "x86_64-pc-disks"
+    vda, sd = scratch(name + "-vda.img", 64), scratch(name + "-sd.img", 32)
+    sdhci = qemu.drive_spec(sd, "sd0") + [
+        "-device", "sdhci-pci,id=sdhci9",
+        "-device", "sd-card,drive=sd0,bus=/i440FX-pcihost/pci.0/sdhci9/sd-bus"]
+    b = ctx.boot(ctx.x86_cmd(cmdline=cmdline(["vda", "mmcblk0"]), disks=[vda],
+                             machine="pc", extra=sdhci), name, 300)
+    check_suite(ctx, name, b, WRITE_CASES)
+    ctx.tally.check("%s:conf1" % name,
+                    "through port-I/O configuration space (no ECAM)" in b.text,
+                    "PCI was not enumerated through ports (log %s)" % rel(b.log))
 
 
 @unit("arm64-virt-virtio-blk", "kernel", needs=["arm64-virt"])

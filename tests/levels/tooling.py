@@ -19,13 +19,13 @@ def make(*args, timeout=600):
 # (the knob as typed, the make goal, more arguments)
 BAD_KNOBS = [("ARCH=aarch64", "kernel", []), ("ACCEL=kvmm", "run", []),
              ("PLATFORM=pi3", "kernel", ["ARCH=arm64"]), ("BOOT=floppy", "run", []),
-             ("SMP=300", "run", []), ("SMP=0", "run", []), ("MEM=1", "run", []),
+             ("SMP=300", "run", []), ("SMP=0", "run", []), ("MEM=1", "run", []), ("MACHINE=i440", "run", []),
              ("HMAT=64M", "run", ["ARCH=arm64"]), ("HMAT=4G", "run", [])]
 
 
 @unit("make-knobs", "host", needs=["x86_64"])
 def knobs(ctx):
-    """a mistyped ARCH= ACCEL= PLATFORM= BOOT= SMP= MEM= HMAT= gets one line naming it"""
+    """a mistyped ARCH= ACCEL= PLATFORM= BOOT= MACHINE= SMP= MEM= HMAT= gets one line naming it"""
     for knob, goal, more in BAD_KNOBS:
         name, value = knob.split("=")
         accel = [] if name == "ACCEL" else ["ACCEL=tcg"]

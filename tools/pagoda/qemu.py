@@ -64,7 +64,7 @@ def drive_spec(path, ident, fmt=None):
             % (ident, path, fmt or "raw")]
 
 
-def disk_args(arch, platform, disks, bus="virtio"):
+def disk_args(arch, platform, disks, bus="virtio", machine="q35"):
     """QEMU arguments that attach each disk image in turn.
 
     virtio: x86-64 and arm64 virt get modern virtio-blk; on x86 over PCI
@@ -96,9 +96,10 @@ def disk_args(arch, platform, disks, bus="virtio"):
         args += drive_spec(path, ident)
         if bus == "sdhci-pci":
             # The card's bus is named by its path from the host bridge.
-            host = "gpex-pcihost" if arch == "arm64" else "q35-pcihost"
+            host = ("gpex-pcihost/pcie.0" if arch == "arm64" else
+                    "i440FX-pcihost/pci.0" if machine == "pc" else "q35-pcihost/pcie.0")
             args += ["-device", "sdhci-pci,id=sdhci%d" % i,
-                     "-device", "sd-card,drive=%s,bus=/%s/pcie.0/sdhci%d/sd-bus"
+                     "-device", "sd-card,drive=%s,bus=/%s/sdhci%d/sd-bus"
                      % (ident, host, i)]
         elif arch == "arm64":
             args += ["-device", "virtio-blk-device,drive=%s" % ident]
@@ -111,13 +112,13 @@ def disk_args(arch, platform, disks, bus="virtio"):
 def build_cmd(arch="x86_64", platform="pc", boot="direct", smp=2, mem="1G",
               kernel=None, iso=None, cmdline="", accel="tcg", gdb=False,
               interactive=False, extra=(), hmat_cache=None, dtb=None, el2=False,
-              gic=2, disks=(), disk_bus="virtio"):
+              gic=2, disks=(), disk_bus="virtio", machine="q35"):
     """Return (argv, accel) for one boot of one target.
 
     accel is "kvm" or "tcg" (pagoda.accel.choose() decides between them);
     arm64 always runs under TCG on this x86 host.
     """
-    extra = list(extra) + disk_args(arch, platform, list(disks), disk_bus)
+    extra = list(extra) + disk_args(arch, platform, list(disks), disk_bus, machine)
     if arch == "arm64":
         cmd, accel = arm64_cmd(platform, smp, mem, kernel, dtb, cmdline, el2, gic), "tcg"
         return finish_cmd(cmd, interactive, gdb, extra), accel
@@ -125,7 +126,10 @@ def build_cmd(arch="x86_64", platform="pc", boot="direct", smp=2, mem="1G",
         sys.exit("qemu: unknown ARCH=%s (x86_64 or arm64)" % arch)
     if accel not in ("kvm", "tcg"):
         sys.exit("qemu: unknown accelerator %r (kvm or tcg)" % accel)
-    cmd = ["qemu-system-x86_64", "-machine", "q35", "-m", str(mem),
+    if machine not in ("q35", "pc"):
+        # q35: ICH9 with PCI Express (ECAM); pc: the i440FX, PCI through ports.
+        sys.exit("qemu: MACHINE=%s is not one of q35, pc" % machine)
+    cmd = ["qemu-system-x86_64", "-machine", machine, "-m", str(mem),
            "-smp", str(smp), "-nic", "none",
            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
     if accel == "kvm":
@@ -139,7 +143,7 @@ def build_cmd(arch="x86_64", platform="pc", boot="direct", smp=2, mem="1G",
     if hmat_cache:
         # One NUMA node with a direct-mapped memory-side cache in front of
         # it, described in ACPI HMAT: what turns the page shuffle on.
-        cmd[2] = "q35,hmat=on"
+        cmd[2] = machine + ",hmat=on"
         cmd += ["-object", "memory-backend-ram,size=%s,id=m0" % mem,
                 "-numa", "node,nodeid=0,memdev=m0,initiator=0",
                 "-numa", "cpu,node-id=0,socket-id=0"]

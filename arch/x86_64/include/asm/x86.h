@@ -21,6 +21,12 @@ static inline u16 inw(u16 port)
 	__asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port));
 	return v;
 }
+static inline u32 inl(u16 port)
+{
+	u32 v;
+	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
 
 static inline u64 rdmsr(u32 msr)
 {
@@ -121,6 +127,8 @@ void ioapic_add(u8 id, u64 addr, u32 gsi_base);
 void ioapic_add_override(u8 isa_irq, u32 gsi, u16 flags);
 /* The GSI of an ISA interrupt (after MADT overrides). */
 unsigned int isa_irq_to_gsi(unsigned int isa_irq);
+/* An ISA line that carries PCI INTx (i440FX's PIRQ links): level, active high. */
+void ioapic_mark_pci_isa_line(unsigned int gsi);
 bool ioapic_has_gsi(unsigned int gsi);
 /* arch/x86_64/msi.c: is this line one arch_msi_alloc() handed out? */
 bool msi_line_allocated(unsigned int irq);
