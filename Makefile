@@ -2,6 +2,7 @@
 #   make run     build the x86-64 kernel and boot it in QEMU to the shell
 #   make test    build everything and run every test level; ends "N passed, N failed"
 # Also: make bench | experiment | iso | debug | host-test | fuzz | deps | clean
+#       make lab LAB=NAME | grade [LAB=NAME]   (the course's labs: docs/course.md)
 #       make ARCH=arm64 PLATFORM=pi4 sdcard   (a Raspberry Pi 4 SD-card image)
 # Knobs: ARCH=x86_64|arm64 PLATFORM=pc (x86_64), virt|pi4 (arm64)
 #        CMDLINE='key=value ...' SMP=1..16 MEM=SIZE (at least 16M) EL2=1 (arm64 virt at EL2)
@@ -53,7 +54,7 @@ PY := /usr/bin/python3
 # Tools are installed on first use; the stamp avoids asking apt each time.
 DEPS_STAMP := build/.deps-ok
 
-.PHONY: all run debug test bench bench-host experiment iso host-test deps clean kernel fuzz \
+.PHONY: all run debug test bench bench-host experiment iso host-test deps clean kernel fuzz lab grade \
 	fuzz-page-alloc test-build-x86_64 test-build-host test-build-arm64-virt test-build-arm64-pi4 fuzz-partitions \
 	fuzz-virtqueue
 all: kernel
@@ -356,6 +357,16 @@ test-build-arm64-pi4:
 host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc $(HB)/fuzz-elf \
 	$(HB)/fuzz-partitions $(PART_SEEDS)/gpt $(HB)/mmlab-run \
 	$(HB)/bench-page-alloc $(HB)/fuzz-swiotlb $(HB)/fuzz-virtqueue
+
+# The course (docs/course.md): `make lab LAB=NAME` writes the student tree
+# (build/labs/NAME, a git repository to hand out), `make grade` grades this
+# tree (a student tree grades its own lab; LAB= picks one; all otherwise).
+LAB ?=
+lab: $(DEPS_STAMP)
+	@$(if $(LAB),,$(error make lab needs LAB=NAME: $(shell $(PY) tools/lab.py list | cut -d' ' -f1 | tr '\n' ' ')))
+	@$(PY) tools/lab.py make $(LAB)
+grade: $(DEPS_STAMP)
+	@$(PY) tools/lab.py grade $(LAB)
 
 # The allocator-policy lab's matrix on the host and a slice in QEMU
 # (tools/experiment.py; docs/allocator-policy.md).

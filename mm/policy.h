@@ -117,7 +117,7 @@ struct page_alloc_policy {
 	POLICY("inorder", policy_inorder)                 /* policy_inorder.c */ \
 	POLICY("shuffle", policy_shuffle)                 /* policy_shuffle.c */ \
 	POLICY("shuffle-entropy", policy_shuffle_entropy) /* policy_shuffle.c */ \
-	POLICY("colour", policy_colour)                   /* policy_colour.c */
+	POLICY("colour", policy_colour) /* policy_colour.c */ /* LAB policy: solution line */
 
 #define __POLICY_DECLARE(name, table) extern const struct page_alloc_policy table;
 PAGE_ALLOC_POLICIES(__POLICY_DECLARE)

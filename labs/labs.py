@@ -1,0 +1,188 @@
+"""The course's labs, one declaration each (docs/course.md).
+
+A declaration names the lab, its handout, the files holding its solution
+regions (`/* LAB name: solution */ ... stub ... end`), files only the full
+tree has, stub files that stand in for whole solution files, and its
+tests with their points. `make lab LAB=name` writes the student tree,
+`make grade LAB=name` grades a tree; tools/pagoda/lab.py does the work.
+
+Test kinds: Host(suite, case, points) runs a ktest case on the host;
+Kernel(suite, case, points, arch=, smp=, cmdline=) runs one in QEMU;
+Check(name, points, fn) runs fn(grader, log) -> (ok, detail).
+"""
+import os
+import re
+import subprocess
+
+from pagoda.lab import Check, Host, Kernel, Lab
+
+
+def run(grader, log, argv, timeout=120):
+    """argv in the graded tree; its output (also written to log), or None
+    when it did not finish."""
+    try:
+        r = subprocess.run(argv, cwd=grader.tree, capture_output=True, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    with open(log, "w") as f:
+        f.write(r.stdout + r.stderr)
+    return r.stdout + r.stderr
+
+
+# --- 1. Boot and the shell -------------------------------------------------
+
+def shell_boot(grader, log, cmdline):
+    ok, mlog = grader.make("kernel", "ARCH=x86_64")
+    if not ok:
+        return None, "the kernel does not build (%s)" % mlog
+    from pagoda import qemu
+    kernel = os.path.join(grader.tree, "build", "x86_64-pc", "pagoda.elf")
+    cmd = qemu.build_cmd(kernel=kernel, cmdline=cmdline, accel="tcg")[0]
+    out = run(grader, log, cmd, timeout=120)
+    if out is None:
+        return None, "the boot did not end (a hang?)"
+    return out, ""
+
+
+def hello_default(grader, log):
+    out, why = shell_boot(grader, log, 'shell.run="hello;poweroff"')
+    if out is None:
+        return False, why
+    return "Hello, world!" in out, "no 'Hello, world!' (log %s)" % log
+
+
+def hello_param(grader, log):
+    out, why = shell_boot(grader, log, 'hello.name=Ada shell.run="hello;hello Grace Alan;'
+                          'help;poweroff"')
+    if out is None:
+        return False, why
+    want = ("Hello, Ada!", "Hello, Grace!", "Hello, Alan!")
+    missing = [w for w in want if w not in out]
+    listed = re.search(r"^\s*hello\b.*\bgreet", out, re.M) is not None
+    if missing or not listed:
+        return False, "missing %s (log %s)" % (", ".join(missing) or "`help` line", log)
+    return True, ""
+
+
+def hello_bad_param(grader, log):
+    # A name too long for the buffer is refused at boot, and the default stays.
+    out, why = shell_boot(grader, log, "hello.name=%s shell.run=\"hello;poweroff\"" % ("x" * 40))
+    if out is None:
+        return False, why
+    return ("Hello, world!" in out and "hello.name" in out.split("Hello, world!")[0],
+            "a 40-character name should be refused with a warning naming hello.name "
+            "(log %s)" % log)
+
+
+SHELL = Lab("shell", "boot and the shell: a command and a parameter", "docs/labs/shell.md",
+            solution_only=["kernel/hello.c"],
+            tests=[Check("hello prints the default greeting", 10, hello_default),
+                   Check("hello.name= and arguments; help lists hello", 10, hello_param),
+                   Check("a bad hello.name is refused, the default kept", 5,
+                         hello_bad_param)])
+
+
+# --- 3. The free-list shuffle ------------------------------------------------
+
+SHUFFLE = Lab("shuffle", "the free-list shuffle: Fisher-Yates over free blocks",
+              "docs/labs/shuffle.md", files=["mm/policy_shuffle.c"],
+              tests=[Host("page_alloc", "test_shuffled_allocation_uncorrelated", 10),
+                     Host("page_alloc", "test_fixed_seed_reproduces", 5),
+                     Host("page_alloc", "test_shuffle_permutes_free_set", 5),
+                     Host("page_alloc", "test_every_policy_keeps_invariants", 5),
+                     Host("page_alloc", "test_online_later_is_shuffled", 5)])
+
+
+# --- 4. Placement policy -------------------------------------------------------
+
+def graded_policy(grader):
+    """The student's `mine`; the full tree grades its own answer, colour."""
+    mine = os.path.join(grader.tree, "mm", "policy_mine.c")
+    return "mine" if os.path.exists(mine) else "colour"
+
+
+def mean_conflict(grader, log, workload, policy):
+    ok, mlog = grader.make("build/host/mmlab-run")
+    if not ok:
+        return None, "mmlab-run does not build (%s)" % mlog
+    rates = []
+    for seed in (1, 2, 3, 4):
+        out = run(grader, log, ["build/host/mmlab-run", "workload=" + workload,
+                                "policy=" + policy, "seed=%d" % seed])
+        m = re.search(r"conflict=([\d.]+)%", out or "")
+        if not m:
+            return None, "mmlab-run %s %s seed=%d failed (log %s)" % (workload, policy, seed, log)
+        rates.append(float(m.group(1)))
+    return sum(rates) / len(rates), ""
+
+
+def policy_registered(grader, log):
+    pol = graded_policy(grader)
+    ok, mlog = grader.make("build/host/mmlab-run")
+    out = run(grader, log, ["build/host/mmlab-run", "workload=fresh", "policy=" + pol]) if ok else ""
+    return bool(out and "conflict=" in out), "policy %s is not registered (log %s)" % (pol, log)
+
+
+def policy_beats_shuffle(grader, log):
+    pol = graded_policy(grader)
+    a, why = mean_conflict(grader, log, "interleaved", pol)
+    b, why2 = mean_conflict(grader, log, "interleaved", "shuffle-entropy")
+    if a is None or b is None:
+        return False, why or why2
+    return a <= b, "interleaved: %s %.3f%% > shuffle-entropy %.3f%%" % (pol, a, b)
+
+
+def policy_keeps_fresh(grader, log):
+    pol = graded_policy(grader)
+    a, why = mean_conflict(grader, log, "fresh", pol)
+    b, why2 = mean_conflict(grader, log, "fresh", "inorder")
+    if a is None or b is None:
+        return False, why or why2
+    return a <= b * 1.10, "fresh: %s %.3f%% is more than 10%% above inorder's %.3f%%" % (pol, a, b)
+
+
+def policy_fuzz(grader, log):
+    ok, mlog = grader.make("build/host/fuzz-page-alloc")
+    if not ok:
+        return False, "the fuzzer does not build (%s)" % mlog
+    out = run(grader, log, ["build/host/fuzz-page-alloc", "-max_total_time=20",
+                            "-max_len=4096", "-seed=1"], timeout=120)
+    return bool(out and "Done" in out and "ERROR" not in out), "the fuzzer failed (log %s)" % log
+
+
+def policy_first_steps(tree):
+    """The handout's steps 1 and 2: copy in-order to mine, register it."""
+    with open(os.path.join(tree, "mm", "policy_inorder.c")) as f:
+        text = f.read()
+    text = text.replace("policy_inorder", "policy_mine").replace('"inorder"', '"mine"')
+    with open(os.path.join(tree, "mm", "policy_mine.c"), "w") as f:
+        f.write(text)
+    h = os.path.join(tree, "mm", "policy.h")
+    with open(h) as f:
+        lines = f.read().split("\n")
+    # Above the macro's last line, as the handout says.
+    i = max(n for n, l in enumerate(lines) if l.lstrip().startswith("POLICY(\""))
+    j = i
+    while lines[j].rstrip().endswith("\\"):
+        j += 1
+    lines.insert(j, '\tPOLICY("mine", policy_mine) \\')
+    with open(h, "w") as f:
+        f.write("\n".join(lines))
+
+
+POLICY = Lab("policy", "a page-placement policy that beats the shuffle",
+             "docs/labs/placement-policy.md",
+             files=["mm/policy.h", "mm/policy_test.c"],
+             replace={"mm/policy_colour.c": "labs/stubs/policy_colour.c"},
+             tests=[Check("your policy is registered", 5, policy_registered),
+                    Host("page_alloc", "test_every_policy_keeps_invariants", 5),
+                    Host("page_alloc", "test_every_policy_repeats_with_a_seed", 5),
+                    Check("fuzz-page-alloc, 20 s, every policy", 5, policy_fuzz),
+                    Check("interleaved: mean conflicts <= shuffle-entropy (4 seeds)", 10,
+                          policy_beats_shuffle),
+                    Check("fresh: within 10% of in-order (4 seeds)", 10, policy_keeps_fresh)],
+             first_steps=policy_first_steps)
+
+
+LABS = [SHELL, SHUFFLE, POLICY]

@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""The course's labs (docs/course.md): make student trees and grade them.
+
+  tools/lab.py list                       the labs, their points and handouts
+  tools/lab.py make LAB [--out DIR]       the student tree (default build/labs/LAB),
+                                          a fresh git repository to push to students
+  tools/lab.py grade [LAB] [--tree DIR]   grade a tree (default: this one; LAB
+                                          defaults to the tree's own lab, else all)
+  tools/lab.py class LAB DIR...           grade each student's clone; one line each
+  tools/lab.py check [LAB]                what CI asserts for every lab (make test)
+
+`make lab LAB=...` and `make grade [LAB=...]` call it.
+"""
+import argparse
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from pagoda import lab as L  # noqa: E402
+
+ROOT = os.path.dirname(HERE)
+LAB_FILE = ".lab"   # in a student tree: the lab it was made for
+
+
+def load_labs(tree):
+    path = os.path.join(tree, "labs", "labs.py")
+    spec = importlib.util.spec_from_file_location("pagoda_labs", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return {lab.name: lab for lab in mod.LABS}
+
+
+def pick(labs, name):
+    if name not in labs:
+        sys.exit("lab: no lab %r: %s (tools/lab.py list)" % (name, ", ".join(labs)))
+    return labs[name]
+
+
+def cmd_list(a):
+    for lab in load_labs(ROOT).values():
+        print("%-10s %3d points  %-50s %s" % (lab.name, lab.points, lab.title, lab.handout))
+
+
+def cmd_make(a):
+    lab = pick(load_labs(ROOT), a.lab)
+    out = os.path.abspath(a.out or os.path.join(ROOT, "build", "labs", lab.name))
+    try:
+        n = L.make_tree(ROOT, lab, out)
+    except L.LabError as e:
+        sys.exit("lab: %s" % e)
+    with open(os.path.join(out, LAB_FILE), "w") as f:
+        f.write(lab.name + "\n")
+    subprocess.run(["git", "add", LAB_FILE], cwd=out, check=True)
+    subprocess.run(["git", "-c", "user.name=Pagoda course", "-c", "user.email=course@localhost",
+                    "commit", "-q", "--amend", "--no-edit"], cwd=out, check=True)
+    print("lab %s: student tree in %s (%d regions replaced by stubs, %d files left out)"
+          % (lab.name, os.path.relpath(out, ROOT), n, len(lab.solution_only)))
+    print("  the handout: %s; its tests fail there until the student's work is done:" % lab.handout)
+    print("    cd %s && make grade" % os.path.relpath(out))
+    print("  to hand it out: cd %s && git remote add origin URL && git push -u origin main"
+          % os.path.relpath(out))
+
+
+def tree_lab(tree):
+    p = os.path.join(tree, LAB_FILE)
+    if os.path.exists(p):
+        with open(p) as f:
+            return f.read().strip()
+    return None
+
+
+def cmd_grade(a):
+    tree = os.path.abspath(a.tree or ROOT)
+    labs = load_labs(tree)
+    names = [a.lab] if a.lab else [tree_lab(tree)] if tree_lab(tree) else list(labs)
+    total = out_of = 0
+    for name in names:
+        g = L.Grader(tree, os.path.join(tree, "build", "grade", name))
+        got, of, _ = g.grade(pick(labs, name))
+        total, out_of = total + got, out_of + of
+    if len(names) > 1:
+        print("score: %d/%d" % (total, out_of))
+    return 0
+
+
+def cmd_class(a):
+    lab = a.lab
+    rows = []
+    for d in a.dirs:
+        tree = os.path.abspath(d)
+        g = L.Grader(tree, os.path.join(tree, "build", "grade", lab), say=lambda s: None)
+        got, of, res = g.grade(pick(load_labs(tree), lab))
+        failed = [t.name for t, ok, _ in res if not ok]
+        rows.append((d, got, of, failed))
+        print("%-30s %3d/%-3d %s" % (d, got, of, ("failed: " + "; ".join(failed)) if failed else ""))
+    return 0
+
+
+def first_steps_ok(lab, tree, say):
+    """Follow the handout's first steps in tree; the host tests must still pass."""
+    if not lab.first_steps:
+        return True
+    lab.first_steps(tree)
+    r = subprocess.run(["make", "-j2", "--no-print-directory", "host-test"], cwd=tree,
+                       capture_output=True, text=True)
+    if r.returncode:
+        say("  first steps of the handout break make host-test:\n" + r.stdout[-1500:] +
+            r.stderr[-500:])
+    return r.returncode == 0
+
+
+def cmd_check(a):
+    """For each lab: the student tree builds, scores below full marks, the
+    full tree scores full marks, and the handout's first steps break nothing.
+    Prints CHECK lines for the harness."""
+    labs = load_labs(ROOT)
+    names = [a.lab] if a.lab else list(labs)
+    bad = 0
+    for name in names:
+        lab = labs[name]
+        student = os.path.join(ROOT, "build", "labs", "check-" + name)
+
+        def check(what, ok, detail=""):
+            nonlocal bad
+            bad += not ok
+            print("CHECK %s %s:%s %s" % ("ok" if ok else "FAIL", name, what, detail))
+
+        full = L.Grader(ROOT, os.path.join(ROOT, "build", "grade", "full-" + name))
+        got, of, res = full.grade(lab)
+        check("full-marks", got == of, "full tree %d/%d" % (got, of))
+        try:
+            L.make_tree(ROOT, lab, student)
+        except L.LabError as e:
+            check("tree", False, str(e))
+            continue
+        L.seed_build(ROOT, student)
+        g = L.Grader(student, os.path.join(student, "build", "grade", name))
+        builds = all(g.make(goal, *args)[0] for goal, args in
+                     (("build/host/ktest-host", ()), ("kernel", ("ARCH=x86_64",))))
+        check("student-builds", builds, "see %s" % os.path.join(student, "build", "grade"))
+        got, of, res = g.grade(lab)
+        check("student-below-full", got < of, "student tree %d/%d" % (got, of))
+        check("first-steps", first_steps_ok(lab, student, print))
+        if not a.keep:
+            shutil.rmtree(student, ignore_errors=True)
+    return 1 if bad else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("list")
+    p = sub.add_parser("make")
+    p.add_argument("lab")
+    p.add_argument("--out")
+    p = sub.add_parser("grade")
+    p.add_argument("lab", nargs="?")
+    p.add_argument("--tree")
+    p = sub.add_parser("class")
+    p.add_argument("lab")
+    p.add_argument("dirs", nargs="+")
+    p = sub.add_parser("check")
+    p.add_argument("lab", nargs="?")
+    p.add_argument("--keep", action="store_true", help="keep the student trees")
+    a = ap.parse_args()
+    return {"list": cmd_list, "make": cmd_make, "grade": cmd_grade, "class": cmd_class,
+            "check": cmd_check}[a.cmd](a) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

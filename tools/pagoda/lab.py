@@ -1,0 +1,288 @@
+"""The course's machinery: student trees and grading (docs/course.md).
+
+A lab is declared in tools/pagoda/labs.py: its name, its handout, the
+solution regions it blanks, the files only the full tree has, and its
+tests with their points. This module turns a declaration into
+
+  * a student tree (make_tree): a copy of the repository in which every
+    region of that lab is replaced by its stub and the solution-only files
+    are left out, committed as a fresh git repository a teacher can push;
+  * a grade (grade): each test run with a time limit, one line per test
+    with its points, and a total. A hang, a panic or a build that fails
+    costs the points of the tests that needed it, never the whole run.
+
+Regions, in C (any file the lab names):
+
+    /* LAB shuffle: solution */
+    ...the code the student writes...
+    /* LAB shuffle: stub */
+    #if 0
+    ...what the student starts from...
+    #endif
+    /* LAB shuffle: end */
+
+The stub sits in `#if 0` so the full tree compiles only the solution; the
+student tree gets the stub's lines without the `#if 0`/`#endif` and
+without the solution. A line ending in `/* LAB NAME: solution line */` (or
+`\\` after it, inside a macro) is simply dropped from the student tree.
+"""
+import os
+import re
+import shutil
+import subprocess
+
+from . import ktap, qemu
+
+BEGIN = re.compile(r"^\s*/\* LAB (\S+): solution \*/\s*$")
+STUB = re.compile(r"^\s*/\* LAB (\S+): stub \*/\s*$")
+END = re.compile(r"^\s*/\* LAB (\S+): end \*/\s*$")
+LINE = re.compile(r"/\* LAB (\S+): solution line \*/")
+
+# Answer keys for teachers live here and never go to students.
+ANSWERS_DIR = "docs/labs/answers"
+
+
+class LabError(Exception):
+    pass
+
+
+# --- declarations ---------------------------------------------------------
+
+class Host:
+    """A ktest case run on the host (build/host/ktest-host SUITE)."""
+
+    def __init__(self, suite, case, points):
+        self.suite, self.case, self.points = suite, case, points
+        self.name = "host %s.%s" % (suite, case)
+
+
+class Kernel:
+    """A ktest case run in QEMU: x86-64 (direct boot) or arm64 virt."""
+
+    def __init__(self, suite, case, points, arch="x86_64", smp=2, cmdline=""):
+        self.suite, self.case, self.points = suite, case, points
+        self.arch, self.smp, self.cmdline = arch, smp, cmdline
+        self.name = "%s smp%d %s.%s" % ("x86-64" if arch == "x86_64" else "arm64 virt",
+                                        smp, suite, case)
+
+
+class Check:
+    """Any other check: fn(tree, log) returns (ok, detail)."""
+
+    def __init__(self, name, points, fn, timeout=300):
+        self.name, self.points, self.fn, self.timeout = name, points, fn, timeout
+
+
+class Lab:
+    def __init__(self, name, title, handout, tests, files=(), solution_only=(),
+                 replace=None, first_steps=None):
+        self.name, self.title, self.handout = name, title, handout
+        self.tests = list(tests)
+        # Files holding this lab's regions (checked: each must have one).
+        self.files = list(files)
+        self.solution_only = list(solution_only)
+        # {file: stub}: the student tree's file is the stub's content.
+        self.replace = dict(replace or {})
+        # fn(tree): do what the handout's first steps say (CI checks that
+        # the other tests still pass afterwards).
+        self.first_steps = first_steps
+
+    @property
+    def points(self):
+        return sum(t.points for t in self.tests)
+
+
+# --- student trees ----------------------------------------------------------
+
+def strip_regions(text, lab, path):
+    """text with lab's regions replaced by their stubs. Raises LabError on
+    a malformed region, so a typo cannot leak a solution."""
+    out, state, found = [], None, 0
+    for n, line in enumerate(text.split("\n"), 1):
+        b, s, e = BEGIN.match(line), STUB.match(line), END.match(line)
+        mine = any(m and m.group(1) == lab for m in (b, s, e))
+        if not mine:
+            if state == "solution":
+                continue
+            if state == "stub" and line.strip() in ("#if 0", "#endif"):
+                continue
+            m = LINE.search(line)
+            if m and m.group(1) == lab and state is None:
+                continue
+            out.append(line)
+            continue
+        want = {"solution": None, "stub": "solution", "end": "stub"}
+        kind = "solution" if b else "stub" if s else "end"
+        if state != want[kind]:
+            raise LabError("%s:%d: LAB %s: %s marker out of order" % (path, n, lab, kind))
+        state = None if kind == "end" else kind
+        if kind == "end":
+            found += 1
+    if state is not None:
+        raise LabError("%s: LAB %s: region not closed" % (path, lab))
+    return "\n".join(out), found
+
+
+def tracked_files(root):
+    r = subprocess.run(["git", "ls-files", "-z"], cwd=root, capture_output=True)
+    if r.returncode != 0:
+        raise LabError("%s is not a git checkout: a student tree is made from one" % root)
+    return [f for f in r.stdout.decode().split("\0") if f]
+
+
+def make_tree(root, lab, dest):
+    """Write lab's student tree to dest (replacing it) and commit it there."""
+    if os.path.exists(dest):
+        shutil.rmtree(dest)
+    regions = 0
+    for rel in tracked_files(root):
+        if rel in lab.solution_only or rel.startswith(ANSWERS_DIR + "/"):
+            continue
+        src, dst = os.path.join(root, rel), os.path.join(dest, rel)
+        if not os.path.isfile(src):
+            continue
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        if rel in lab.replace:
+            shutil.copyfile(os.path.join(root, lab.replace[rel]), dst)
+            continue
+        changed = False
+        if rel.endswith((".c", ".h", ".S", ".asm")):
+            with open(src, encoding="utf-8", errors="surrogateescape") as f:
+                text = f.read()
+            if "LAB %s:" % lab.name in text:
+                new, n = strip_regions(text, lab.name, rel)
+                regions += n
+                with open(dst, "w", encoding="utf-8", errors="surrogateescape") as f:
+                    f.write(new)
+                shutil.copymode(src, dst)
+                changed = True
+        if not changed:
+            # Unchanged files keep their times, so a copied build/ stays
+            # valid for them and only the lab's files recompile.
+            shutil.copy2(src, dst)
+    for rel in lab.files:
+        with open(os.path.join(root, rel), encoding="utf-8", errors="surrogateescape") as f:
+            if "LAB %s:" % lab.name not in f.read():
+                raise LabError("lab %s: %s holds none of its regions" % (lab.name, rel))
+    env = dict(os.environ, GIT_AUTHOR_NAME="Pagoda course", GIT_AUTHOR_EMAIL="course@localhost",
+               GIT_COMMITTER_NAME="Pagoda course", GIT_COMMITTER_EMAIL="course@localhost")
+    for cmd in (["git", "init", "-q", "-b", "main"], ["git", "add", "-A"],
+                ["git", "commit", "-q", "-m", "Pagoda lab %s: starting point" % lab.name]):
+        subprocess.run(cmd, cwd=dest, env=env, check=True, capture_output=True)
+    return regions
+
+
+def seed_build(root, dest):
+    """Copy root's build outputs into dest, times kept: make then rebuilds
+    only what the student tree changed (a few files, not the kernel)."""
+    src = os.path.join(root, "build")
+    for sub in ("host", "x86_64-pc", "arm64-virt", ".deps-ok", "accel.verdict"):
+        s, d = os.path.join(src, sub), os.path.join(dest, "build", sub)
+        if os.path.isdir(s):
+            shutil.copytree(s, d, symlinks=True, dirs_exist_ok=True,
+                            ignore=shutil.ignore_patterns("*.iso", "test", "fuzz"))
+        elif os.path.isfile(s):
+            os.makedirs(os.path.dirname(d), exist_ok=True)
+            shutil.copy2(s, d)
+
+
+# --- grading ------------------------------------------------------------------
+
+class Grader:
+    def __init__(self, tree, out, say=print):
+        self.tree, self.out, self.say = tree, out, say
+        self.built = {}     # make goal -> (ok, log)
+        self.runs = {}      # (what...) -> (cases, log, why)
+        os.makedirs(out, exist_ok=True)
+
+    def make(self, goal, *args):
+        key = (goal,) + args
+        if key not in self.built:
+            log = os.path.join(self.out, "make-%s.log" % re.sub(r"[^\w.-]", "_", " ".join(key)))
+            with open(log, "w") as f:
+                r = subprocess.run(["make", "-j2", "--no-print-directory", goal] + list(args),
+                                   cwd=self.tree, stdout=f, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL)
+            self.built[key] = (r.returncode == 0, log)
+        return self.built[key]
+
+    def _run(self, key, cmd, log, timeout):
+        if key in self.runs:
+            return self.runs[key]
+        why = None
+        try:
+            with open(log, "w") as f:
+                r = subprocess.run(cmd, cwd=self.tree, stdout=f, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL, timeout=timeout)
+            if r.returncode not in (0, 1):
+                why = "exited %d" % r.returncode
+        except subprocess.TimeoutExpired:
+            why = "no answer in %d s (a hang?)" % timeout
+        with open(log, errors="replace") as f:
+            text = f.read()
+        if "Kernel panic" in text:
+            why = "the kernel panicked"
+        cases, _, _ = ktap.parse(text)
+        self.runs[key] = ({(c[0], c[2]): c[3] and not c[4] for c in cases}, log, why)
+        return self.runs[key]
+
+    def run_host(self, t):
+        ok, log = self.make("build/host/ktest-host")
+        if not ok:
+            return False, "the host tests do not build (%s)" % log
+        cases, log, why = self._run(("host", t.suite), ["build/host/ktest-host", t.suite],
+                                    os.path.join(self.out, "host-%s.log" % t.suite), 300)
+        return self._case(cases, t, log, why)
+
+    def run_kernel(self, t):
+        if t.arch == "x86_64":
+            ok, log = self.make("kernel", "ARCH=x86_64")
+            kernel = os.path.join(self.tree, "build", "x86_64-pc", "pagoda.elf")
+        else:
+            ok, log = self.make("kernel", "ARCH=arm64", "PLATFORM=virt")
+            kernel = os.path.join(self.tree, "build", "arm64-virt", "kernel8.img")
+        if not ok:
+            return False, "the kernel does not build (%s)" % log
+        line = ("test=%s panic=-1 %s" % (t.suite, t.cmdline)).strip()
+        if t.arch == "x86_64":
+            cmd = qemu.build_cmd(kernel=kernel, smp=t.smp, cmdline=line, accel="tcg")[0]
+        else:
+            cmd = qemu.build_cmd(arch="arm64", platform="virt", kernel=kernel, smp=t.smp,
+                                 cmdline=line)[0]
+        key = ("kernel", t.arch, t.smp, t.suite, t.cmdline)
+        log = os.path.join(self.out, "kernel-%s-smp%d-%s.log" % (t.arch, t.smp, t.suite))
+        cases, log, why = self._run(key, cmd, log, 300)
+        return self._case(cases, t, log, why)
+
+    @staticmethod
+    def _case(cases, t, log, why):
+        got = cases.get((t.suite, t.case))
+        if got:
+            return True, ""
+        if got is None:
+            return False, "%s: did not run (%s)" % (t.case, why or "see " + log)
+        return False, "failed (%s)" % log
+
+    def grade(self, lab):
+        """Run every test; print a line each and the total. Returns
+        (points, out_of, [(test, ok, detail)])."""
+        self.say("== lab %s: %s" % (lab.name, lab.title))
+        got, rows = 0, []
+        for t in lab.tests:
+            try:
+                if isinstance(t, Host):
+                    ok, detail = self.run_host(t)
+                elif isinstance(t, Kernel):
+                    ok, detail = self.run_kernel(t)
+                else:
+                    log = os.path.join(self.out, "check-%s.log" % re.sub(r"\W+", "_", t.name))
+                    ok, detail = t.fn(self, log)
+            except Exception as e:  # a broken test costs its points, nothing more
+                ok, detail = False, "grader error: %s" % e
+            pts = t.points if ok else 0
+            got += pts
+            rows.append((t, ok, detail))
+            self.say("  %-58s %3d/%-3d %s%s" % (t.name, pts, t.points, "OK" if ok else "FAIL",
+                                                 "" if ok or not detail else "  " + detail))
+        self.say("  %-58s %3d/%-3d" % ("total", got, lab.points))
+        return got, lab.points, rows
