@@ -111,3 +111,127 @@ def readme_docs(ctx):
         name = os.path.basename(path)
         ctx.tally.check("readme:docs:%s" % name, name in text,
                         "docs/%s is not named in README.md (Layout, docs/)" % name)
+
+
+# --- the docs' identifiers and paths exist ----------------------------------
+
+# Headings under which names may be of things that do not exist (yet).
+FREE_HEADING = re.compile(r"not |missing|linux|going further|yet\b|exercises|ideas", re.I)
+# A paragraph that speaks of Linux or QEMU may name their code.
+FOREIGN = re.compile(r"\bLinux\b|\bQEMU's\b")
+IDENT = re.compile(r"^([a-z_][A-Za-z0-9_]*)(\(\))?$")
+PATH_FILE = re.compile(r"^[\w.-]+\.(c|h|S|asm|py|md|ld|sh|mk)$")
+PATH = re.compile(r"^[a-z][\w.-]*(/[\w.-]+)+/?$")
+# <!-- not in the tree: a b c --> in a page lets it name a, b and c.
+ALLOWED = re.compile(r"<!--\s*not in the tree:([^>]*)-->")
+
+
+def tree_text():
+    """(every tracked path, the text of every source file, basenames)."""
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True,
+                           text=True).stdout.split()
+    parts = []
+    for f in files:
+        if f.endswith((".c", ".h", ".S", ".asm", ".py", ".ld", ".mk", ".sh")) or \
+                os.path.basename(f) == "Makefile":
+            with open(os.path.join(ROOT, f), errors="replace") as fh:
+                parts.append(fh.read())
+    return files, "\n".join(parts), {os.path.basename(f) for f in files}
+
+
+def doc_spans(path):
+    """(line number, `span`) for the backticked spans of a page that must
+    name real things: outside code blocks, outside sections about what is
+    missing or about Linux, outside paragraphs that speak of Linux or QEMU."""
+    with open(path) as f:
+        lines = f.read().split("\n")
+    free, block, para = False, False, []
+
+    def flush():
+        if para and not FOREIGN.search(" ".join(l for _, l in para)):
+            for n, l in para:
+                for span in re.findall(r"`([^`]+)`", l):
+                    yield n, span
+
+    for n, line in enumerate(lines, 1):
+        if line.startswith("```"):
+            block = not block
+            continue
+        if block or line.startswith("    ") and not line.lstrip().startswith(("-", "*")):
+            continue
+        if line.startswith("#"):
+            yield from flush()
+            para, free = [], bool(FREE_HEADING.search(line))
+            continue
+        if not line.strip() or line.lstrip().startswith(("- ", "* ", "| ")) or \
+                re.match(r"^\s*\d+\. ", line):
+            yield from flush()
+            para = []
+        if line.strip() and not free:
+            para.append((n, line))
+    yield from flush()
+
+
+@unit("docs-identifiers", "host")
+def docs_identifiers(ctx):
+    """every backticked identifier and path in docs/ exists in the tree"""
+    files, text, bases = tree_text()
+    tracked = set(files)
+    pages = sorted(glob.glob(os.path.join(ROOT, "docs", "**", "*.md"), recursive=True))
+    missing = 0
+    for page in pages:
+        rel = os.path.relpath(page, ROOT)
+        with open(page) as f:
+            allowed = set(" ".join(ALLOWED.findall(f.read())).split())
+        for n, span in doc_spans(page):
+            if span in allowed:
+                continue
+            m = IDENT.match(span)
+            if m and ("_" in span or m.group(2)):
+                ok = m.group(1) in text
+            elif PATH_FILE.match(span):
+                ok = span in bases
+            elif PATH.match(span) and not span.startswith("build/"):
+                s = span.rstrip("/")
+                ok = (s in tracked or any(f.startswith(s + "/") or f.endswith("/" + s)
+                                          for f in files) or
+                      os.path.exists(os.path.join(os.path.dirname(page), s)))
+            else:
+                continue
+            if not ok:
+                missing += 1
+                ctx.tally.check("docs:name:%s:%d:%s" % (rel, n, span), False,
+                                "%s:%d names `%s`, which is nowhere in the tree (fix the "
+                                "page, or say it is Linux's, or list it in a `<!-- not in "
+                                "the tree: ... -->` comment)" % (rel, n, span))
+        # C in code blocks: its identifiers with an underscore must exist too.
+        for n, word in code_identifiers(page):
+            if word not in text and word not in allowed:
+                missing += 1
+                ctx.tally.check("docs:code:%s:%d:%s" % (rel, n, word), False,
+                                "%s:%d: the example's `%s` is nowhere in the tree (use "
+                                "in-tree code, or say it is Linux's)" % (rel, n, word))
+    ctx.tally.check("docs:names", missing == 0, "%d names in docs/ not in the tree" % missing)
+
+
+def code_identifiers(path):
+    """(line, identifier) for lower-case identifiers with an underscore on
+    the C lines (ending in ; { or }, or using ->) of a page's code blocks,
+    unless the block's paragraph above says it is Linux's."""
+    block, foreign, prev = False, False, ""
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if line.startswith("```"):
+                block = not block
+                foreign = block and bool(FOREIGN.search(prev))
+                continue
+            code = block or line.startswith("    ") or line.startswith("\t")
+            if not code:
+                if line.strip():
+                    prev = line
+                continue
+            s = line.strip()
+            if foreign or not (s.endswith((";", "{", "}")) or "->" in s):
+                continue
+            for w in re.findall(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b", s):
+                yield n, w
