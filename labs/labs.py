@@ -83,6 +83,20 @@ SHELL = Lab("shell", "boot and the shell: a command and a parameter", "docs/labs
                          hello_bad_param)])
 
 
+# --- 2. The buddy allocator ----------------------------------------------------
+
+BUDDY = Lab("buddy", "the buddy allocator: split and merge", "docs/labs/buddy.md",
+            files=["mm/page_alloc.c"],
+            tests=[Host("page_alloc", "test_everything_allocatable_once", 10),
+                   Host("page_alloc", "test_random_workload_restores_free_lists", 10),
+                   Host("page_alloc", "test_zones_and_fallback", 5),
+                   Host("page_alloc", "test_migratetype_steal", 5),
+                   Host("page_alloc", "test_every_policy_keeps_invariants", 5),
+                   Check("fuzz-page-alloc, 20 s", 5, lambda g, log: policy_fuzz(g, log)),
+                   Kernel("mm_node0", "test_node0_manages_usable_ram", 5),
+                   Kernel("mm_node0", "test_real_pages_distinct_and_zeroed", 5)])
+
+
 # --- 3. The free-list shuffle ------------------------------------------------
 
 SHUFFLE = Lab("shuffle", "the free-list shuffle: Fisher-Yates over free blocks",
@@ -185,4 +199,4 @@ POLICY = Lab("policy", "a page-placement policy that beats the shuffle",
              first_steps=policy_first_steps)
 
 
-LABS = [SHELL, SHUFFLE, POLICY]
+LABS = [SHELL, BUDDY, SHUFFLE, POLICY]
