@@ -199,4 +199,13 @@ POLICY = Lab("policy", "a page-placement policy that beats the shuffle",
              first_steps=policy_first_steps)
 
 
-LABS = [SHELL, BUDDY, SHUFFLE, POLICY]
+# --- The vDSO's clock read ----------------------------------------------------
+
+VDSO = Lab("vdso", "the vDSO: clock_gettime without entering the kernel", "docs/labs/vdso.md",
+           files=["lib/vdso/gettimeofday.c"],
+           tests=[Kernel("exec", "test_vdso", 15),
+                  Kernel("exec", "test_vdso", 15, arch="arm64"),
+                  Kernel("exec", "test_static_program", 5)])
+
+
+LABS = [SHELL, BUDDY, SHUFFLE, POLICY, VDSO]

@@ -10,7 +10,7 @@ import sys
 from .common import OUT, ROOT, rel, unit
 
 
-@unit("labs", "host", needs=["host", "x86_64"])
+@unit("labs", "host", needs=["host", "x86_64", "arm64-virt"])
 def labs(ctx):
     """every lab: student tree builds and fails, full tree full marks, first steps safe"""
     log = os.path.join(OUT, "labs.log")
