@@ -199,6 +199,22 @@ POLICY = Lab("policy", "a page-placement policy that beats the shuffle",
              first_steps=policy_first_steps)
 
 
+# --- 5. Locks ------------------------------------------------------------------
+
+LOCKS = Lab("locks", "locks: a ticket spinlock and a mutex whose waiters sleep",
+            "docs/labs/locks.md", files=["include/pagoda/spinlock.h", "kernel/locking/mutex.c"],
+            tests=[Kernel("lock_fairness", "test_ticket_spinlock_is_fifo", 15, smp=4,
+                          cmdline="lockdep=1"),
+                   Kernel("lock_fairness", "test_mutex_waiters_sleep_in_order", 15, smp=4,
+                          cmdline="lockdep=1"),
+                   Kernel("locking", "test_spinlock_contention", 5, smp=4, cmdline="lockdep=1"),
+                   Kernel("locking", "test_mutex_contention", 5, smp=4, cmdline="lockdep=1"),
+                   Kernel("locking", "test_lockdep_catches_inversion", 5, smp=4,
+                          cmdline="lockdep=1"),
+                   Kernel("lock_fairness", "test_ticket_spinlock_is_fifo", 5, arch="arm64",
+                          smp=4, cmdline="lockdep=1")])
+
+
 # --- The vDSO's clock read ----------------------------------------------------
 
 VDSO = Lab("vdso", "the vDSO: clock_gettime without entering the kernel", "docs/labs/vdso.md",
@@ -208,4 +224,4 @@ VDSO = Lab("vdso", "the vDSO: clock_gettime without entering the kernel", "docs/
                   Kernel("exec", "test_static_program", 5)])
 
 
-LABS = [SHELL, BUDDY, SHUFFLE, POLICY, VDSO]
+LABS = [SHELL, BUDDY, SHUFFLE, POLICY, LOCKS, VDSO]
