@@ -25,7 +25,7 @@
 #include <pagoda/task.h>
 #include <pagoda/time.h>
 
-#define WAIT_NS (2 * NSEC_PER_SEC)
+#define WAIT_NS (10 * NSEC_PER_SEC) /* generous: a loaded host may stall a vCPU */
 
 struct waiter {
 	arch_spinlock_t *spin;
