@@ -215,6 +215,38 @@ LOCKS = Lab("locks", "locks: a ticket spinlock and a mutex whose waiters sleep",
                           smp=4, cmdline="lockdep=1")])
 
 
+# --- 6. Scheduling ----------------------------------------------------------
+
+SCHED = Lab("sched", "scheduling: weighted fair choice (CFS-style vruntime)", "docs/labs/sched.md",
+            files=["kernel/sched/core.c"],
+            tests=[Kernel("sched", "test_weights", 20),
+                   Kernel("sched", "test_weights", 10, arch="arm64"),
+                   Kernel("sched", "test_preemption", 5),
+                   Kernel("sched", "test_no_lost_wakeups", 5),
+                   Kernel("sched", "test_load_balance", 5, smp=4)])
+
+
+# --- The SWIOTLB slot allocator ------------------------------------------------
+
+def swiotlb_fuzz(grader, log):
+    ok, mlog = grader.make("build/host/fuzz-swiotlb")
+    if not ok:
+        return False, "the fuzzer does not build (%s)" % mlog
+    out = run(grader, log, ["build/host/fuzz-swiotlb", "-max_total_time=20", "-max_len=4096",
+                            "-seed=1"], timeout=120)
+    return bool(out and "Done" in out and "ERROR" not in out), "the fuzzer failed (log %s)" % log
+
+
+SWIOTLB = Lab("swiotlb", "bounce buffers: the SWIOTLB slot allocator", "docs/labs/swiotlb.md",
+              files=["dma/swiotlb.c"],
+              tests=[Host("swiotlb", "test_random_against_model", 15),
+                     Host("swiotlb", "test_bounce_directions", 5),
+                     Host("swiotlb", "test_max_mapping_size", 5),
+                     Host("swiotlb", "test_area_hashing", 5),
+                     Host("swiotlb", "test_exhaustion_transient_growth", 5),
+                     Check("fuzz-swiotlb, 20 s", 5, swiotlb_fuzz)])
+
+
 # --- The vDSO's clock read ----------------------------------------------------
 
 VDSO = Lab("vdso", "the vDSO: clock_gettime without entering the kernel", "docs/labs/vdso.md",
@@ -224,4 +256,4 @@ VDSO = Lab("vdso", "the vDSO: clock_gettime without entering the kernel", "docs/
                   Kernel("exec", "test_static_program", 5)])
 
 
-LABS = [SHELL, BUDDY, SHUFFLE, POLICY, LOCKS, VDSO]
+LABS = [SHELL, BUDDY, SHUFFLE, POLICY, LOCKS, SCHED, SWIOTLB, VDSO]
