@@ -247,6 +247,16 @@ SWIOTLB = Lab("swiotlb", "bounce buffers: the SWIOTLB slot allocator", "docs/lab
                      Check("fuzz-swiotlb, 20 s", 5, swiotlb_fuzz)])
 
 
+# --- System calls ----------------------------------------------------------------
+
+SYSCALL = Lab("syscall", "system calls: brk, the heap of a static Linux program",
+              "docs/labs/syscall.md", files=["kernel/syscall.c"],
+              tests=[Kernel("exec", "test_static_program", 15),
+                     Kernel("exec", "test_static_pie", 10),
+                     Kernel("exec", "test_static_program", 10, arch="arm64"),
+                     Kernel("exec", "test_refusals", 5)])
+
+
 # --- The vDSO's clock read ----------------------------------------------------
 
 VDSO = Lab("vdso", "the vDSO: clock_gettime without entering the kernel", "docs/labs/vdso.md",
@@ -256,4 +266,4 @@ VDSO = Lab("vdso", "the vDSO: clock_gettime without entering the kernel", "docs/
                   Kernel("exec", "test_static_program", 5)])
 
 
-LABS = [SHELL, BUDDY, SHUFFLE, POLICY, LOCKS, SCHED, SWIOTLB, VDSO]
+LABS = [SHELL, BUDDY, SHUFFLE, POLICY, LOCKS, SCHED, SWIOTLB, SYSCALL, VDSO]
