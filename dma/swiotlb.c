@@ -93,6 +93,14 @@ struct io_tlb_pool *swiotlb_alloc_pool(struct io_tlb_mem *mem, unsigned long nsl
 		mem->ops->free_meta(mem, pool, meta);
 		return NULL;
 	}
+	if (pool->start & (IO_TLB_SIZE - 1)) {
+		/* Slot addresses would not keep a device's min_align_mask bits. */
+		pr_err("swiotlb: pool memory at %#llx is not %u-byte aligned; not used\n",
+		       (unsigned long long)pool->start, (unsigned int)IO_TLB_SIZE);
+		mem->ops->free_pages(mem, pool->vaddr, nslabs << IO_TLB_SHIFT);
+		mem->ops->free_meta(mem, pool, meta);
+		return NULL;
+	}
 	pool->end = pool->start + (nslabs << IO_TLB_SHIFT);
 	pool->nslabs = nslabs;
 	pool->nareas = nareas;

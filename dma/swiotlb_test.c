@@ -19,16 +19,23 @@ static long budget;		/* bytes of pool memory the ops may still give */
 static unsigned int test_cpu;
 static int grow_requests;
 
+/*
+ * The ops promise IO_TLB_SIZE-aligned memory, which kmalloc does not (on
+ * the host it is calloc): take a slot more and keep the real start just
+ * below the aligned one.
+ */
 static void *t_alloc_pages(struct io_tlb_mem *mem, size_t bytes, u64 limit,
 			   bool may_sleep, phys_addr_t *phys)
 {
-	void *p;
+	u8 *raw, *p;
 
 	if ((long)bytes > budget)
 		return NULL;
-	p = kmalloc(bytes, GFP_KERNEL);
-	if (!p)
+	raw = kmalloc(bytes + IO_TLB_SIZE, GFP_KERNEL);
+	if (!raw)
 		return NULL;
+	p = (u8 *)ALIGN_UP((uintptr_t)raw + sizeof(void *), IO_TLB_SIZE);
+	((void **)p)[-1] = raw;
 	budget -= bytes;
 	*phys = (phys_addr_t)(uintptr_t)p;
 	return p;
@@ -37,7 +44,7 @@ static void *t_alloc_pages(struct io_tlb_mem *mem, size_t bytes, u64 limit,
 static void t_free_pages(struct io_tlb_mem *mem, void *vaddr, size_t bytes)
 {
 	budget += bytes;
-	kfree(vaddr);
+	kfree(((void **)vaddr)[-1]);
 }
 
 static void *t_alloc_meta(struct io_tlb_mem *mem, size_t bytes, bool may_sleep)

@@ -56,7 +56,12 @@ struct io_tlb_pool {
 struct io_tlb_mem;
 
 struct io_tlb_ops {
-	/* Contiguous memory below phys_limit; may_sleep false: atomic context. */
+	/*
+	 * Contiguous memory below phys_limit; may_sleep false: atomic
+	 * context. Aligned to IO_TLB_SIZE at least (the kernel's are whole
+	 * pages): slots are found by their addresses' bits, which
+	 * min_align_mask promises to keep.
+	 */
 	void *(*alloc_pages)(struct io_tlb_mem *mem, size_t bytes, u64 phys_limit,
 			     bool may_sleep, phys_addr_t *phys);
 	void (*free_pages)(struct io_tlb_mem *mem, void *vaddr, size_t bytes);

@@ -13,6 +13,7 @@
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 extern void abort(void);
 extern void *malloc(unsigned long size);
+extern int posix_memalign(void **p, unsigned long align, unsigned long size);
 extern void free(void *p);
 
 #define SRC_SIZE (512 << 10)
@@ -23,12 +24,13 @@ static long budget;
 static unsigned int cpu;
 static bool grow_asked;
 
+/* Page-aligned, as the kernel's are: the ops promise IO_TLB_SIZE alignment. */
 static void *f_alloc_pages(struct io_tlb_mem *mem, size_t bytes, u64 limit, bool may_sleep,
 			   phys_addr_t *phys)
 {
 	void *p;
 
-	if ((long)bytes > budget || !(p = malloc(bytes)))
+	if ((long)bytes > budget || posix_memalign(&p, 4096, bytes))
 		return NULL;
 	budget -= bytes;
 	*phys = (phys_addr_t)(uintptr_t)p;
