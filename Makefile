@@ -72,7 +72,7 @@ $(DEPS_STAMP): tools/install-deps.sh
 include boot/pi4/sdcard.mk
 include arch/$(ARCH)/build.mk
 
-KERNEL_DIRS := kernel kernel/sched kernel/locking kernel/time lib mm mm/lab dma drivers/tty \
+KERNEL_DIRS := kernel kernel/sched kernel/locking kernel/time kernel/power lib mm mm/lab dma drivers/tty \
 	block block/partitions drivers/block drivers/block/null_blk \
 	drivers/base drivers/pci drivers/virtio drivers/mmc
 KSRCS := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)) $(ARCH_CSRCS)
@@ -204,6 +204,8 @@ HOST_MMLAB := mm/lab/mmlab.c mm/lab/cache_model.c
 HOST_WARN := -Wall -Wextra -Wno-unused-parameter
 HOST_INC := -include tests/host/host_prefix.h -Iinclude -Itests/host/include
 
+# Hibernation's memory bitmaps (kernel/power/): pure code, both layouts.
+HOST_POWER := kernel/power/memory_bitmap.c kernel/power/bitmap_list.c kernel/power/swsusp_free.c
 # The block layer's pure parts (splitting, merging, tags, partition parsers).
 PART_SRCS := block/partitions/check.c block/partitions/msdos.c block/partitions/efi.c
 BLOCK_PURE_SRCS := block/blk-merge.c block/blk-settings.c block/blk-mq-tag.c $(PART_SRCS)
@@ -215,7 +217,7 @@ HOST_KSRCS := $(sort $(HOST_RUNTIME) $(wildcard lib/*.c) kernel/ktest.c \
 	drivers/virtio/virtio_ring.c tests/host/virtio_ring_test.c tests/host/host_dma.c \
 	dma/swiotlb.c dma/swiotlb_test.c \
 	$(BLOCK_PURE_SRCS) block/blk_merge_test.c block/partitions/partitions_test.c \
-	tests/host/host_block.c)
+	tests/host/host_block.c $(HOST_POWER) kernel/power/memory_bitmap_test.c)
 HOST_CFLAGS := -std=gnu11 -O1 -g $(HOST_WARN) \
 	-fno-builtin -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer $(HOST_INC) -MMD -MP
