@@ -205,7 +205,8 @@ HOST_WARN := -Wall -Wextra -Wno-unused-parameter
 HOST_INC := -include tests/host/host_prefix.h -Iinclude -Itests/host/include
 
 # Hibernation's memory bitmaps (kernel/power/): pure code, both layouts.
-HOST_POWER := kernel/power/memory_bitmap.c kernel/power/bitmap_list.c kernel/power/swsusp_free.c
+HOST_POWER := kernel/power/memory_bitmap.c kernel/power/bitmap_list.c kernel/power/swsusp_free.c \
+	kernel/power/bitmap_bench.c
 # The block layer's pure parts (splitting, merging, tags, partition parsers).
 PART_SRCS := block/partitions/check.c block/partitions/msdos.c block/partitions/efi.c
 BLOCK_PURE_SRCS := block/blk-merge.c block/blk-settings.c block/blk-mq-tag.c $(PART_SRCS)
@@ -269,9 +270,18 @@ $(HB)/bench-page-alloc: $(BENCH_PA_SRCS) tests/host/peer_buddy.c tests/host/peer
 	@$(CC) -std=gnu11 -O2 -g $(HOST_WARN) -c tests/host/peer_buddy.c -o $(HB)/peer_buddy.o
 	@$(CC) -std=gnu11 -O2 -g -fno-builtin $(HOST_WARN) $(HOST_INC) \
 		-o $@ $(BENCH_PA_SRCS) $(HB)/peer_buddy.o
-bench-host: $(HB)/bench-page-alloc
+# The first seed's table (docs/hibernation.md): both memory-bitmap layouts
+# over simulated memory up to 16 TiB, gcc -O2, no sanitizers.
+BENCH_HIB_SRCS := $(HOST_RUNTIME) $(HOST_POWER) tests/host/bench_hibernate.c
+$(HB)/bench-hibernate: $(BENCH_HIB_SRCS) tests/host/host_prefix.h include/pagoda/memory_bitmap.h \
+		kernel/power/bitmap.h
+	@mkdir -p $(HB)
+	@echo "  HOSTCC  $@"
+	@$(CC) -std=gnu11 -O2 -g -fno-builtin $(HOST_WARN) $(HOST_INC) -o $@ $(BENCH_HIB_SRCS)
+bench-host: $(HB)/bench-page-alloc $(HB)/bench-hibernate
 	$(HB)/bench-page-alloc --instructions $(BENCH_HOST_ARGS)
 	$(HB)/bench-page-alloc --cost --instructions $(BENCH_HOST_ARGS)
+	$(HB)/bench-hibernate
 
 include tests/fixtures/fdt.mk
 
@@ -358,7 +368,7 @@ test-build-arm64-pi4:
 
 host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc $(HB)/fuzz-elf \
 	$(HB)/fuzz-partitions $(PART_SEEDS)/gpt $(HB)/mmlab-run \
-	$(HB)/bench-page-alloc $(HB)/fuzz-swiotlb $(HB)/fuzz-virtqueue
+	$(HB)/bench-page-alloc $(HB)/fuzz-swiotlb $(HB)/fuzz-virtqueue $(HB)/bench-hibernate
 
 # The course (docs/course.md): `make lab LAB=NAME` writes the student tree
 # (build/labs/NAME, a git repository to hand out), `make grade` grades this
@@ -376,7 +386,7 @@ experiment: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory kernel $(HB)/mmlab-run ARCH=x86_64 CMDLINE=
 	@$(PY) tools/experiment.py --accel $(ACCEL) $(EXPERIMENT_ARGS)
 
-bench: $(DEPS_STAMP) $(HB)/bench-page-alloc
+bench: $(DEPS_STAMP) $(HB)/bench-page-alloc $(HB)/bench-hibernate
 	@$(MAKE) --no-print-directory kernel ARCH=x86_64 CMDLINE=
 	@$(MAKE) --no-print-directory kernel ARCH=arm64 PLATFORM=virt
 	@$(MAKE) --no-print-directory kernel $(PI4_DTB) ARCH=arm64 PLATFORM=pi4

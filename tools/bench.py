@@ -209,6 +209,24 @@ def bench_host():
     return recs
 
 
+def host_program(name, what):
+    """Run build/host/NAME (built by make bench), print its table, return
+    its BENCH records."""
+    exe = os.path.join(ROOT, "build", "host", name)
+    print("bench: %s (make bench-host)" % what)
+    if not os.path.exists(exe):
+        print("bench: %s missing (make bench builds it)" % os.path.relpath(exe, ROOT))
+        return []
+    out = subprocess.run([exe], capture_output=True, text=True).stdout
+    recs = []
+    for line in out.splitlines():
+        if line.startswith("BENCH "):
+            recs.append(json.loads(line[6:]))
+        else:
+            print(line)
+    return recs
+
+
 def block_table(results):
     """bench block: IOPS (and p99 latency) per device and case, one column per target."""
     cols, vals, info, rows = [], {}, {}, []
@@ -328,6 +346,25 @@ def main():
                            disks=[scratch_disk()])))
         block_table(bl)
         results += bl
+    # Hibernation's memory bitmap, the first seed's table: list against
+    # radix tree over simulated memory up to 16 TiB on the host, then over
+    # each guest's own memory (bench hibernate).
+    if a.bench in ("all", "hibernate"):
+        results.append(("host", [host_program("bench-hibernate",
+                                              "memory bitmaps on the host, 1 GiB to 16 TiB")]))
+        hb = []
+        for target, accel in columns:
+            mem = "4G" if target != "arm64-pi4" else a.mem
+            print("bench: hibernate on %s under %s" % (target, accel.upper()))
+            boots = run(target, accel, mem, "hibernate", 1, a.pi4_dtb)
+            for recs in boots:
+                for r in recs:
+                    print("  %-12s %-4s %6d MiB: before %.1f ms%s, after %.1f ms: %.1fx" % (
+                        target, accel, r["mib"], r["before_ns"] / 1e6,
+                        " (scaled)" if r["before_scaled"] else "", r["after_ns"] / 1e6,
+                        r["before_ns"] / max(r["after_ns"], 1)))
+            hb.append(("%s %s" % (target, accel), boots))
+        results += hb
     with JsonLines(path, "bench") as out:
         for _, boots in results:
             for recs in boots:

@@ -152,6 +152,12 @@ unsigned long swsusp_free_pfns(struct memory_bitmap *forbidden, struct memory_bi
 			       const struct bm_zone_range *zones, unsigned int nr_zones,
 			       void (*release)(unsigned long pfn, void *arg), void *arg);
 
+/* The first seed's measurement (kernel/power/bitmap_bench.c). */
+void bm_bench_header(const char *where);
+void bm_bench_footer(void);
+int bm_bench_row(const char *where, const struct bm_zone_range *zones, unsigned int nr_zones,
+		 const struct bm_page_ops *ops);
+
 /* hibernate.bitmap=: the layout the kernel uses (BM_RTREE by default). */
 enum bm_kind hibernate_bitmap_kind(void);
 
