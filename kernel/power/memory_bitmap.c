@@ -21,6 +21,7 @@
 #include <pagoda/bitops.h>
 #include <pagoda/params.h>
 #include <pagoda/string.h>
+#include <pagoda/watchdog.h>
 
 #include "bitmap.h"
 
@@ -234,11 +235,17 @@ static void rtree_position_reset(struct memory_bitmap *bm)
 	w->have_last = false;
 }
 
-/* On to the next leaf, in this zone or the next one; false at the end. */
+/*
+ * On to the next leaf, in this zone or the next one; false at the end.
+ * A walk over every set bit of a big, full bitmap can outlast the
+ * soft-lockup threshold with nothing wrong: each leaf tells the watchdog
+ * (the seed's patch 6).
+ */
 static bool rtree_next_node(struct memory_bitmap *bm)
 {
 	struct bm_walk *w = &bm->walk;
 
+	touch_softlockup_watchdog();
 	if (w->node->list.next != &w->zone->leaves) {
 		w->node = list_next_entry(w->node, list);
 		w->node_pfn += BM_BITS_PER_BLOCK;

@@ -29,6 +29,7 @@
 #include <pagoda/string.h>
 #include <pagoda/time.h>
 #include <pagoda/timer.h>
+#include <pagoda/watchdog.h>
 #include "sched.h"
 
 #define SCHED_GRAN_NS (2 * NSEC_PER_MSEC)
@@ -313,6 +314,7 @@ static void __schedule(bool preempt)
 
 	arch_spin_lock(&rq->lock);
 	WRITE_ONCE(this_cpu()->need_resched, false);
+	touch_softlockup_watchdog(); /* a CPU that schedules is not stuck */
 	update_curr(rq);
 	if (prev != rq->idle && (preempt || prev->state == TASK_RUNNING))
 		enqueue(rq, prev);
@@ -391,6 +393,9 @@ void scheduler_tick(void)
 	struct rq *rq = this_rq();
 	unsigned int cpu, me = smp_processor_id();
 	bool waiting;
+
+	/* Could this CPU schedule now? Idle or preemptible: it is not stuck. */
+	watchdog_tick(rq->curr == rq->idle || !current->preempt_count);
 
 	arch_spin_lock(&rq->lock);
 	update_curr(rq);
