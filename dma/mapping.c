@@ -6,6 +6,7 @@
  * reach to the bounce buffers (dma/swiotlb.c).
  */
 #include <pagoda/arch.h>
+#include <pagoda/dma-debug.h>
 #include <pagoda/dma-mapping.h>
 #include <pagoda/mm.h>
 #include <pagoda/printk.h>
@@ -30,16 +31,21 @@ static bool valid_dir(enum dma_data_direction dir)
 dma_addr_t dma_map_page(struct device *dev, struct page *page, size_t offset,
 			size_t size, enum dma_data_direction dir)
 {
+	dma_addr_t addr;
+
 	if (!valid_dir(dir)) {
 		pr_err("dma: %s: map with direction %d\n", dev_name(dev), dir);
 		return DMA_MAPPING_ERROR;
 	}
-	return dma_direct_map_page(dev, page, offset, size, dir);
+	addr = dma_direct_map_page(dev, page, offset, size, dir);
+	debug_dma_map_page(dev, page_to_phys(page) + offset, size, dir, addr);
+	return addr;
 }
 
 void dma_unmap_page(struct device *dev, dma_addr_t addr, size_t size,
 		    enum dma_data_direction dir)
 {
+	debug_dma_unmap_page(dev, addr, size, dir);
 	dma_direct_unmap_page(dev, addr, size, dir);
 }
 
@@ -91,12 +97,14 @@ void dma_unmap_sg(struct device *dev, struct scatterlist *sgl, int nents,
 void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
 			     enum dma_data_direction dir)
 {
+	debug_dma_sync(dev, addr, size, dir, true);
 	dma_direct_sync_single_for_cpu(dev, addr, size, dir);
 }
 
 void dma_sync_single_for_device(struct device *dev, dma_addr_t addr, size_t size,
 				enum dma_data_direction dir)
 {
+	debug_dma_sync(dev, addr, size, dir, false);
 	dma_direct_sync_single_for_device(dev, addr, size, dir);
 }
 

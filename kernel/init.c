@@ -19,6 +19,7 @@
 #include <pagoda/mm.h>
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
+#include <pagoda/dma-debug.h>
 #include <pagoda/swiotlb.h>
 #include <pagoda/random.h>
 #include <pagoda/sched.h>
@@ -98,6 +99,7 @@ void start_kernel(void)
 	smp_init();
 	workqueue_init();
 	swiotlb_init();
+	dma_debug_init();
 	arch_late_init();
 	boot_mark("smp");
 

@@ -770,6 +770,8 @@ static inline bool free_pages_check(struct page *page, unsigned int order)
 	return free_pages_check_bad(page, order);
 }
 
+void (*page_free_check)(phys_addr_t start, size_t bytes);
+
 void __free_pages(struct page *page, unsigned int order)
 {
 	struct zone *zone;
@@ -778,6 +780,8 @@ void __free_pages(struct page *page, unsigned int order)
 
 	if (unlikely(!page))
 		return;
+	if (unlikely(page_free_check) && !page_zone(page)->zone_pgdat->simulated)
+		page_free_check(page_to_phys(page), PAGE_SIZE << order);
 	if (unlikely(!free_pages_check(page, order)))
 		return;
 	page->refcount = 0;

@@ -80,6 +80,12 @@ static inline struct page *virt_to_page(const void *va)
 struct page *alloc_pages(gfp_t gfp, unsigned int order);
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order);
 #define alloc_page(gfp) alloc_pages(gfp, 0)
+/*
+ * Called, when set, with every block the page allocator is given back
+ * (physical start, bytes), before anything else happens to it: for checks
+ * that memory is not freed while still in use (dma.debug=1 sets it).
+ */
+extern void (*page_free_check)(phys_addr_t start, size_t bytes);
 void __free_pages(struct page *page, unsigned int order);
 #define __free_page(page) __free_pages(page, 0)
 /* The same by direct-map address (0 on failure). */
