@@ -80,7 +80,7 @@ static unsigned int hash_of(dma_addr_t addr)
 static void report(enum dma_debug_error e, struct device *dev, const char *fmt,
 		   unsigned long long a, unsigned long long b)
 {
-	errors[e]++;
+	__atomic_fetch_add(&errors[e], 1, __ATOMIC_RELAXED);
 	pr_err("DMA-API: %s: ", dev_name(dev));
 	kprintf(fmt, a, b);
 	dump_stack();
