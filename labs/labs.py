@@ -257,6 +257,17 @@ SYSCALL = Lab("syscall", "system calls: brk, the heap of a static Linux program"
                      Kernel("exec", "test_refusals", 5)])
 
 
+# --- Hibernation's radix-tree memory bitmap ------------------------------------
+
+BITMAP = Lab("bitmap", "hibernation's memory bitmap: the radix tree's lookup and walk",
+             "docs/labs/bitmap.md", files=["kernel/power/memory_bitmap.c"],
+             tests=[Host("memory_bitmap", "test_layouts_agree_with_model", 15),
+                    Host("memory_bitmap", "test_rtree_shape", 5),
+                    Host("memory_bitmap", "test_swsusp_free_ways_agree", 10),
+                    Host("memory_bitmap", "test_allocation_failure_frees_everything", 5),
+                    Kernel("softlockup", "test_full_bitmap_walk_is_quiet", 5)])
+
+
 # --- The vDSO's clock read ----------------------------------------------------
 
 VDSO = Lab("vdso", "the vDSO: clock_gettime without entering the kernel", "docs/labs/vdso.md",
@@ -266,4 +277,4 @@ VDSO = Lab("vdso", "the vDSO: clock_gettime without entering the kernel", "docs/
                   Kernel("exec", "test_static_program", 5)])
 
 
-LABS = [SHELL, BUDDY, SHUFFLE, POLICY, LOCKS, SCHED, SWIOTLB, SYSCALL, VDSO]
+LABS = [SHELL, BUDDY, SHUFFLE, POLICY, LOCKS, SCHED, SWIOTLB, BITMAP, SYSCALL, VDSO]
