@@ -30,6 +30,22 @@ def run(grader, log, argv, timeout=120):
     return r.stdout + r.stderr
 
 
+def fuzz_check(name):
+    """A Check body: 20 s of build/host/NAME (a libFuzzer program), seed 1."""
+    def check(grader, log):
+        ok, mlog = grader.make("build/host/" + name)
+        if not ok:
+            return False, "the fuzzer does not build (%s)" % mlog
+        out = run(grader, log, ["build/host/" + name, "-max_total_time=20", "-max_len=4096",
+                                "-seed=1"], timeout=120)
+        return (bool(out and "Done" in out and "ERROR" not in out),
+                "the fuzzer failed (log %s)" % log)
+    return check
+
+
+policy_fuzz = fuzz_check("fuzz-page-alloc")
+
+
 # --- 1. Boot and the shell -------------------------------------------------
 
 def shell_boot(grader, log, cmdline):
@@ -92,7 +108,7 @@ BUDDY = Lab("buddy", "the buddy allocator: split and merge", "docs/labs/buddy.md
                    Host("page_alloc", "test_zones_and_fallback", 5),
                    Host("page_alloc", "test_migratetype_steal", 5),
                    Host("page_alloc", "test_every_policy_keeps_invariants", 5),
-                   Check("fuzz-page-alloc, 20 s", 5, lambda g, log: policy_fuzz(g, log)),
+                   Check("fuzz-page-alloc, 20 s", 5, policy_fuzz),
                    Kernel("mm_node0", "test_node0_manages_usable_ram", 5),
                    Kernel("mm_node0", "test_real_pages_distinct_and_zeroed", 5)])
 
@@ -156,13 +172,6 @@ def policy_keeps_fresh(grader, log):
     return a <= b * 1.10, "fresh: %s %.3f%% is more than 10%% above inorder's %.3f%%" % (pol, a, b)
 
 
-def policy_fuzz(grader, log):
-    ok, mlog = grader.make("build/host/fuzz-page-alloc")
-    if not ok:
-        return False, "the fuzzer does not build (%s)" % mlog
-    out = run(grader, log, ["build/host/fuzz-page-alloc", "-max_total_time=20",
-                            "-max_len=4096", "-seed=1"], timeout=120)
-    return bool(out and "Done" in out and "ERROR" not in out), "the fuzzer failed (log %s)" % log
 
 
 def policy_first_steps(tree):
@@ -228,15 +237,6 @@ SCHED = Lab("sched", "scheduling: weighted fair choice (CFS-style vruntime)", "d
 
 # --- The SWIOTLB slot allocator ------------------------------------------------
 
-def swiotlb_fuzz(grader, log):
-    ok, mlog = grader.make("build/host/fuzz-swiotlb")
-    if not ok:
-        return False, "the fuzzer does not build (%s)" % mlog
-    out = run(grader, log, ["build/host/fuzz-swiotlb", "-max_total_time=20", "-max_len=4096",
-                            "-seed=1"], timeout=120)
-    return bool(out and "Done" in out and "ERROR" not in out), "the fuzzer failed (log %s)" % log
-
-
 SWIOTLB = Lab("swiotlb", "bounce buffers: the SWIOTLB slot allocator", "docs/labs/swiotlb.md",
               files=["dma/swiotlb.c"],
               tests=[Host("swiotlb", "test_random_against_model", 15),
@@ -244,7 +244,7 @@ SWIOTLB = Lab("swiotlb", "bounce buffers: the SWIOTLB slot allocator", "docs/lab
                      Host("swiotlb", "test_max_mapping_size", 5),
                      Host("swiotlb", "test_area_hashing", 5),
                      Host("swiotlb", "test_exhaustion_transient_growth", 5),
-                     Check("fuzz-swiotlb, 20 s", 5, swiotlb_fuzz)])
+                     Check("fuzz-swiotlb, 20 s", 5, fuzz_check("fuzz-swiotlb"))])
 
 
 # --- System calls ----------------------------------------------------------------

@@ -192,24 +192,12 @@ def sched_locks_tables(results):
 
 
 def bench_host():
-    """Run build/host/bench-page-alloc (built by make bench) and return its
-    records; its table is printed as it comes."""
-    exe = os.path.join(ROOT, "build", "host", "bench-page-alloc")
-    print("bench: page allocator on the host against a minimal buddy (make bench-host)")
-    if not os.path.exists(exe):
-        print("bench: %s missing (make bench builds it)" % os.path.relpath(exe, ROOT))
-        return []
-    out = subprocess.run([exe, "--instructions"], capture_output=True, text=True).stdout
-    recs = []
-    for line in out.splitlines():
-        if line.startswith("BENCH "):
-            recs.append(json.loads(line[6:]))
-        else:
-            print(line)
-    return recs
+    """build/host/bench-page-alloc's table and records (host_program)."""
+    return host_program("bench-page-alloc",
+                        "page allocator on the host against a minimal buddy", ["--instructions"])
 
 
-def host_program(name, what):
+def host_program(name, what, args=()):
     """Run build/host/NAME (built by make bench), print its table, return
     its BENCH records."""
     exe = os.path.join(ROOT, "build", "host", name)
@@ -217,7 +205,7 @@ def host_program(name, what):
     if not os.path.exists(exe):
         print("bench: %s missing (make bench builds it)" % os.path.relpath(exe, ROOT))
         return []
-    out = subprocess.run([exe], capture_output=True, text=True).stdout
+    out = subprocess.run([exe] + list(args), capture_output=True, text=True).stdout
     recs = []
     for line in out.splitlines():
         if line.startswith("BENCH "):
