@@ -96,7 +96,7 @@ void dma_direct_unmap_page(struct device *dev, dma_addr_t addr, size_t size,
 	if (!dev_is_dma_coherent(dev) && dir != DMA_TO_DEVICE)
 		arch_sync_dma_for_cpu(phys, size, dir);
 	if (is_swiotlb_buffer(dev, phys))
-		swiotlb_tbl_unmap_single(dev, &io_tlb_default_mem, phys, size, dir);
+		swiotlb_tbl_unmap_single(dev, dev->dma_io_tlb_mem, phys, size, dir);
 }
 
 void dma_direct_sync_single_for_cpu(struct device *dev, dma_addr_t addr,
@@ -108,7 +108,7 @@ void dma_direct_sync_single_for_cpu(struct device *dev, dma_addr_t addr,
 		arch_sync_dma_for_cpu(phys, size, dir);
 	/* The slots now hold what the device wrote: copy it home. */
 	if (is_swiotlb_buffer(dev, phys))
-		swiotlb_sync_single_for_cpu(dev, &io_tlb_default_mem, phys, size, dir);
+		swiotlb_sync_single_for_cpu(dev, dev->dma_io_tlb_mem, phys, size, dir);
 }
 
 void dma_direct_sync_single_for_device(struct device *dev, dma_addr_t addr,
@@ -118,7 +118,7 @@ void dma_direct_sync_single_for_device(struct device *dev, dma_addr_t addr,
 
 	/* Copy the CPU's new bytes into the slots before cleaning them. */
 	if (is_swiotlb_buffer(dev, phys))
-		swiotlb_sync_single_for_device(dev, &io_tlb_default_mem, phys, size, dir);
+		swiotlb_sync_single_for_device(dev, dev->dma_io_tlb_mem, phys, size, dir);
 	if (!dev_is_dma_coherent(dev))
 		arch_sync_dma_for_device(phys, size, dir);
 }

@@ -21,6 +21,7 @@ void device_initialize(struct device *dev, const char *name)
 		.coherent_dma_mask = DMA_BIT_MASK(32),
 		.dma_coherent = arch_dma_default_coherent(),
 	};
+	swiotlb_dev_init(dev);
 }
 
 static bool valid_dir(enum dma_data_direction dir)

@@ -11,6 +11,7 @@
  * A mapping of n slots fits where list >= n, and every mapping stays in
  * one segment, so this count is all a search needs.
  */
+#include <pagoda/arch.h>
 #include <pagoda/atomic.h>
 #include <pagoda/printk.h>
 #include <pagoda/string.h>
@@ -127,9 +128,11 @@ static void swiotlb_free_pool(struct io_tlb_mem *mem, struct io_tlb_pool *pool)
 }
 
 /*
- * The pool list only ever grows, and a pool is published with a release
- * store after it is fully built: searches walk it without a lock, so the
- * map path takes no lock wider than one area's.
+ * A pool is published with a release store after it is fully built:
+ * searches walk the list without a lock, so the map path takes no lock
+ * wider than one area's. They walk with interrupts off, which is what lets
+ * swiotlb_shrink() know when a pool it unlinked is no longer being looked
+ * at (see there).
  */
 void swiotlb_add_pool(struct io_tlb_mem *mem, struct io_tlb_pool *pool)
 {
@@ -180,6 +183,7 @@ void swiotlb_dyn_alloc(struct io_tlb_mem *mem)
 		nslabs /= 2;
 	}
 	if (pool) {
+		pool->grown = true;
 		swiotlb_add_pool(mem, pool);
 		counter_add(&mem->pools_grown, 1);
 	} else {
@@ -188,6 +192,85 @@ void swiotlb_dyn_alloc(struct io_tlb_mem *mem)
 			(unsigned long)(IO_TLB_MIN_SLABS << IO_TLB_SHIFT) >> 10);
 	}
 	smp_store_release(&mem->grow_pending, false);
+}
+
+/*
+ * Close an empty pool to new mappings: mark each area full, under its
+ * lock, one at a time; a search that takes the lock afterwards finds no
+ * room. If an area is in use after all (a mapping raced in since the pool
+ * was seen empty), reopen the areas already closed and keep the pool.
+ */
+static bool swiotlb_pool_retire(struct io_tlb_pool *pool)
+{
+	unsigned int i, j;
+	unsigned long flags;
+
+	for (i = 0; i < pool->nareas; i++) {
+		struct io_tlb_area *area = &pool->areas[i];
+		bool busy;
+
+		spin_lock_irqsave(&area->lock, flags);
+		busy = area->used != 0;
+		if (!busy)
+			area->used = pool->area_nslabs;
+		spin_unlock_irqrestore(&area->lock, flags);
+		if (busy) {
+			for (j = 0; j < i; j++) {
+				spin_lock_irqsave(&pool->areas[j].lock, flags);
+				pool->areas[j].used = 0;
+				spin_unlock_irqrestore(&pool->areas[j].lock, flags);
+			}
+			return false;
+		}
+	}
+	return true;
+}
+
+#define SHRINK_BATCH 8
+
+/*
+ * Beyond the seed, which keeps every pool it grows: a grown pool found
+ * empty at two passes in a row (the kernel runs one every swiotlb.shrink_ms)
+ * is closed, unlinked and, once no search can still be walking over it,
+ * freed. The boot pool is never given back. Unlinking leaves the pool's own
+ * next pointer alone, so a search standing on it walks on to the rest of
+ * the list; ops->synchronize waits for every such search to end.
+ */
+unsigned int swiotlb_shrink(struct io_tlb_mem *mem)
+{
+	struct io_tlb_pool *pool, *tmp, *gone[SHRINK_BATCH];
+	unsigned int ngone = 0, left = 0, i;
+	unsigned long flags;
+
+	spin_lock_irqsave(&mem->lock, flags);
+	list_for_each_entry_safe(pool, tmp, &mem->pools, node) {
+		if (!pool->grown)
+			continue;
+		if (swiotlb_pool_used(pool)) {
+			pool->idle_checks = 0;
+			left++;
+			continue;
+		}
+		if (++pool->idle_checks < 2 || ngone == SHRINK_BATCH ||
+		    !swiotlb_pool_retire(pool)) {
+			left++;
+			continue;
+		}
+		WRITE_ONCE(pool->node.prev->next, pool->node.next);
+		pool->node.next->prev = pool->node.prev;
+		mem->nslabs -= pool->nslabs;
+		gone[ngone++] = pool;
+	}
+	spin_unlock_irqrestore(&mem->lock, flags);
+	if (!ngone)
+		return left;
+	if (mem->ops->synchronize)
+		mem->ops->synchronize(mem);
+	for (i = 0; i < ngone; i++) {
+		swiotlb_free_pool(mem, gone[i]);
+		counter_add(&mem->pools_freed, 1);
+	}
+	return left;
 }
 
 /*
@@ -311,14 +394,17 @@ static long swiotlb_find_slots(struct device *dev, struct io_tlb_mem *mem,
 	unsigned long flags;
 	long index;
 
+	flags = arch_irq_save();
 	for_each_pool(pool, mem) {
 		index = swiotlb_pool_find_slots(mem, pool, nslots, align_mask,
 						align_match, total);
 		if (index >= 0) {
+			arch_irq_restore(flags);
 			*retpool = pool;
 			return index;
 		}
 	}
+	arch_irq_restore(flags);
 	if (!mem->can_grow)
 		return -1;
 	/*
@@ -354,9 +440,15 @@ struct io_tlb_pool *swiotlb_find_pool(struct io_tlb_mem *mem, phys_addr_t paddr)
 	struct io_tlb_pool *pool, *found = NULL;
 	unsigned long flags;
 
+	flags = arch_irq_save();
 	for_each_pool(pool, mem)
-		if (paddr >= pool->start && paddr < pool->end)
-			return pool;
+		if (paddr >= pool->start && paddr < pool->end) {
+			found = pool;
+			break;
+		}
+	arch_irq_restore(flags);
+	if (found)
+		return found;
 	spin_lock_irqsave(&mem->lock, flags);
 	list_for_each_entry(pool, &mem->transient, node)
 		if (paddr >= pool->start && paddr < pool->end) {
@@ -435,6 +527,15 @@ phys_addr_t swiotlb_tbl_map_single(struct device *dev, struct io_tlb_mem *mem,
 		       mem->nslabs + mem->transient_nslabs,
 		       mem->can_grow ? ", no memory for a transient pool" : "");
 		return INVALID_PHYS_ADDR;
+	}
+	/*
+	 * From now on an address this device unmaps may be a slot. The
+	 * barrier orders the flag before the address can reach the device,
+	 * and so before any CPU can be handed it back to unmap.
+	 */
+	if (!READ_ONCE(dev->dma_uses_io_tlb)) {
+		WRITE_ONCE(dev->dma_uses_io_tlb, true);
+		smp_mb();
 	}
 	/* Each slot remembers the original address its first byte stands for. */
 	for (i = 0; i < nslots; i++)

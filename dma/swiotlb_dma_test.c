@@ -25,11 +25,11 @@ static void test_force_bounce_grows(struct ktest *t)
 	struct device dev;
 	int i, j, bad = 0;
 
-	if (!is_swiotlb_force_bounce(NULL)) {
+	device_initialize(&dev, "swiotlb-dma");
+	if (!is_swiotlb_force_bounce(&dev)) {
 		ktest_skip(t, "boot with swiotlb=force");
 		return;
 	}
-	device_initialize(&dev, "swiotlb-dma");
 	KASSERT_EQ(t, dma_set_mask_and_coherent(&dev, DMA_BIT_MASK(64)), 0);
 	nslabs0 = mem->nslabs;
 	grown0 = mem->pools_grown;

@@ -7,8 +7,16 @@
  * Pools come from the buddy allocator, whose largest block is 4 MiB, so a
  * larger boot size (Linux's 64 MiB default) is several 4 MiB pools on the
  * one list rather than one memblock carve-out as in Linux.
+ *
+ * Like Linux on x86 and arm64, the boot pool is only set up when it can be
+ * needed: RAM above 4 GiB (a 32-bit device may be handed a buffer there),
+ * swiotlb=force, or a size given with swiotlb=<slabs>. Otherwise, with
+ * swiotlb.dynamic=1, the default io_tlb_mem starts with no pool at all and
+ * grows on a first bounce (a device tree's dma-ranges can make one); with
+ * swiotlb.dynamic=0 bouncing is off.
  */
 #include <pagoda/arch.h>
+#include <pagoda/memblock.h>
 #include <pagoda/mm.h>
 #include <pagoda/mmzone.h>
 #include <pagoda/params.h>
@@ -18,6 +26,7 @@
 #include <pagoda/smp.h>
 #include <pagoda/string.h>
 #include <pagoda/swiotlb.h>
+#include <pagoda/timer.h>
 #include <pagoda/workqueue.h>
 
 #define POOL_MAX_SLABS ((MAX_ORDER_NR_PAGES * PAGE_SIZE) >> IO_TLB_SHIFT)
@@ -28,9 +37,10 @@ bool swiotlb_initialized;
 /* swiotlb=<slabs>[,<areas>][,force|noforce], each occurrence applied in turn. */
 static unsigned long opt_nslabs = IO_TLB_DEFAULT_SIZE >> IO_TLB_SHIFT;
 static unsigned int opt_nareas;
-static bool opt_force, opt_noforce;
+static bool opt_force, opt_noforce, opt_nslabs_given;
 static char swiotlb_opt[64];
 static bool swiotlb_dynamic = true;
+static unsigned int swiotlb_shrink_ms = 5000;
 
 static const char *swiotlb_parse(const char *val)
 {
@@ -51,6 +61,7 @@ static const char *swiotlb_parse(const char *val)
 				if (!v || v > (1UL << 24))
 					return "slab count must be 1..16777216 (2 KiB each)";
 				opt_nslabs = ALIGN_UP((unsigned long)v, IO_TLB_SEGSIZE);
+				opt_nslabs_given = true;
 			} else {
 				if (!v || v > 1024)
 					return "area count must be 1..1024";
@@ -67,6 +78,8 @@ PARAM_STRING_CHECKED("swiotlb", swiotlb_opt, swiotlb_parse,
 		     "bounce buffers: <slabs>[,<areas>][,force|noforce] (Linux's syntax)");
 PARAM_BOOL("swiotlb.dynamic", swiotlb_dynamic,
 	   "grow the bounce buffers on demand (a worker adds pools; transient pools meanwhile)");
+PARAM_UINT("swiotlb.shrink_ms", swiotlb_shrink_ms, 0, 3600000,
+	   "give back a grown bounce pool idle this long (ms; 0: keep them, as Linux does)");
 
 static gfp_t zone_below(u64 limit)
 {
@@ -131,11 +144,32 @@ static unsigned int k_this_cpu(void)
 	return smp_processor_id();
 }
 
-static struct work_struct swiotlb_grow_work;
+static struct work_struct swiotlb_grow_work, swiotlb_shrink_work;
+static struct timer_list swiotlb_shrink_timer;
+
+static void arm_shrink_timer(void)
+{
+	if (swiotlb_shrink_ms)
+		mod_timer(&swiotlb_shrink_timer,
+			  ktime_get_ns() + (u64)swiotlb_shrink_ms * NSEC_PER_MSEC);
+}
 
 static void swiotlb_grow_fn(struct work_struct *w)
 {
 	swiotlb_dyn_alloc(&io_tlb_default_mem);
+	arm_shrink_timer();
+}
+
+/* Freeing may sleep on other CPUs' answers: leave the timer's interrupt. */
+static void swiotlb_shrink_timer_fn(struct timer_list *t)
+{
+	schedule_work(&swiotlb_shrink_work);
+}
+
+static void swiotlb_shrink_fn(struct work_struct *w)
+{
+	if (swiotlb_shrink(&io_tlb_default_mem))
+		arm_shrink_timer();
 }
 
 static void k_schedule_grow(struct io_tlb_mem *mem)
@@ -149,7 +183,20 @@ void swiotlb_flush_grow(void)
 		flush_work(&swiotlb_grow_work);
 }
 
-static const struct io_tlb_ops kernel_ops = {
+static void k_noop(void *info)
+{
+}
+
+/*
+ * Pool-list walks run with interrupts off: once every CPU has taken an
+ * interrupt (this IPI), each walk that began before has ended.
+ */
+static void k_synchronize(struct io_tlb_mem *mem)
+{
+	on_each_cpu(k_noop, NULL, true);
+}
+
+const struct io_tlb_ops swiotlb_kernel_ops = {
 	.alloc_pages = k_alloc_pages,
 	.free_pages = k_free_pages,
 	.alloc_meta = k_alloc_meta,
@@ -157,6 +204,7 @@ static const struct io_tlb_ops kernel_ops = {
 	.phys_to_virt = k_phys_to_virt,
 	.this_cpu = k_this_cpu,
 	.schedule_grow = k_schedule_grow,
+	.synchronize = k_synchronize,
 };
 
 /* Linux's default: one area per possible CPU, a power of two. */
@@ -167,6 +215,12 @@ static unsigned int default_nareas(void)
 	while (n < num_possible_cpus())
 		n *= 2;
 	return n;
+}
+
+/* Can a device with a 32-bit mask be handed memory it cannot reach? */
+static bool boot_pool_needed(void)
+{
+	return opt_force || opt_nslabs_given || memblock_end_of_DRAM() - 1 > DMA_BIT_MASK(32);
 }
 
 void swiotlb_init(void)
@@ -180,12 +234,24 @@ void swiotlb_init(void)
 		pr_info("swiotlb: off (swiotlb=noforce)\n");
 		return;
 	}
-	swiotlb_mem_init(mem, &kernel_ops,
+	if (!boot_pool_needed() && !swiotlb_dynamic) {
+		pr_info("swiotlb: off (all RAM below 4 GiB, no swiotlb= size, not dynamic)\n");
+		return;
+	}
+	swiotlb_mem_init(mem, &swiotlb_kernel_ops,
 			 opt_nslabs < POOL_MAX_SLABS ? opt_nslabs : POOL_MAX_SLABS, nareas,
 			 swiotlb_dynamic);
 	mem->force_bounce = opt_force;
 	mem->phys_limit = DMA_BIT_MASK(32);
 	INIT_WORK(&swiotlb_grow_work, swiotlb_grow_fn);
+	INIT_WORK(&swiotlb_shrink_work, swiotlb_shrink_fn);
+	timer_setup(&swiotlb_shrink_timer, swiotlb_shrink_timer_fn);
+	if (!boot_pool_needed()) {
+		swiotlb_initialized = true;
+		pr_info("swiotlb: no boot pool (all RAM below 4 GiB); grows on demand, %u areas\n",
+			nareas);
+		return;
+	}
 	while (left) {
 		struct io_tlb_pool *pool;
 
@@ -199,7 +265,7 @@ void swiotlb_init(void)
 		swiotlb_add_pool(mem, pool);
 		left -= chunk < left ? chunk : left;
 	}
-	if (!mem->nslabs)
+	if (!mem->nslabs && !mem->can_grow)
 		return;
 	swiotlb_initialized = true;
 	pr_info("swiotlb: %lu KiB in %lu slots, %u areas%s%s\n",
@@ -207,35 +273,52 @@ void swiotlb_init(void)
 		mem->force_bounce ? ", force" : "", mem->can_grow ? ", dynamic" : "");
 }
 
+/* A device gets the default pools, if there are any; a restricted pool may replace them. */
+void swiotlb_dev_init(struct device *dev)
+{
+	dev->dma_io_tlb_mem = swiotlb_initialized ? &io_tlb_default_mem : NULL;
+	dev->dma_uses_io_tlb = false;
+	swiotlb_restricted_dev_init(dev);
+}
+
 bool is_swiotlb_active(struct device *dev)
 {
-	return swiotlb_initialized;
+	return dev->dma_io_tlb_mem != NULL;
 }
 
 bool is_swiotlb_force_bounce(struct device *dev)
 {
-	return swiotlb_initialized && io_tlb_default_mem.force_bounce;
+	return dev->dma_io_tlb_mem && dev->dma_io_tlb_mem->force_bounce;
 }
 
+/*
+ * Called on every unmap and sync: a device that has never bounced skips
+ * the pool lists altogether (the flag is set, with a full barrier, before
+ * its first bounce address exists; the read barrier pairs with it).
+ */
 bool is_swiotlb_buffer(struct device *dev, phys_addr_t paddr)
 {
-	return swiotlb_initialized && swiotlb_find_pool(&io_tlb_default_mem, paddr);
+	if (!dev->dma_io_tlb_mem || !READ_ONCE(dev->dma_uses_io_tlb))
+		return false;
+	smp_rmb();
+	return swiotlb_find_pool(dev->dma_io_tlb_mem, paddr) != NULL;
 }
 
 /* Bounce [phys, phys + size) for dev; DMA_MAPPING_ERROR if it cannot be. */
 dma_addr_t swiotlb_map(struct device *dev, phys_addr_t phys, size_t size,
 		       enum dma_data_direction dir)
 {
+	struct io_tlb_mem *mem = dev->dma_io_tlb_mem;
 	phys_addr_t tlb;
 	dma_addr_t addr;
 
-	if (!swiotlb_initialized) {
+	if (!mem) {
 		dma_direct_refused++;
 		pr_err("dma: %s needs a bounce buffer for %#llx+%#zx but swiotlb is off\n",
 		       dev_name(dev), (unsigned long long)phys, size);
 		return DMA_MAPPING_ERROR;
 	}
-	tlb = swiotlb_tbl_map_single(dev, &io_tlb_default_mem, phys, size, size, 0, dir);
+	tlb = swiotlb_tbl_map_single(dev, mem, phys, size, size, 0, dir);
 	if (tlb == INVALID_PHYS_ADDR) {
 		dma_direct_refused++;
 		return DMA_MAPPING_ERROR;
@@ -244,7 +327,7 @@ dma_addr_t swiotlb_map(struct device *dev, phys_addr_t phys, size_t size,
 	if (!dma_capable(dev, addr, size)) {
 		pr_err("dma: %s cannot reach bounce buffer %#llx either\n", dev_name(dev),
 		       (unsigned long long)tlb);
-		swiotlb_tbl_unmap_single(dev, &io_tlb_default_mem, tlb, size, DMA_TO_DEVICE);
+		swiotlb_tbl_unmap_single(dev, mem, tlb, size, DMA_TO_DEVICE);
 		dma_direct_refused++;
 		return DMA_MAPPING_ERROR;
 	}
@@ -253,31 +336,46 @@ dma_addr_t swiotlb_map(struct device *dev, phys_addr_t phys, size_t size,
 	return addr;
 }
 
-static int cmd_swiotlb(int argc, char **argv)
+void swiotlb_print_mem(struct io_tlb_mem *mem)
 {
-	struct io_tlb_mem *mem = &io_tlb_default_mem;
 	struct io_tlb_pool *pool;
+	unsigned long flags;
 	unsigned int i = 0;
 
-	if (!swiotlb_initialized) {
-		printk("swiotlb: off\n");
-		return 0;
-	}
-	printk("swiotlb: %s, %s\n", mem->force_bounce ? "force" : "bounce when needed",
+	printk("  %s, %s\n", mem->force_bounce ? "force" : "bounce when needed",
+	       mem->restricted ? "restricted (never grows)" :
 	       mem->can_grow ? "dynamic" : "static");
+	/* Under the lock: the shrink worker may be unlinking a pool. */
+	spin_lock_irqsave(&mem->lock, flags);
 	list_for_each_entry(pool, &mem->pools, node)
-		printk("  pool %u: base %#llx size %lu KiB slots %lu used %lu areas %u\n", i++,
+		printk("  pool %u: base %#llx size %lu KiB slots %lu used %lu areas %u%s\n", i++,
 		       (unsigned long long)pool->start, (pool->nslabs << IO_TLB_SHIFT) >> 10,
-		       pool->nslabs, swiotlb_pool_used(pool), pool->nareas);
+		       pool->nslabs, swiotlb_pool_used(pool), pool->nareas,
+		       pool->grown ? " (grown)" : "");
+	spin_unlock_irqrestore(&mem->lock, flags);
+	if (!i)
+		printk("  no pools yet (the first bounce grows one)\n");
 	printk("  used %lu slots, high-water %lu, of %lu\n", mem->total_used, mem->used_hiwater,
 	       mem->nslabs);
 	printk("  transient pools: %lu live (%lu slots), %lu total\n", mem->transient_live,
 	       mem->transient_nslabs, mem->transient_total);
-	printk("  pools grown %lu, grow failures %lu, mappings refused %lu\n", mem->pools_grown,
-	       mem->grow_failed, mem->map_failed);
+	printk("  pools grown %lu, given back %lu, grow failures %lu, mappings refused %lu\n",
+	       mem->pools_grown, mem->pools_freed, mem->grow_failed, mem->map_failed);
 	printk("  bounced to device %llu bytes, from device %llu bytes\n",
 	       (unsigned long long)mem->bounced_to_device,
 	       (unsigned long long)mem->bounced_from_device);
+}
+
+static int cmd_swiotlb(int argc, char **argv)
+{
+	if (!swiotlb_initialized) {
+		printk("swiotlb: off\n");
+	} else {
+		printk("swiotlb: default pools (shrink after %u ms idle%s)\n", swiotlb_shrink_ms,
+		       swiotlb_shrink_ms ? "" : ": never");
+		swiotlb_print_mem(&io_tlb_default_mem);
+	}
+	swiotlb_restricted_print();
 	return 0;
 }
 SHELL_CMD(swiotlb, "swiotlb", "bounce buffer pools, use and counters", cmd_swiotlb);

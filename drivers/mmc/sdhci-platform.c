@@ -18,46 +18,21 @@
 #include <pagoda/fdt.h>
 #include <pagoda/mm.h>
 #include <pagoda/mmc.h>
+#include <pagoda/of_dma.h>
 #include <pagoda/pci.h>
 #include <pagoda/printk.h>
 #include <pagoda/slab.h>
+#include <pagoda/swiotlb.h>
 #include <pagoda/vmalloc.h>
 
 #define MAX_DMA_WINDOWS 4
 
-/* The parent bus's dma-ranges as a dma_range_map; NULL when it has none. */
-static struct bus_dma_region *dma_windows(const void *fdt, int node)
-{
-	int bus = fdt_parent(fdt, node), up = bus >= 0 ? fdt_parent(fdt, bus) : -1;
-	int cac, pac, sc, stride, n = 0;
-	struct bus_dma_region *map;
-	const u8 *r;
-	u32 len;
-
-	if (bus < 0 || up < 0 || !(r = fdt_getprop(fdt, bus, "dma-ranges", &len)) || !len)
-		return NULL;
-	cac = fdt_address_cells(fdt, bus);
-	pac = fdt_address_cells(fdt, up);
-	sc = fdt_size_cells(fdt, bus);
-	if (cac < 1 || cac > 2 || pac < 1 || pac > 2 || sc < 1 || sc > 2)
-		return NULL;
-	stride = 4 * (cac + pac + sc);
-	map = kcalloc(MAX_DMA_WINDOWS + 1, sizeof(*map), GFP_KERNEL);
-	if (!map)
-		return NULL;
-	for (u32 off = 0; off + stride <= len && n < MAX_DMA_WINDOWS; off += stride, n++) {
-		map[n].dma_start = fdt_cells(r + off, cac);
-		map[n].cpu_start = fdt_cells(r + off + 4 * cac, pac);
-		map[n].size = fdt_cells(r + off + 4 * (cac + pac), sc);
-	}
-	return map;
-}
-
 static void probe_node(const void *fdt, int node)
 {
+	struct bus_dma_region *map;
 	struct mmc_host *h;
 	u64 pa, size;
-	int irq;
+	int irq, n;
 
 	if (!fdt_node_enabled(fdt, node) || fdt_reg_cpu(fdt, node, 0, &pa, &size))
 		return;
@@ -77,7 +52,16 @@ static void probe_node(const void *fdt, int node)
 	h->irq = (unsigned int)irq;
 	device_initialize(&h->dev, "sdhci");
 	h->dev.dma_coherent = fdt_getprop(fdt, node, "dma-coherent", NULL) != NULL;
-	h->dev.dma_range_map = dma_windows(fdt, node);
+	map = kcalloc(MAX_DMA_WINDOWS + 1, sizeof(*map), GFP_KERNEL);
+	n = map ? of_dma_range_map(fdt, node, map, MAX_DMA_WINDOWS) : -ENOMEM;
+	if (n < 0)
+		pr_warn("sdhci %llx: dma-ranges unreadable (%d); assuming bus address = CPU address\n",
+			(unsigned long long)pa, n);
+	if (n > 0)
+		h->dev.dma_range_map = map;
+	else
+		kfree(map);
+	of_swiotlb_dev_init(&h->dev, fdt, node);
 	h->assume_card = fdt_getprop(fdt, node, "broken-cd", NULL) ||
 			 fdt_getprop(fdt, node, "non-removable", NULL);
 	mmc_add_host(h);

@@ -11,6 +11,7 @@
 #include <pagoda/boot_info.h>
 #include <pagoda/dma-mapping.h>
 #include <pagoda/fdt.h>
+#include <pagoda/swiotlb.h>
 #include <pagoda/io.h>
 #include <pagoda/irq.h>
 #include <pagoda/mm.h>
@@ -256,6 +257,7 @@ static void probe_node(const void *fdt, int node)
 	device_initialize(&vm->dev, vm->name);
 	vm->dev.dma_coherent = fdt_getprop(fdt, node, "dma-coherent", NULL) != NULL;
 	dma_set_mask_and_coherent(&vm->dev, DMA_BIT_MASK(64));
+	of_swiotlb_dev_init(&vm->dev, fdt, node);
 	vm->vdev.id.device = id;
 	vm->vdev.config = &vm_config_ops;
 	vm->vdev.dma_dev = &vm->dev;

@@ -18,6 +18,8 @@
 
 typedef u64 dma_addr_t;
 
+struct io_tlb_mem;
+
 /* One window of a bus: [cpu_start, cpu_start + size) is dma_start onward. */
 struct bus_dma_region {
 	phys_addr_t cpu_start;
@@ -35,6 +37,14 @@ struct device {
 	bool dma_coherent;
 	/* Address bits a bounce buffer must keep from the original (NVMe-like). */
 	unsigned int dma_min_align_mask;
+	/* Its bounce buffers: the default ones, a restricted pool, or NULL. */
+	struct io_tlb_mem *dma_io_tlb_mem;
+	/*
+	 * Set at its first bounce and never cleared: until then an address
+	 * it unmaps cannot be a bounce slot, and the pool lists are not
+	 * searched (the seed's last patch).
+	 */
+	bool dma_uses_io_tlb;
 	void *driver_data;
 };
 

@@ -51,6 +51,8 @@ struct io_tlb_pool {
 	struct io_tlb_slot *slots;
 	struct list_head node;
 	bool transient;		/* sized to one mapping, freed at its unmap */
+	bool grown;		/* added by the worker: may be given back when idle */
+	unsigned int idle_checks;	/* consecutive shrink passes that found it empty */
 };
 
 struct io_tlb_mem;
@@ -71,6 +73,12 @@ struct io_tlb_ops {
 	unsigned int (*this_cpu)(void);
 	/* Ask for swiotlb_dyn_alloc() to run later in process context. */
 	void (*schedule_grow)(struct io_tlb_mem *mem);
+	/*
+	 * Return once every pool-list walk that was under way has ended
+	 * (walks run with interrupts off; the kernel waits for each CPU to
+	 * take an IPI). NULL: there are no concurrent walkers.
+	 */
+	void (*synchronize)(struct io_tlb_mem *mem);
 };
 
 struct io_tlb_mem {
@@ -83,13 +91,14 @@ struct io_tlb_mem {
 	unsigned int nareas;
 	u64 phys_limit;			/* grown pools stay below this */
 	bool force_bounce;
+	bool restricted;		/* a device's own region: never grows */
 	bool can_grow;			/* swiotlb.dynamic=1, and not restricted */
 	bool grow_pending;
 	void *priv;			/* the kernel glue's worker */
 	/* Counters (Linux's debugfs ones and more), read under no lock. */
 	unsigned long total_used, used_hiwater;
 	unsigned long transient_live, transient_total, transient_nslabs;
-	unsigned long pools_grown, grow_failed, map_failed;
+	unsigned long pools_grown, pools_freed, grow_failed, map_failed;
 	u64 bounced_to_device, bounced_from_device;
 };
 
@@ -104,6 +113,11 @@ void swiotlb_add_pool(struct io_tlb_mem *mem, struct io_tlb_pool *pool);
 void swiotlb_mem_destroy(struct io_tlb_mem *mem);
 /* The worker's body: add one pool of default_nslabs (or less if short). */
 void swiotlb_dyn_alloc(struct io_tlb_mem *mem);
+/*
+ * Give back grown pools that were empty at this call and the one before
+ * (process context). Returns how many grown pools remain.
+ */
+unsigned int swiotlb_shrink(struct io_tlb_mem *mem);
 
 phys_addr_t swiotlb_tbl_map_single(struct device *dev, struct io_tlb_mem *mem,
 				   phys_addr_t orig_addr, size_t mapping_size,
@@ -126,6 +140,11 @@ unsigned long swiotlb_pool_used(struct io_tlb_pool *pool);
 /* ---- the kernel's instance (dma/swiotlb_setup.c) ---- */
 extern struct io_tlb_mem io_tlb_default_mem;
 extern bool swiotlb_initialized;
+extern const struct io_tlb_ops swiotlb_kernel_ops;
+/* Point dev at the default pools (device_initialize() calls it). */
+void swiotlb_dev_init(struct device *dev);
+/* The shell's view of one io_tlb_mem. */
+void swiotlb_print_mem(struct io_tlb_mem *mem);
 bool is_swiotlb_active(struct device *dev);
 bool is_swiotlb_force_bounce(struct device *dev);
 bool is_swiotlb_buffer(struct device *dev, phys_addr_t paddr);
@@ -134,5 +153,20 @@ dma_addr_t swiotlb_map(struct device *dev, phys_addr_t phys, size_t size,
 void swiotlb_init(void);
 /* Wait for a scheduled pool growth to finish. */
 void swiotlb_flush_grow(void);
+
+/* ---- restricted DMA pools (dma/swiotlb_restricted.c) ---- */
+/*
+ * Make [base, base + size) dev's only bounce buffer, forced, never grown
+ * (a device tree's restricted-dma-pool). Devices naming the same region
+ * share it. 0 or a negative errno.
+ */
+int rmem_swiotlb_device_init(struct device *dev, phys_addr_t base, u64 size);
+/* Back to the default pools; the last user frees the io_tlb_mem (not the region). */
+void rmem_swiotlb_device_release(struct device *dev);
+/* Give dev the restricted pool swiotlb.restricted= names for it, if any. */
+void swiotlb_restricted_dev_init(struct device *dev);
+/* Look for a restricted-dma-pool in dev's device tree node, or in swiotlb.restricted=. */
+void of_swiotlb_dev_init(struct device *dev, const void *fdt, int node);
+void swiotlb_restricted_print(void);
 
 #endif
