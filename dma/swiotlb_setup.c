@@ -40,7 +40,7 @@ static unsigned int opt_nareas;
 static bool opt_force, opt_noforce, opt_nslabs_given;
 static char swiotlb_opt[64];
 static bool swiotlb_dynamic = true;
-static unsigned int swiotlb_shrink_ms = 5000;
+static u64 swiotlb_shrink_ms = 5000;
 
 static const char *swiotlb_parse(const char *val)
 {
@@ -371,8 +371,9 @@ static int cmd_swiotlb(int argc, char **argv)
 	if (!swiotlb_initialized) {
 		printk("swiotlb: off\n");
 	} else {
-		printk("swiotlb: default pools (shrink after %u ms idle%s)\n", swiotlb_shrink_ms,
-		       swiotlb_shrink_ms ? "" : ": never");
+		printk("swiotlb: default pools (idle grown pools checked every %llu ms%s)\n",
+		       (unsigned long long)swiotlb_shrink_ms,
+		       swiotlb_shrink_ms ? "" : ": kept");
 		swiotlb_print_mem(&io_tlb_default_mem);
 	}
 	swiotlb_restricted_print();

@@ -435,6 +435,67 @@ static void test_restricted_never_grows(struct ktest *t)
 	swiotlb_mem_destroy(&mem);
 }
 
+/* Beyond the seed: grown pools go back when idle; the boot pool stays. */
+static void test_shrink_gives_back_idle_pools(struct ktest *t)
+{
+	struct io_tlb_mem mem;
+	struct io_tlb_pool *boot;
+	struct device dev;
+	static phys_addr_t tlbs[2 * IO_TLB_SEGSIZE + 1];
+	u8 buf[16];
+	long full;
+	int i;
+
+	setup(&mem, &dev, IO_TLB_SEGSIZE, 1, true, 3 * IO_TLB_SEGSIZE * IO_TLB_SIZE);
+	boot = list_first_entry(&mem.pools, struct io_tlb_pool, node);
+	full = budget;
+	swiotlb_dyn_alloc(&mem);
+	swiotlb_dyn_alloc(&mem);
+	KASSERT_EQ(t, mem.pools_grown, 2);
+	KEXPECT_EQ(t, budget, 0);
+	/* One mapping in each pool: nothing can go. */
+	KASSERT_EQ(t, fill(&mem, &dev, buf, tlbs, 2 * IO_TLB_SEGSIZE + 1), 2 * IO_TLB_SEGSIZE + 1);
+	for (i = 0; i < 2 * IO_TLB_SEGSIZE; i++)
+		if (i != IO_TLB_SEGSIZE + 5)
+			swiotlb_tbl_unmap_single(&dev, &mem, tlbs[i], 16, DMA_TO_DEVICE);
+	/* tlbs[2 * SEGSIZE] is in the second grown pool, tlbs[SEGSIZE + 5] in the first. */
+	KEXPECT_EQ(t, swiotlb_shrink(&mem), 2);
+	KEXPECT_EQ(t, swiotlb_shrink(&mem), 2);
+	KEXPECT_EQ(t, mem.pools_freed, 0);
+	/* The second grown pool empties: it goes at the second pass after that. */
+	swiotlb_tbl_unmap_single(&dev, &mem, tlbs[2 * IO_TLB_SEGSIZE], 16, DMA_TO_DEVICE);
+	KEXPECT_EQ(t, swiotlb_shrink(&mem), 2);
+	KEXPECT_EQ(t, mem.pools_freed, 0);
+	KEXPECT_EQ(t, swiotlb_shrink(&mem), 1);
+	KEXPECT_EQ(t, mem.pools_freed, 1);
+	KEXPECT_EQ(t, mem.nslabs, 2 * IO_TLB_SEGSIZE);
+	KEXPECT_EQ(t, budget, (long)(IO_TLB_SEGSIZE * IO_TLB_SIZE));
+	/* A pool in use at a pass starts its count again: two idle passes from then. */
+	KEXPECT_EQ(t, swiotlb_shrink(&mem), 1);
+	swiotlb_tbl_unmap_single(&dev, &mem, tlbs[IO_TLB_SEGSIZE + 5], 16, DMA_TO_DEVICE);
+	tlbs[0] = swiotlb_tbl_map_single(&dev, &mem, (phys_addr_t)(uintptr_t)buf, 16, 16, 0,
+					 DMA_TO_DEVICE);
+	KASSERT_NE(t, tlbs[0], INVALID_PHYS_ADDR);
+	KEXPECT_EQ(t, swiotlb_find_pool(&mem, tlbs[0]), boot);
+	KEXPECT_EQ(t, swiotlb_shrink(&mem), 1);
+	KEXPECT_EQ(t, swiotlb_shrink(&mem), 0);
+	KEXPECT_EQ(t, mem.pools_freed, 2);
+	KEXPECT_EQ(t, budget, full);
+	/* The boot pool is never given back, busy or not. */
+	swiotlb_tbl_unmap_single(&dev, &mem, tlbs[0], 16, DMA_TO_DEVICE);
+	KEXPECT_EQ(t, swiotlb_shrink(&mem), 0);
+	KEXPECT_EQ(t, swiotlb_shrink(&mem), 0);
+	KEXPECT_EQ(t, mem.nslabs, IO_TLB_SEGSIZE);
+	KEXPECT_TRUE(t, list_first_entry(&mem.pools, struct io_tlb_pool, node) == boot);
+	KEXPECT_EQ(t, check_lists(boot), 0);
+	/* And the allocator still works: the whole boot pool maps again. */
+	KEXPECT_EQ(t, fill(&mem, &dev, buf, tlbs, IO_TLB_SEGSIZE), IO_TLB_SEGSIZE);
+	KEXPECT_EQ(t, mem.transient_total, 0);
+	for (i = 0; i < IO_TLB_SEGSIZE; i++)
+		swiotlb_tbl_unmap_single(&dev, &mem, tlbs[i], 16, DMA_TO_DEVICE);
+	swiotlb_mem_destroy(&mem);
+}
+
 static struct ktest_case swiotlb_cases[] = {
 	KTEST_CASE(test_random_against_model),
 	KTEST_CASE(test_area_hashing),
@@ -442,6 +503,7 @@ static struct ktest_case swiotlb_cases[] = {
 	KTEST_CASE(test_max_mapping_size),
 	KTEST_CASE(test_exhaustion_transient_growth),
 	KTEST_CASE(test_restricted_never_grows),
+	KTEST_CASE(test_shrink_gives_back_idle_pools),
 	{}
 };
 KTEST_SUITE(swiotlb, swiotlb_cases);
