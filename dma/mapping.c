@@ -182,3 +182,20 @@ size_t dma_max_mapping_size(struct device *dev)
 		return swiotlb_max_mapping_size(dev);
 	return SIZE_MAX; /* direct mapping: any contiguous buffer */
 }
+
+/*
+ * Not in Linux: the most a device may have mapped by one request and still
+ * be sure it fits some day. A pool that never grows (restricted, or
+ * swiotlb.dynamic=0) can be smaller than a request, which would then wait
+ * for room forever; a quarter of the pool leaves room for the device's
+ * other queues and for devices sharing it. Block drivers cap their
+ * max_hw_sectors with it.
+ */
+size_t dma_max_request_size(struct device *dev)
+{
+	struct io_tlb_mem *mem = dev->dma_io_tlb_mem;
+
+	if (!mem || mem->can_grow)
+		return SIZE_MAX;
+	return (mem->nslabs << IO_TLB_SHIFT) / 4;
+}

@@ -521,11 +521,19 @@ phys_addr_t swiotlb_tbl_map_single(struct device *dev, struct io_tlb_mem *mem,
 	}
 	index = swiotlb_find_slots(dev, mem, nslots, align_mask, align_match, total, &pool);
 	if (index < 0) {
-		counter_add(&mem->map_failed, 1);
-		pr_err("swiotlb: %s: buffer full, %zu bytes not mapped (%lu of %lu slots used%s)\n",
+		/*
+		 * A pool that cannot grow (static, restricted) fills up under
+		 * load as a matter of course and the driver retries: report the
+		 * first few and then one in a thousand, with the count.
+		 */
+		unsigned long failed = __atomic_add_fetch(&mem->map_failed, 1, __ATOMIC_RELAXED);
+
+		if (failed > 8 && failed % 1000)
+			return INVALID_PHYS_ADDR;
+		pr_err("swiotlb: %s: buffer full, %zu bytes not mapped (%lu of %lu slots used%s; %lu refused so far)\n",
 		       dev_name(dev), alloc_size, mem->total_used,
 		       mem->nslabs + mem->transient_nslabs,
-		       mem->can_grow ? ", no memory for a transient pool" : "");
+		       mem->can_grow ? ", no memory for a transient pool" : "", failed);
 		return INVALID_PHYS_ADDR;
 	}
 	/*

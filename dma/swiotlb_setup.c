@@ -311,6 +311,7 @@ dma_addr_t swiotlb_map(struct device *dev, phys_addr_t phys, size_t size,
 	struct io_tlb_mem *mem = dev->dma_io_tlb_mem;
 	phys_addr_t tlb;
 	dma_addr_t addr;
+	bool first;
 
 	if (!mem) {
 		dma_direct_refused++;
@@ -318,11 +319,18 @@ dma_addr_t swiotlb_map(struct device *dev, phys_addr_t phys, size_t size,
 		       dev_name(dev), (unsigned long long)phys, size);
 		return DMA_MAPPING_ERROR;
 	}
+	first = !READ_ONCE(dev->dma_uses_io_tlb);
 	tlb = swiotlb_tbl_map_single(dev, mem, phys, size, size, 0, dir);
 	if (tlb == INVALID_PHYS_ADDR) {
 		dma_direct_refused++;
 		return DMA_MAPPING_ERROR;
 	}
+	/* Once per device: say why it bounces, so a log shows who needs SWIOTLB. */
+	if (first && !mem->force_bounce)
+		pr_info("swiotlb: %s bounces %#llx+%#zx (beyond its DMA mask %#llx%s)\n",
+			dev_name(dev), (unsigned long long)phys, size,
+			(unsigned long long)dev->dma_mask,
+			dev->dma_range_map ? " or its bus's DMA windows" : "");
 	addr = phys_to_dma(dev, tlb);
 	if (!dma_capable(dev, addr, size)) {
 		pr_err("dma: %s cannot reach bounce buffer %#llx either\n", dev_name(dev),

@@ -17,6 +17,7 @@
  */
 #include <pagoda/blk-mq.h>
 #include <pagoda/blkdev.h>
+#include <pagoda/dma-mapping.h>
 #include <pagoda/drivers.h>
 #include <pagoda/err.h>
 #include <pagoda/printk.h>
@@ -314,6 +315,9 @@ static int virtblk_probe(struct virtio_device *vdev)
 	ring = virtqueue_get_vring_size(vblk->vqs[0].vq);
 
 	cread(vdev, capacity, &capacity);
+	/* A bounce pool that cannot grow must hold a whole request (a restricted pool). */
+	if (dma_max_request_size(vdev->dma_dev) < (size_t)1 << 20) /* the block default */
+		lim.max_hw_sectors = MAX(8u, (unsigned int)(dma_max_request_size(vdev->dma_dev) >> 9));
 	lim.max_segments = MIN((unsigned int)VIRTBLK_MAX_SEGS, ring - 2);
 	if (virtio_has_feature(vdev, VIRTIO_BLK_F_SEG_MAX)) {
 		cread(vdev, seg_max, &v);

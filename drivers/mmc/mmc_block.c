@@ -12,6 +12,7 @@
  */
 #include <pagoda/blk-mq.h>
 #include <pagoda/blkdev.h>
+#include <pagoda/dma-mapping.h>
 #include <pagoda/err.h>
 #include <pagoda/mmc.h>
 #include <pagoda/printk.h>
@@ -105,6 +106,9 @@ static blk_status_t mmc_blk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	spin_unlock_irqrestore(&host->lock, flags);
 	if (err == -EBUSY)
 		return BLK_STS_DEV_RESOURCE;
+	/* No bounce slots free (a restricted pool is full): try again shortly. */
+	if (err == -ENOMEM)
+		return BLK_STS_RESOURCE;
 	return err ? BLK_STS_IOERR : BLK_STS_OK;
 }
 
@@ -123,7 +127,12 @@ int mmc_blk_probe(struct mmc_host *host)
 		.dma_alignment = host->use_adma ? 3 : 0,
 	};
 	struct mmc_blk_data *md = kzalloc(sizeof(*md), GFP_KERNEL);
+	size_t most = dma_max_request_size(&host->dev);
 	int err;
+
+	/* A bounce pool that cannot grow must hold a whole request (a restricted pool). */
+	if (most < (size_t)MMC_BLK_MAX_SECTORS << 9)
+		lim.max_hw_sectors = MAX(8u, (unsigned int)(most >> 9));
 
 	if (!md)
 		return -ENOMEM;

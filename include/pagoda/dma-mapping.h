@@ -87,6 +87,8 @@ static inline int dma_mapping_error(struct device *dev, dma_addr_t addr)
 
 /* The largest single mapping the device can be given. */
 size_t dma_max_mapping_size(struct device *dev);
+/* The most one request should map through a pool that cannot grow (SIZE_MAX: no limit). */
+size_t dma_max_request_size(struct device *dev);
 
 /* ---- dma/direct.c: the direct mapping, and bus address translation ---- */
 
