@@ -134,6 +134,13 @@ static void swiotlb_free_pool(struct io_tlb_mem *mem, struct io_tlb_pool *pool)
  * swiotlb_shrink() know when a pool it unlinked is no longer being looked
  * at (see there).
  */
+/* Under mem->lock: the most bounce memory ever held, for `bench swiotlb`. */
+static void note_footprint(struct io_tlb_mem *mem)
+{
+	if (mem->nslabs + mem->transient_nslabs > mem->footprint_hiwater)
+		mem->footprint_hiwater = mem->nslabs + mem->transient_nslabs;
+}
+
 void swiotlb_add_pool(struct io_tlb_mem *mem, struct io_tlb_pool *pool)
 {
 	unsigned long flags;
@@ -144,6 +151,7 @@ void swiotlb_add_pool(struct io_tlb_mem *mem, struct io_tlb_pool *pool)
 	smp_store_release(&mem->pools.prev->next, &pool->node);
 	mem->pools.prev = &pool->node;
 	mem->nslabs += pool->nslabs;
+	note_footprint(mem);
 	spin_unlock_irqrestore(&mem->lock, flags);
 }
 
@@ -430,6 +438,7 @@ static long swiotlb_find_slots(struct device *dev, struct io_tlb_mem *mem,
 	mem->transient_live++;
 	mem->transient_total++;
 	mem->transient_nslabs += pool->nslabs;
+	note_footprint(mem);
 	spin_unlock_irqrestore(&mem->lock, flags);
 	*retpool = pool;
 	return index;

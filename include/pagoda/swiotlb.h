@@ -99,6 +99,7 @@ struct io_tlb_mem {
 	unsigned long total_used, used_hiwater;
 	unsigned long transient_live, transient_total, transient_nslabs;
 	unsigned long pools_grown, pools_freed, grow_failed, map_failed;
+	unsigned long footprint_hiwater;	/* most slots held at once, transient ones too */
 	u64 bounced_to_device, bounced_from_device;
 };
 

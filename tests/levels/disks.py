@@ -17,6 +17,7 @@ disktest.devs=. Small images keep the run short: the SD hosts move about
                                 ISA line) in one boot
 """
 import os
+import re
 import subprocess
 
 from .common import OUT, ROOT, ktap_boot, paths, qemu, rel, unit
@@ -176,19 +177,90 @@ def pi4_card_image(ctx):
                     "the card image's check did not run (log %s)" % rel(b.log))
 
 
+def check_grew_and_shrank(ctx, name, b):
+    """swiotlb_dma logs how many pools it grew and how many went back."""
+    m = re.search(r"pool 1024 KiB, grew (\d+) pools, gave back (\d+)", b.text)
+    ctx.tally.check("%s:grew" % name, m and int(m.group(1)) > 0,
+                    "the pool did not grow (log %s)" % rel(b.log))
+    ctx.tally.check("%s:shrank" % name, m and int(m.group(2)) > 0,
+                    "no grown pool was given back (log %s)" % rel(b.log))
+
+
+def swiotlb_force_line(devs, suites="disk_integrity,swiotlb_dma"):
+    """Every mapping bounced from a 1 MiB pool that grows, and grown pools
+    given back after 50 ms idle: the concurrent writers on every CPU run
+    while pools come and go."""
+    return cmdline(devs, "swiotlb=force swiotlb=512 swiotlb.shrink_ms=50").replace(
+        "test=disk_integrity", "test=" + suites)
+
+
 @unit("x86_64-swiotlb-virtio-blk", "kernel", needs=["x86_64"])
 def x86_swiotlb_virtio(ctx):
     """x86-64 direct: disk_integrity on virtio-blk with every DMA mapping
-    bounced through SWIOTLB from a 1 MiB pool (swiotlb=force swiotlb=512);
-    swiotlb_dma makes the pool grow; the data must be intact."""
+    bounced through SWIOTLB from a 1 MiB pool (swiotlb=force swiotlb=512),
+    grown pools given back after 50 ms idle, while writers run on every CPU;
+    swiotlb_dma makes the pool grow and shrink; the data must be intact."""
     name = "x86_64-swiotlb-virtio-blk"
     disks = [scratch(name + "-vda.img", 64)]
-    line = cmdline(["vda"], "swiotlb=force swiotlb=512").replace(
-        "test=disk_integrity", "test=disk_integrity,swiotlb_dma")
+    line = swiotlb_force_line(["vda"])
     b = ctx.boot(ctx.x86_cmd(boot="direct", cmdline=line, disks=disks), name, 240)
     check_suite(ctx, name, b, WRITE_CASES)
     ctx.tally.check("%s:pool" % name, "swiotlb: 1024 KiB in 512 slots" in b.text,
                     "the 1 MiB boot pool was not set up (log %s)" % rel(b.log))
-    ctx.tally.check("%s:grew" % name, "pool 1024 -> " in b.text and
-                    "pool 1024 -> 1024 KiB" not in b.text,
-                    "the pool did not grow (log %s)" % rel(b.log))
+    check_grew_and_shrank(ctx, name, b)
+
+
+@unit("arm64-virt-swiotlb-virtio-blk", "kernel", needs=["arm64-virt"])
+def virt_swiotlb_virtio(ctx):
+    """arm64 virt: the same over virtio-mmio, with the restricted-pool suite"""
+    name = "arm64-virt-swiotlb-virtio-blk"
+    disks = [scratch(name + "-vda.img", 64)]
+    line = swiotlb_force_line(["vda"], "disk_integrity,swiotlb_dma,swiotlb_restricted")
+    b = ctx.boot(ctx.arm64_cmd("virt", line, disks=disks), name, 300)
+    check_suite(ctx, name, b, WRITE_CASES)
+    ctx.tally.check("%s:pool" % name, "swiotlb: 1024 KiB in 512 slots" in b.text,
+                    "the 1 MiB boot pool was not set up (log %s)" % rel(b.log))
+    check_grew_and_shrank(ctx, name, b)
+
+
+def natural_bounce(name, target, boot_cmd):
+    @unit(name, "kernel", needs=[target])
+    def run(ctx):
+        disks = [scratch(name + "-sd.img", 32)]
+        b = ctx.boot(boot_cmd(ctx, cmdline(["mmcblk0"]), disks), name, 300)
+        check_suite(ctx, name, b, WRITE_CASES)
+        ctx.tally.check("%s:boot-pool" % name, "swiotlb: 65536 KiB in 32768 slots" in b.text,
+                        "no boot pool although RAM reaches above 4 GiB (log %s)" % rel(b.log))
+        ctx.tally.check("%s:bounced" % name, re.search(
+            r"swiotlb: 0000:\S+ bounces 0x1\w{8}\+\w+ \(beyond its DMA mask 0xffffffff", b.text),
+            "the SD host never bounced a buffer from above 4 GiB (log %s)" % rel(b.log))
+        ctx.tally.check("%s:not-forced" % name, ", force" not in b.text,
+                        "swiotlb was forced (log %s)" % rel(b.log))
+    run.__doc__ = ("%s, 6 GiB of RAM: sdhci-pci's 32-bit ADMA2 bounces buffers above "
+                   "4 GiB without swiotlb=force" % target)
+
+
+natural_bounce("x86_64-natural-bounce-sdhci-pci", "x86_64",
+               lambda ctx, line, disks: ctx.x86_cmd(cmdline=line, disks=disks, mem="6G",
+                                                    disk_bus="sdhci-pci"))
+natural_bounce("arm64-virt-natural-bounce-sdhci-pci", "arm64-virt",
+               lambda ctx, line, disks: ctx.arm64_cmd("virt", line, disks=disks, mem="6G",
+                                                      disk_bus="sdhci-pci"))
+
+
+@unit("x86_64-restricted-virtio-blk", "kernel", needs=["x86_64"])
+def x86_restricted_virtio(ctx):
+    """x86-64: virtio-blk given a 256 KiB restricted DMA pool on the command
+    line (swiotlb.restricted=): every mapping bounces through it, it never
+    grows, a full pool makes requests wait, and the data is intact"""
+    name = "x86_64-restricted-virtio-blk"
+    disks = [scratch(name + "-vda.img", 64)]
+    line = cmdline(["vda"], "swiotlb.restricted=256K@0000:00:02.0")
+    b = ctx.boot(ctx.x86_cmd(boot="direct", cmdline=line, disks=disks), name, 240)
+    check_suite(ctx, name, b, WRITE_CASES)
+    ctx.tally.check("%s:restricted" % name, re.search(
+        r"swiotlb: 0000:00:02.0 bounces only through \w+\+0x40000 \(restricted", b.text),
+                    "the disk did not get its restricted pool (log %s)" % rel(b.log))
+    ctx.tally.check("%s:never-grew" % name, "swiotlb: could not grow" not in b.text and
+                    "transient" not in b.text,
+                    "a restricted pool grew (log %s)" % rel(b.log))
