@@ -8,8 +8,8 @@
  *   small  one job, 4 KiB blocks        big  one job, 64 KiB blocks
  *   4way   four jobs, 4 KiB blocks
  *
- * each run RUNS times for a second with IODEPTH requests in flight per
- * job, random reads and writes half and half as the seed measured (bench.swiotlb_rw=1, which tools/bench.py gives its
+ * each run RUNS times for a second with IODEPTH requests in flight in all,
+ * random reads and writes half and half as the seed measured (bench.swiotlb_rw=1, which tools/bench.py gives its
  * scratch disk; otherwise reads only, since a real disk may hold data). It
  * prints the mean bandwidth and the coefficient of variance (the seed's
  * "var"), what the bounce memory did (its size at the start and the end,
@@ -36,9 +36,11 @@
 
 #define RUNS 5
 /*
- * Requests in flight per job. The seed's pool grew from 1 MiB to 5 MiB under
- * its workloads, so they had many mappings live at once; at depth 1 a
- * 1 MiB pool never fills. 16 x 64 KiB is a full 1 MiB for "big".
+ * Requests in flight, shared among the jobs (4way: 8 each). The seed's
+ * pool grew from 1 MiB to 5 MiB under its workloads, so they had many
+ * mappings live at once; at depth 1 a 1 MiB pool is never close to full.
+ * Sharing one depth among the jobs keeps 4way from queueing four times as
+ * much as the others.
  */
 #define IODEPTH 32
 #define COST_ITERS 20000
@@ -146,7 +148,7 @@ static void bench_swiotlb(void)
 		return;
 	}
 	kprintf("swiotlb pool: %lu KiB at the start, %s, %s; %s, %u runs of 1 s per case, "
-		"%s, %u in flight per job\n", start_kib, mem->can_grow ? "dynamic" : "static",
+		"%s, %u in flight\n", start_kib, mem->can_grow ? "dynamic" : "static",
 		mem->force_bounce ? "every mapping bounced (swiotlb=force)" :
 				    "only unreachable buffers bounced",
 		dev, RUNS, bench_rw ? "random read-write 50/50" : "random reads", IODEPTH);
@@ -163,7 +165,7 @@ static void bench_swiotlb(void)
 			o.rwmixread = 50;
 			o.bs = cases[c].bs;
 			o.numjobs = cases[c].jobs;
-			o.iodepth = IODEPTH;
+			o.iodepth = IODEPTH / cases[c].jobs;
 			o.ioengine = FIO_ASYNC;
 			o.runtime_ns = NSEC_PER_SEC;
 			o.group_reporting = true;
@@ -191,9 +193,9 @@ static void bench_swiotlb(void)
 			(unsigned long long)(var_ppm / 100 % 100));
 		kprintf("BENCH {\"bench\":\"swiotlb\",\"arch\":\"%s\",\"accel\":\"%s\","
 			"\"case\":\"%s\",\"dev\":\"%s\",\"dynamic\":%s,\"start_kib\":%lu,"
-			"\"rw\":%s,\"mean_kib\":%llu,\"var_ppm\":%llu}\n", arch_name,
+			"\"rw\":%s,\"iodepth\":%u,\"mean_kib\":%llu,\"var_ppm\":%llu}\n", arch_name,
 			arch_accelerator(), cases[c].name, dev, mem->can_grow ? "true" : "false",
-			start_kib, bench_rw ? "true" : "false", (unsigned long long)mean,
+			start_kib, bench_rw ? "true" : "false", IODEPTH, (unsigned long long)mean,
 			(unsigned long long)var_ppm);
 	}
 	kprintf("swiotlb pool: %lu KiB at the start, %lu KiB at the end; %lu pools grown, "

@@ -220,9 +220,10 @@ def host_program(name, what, args=()):
 def swiotlb_table(column, got):
     """The seed's layout: var per configuration, and each one's bandwidth
     difference from base; then what the pool did and what a mapping costs."""
-    print("\nswiotlb on %s: random read-write 50/50, 16 in flight per job, every mapping "
-          "bounced; var = "
-          "coefficient of variance over 5 runs, diff = bandwidth against base" % column)
+    depth = next((r.get("iodepth") for r in got.values() if "iodepth" in r), "?")
+    print("\nswiotlb on %s: random read-write 50/50, %s requests in flight, every mapping "
+          "bounced; var = coefficient of variance over 5 runs, diff = bandwidth against base"
+          % (column, depth))
     print("  %-6s %8s %8s | %8s %8s | %8s %8s" % ("", "base", "var", "default", "diff",
                                                   "growing", "diff"))
     for case in ("small", "big", "4way"):

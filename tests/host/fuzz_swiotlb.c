@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer on the SWIOTLB slot allocator (dma/swiotlb.c): the input is a
- * program of maps (size, min_align_mask, alloc_align_mask, CPU), unmaps and
- * worker runs against a small growing pool with a memory budget. After
+ * program of maps (size, min_align_mask, alloc_align_mask, CPU), unmaps,
+ * grow-worker runs and shrink passes against a small growing pool with a
+ * memory budget. After
  * every step each pool's free counts must match its used slots, the slots
  * in use must add up, and every mapping must hold its buffer's bytes.
  * `make fuzz-swiotlb` runs it FUZZ_SECONDS.
@@ -143,7 +144,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 		pos += 4;
 		cpu = op >> 4;
-		if ((op & 3) == 3) {
+		if ((op & 3) == 3 && (v & 1)) {
+			swiotlb_shrink(&mem);
+		} else if ((op & 3) == 3) {
 			if (grow_asked) {
 				grow_asked = false;
 				swiotlb_dyn_alloc(&mem);
