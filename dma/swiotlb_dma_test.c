@@ -9,6 +9,8 @@
 #include <pagoda/dma-mapping.h>
 #include <pagoda/ktest.h>
 #include <pagoda/mm.h>
+#include <pagoda/sched.h>
+#include <pagoda/smp.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
 #include <pagoda/swiotlb.h>
@@ -80,8 +82,129 @@ static void test_force_bounce_grows(struct ktest *t)
 		  mem->pools_freed - freed0, mem->transient_total, mem->used_hiwater);
 }
 
+#define MAPPERS 8
+#define BATCH 300	/* 600 slots: more than the 1 MiB pool, even for one mapper alone */
+#define ROUNDS 20
+
+struct mapper {
+	struct device *dev;
+	unsigned int id;
+	int bad;		/* bytes that did not arrive, or -errno of a failed map */
+	bool done;
+};
+
+/* Map a batch, play the device, unmap, check: ROUNDS times. */
+static int mapper_fn(void *arg)
+{
+	struct mapper *m = arg;
+	u8 **buf = kcalloc(BATCH, sizeof(*buf), GFP_KERNEL);
+	dma_addr_t *dma = kcalloc(BATCH, sizeof(*dma), GFP_KERNEL);
+	unsigned int r, i, j;
+
+	for (i = 0; buf && dma && i < BATCH; i++) {
+		buf[i] = kmalloc(BUFSZ, GFP_KERNEL);
+		if (!buf[i])
+			break;
+	}
+	if (!buf || !dma || i < BATCH) {
+		while (buf && i--)
+			kfree(buf[i]);
+		m->bad = -ENOMEM;
+		goto out;
+	}
+	for (r = 0; r < ROUNDS && !m->bad; r++) {
+		u8 tag = (u8)(m->id * 31 + r);
+
+		for (i = 0; i < BATCH; i++) {
+			memset(buf[i], tag + i, BUFSZ);
+			dma[i] = dma_map_single(m->dev, buf[i], BUFSZ, DMA_BIDIRECTIONAL);
+			if (dma_mapping_error(m->dev, dma[i])) {
+				m->bad = -ENOMEM;
+				break;
+			}
+			u8 *slot = __va(dma_to_phys(m->dev, dma[i]));
+
+			for (j = 0; j < BUFSZ; j += 512)
+				m->bad += slot[j] != (u8)(tag + i);
+			memset(slot, (u8)~(tag + i), BUFSZ);
+		}
+		while (i--) {
+			dma_unmap_single(m->dev, dma[i], BUFSZ, DMA_BIDIRECTIONAL);
+			for (j = 0; j < BUFSZ; j += 512)
+				m->bad += m->bad >= 0 && buf[i][j] != (u8)~(tag + i);
+		}
+		yield();
+	}
+	for (i = 0; i < BATCH; i++)
+		kfree(buf[i]);
+out:
+	kfree(buf);
+	kfree(dma);
+	__atomic_store_n(&m->done, true, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/*
+ * Mappers on every CPU hold more than a 1 MiB pool while this thread runs
+ * shrink passes as fast as it can: pools are grown, emptied, closed,
+ * unlinked and freed under the mappers' feet. Every byte must arrive, and
+ * at the end nothing is mapped and every grown pool can go.
+ */
+static void test_concurrent_grow_shrink(struct ktest *t)
+{
+	struct io_tlb_mem *mem = &io_tlb_default_mem;
+	struct mapper m[MAPPERS];
+	struct task *task[MAPPERS];
+	unsigned long used0, grown0, freed0, passes = 0;
+	unsigned int n = MIN(MAX(2u, num_online_cpus() * 2), (unsigned int)MAPPERS), i;
+	struct device dev;
+	bool all_done;
+
+	device_initialize(&dev, "swiotlb-mt");
+	if (!is_swiotlb_force_bounce(&dev)) {
+		ktest_skip(t, "boot with swiotlb=force");
+		return;
+	}
+	KASSERT_EQ(t, dma_set_mask_and_coherent(&dev, DMA_BIT_MASK(64)), 0);
+	used0 = mem->total_used;
+	grown0 = mem->pools_grown;
+	freed0 = mem->pools_freed;
+	for (i = 0; i < n; i++) {
+		m[i] = (struct mapper){ .dev = &dev, .id = i };
+		task[i] = kthread_run(mapper_fn, &m[i], "swmap%u", i);
+		KASSERT_TRUE(t, task[i] != NULL);
+	}
+	do {
+		swiotlb_shrink(mem);
+		passes++;
+		msleep(1);
+		all_done = true;
+		for (i = 0; i < n; i++)
+			all_done &= __atomic_load_n(&m[i].done, __ATOMIC_ACQUIRE);
+	} while (!all_done);
+	for (i = 0; i < n; i++) {
+		kthread_join(task[i]);
+		if (m[i].bad)
+			ktest_fail(t, __FILE__, __LINE__, "mapper %u: %d%s", i, m[i].bad,
+				   m[i].bad > 0 ? " bytes came back wrong" : " (a map failed)");
+	}
+	swiotlb_flush_grow();
+	KEXPECT_EQ(t, mem->total_used, used0);
+	KEXPECT_EQ(t, mem->transient_live, 0);
+	swiotlb_shrink(mem);
+	KEXPECT_EQ(t, swiotlb_shrink(mem), 0);
+	if (mem->nslabs < BATCH * (BUFSZ / IO_TLB_SIZE) + used0)
+		KEXPECT_GT(t, mem->pools_grown, grown0);
+	if (mem->pools_grown > grown0)
+		KEXPECT_GT(t, mem->pools_freed, freed0);
+	ktest_log(t, "%u mappers x %u x %u KiB: grew %lu pools, gave back %lu, %lu shrink passes",
+		  n, BATCH, BUFSZ >> 10, mem->pools_grown - grown0, mem->pools_freed - freed0,
+		  passes);
+}
+
 static struct ktest_case swiotlb_dma_cases[] = {
 	KTEST_CASE(test_force_bounce_grows),
+	KTEST_CASE(test_concurrent_grow_shrink),
 	{}
 };
 KTEST_SUITE(swiotlb_dma, swiotlb_dma_cases);
