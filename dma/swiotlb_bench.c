@@ -205,9 +205,10 @@ static void bench_swiotlb(void)
 		mem->footprint_hiwater * IO_TLB_SIZE / 1024, mem->used_hiwater);
 	kprintf("BENCH {\"bench\":\"swiotlb\",\"arch\":\"%s\",\"accel\":\"%s\",\"case\":\"pool\","
 		"\"start_kib\":%lu,\"end_kib\":%lu,\"peak_kib\":%lu,\"grown\":%lu,\"freed\":%lu,"
-		"\"transient\":%lu}\n", arch_name, arch_accelerator(), start_kib,
-		mem->nslabs * IO_TLB_SIZE / 1024, mem->footprint_hiwater * IO_TLB_SIZE / 1024,
-		mem->pools_grown - grown0, mem->pools_freed - freed0, mem->transient_total);
+		"\"transient\":%lu,\"hiwater_slots\":%lu}\n", arch_name, arch_accelerator(),
+		start_kib, mem->nslabs * IO_TLB_SIZE / 1024,
+		mem->footprint_hiwater * IO_TLB_SIZE / 1024, mem->pools_grown - grown0,
+		mem->pools_freed - freed0, mem->transient_total, mem->used_hiwater);
 	map_cost();
 }
 KBENCH(swiotlb, "the dynamic-SWIOTLB seed's small/big/4way read-write through bounce buffers",

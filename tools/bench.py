@@ -48,7 +48,8 @@ def scratch_disk(size=64 << 20, name="disk64.img"):
     return path
 
 
-def run(target, accel, mem, names, runs, pi4_dtb=None, extra="", disks=(), disk_bus="virtio"):
+def run(target, accel, mem, names, runs, pi4_dtb=None, extra="", disks=(), disk_bus="virtio",
+        tag=""):
     """Boot `runs` times; return a list of per-boot lists of BENCH records."""
     boots = []
     # raspi4b's memory is the board's own, whatever --mem says.
@@ -56,8 +57,9 @@ def run(target, accel, mem, names, runs, pi4_dtb=None, extra="", disks=(), disk_
     for i in range(runs):
         cmdline = ("bench=%s panic=-1 %s" % (names, extra)).strip()
         cmd = target_cmd(target, accel, mem, cmdline, pi4_dtb, disks, disk_bus)
-        b = Boot(cmd, os.path.join(OUT, "%s-%s-%s-%s%s-%d.log" % (
-            names, target, accel, mem, "" if disk_bus == "virtio" else "-" + disk_bus, i)),
+        b = Boot(cmd, os.path.join(OUT, "%s-%s-%s-%s%s%s-%d.log" % (
+            names, target, accel, mem, "" if disk_bus == "virtio" else "-" + disk_bus,
+            "-" + tag if tag else "", i)),
                  1800).run()
         recs = []
         for line in b.text.replace("\r", "").splitlines():
@@ -248,9 +250,9 @@ def swiotlb_table(column, got):
         p = got.get((label, "pool"))
         if p:
             print("  %-8s pool %6d KiB -> %6d KiB, peak footprint %6d KiB; %d pools grown, "
-                  "%d given back, %d transient" % (label, p["start_kib"], p["end_kib"],
-                                                   p["peak_kib"], p["grown"], p["freed"],
-                                                   p["transient"]))
+                  "%d given back, %d transient; at most %d slots in use" % (
+                      label, p["start_kib"], p["end_kib"], p["peak_kib"], p["grown"],
+                      p["freed"], p["transient"], p.get("hiwater_slots", -1)))
     print("  (the seed: growing went from 1 MiB to 5 MiB)")
     for size in (64, 4096, 65536):
         r = got.get(("growing", "map%d" % size)) or got.get(("default", "map%d" % size))
@@ -397,7 +399,8 @@ def main():
                                                                  accel.upper()))
                 boots = run(target, accel, a.mem, "swiotlb", 1, a.pi4_dtb,
                             extra=extra + " bench.swiotlb_rw=1",
-                            disks=[scratch_disk(name="swiotlb64.img")], disk_bus=bus)
+                            disks=[scratch_disk(name="swiotlb64.img")], disk_bus=bus,
+                            tag=label)
                 results.append(("%s %s %s %s" % (target, accel, bus, label), boots))
                 for recs in boots:
                     for r in recs:
