@@ -21,11 +21,15 @@
 #include <pagoda/params.h>
 #include <pagoda/process.h>
 #include <pagoda/random.h>
+#include <pagoda/preempt.h>
 #include <pagoda/printk.h>
+#include <pagoda/sched.h>
 #include <pagoda/shell.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
+#include <pagoda/uaccess.h>
 #include <pagoda/vdso.h>
+#include "syscalls.h"
 
 static int randomize_va_space = 2;
 PARAM_INT("randomize_va_space", randomize_va_space, 0, 2,
@@ -91,10 +95,11 @@ static u64 push_str(struct stack_builder *b, const char *s)
 }
 
 static int build_stack(struct process *p, const struct elf_info *info, u64 bias,
-		       const char *path, int argc, const char *const *argv, u64 stack_top)
+		       const char *path, int argc, const char *const *argv, int envc,
+		       const char *const *envp, u64 stack_top)
 {
 	struct stack_builder b = { .base_va = stack_top - ARGS_SPACE, .pos = ARGS_SPACE };
-	u64 argv_va[MAX_ARGS], envp_va[ARRAY_SIZE(default_envp)], execfn, platform, rnd;
+	u64 argv_va[MAX_ARGS], envp_va[MAX_ARGS], execfn, platform, rnd;
 	u64 auxv[][2] = {
 		{ AT_PHDR, bias + info->phdr }, { AT_PHENT, info->phentsize },
 		{ AT_PHNUM, info->phnum }, { AT_PAGESZ, PAGE_SIZE }, { AT_BASE, 0 },
@@ -103,19 +108,23 @@ static int build_stack(struct process *p, const struct elf_info *info, u64 bias,
 		{ AT_HWCAP, 0 }, { AT_CLKTCK, 100 }, { AT_RANDOM, 0 }, { AT_EXECFN, 0 },
 		{ AT_PLATFORM, 0 }, { AT_SYSINFO_EHDR, p->vdso_base }, { AT_NULL, 0 },
 	};
-	unsigned int envc = ARRAY_SIZE(default_envp) - 1, words, naux = ARRAY_SIZE(auxv);
+	unsigned int words, naux = ARRAY_SIZE(auxv);
 	u8 random[16];
 	u64 *w;
 	int err;
 
-	if (argc < 0 || argc > MAX_ARGS)
+	if (!envp) {
+		envp = default_envp;
+		envc = ARRAY_SIZE(default_envp) - 1;
+	}
+	if (argc < 0 || argc > MAX_ARGS || envc < 0 || envc > MAX_ARGS)
 		return -E2BIG;
 	b.buf = kzalloc(ARGS_SPACE, GFP_KERNEL);
 	if (!b.buf)
 		return -ENOMEM;
 	execfn = push_str(&b, path);
-	for (int i = (int)envc - 1; i >= 0; i--)
-		envp_va[i] = push_str(&b, default_envp[i]);
+	for (int i = envc - 1; i >= 0; i--)
+		envp_va[i] = push_str(&b, envp[i]);
 	for (int i = argc - 1; i >= 0; i--)
 		argv_va[i] = push_str(&b, argv[i]);
 	platform = push_str(&b, ELF_PLATFORM);
@@ -130,7 +139,7 @@ static int build_stack(struct process *p, const struct elf_info *info, u64 bias,
 			auxv[i][1] = platform;
 	}
 	/* argc, argv and NULL, envp and NULL, the auxv: sp ends 16-byte aligned. */
-	words = 1 + (unsigned int)argc + 1 + envc + 1 + 2 * naux;
+	words = 1 + (unsigned int)argc + 1 + (unsigned int)envc + 1 + 2 * naux;
 	b.pos &= ~(size_t)15;
 	if (words % 2)
 		b.pos -= MIN(b.pos, (size_t)8);
@@ -144,7 +153,7 @@ static int build_stack(struct process *p, const struct elf_info *info, u64 bias,
 	for (int i = 0; i < argc; i++)
 		*w++ = argv_va[i];
 	*w++ = 0;
-	for (unsigned int i = 0; i < envc; i++)
+	for (int i = 0; i < envc; i++)
 		*w++ = envp_va[i];
 	*w++ = 0;
 	for (unsigned int i = 0; i < naux; i++) {
@@ -159,6 +168,13 @@ static int build_stack(struct process *p, const struct elf_info *info, u64 bias,
 
 int process_exec(struct process *p, const char *path, int argc, const char *const *argv,
 		 const char **why)
+{
+	return process_exec_env(p, path, argc, argv, 0, NULL, why);
+}
+
+int process_exec_env(struct process *p, const char *path, int argc,
+		     const char *const *argv, int envc, const char *const *envp,
+		     const char **why)
 {
 	const struct ramfs_file *f = ramfs_lookup(path);
 	struct elf_info *info;
@@ -204,7 +220,7 @@ int process_exec(struct process *p, const char *path, int argc, const char *cons
 	/* Without a vDSO a program still runs: its clocks take the syscall. */
 	if (!vdso_map(p))
 		pr_warn("exec: %s: no room for the vDSO\n", path);
-	err = build_stack(p, info, bias, path, argc, argv, stack_top);
+	err = build_stack(p, info, bias, path, argc, argv, envc, envp, stack_top);
 	if (err) {
 		*why = err == -E2BIG ? "arguments too long" : "cannot build its stack";
 		goto out;
@@ -213,6 +229,129 @@ int process_exec(struct process *p, const char *path, int argc, const char *cons
 out:
 	kfree(info);
 	return err;
+}
+
+#define SWAP(a, b)                        \
+	do {                              \
+		__typeof__(a) __t = (a);  \
+		(a) = (b);                \
+		(b) = __t;                \
+	} while (0)
+
+int process_execve(const char *path, int argc, const char *const *argv,
+		   int envc, const char *const *envp, const char **why)
+{
+	struct process *p = current_process(), *np;
+	const char *base = strrchr(path, '/');
+	int err;
+
+	*why = "";
+	np = process_create(base ? base + 1 : path);
+	if (!np) {
+		*why = "no memory for a new address space";
+		return -ENOMEM;
+	}
+	err = process_exec_env(np, path, argc, argv, envc, envp, why);
+	if (err) {
+		process_destroy(np);
+		return err;
+	}
+	/*
+	 * The point of no return: p takes the new image, np the old one,
+	 * which is then freed. Off the old tables first (they are about to
+	 * go), and with no preemption in between, whose switch would load
+	 * p->mm half swapped.
+	 */
+	preempt_disable();
+	arch_switch_mm(&init_mm);
+	SWAP(p->mm, np->mm);
+	SWAP(p->vmas, np->vmas);
+	p->brk_start = np->brk_start;
+	p->brk = np->brk;
+	p->mmap_base = np->mmap_base;
+	p->vdso_base = np->vdso_base;
+	p->entry = np->entry;
+	p->stack = np->stack;
+	arch_switch_mm(&p->mm);
+	preempt_enable();
+	process_destroy(np);
+	strlcpy(p->name, base ? base + 1 : path, sizeof(p->name));
+	strlcpy(current->name, p->name, sizeof(current->name));
+	return 0;
+}
+
+void process_enter_new_image(void)
+{
+	struct process *p = current_process();
+
+	/* A new program starts with clean FP registers and no thread pointer. */
+	arch_user_state_init(&p->ustate);
+	arch_user_state_load(&p->ustate);
+	arch_enter_user(p->entry, p->stack, 0);
+}
+
+/* A NULL-terminated array of user string pointers into kernel copies. */
+static int strings_from_user(u64 uvec, char **out, char *space, size_t room, int *count)
+{
+	size_t used = 0;
+	int n = 0;
+
+	*count = 0;
+	if (!uvec)
+		return 0;
+	for (;;) {
+		u64 ptr;
+		int err;
+
+		if (copy_from_user(&ptr, uvec + (u64)n * 8, 8))
+			return -EFAULT;
+		if (!ptr)
+			break;
+		if (n == MAX_ARGS || used >= room)
+			return -E2BIG;
+		err = string_from_user(space + used, ptr, room - used);
+		if (err)
+			return err == -ENAMETOOLONG ? -E2BIG : err;
+		out[n++] = space + used;
+		used += strlen(space + used) + 1;
+	}
+	*count = n;
+	return 0;
+}
+
+/*
+ * execve(path, argv, envp): the arguments and environment are copied in
+ * before anything changes, and must fit the exec's ARGS_SPACE together;
+ * on failure the caller carries on with an errno, as on Linux.
+ */
+long sys_execve(const unsigned long *args)
+{
+	struct process *p = current_process();
+	char path[256], *argv[MAX_ARGS], *envp[MAX_ARGS], *space;
+	int argc, envc, err;
+	const char *why;
+
+	err = string_from_user(path, args[0], sizeof(path));
+	if (err)
+		return err;
+	space = kmalloc(2 * ARGS_SPACE, GFP_KERNEL);
+	if (!space)
+		return -ENOMEM;
+	err = strings_from_user(args[1], argv, space, ARGS_SPACE, &argc);
+	if (!err)
+		err = strings_from_user(args[2], envp, space + ARGS_SPACE, ARGS_SPACE, &envc);
+	if (!err) {
+		/* Handlers do not survive an exec (their code is gone); ignored signals do. */
+		for (int i = 0; i < _NSIG; i++)
+			if (p->sigaction[i].handler != SIG_IGN)
+				p->sigaction[i] = (struct k_sigaction){ 0 };
+		err = process_execve(path, argc, (const char *const *)argv, envc,
+				     args[2] ? (const char *const *)envp : NULL, &why);
+	}
+	kfree(space);
+	if (err)
+		return err;
+	process_enter_new_image();
 }
 
 int process_run_counted(const char *path, int argc, const char *const *argv,

@@ -76,12 +76,22 @@ static void test_refusals(struct ktest *t)
 	KEXPECT_EQ(t, process_run("/bin/hello", 1, many, &why), EXITED(0));
 }
 
+/* fork, wait4, execve, getppid and kill, checked from user/forktest. */
+static void test_fork_wait_exec(struct ktest *t)
+{
+	static const char *const argv[] = { "/bin/forktest" };
+	const char *why;
+
+	KEXPECT_EQ(t, process_run("/bin/forktest", 1, argv, &why), EXITED(0));
+}
+
 static struct ktest_case exec_cases[] = {
 	KTEST_CASE(test_static_program),
 	KTEST_CASE(test_static_pie),
 	KTEST_CASE(test_read_only_files),
 	KTEST_CASE(test_vdso),
 	KTEST_CASE(test_refusals),
+	KTEST_CASE(test_fork_wait_exec),
 	{}
 };
 KTEST_SUITE_FULL(exec, .cases = exec_cases, .kernel_only = true);

@@ -22,16 +22,21 @@
 #define SEEK_CUR 1
 #define SEEK_END 2
 
-/* A NUL-terminated string from user memory, at most PATH_MAX with its NUL. */
-static int path_from_user(char *buf, u64 upath)
+int string_from_user(char *buf, u64 ustr, size_t len)
 {
-	for (size_t i = 0; i < PATH_MAX; i++) {
-		if (copy_from_user(&buf[i], upath + i, 1))
+	for (size_t i = 0; i < len; i++) {
+		if (copy_from_user(&buf[i], ustr + i, 1))
 			return -EFAULT;
 		if (!buf[i])
 			return 0;
 	}
 	return -ENAMETOOLONG;
+}
+
+/* A NUL-terminated path from user memory, at most PATH_MAX with its NUL. */
+static int path_from_user(char *buf, u64 upath)
+{
+	return string_from_user(buf, upath, PATH_MAX);
 }
 
 static struct file *fd_file(long fd)
@@ -128,4 +133,103 @@ long sys_lseek(const unsigned long *args)
 		return -EINVAL;
 	f->pos = (u64)(base + off);
 	return (long)f->pos;
+}
+
+#define AT_EMPTY_PATH 0x1000
+#define S_IFCHR 0020000
+
+/*
+ * struct stat as each arch's Linux lays it out: x86-64 has its own (144
+ * bytes, st_nlink before st_mode, 64-bit), arm64 the generic one (128
+ * bytes, st_mode before a 32-bit st_nlink).
+ */
+struct kstat {
+	u64 ino, nlink, size, blocks, rdev;
+	u32 mode, blksize;
+};
+
+static long put_stat(u64 ubuf, const struct kstat *k)
+{
+	u8 buf[144];
+
+	memset(buf, 0, sizeof(buf));
+#ifdef __x86_64__
+	memcpy(buf + 8, &k->ino, 8);
+	memcpy(buf + 16, &k->nlink, 8);
+	memcpy(buf + 24, &k->mode, 4);
+	memcpy(buf + 40, &k->rdev, 8);
+	memcpy(buf + 48, &k->size, 8);
+	u64 bs = k->blksize;
+	memcpy(buf + 56, &bs, 8);
+	memcpy(buf + 64, &k->blocks, 8);
+	return copy_to_user(ubuf, buf, 144) ? -EFAULT : 0;
+#else
+	u32 nlink = (u32)k->nlink;
+
+	memcpy(buf + 8, &k->ino, 8);
+	memcpy(buf + 16, &k->mode, 4);
+	memcpy(buf + 20, &nlink, 4);
+	memcpy(buf + 32, &k->rdev, 8);
+	memcpy(buf + 48, &k->size, 8);
+	memcpy(buf + 56, &k->blksize, 4);
+	memcpy(buf + 64, &k->blocks, 8);
+	return copy_to_user(ubuf, buf, 128) ? -EFAULT : 0;
+#endif
+}
+
+static void stat_ramfs(const struct ramfs_file *rf, struct kstat *k)
+{
+	*k = (struct kstat){
+		/* No inode numbers in the ramfs: the entry's address is unique and stable. */
+		.ino = ((u64)(uintptr_t)rf >> 4) & 0xffffffff,
+		.nlink = 1,
+		.size = rf->size,
+		.blocks = (rf->size + 511) / 512,
+		.mode = rf->mode,
+		.blksize = PAGE_SIZE,
+	};
+}
+
+static long stat_fd(long fd, u64 ubuf)
+{
+	struct kstat k;
+	struct file *f;
+
+	if (fd >= 0 && fd <= 2) {
+		/* The console: a character device, /dev/console's numbers (5, 1). */
+		k = (struct kstat){ .ino = 1 + (u64)fd, .nlink = 1, .mode = S_IFCHR | 0620,
+				    .rdev = (5 << 8) | 1, .blksize = 1024 };
+		return put_stat(ubuf, &k);
+	}
+	f = fd_file(fd);
+	if (!f)
+		return -EBADF;
+	stat_ramfs(f->rf, &k);
+	return put_stat(ubuf, &k);
+}
+
+long sys_fstat(const unsigned long *args)
+{
+	return stat_fd((long)args[0], args[1]);
+}
+
+/* newfstatat(dirfd, path, buf, flags); x86-64 calls it fstatat too. */
+long sys_newfstatat(const unsigned long *args)
+{
+	const struct ramfs_file *rf;
+	char path[PATH_MAX];
+	struct kstat k;
+	int err = path_from_user(path, args[1]);
+
+	if (err)
+		return err;
+	if (!path[0])
+		return (args[3] & AT_EMPTY_PATH) ? stat_fd((long)args[0], args[2]) : -ENOENT;
+	if (path[0] != '/' && (long)args[0] != AT_FDCWD && (int)args[0] != AT_FDCWD)
+		return -ENOENT;
+	rf = ramfs_lookup(path);
+	if (!rf)
+		return -ENOENT;
+	stat_ramfs(rf, &k);
+	return put_stat(args[2], &k);
 }

@@ -32,6 +32,11 @@ struct process *process_create(const char *name)
 		return NULL;
 	}
 	strlcpy(p->name, name, sizeof(p->name));
+	arch_user_state_init(&p->ustate);
+	INIT_LIST_HEAD(&p->children);
+	INIT_LIST_HEAD(&p->sibling);
+	INIT_LIST_HEAD(&p->all);
+	init_waitqueue_head(&p->child_exit);
 	return p;
 }
 
@@ -209,7 +214,7 @@ int process_write(struct process *p, u64 va, const void *src, size_t n)
 	return 0;
 }
 
-static void free_memory(struct process *p)
+void process_free_memory(struct process *p)
 {
 	while (p->vmas) {
 		struct vm_area *vma = p->vmas;
@@ -223,7 +228,7 @@ static void free_memory(struct process *p)
 
 void process_destroy(struct process *p)
 {
-	free_memory(p);
+	process_free_memory(p);
 	kfree(p);
 }
 
@@ -244,8 +249,13 @@ int process_start(struct process *p, u64 entry, u64 sp, u64 arg)
 	p->stack = sp;
 	p->arg = arg;
 	p->task = t;
-	/* Set before its first switch-in, which loads it. */
+	p->pid = t->pid;
+	/* Set before its first switch-in, which loads them. */
 	t->mm = &p->mm;
+	t->ustate = &p->ustate;
+	mutex_lock(&process_lock);
+	list_add_tail(&p->all, &process_list);
+	mutex_unlock(&process_lock);
 	wake_up_process(t);
 	return 0;
 }
@@ -256,8 +266,18 @@ int process_wait_counted(struct process *p, u64 *nr_syscalls)
 
 	if (nr_syscalls)
 		*nr_syscalls = p->nr_syscalls;
-	kfree(p);
+	process_free(p);
 	return status;
+}
+
+/* The struct itself, once its task is gone and its memory freed. */
+void process_free(struct process *p)
+{
+	mutex_lock(&process_lock);
+	list_del_init(&p->all);
+	mutex_unlock(&process_lock);
+	kfree(p->fork_regs);
+	kfree(p);
 }
 
 int process_wait(struct process *p)
@@ -280,9 +300,12 @@ void process_exit(int status)
 		panic("process_exit() from kernel thread %s", current->name);
 	preempt_disable();
 	current->mm = NULL;
+	current->ustate = NULL;
 	arch_switch_mm(&init_mm);
 	preempt_enable();
-	free_memory(p);
+	process_free_memory(p);
+	/* From here the parent (or the reaper) may collect p once this task is gone. */
+	exit_notify(p, status);
 	kthread_exit(status);
 }
 

@@ -8,6 +8,7 @@
  */
 #include <pagoda/arch.h>
 #include <pagoda/atomic.h>
+#include <pagoda/mutex.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
 #include <pagoda/random.h>
@@ -265,8 +266,14 @@ static long sys_set_tid_address(const unsigned long *args)
 
 static long sys_getppid(const unsigned long *args)
 {
+	struct process *p = current_process();
+	long ppid;
+
 	(void)args;
-	return 0; /* started by the kernel */
+	mutex_lock(&process_lock);
+	ppid = p->parent ? p->parent->pid : 0; /* 0: started by the kernel, or orphaned */
+	mutex_unlock(&process_lock);
+	return ppid;
 }
 
 /* One thread per process: exit and exit_group end the same way. */
@@ -311,6 +318,31 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_read] = sys_read,
 	[__NR_close] = sys_close,
 	[__NR_lseek] = sys_lseek,
+	[__NR_fstat] = sys_fstat,
+	[__NR_newfstatat] = sys_newfstatat,
+	[__NR_execve] = sys_execve,
+	[__NR_clone] = sys_clone,
+	[__NR_wait4] = sys_wait4,
+	[__NR_getuid] = sys_getuid,
+	[__NR_geteuid] = sys_getuid,
+	[__NR_getgid] = sys_getuid,
+	[__NR_getegid] = sys_getuid,
+	[__NR_set_robust_list] = sys_set_robust_list,
+	[__NR_madvise] = sys_madvise,
+	[__NR_getcpu] = sys_getcpu,
+	[__NR_prlimit64] = sys_prlimit64,
+	[__NR_nanosleep] = sys_nanosleep,
+	[__NR_clock_nanosleep] = sys_clock_nanosleep,
+	[__NR_rt_sigaction] = sys_rt_sigaction,
+	[__NR_rt_sigprocmask] = sys_rt_sigprocmask,
+	[__NR_sigaltstack] = sys_sigaltstack,
+	[__NR_kill] = sys_kill,
+	[__NR_tgkill] = sys_tgkill,
+#ifdef __x86_64__
+	[__NR_fork] = sys_fork,
+	[__NR_vfork] = sys_vfork,
+	[__NR_arch_prctl] = sys_arch_prctl,
+#endif
 };
 
 static unsigned long reported[NR_syscalls / 64 + 1];
@@ -330,10 +362,20 @@ long syscall_dispatch(unsigned long nr, const unsigned long args[6])
 {
 	struct process *p = current_process();
 
-	if (p)
+	long ret;
+
+	if (p) {
 		p->nr_syscalls++;
-	if (nr < NR_syscalls && sys_call_table[nr])
-		return sys_call_table[nr](args);
-	report_unknown(nr);
-	return -ENOSYS;
+		signal_check_pending();
+	}
+	if (nr < NR_syscalls && sys_call_table[nr]) {
+		ret = sys_call_table[nr](args);
+	} else {
+		report_unknown(nr);
+		ret = -ENOSYS;
+	}
+	/* Killed while it slept in the call: end before returning to the program. */
+	if (p)
+		signal_check_pending();
+	return ret;
 }

@@ -96,6 +96,40 @@ u64 vdso_map(struct process *p)
 }
 
 /*
+ * arch_prctl(ARCH_MAP_VDSO_64, addr): map the vDSO (and vvar, the page
+ * below it) at addr instead of where exec put it, as checkpoint/restore
+ * needs to put a process back exactly as it was. addr is where the vDSO
+ * image starts; the old mapping goes, if there is one.
+ */
+long vdso_remap(struct process *p, u64 addr)
+{
+	unsigned int n = (unsigned int)((vdso_image_end - vdso_image_start) / PAGE_SIZE);
+	phys_addr_t pas[16], vvar_pa;
+
+	if (!n || n > ARRAY_SIZE(pas) || (addr & (PAGE_SIZE - 1)) || addr < PAGE_SIZE ||
+	    addr + n * PAGE_SIZE > TASK_SIZE)
+		return -EINVAL;
+	for (struct vm_area *v = p->vmas; v; v = v->next)
+		if (!v->name && v->start < addr + n * PAGE_SIZE && v->end > addr - PAGE_SIZE)
+			return -EEXIST; /* would land on the program's own memory */
+	if (p->vdso_base)
+		process_unmap(p, p->vdso_base - PAGE_SIZE,
+			      p->vdso_base + n * PAGE_SIZE);
+	p->vdso_base = 0;
+	vvar_pa = arch_virt_to_phys(&init_mm, (u64)&vvar);
+	for (unsigned int i = 0; i < n; i++)
+		pas[i] = arch_virt_to_phys(&init_mm, (u64)vdso_image_start + i * PAGE_SIZE);
+	if (process_map_kernel_pages(p, addr - PAGE_SIZE, &vvar_pa, 1, 0, "[vvar]"))
+		return -ENOMEM;
+	if (process_map_kernel_pages(p, addr, pas, n, PROT_EXEC, "[vdso]")) {
+		process_unmap(p, addr - PAGE_SIZE, addr);
+		return -ENOMEM;
+	}
+	p->vdso_base = addr;
+	return n * PAGE_SIZE; /* Linux returns the size mapped */
+}
+
+/*
  * bench vdso: the clock calls through the vDSO against the system call, in
  * one process (user/vdsobench.c does the timing in user mode).
  */

@@ -19,7 +19,7 @@ $(B)/user/%-pie: user/%.c $(USER_DEPS) | $(DEPS_STAMP)
 	@echo "  USERCC  $@"
 	@$(KCC) $(USER_CFLAGS) -fPIE -static-pie -o $@ $< $(USER_LIB)
 
-USER_PROGS := hello hello-pie fstest vdsotest vdsobench
+USER_PROGS := hello hello-pie fstest vdsotest vdsobench forktest
 # Fixtures for exec's refusals: a text file, and a program cut short.
 INITRAMFS_FILES := $(foreach p,$(USER_PROGS),bin/$(p)=$(B)/user/$(p)) \
 	etc/motd=user/motd bin/truncated=$(B)/user/truncated

@@ -17,6 +17,85 @@
 #include <pagoda/task.h>
 #include <asm/arm64.h>
 
+#define CPACR_FPEN_NONE (3UL << 20) /* FP/SIMD at EL0 and EL1 not trapped */
+
+void arm64_fpsimd_save(u64 *state);
+void arm64_fpsimd_load(const u64 *state);
+
+/*
+ * Each CPU: let EL0 (and the save and load below, at EL1) use FP/SIMD.
+ * The kernel's C never does, so the registers hold the last user task's.
+ */
+void arm64_fpsimd_cpu_init(void)
+{
+	write_sysreg(cpacr_el1, read_sysreg(cpacr_el1) | CPACR_FPEN_NONE);
+	isb();
+}
+
+void arch_user_state_init(struct arch_user_state *s)
+{
+	/* FPCR 0: round to nearest, no traps, no flush-to-zero; as Linux starts a program. */
+	*s = (struct arch_user_state){ 0 };
+}
+
+void arch_user_state_save(struct arch_user_state *s)
+{
+	arm64_fpsimd_save(s->vregs);
+	s->tpidr_el0 = read_sysreg(tpidr_el0);
+}
+
+void arch_user_state_load(const struct arch_user_state *s)
+{
+	arm64_fpsimd_load(s->vregs);
+	write_sysreg(tpidr_el0, s->tpidr_el0);
+}
+
+void arch_user_state_set_tls(struct arch_user_state *s, u64 tp)
+{
+	s->tpidr_el0 = tp;
+}
+
+void arch_set_tls(u64 tp)
+{
+	write_sysreg(tpidr_el0, tp);
+}
+
+const unsigned int arch_pt_regs_size = sizeof(struct pt_regs);
+
+void arch_regs_set_return(struct pt_regs *regs, u64 v)
+{
+	regs->regs[0] = v;
+}
+
+extern char ret_to_user_or_kernel[];
+
+/*
+ * Lay regs out as entry.S's frame at the top of this task's kernel stack
+ * and leave through its exit path, which restores every register and
+ * erets. The copy runs after SP has moved: the C frames it overwrites are
+ * never returned to.
+ */
+__noreturn void arch_enter_user_regs(const struct pt_regs *regs)
+{
+	struct task *t = arch_current();
+	u64 frame = (u64)t->stack + t->stack_size - sizeof(struct pt_regs);
+
+	arch_irq_disable();
+	__asm__ volatile("mov sp, %[frame]\n\t"
+			 "mov x9, %[frame]\n\t"
+			 "mov x10, %[src]\n\t"
+			 "mov x11, %[n]\n"
+			 "1:\tldp x12, x13, [x10], #16\n\t"
+			 "stp x12, x13, [x9], #16\n\t"
+			 "subs x11, x11, #2\n\t"
+			 "b.ne 1b\n\t"
+			 "b ret_to_user_or_kernel"
+			 :
+			 : [frame] "r"(frame), [src] "r"(regs), [n] "i"(sizeof(struct pt_regs) / 8)
+			 : "x9", "x10", "x11", "x12", "x13", "memory");
+	__builtin_unreachable();
+}
+
 __noreturn void arch_enter_user(u64 pc, u64 sp, u64 arg)
 {
 	struct task *t = arch_current();
@@ -95,6 +174,7 @@ void arm64_user_sync(struct pt_regs *regs, const char *name)
 	int sig;
 
 	if (ec == EC_SVC64) {
+		arch_current()->uregs = regs;
 		arch_irq_enable();
 		regs->regs[0] = (u64)syscall_dispatch(regs->regs[8], regs->regs);
 		arch_irq_disable();

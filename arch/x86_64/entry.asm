@@ -22,6 +22,7 @@ extern x86_interrupt
 extern x86_syscall
 global exception_stubs
 global entry_syscall_64
+global x86_return_to_user
 
 ; Must match traps.c and struct cpu_local (pagoda/smp.h).
 %define USER_DS (0x20 | 3)
@@ -92,6 +93,9 @@ exception_common:
 	call x86_interrupt
 .out:
 	add rsp, 16
+; rsp at a struct pt_regs: restore it and return to where it says (fork's
+; child starts here, from arch_enter_user_regs()).
+x86_return_to_user:
 	pop r15
 	pop r14
 	pop r13

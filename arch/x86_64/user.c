@@ -44,6 +44,7 @@ void x86_user_cpu_init(unsigned int cpu_nr)
 	wrmsr(MSR_LSTAR, (u64)entry_syscall_64);
 	wrmsr(MSR_SFMASK, SFMASK_BITS);
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
+	x86_fpu_cpu_init();
 }
 
 /* Boot CPU, once the kernel's own tables (no user pages) are live. */
@@ -164,7 +165,37 @@ void x86_syscall(struct pt_regs *regs)
 	unsigned long args[6] = { regs->rdi, regs->rsi, regs->rdx,
 				  regs->r10, regs->r8, regs->r9 };
 
+	arch_current()->uregs = regs;
 	arch_irq_enable();
 	regs->rax = (u64)syscall_dispatch(regs->error_code, args);
 	arch_irq_disable();
+}
+
+const unsigned int arch_pt_regs_size = sizeof(struct pt_regs);
+
+void arch_regs_set_return(struct pt_regs *regs, u64 v)
+{
+	regs->rax = v;
+}
+
+extern char x86_return_to_user[];
+
+/*
+ * Lay regs out as the entry code's frame at the top of this task's kernel
+ * stack and leave through the common exit, which restores every register
+ * and irets. The copy runs after the stack pointer has moved there: the
+ * C frames it overwrites are never returned to.
+ */
+__noreturn void arch_enter_user_regs(const struct pt_regs *regs)
+{
+	u64 frame = this_cpu()->entry_stack - sizeof(struct pt_regs);
+
+	arch_irq_disable();
+	__asm__ volatile("mov %%rdi, %%rsp\n\t"
+			 "rep movsq\n\t"
+			 "jmp x86_return_to_user"
+			 :
+			 : "D"(frame), "S"(regs), "c"(sizeof(struct pt_regs) / 8)
+			 : "memory");
+	__builtin_unreachable();
 }

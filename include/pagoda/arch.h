@@ -304,11 +304,37 @@ void arch_sync_dma_for_cpu(phys_addr_t paddr, size_t size, int dir);
 
 void arch_switch_mm(struct mm_struct *mm);
 /*
+ * The user registers beyond the general ones (FP/SIMD and the thread
+ * pointer; <asm/fpu.h>): the kernel never touches them, so they hold the
+ * running user task's values until the scheduler saves them as it leaves
+ * the CPU (task->ustate) and loads the next user task's. init gives a new
+ * program Linux's starting values (FP exceptions masked, round to nearest).
+ */
+#include <asm/fpu.h>
+void arch_user_state_init(struct arch_user_state *s);
+void arch_user_state_save(struct arch_user_state *s);
+void arch_user_state_load(const struct arch_user_state *s);
+/* Set the thread pointer in a saved state (clone's CLONE_SETTLS). */
+void arch_user_state_set_tls(struct arch_user_state *s, u64 tp);
+/*
  * Enter user mode at pc with stack pointer sp and arg in the first
  * argument register (every other register zero), on the current task's
  * kernel stack, whose contents are dropped.
  */
 __noreturn void arch_enter_user(u64 pc, u64 sp, u64 arg);
+/*
+ * Enter user mode with every register from regs (a struct pt_regs the
+ * arch saved at a system call, changed by the caller: fork's child gets
+ * its parent's with the return value 0). regs must not be on the stack.
+ */
+struct pt_regs;
+__noreturn void arch_enter_user_regs(const struct pt_regs *regs);
+/* The system call's return value in a saved frame. */
+void arch_regs_set_return(struct pt_regs *regs, u64 v);
+/* sizeof(struct pt_regs), for portable code that copies one. */
+extern const unsigned int arch_pt_regs_size;
+/* Set the thread pointer (x86 FS base, arm64 TPIDR_EL0) of the running task. */
+void arch_set_tls(u64 tp);
 /*
  * Copy to or from user memory, surviving faults through the exception
  * table: the number of bytes NOT copied (0 on success), as in Linux. The

@@ -10,8 +10,12 @@
 #define PAGODA_PROCESS_H
 
 #include <pagoda/arch.h>
+#include <pagoda/list.h>
 #include <pagoda/signal.h>
 #include <pagoda/types.h>
+#include <pagoda/wait.h>
+#include <pagoda/mutex.h>
+#include <pagoda/workqueue.h>
 
 struct task;
 struct ramfs_file;
@@ -33,6 +37,8 @@ struct file {
 };
 
 struct process {
+	/* FP/SIMD and the thread pointer while off the CPU (first: 16-byte aligned). */
+	struct arch_user_state ustate;
 	struct mm_struct mm;
 	struct vm_area *vmas; /* sorted by address */
 	struct task *task;
@@ -43,7 +49,39 @@ struct process {
 	u64 nr_syscalls;      /* system calls it made (a clock read through the vDSO is none) */
 	char name[16];
 	struct file files[NR_OPEN]; /* fds 0-2 are the console, never here */
+	/*
+	 * The family (kernel/fork.c), under process_lock. A process the
+	 * kernel started (process_start()) has no parent and is collected by
+	 * process_wait(); a forked one by its parent's wait4(), or, once
+	 * orphaned, by the reaper.
+	 */
+	int pid;                      /* its task's */
+	struct process *parent;       /* NULL: started by the kernel, or orphaned */
+	struct list_head children;    /* its forked children, live or zombie */
+	struct list_head sibling;     /* in the parent's children */
+	bool forked;
+	bool zombie;                  /* ended; exit_status waits for wait4() */
+	int exit_status;
+	unsigned long child_events;   /* bumped when a child ends: wait4() sleeps on it */
+	wait_queue_head_t child_exit;
+	struct work_struct reap_work;
+	void *fork_regs;              /* a forked child's first registers (struct pt_regs) */
+	struct list_head all;         /* on process_list: ps, kill */
+	/* Signals (kernel/signal.c): recorded actions, the blocked mask, one pending kill. */
+	struct k_sigaction sigaction[_NSIG];
+	u64 sigmask;
+	int pending_kill;             /* a fatal signal another process sent; 0: none */
 };
+
+/* Every process that has started and not been collected, under process_lock. */
+extern struct list_head process_list;
+/* End the caller now if another process has killed it (at system call boundaries). */
+void signal_check_pending(void);
+/* Send sig to process pid from the kernel (the shell's kill): 0 or -ESRCH. */
+int kill_process(int pid, int sig);
+
+/* Family links and zombie states of every process. */
+extern struct mutex process_lock;
 
 struct process *process_create(const char *name);
 /* Map [va, va + size) of zeroed pages with prot | PROT_USER: 0 or -errno. */
@@ -68,6 +106,12 @@ int process_wait(struct process *p);
 int process_wait_counted(struct process *p, u64 *nr_syscalls);
 /* Free a process that was never started. */
 void process_destroy(struct process *p);
+/* Unmap and free its areas and page tables (the struct stays). */
+void process_free_memory(struct process *p);
+/* Free the struct of a process whose task has been joined. */
+void process_free(struct process *p);
+/* kernel/exit.c: tell the parent (or the reaper) that p ended with status. */
+void exit_notify(struct process *p, int status);
 
 /*
  * Load the static ELF executable at path in the initramfs into p (fresh
@@ -82,6 +126,21 @@ int process_run(const char *path, int argc, const char *const *argv, const char 
 /* The same, also telling how many system calls the program made. */
 int process_run_counted(const char *path, int argc, const char *const *argv,
 			const char **why, u64 *nr_syscalls);
+
+/*
+ * Load the program at path into the running process in place of the one
+ * it runs now (execve). The new image is built in a fresh address space
+ * first, so a failure returns an errno and leaves the caller as it was;
+ * on success (0) the old image is gone and process_enter_new_image()
+ * starts the new one. envp NULL: the default environment.
+ */
+int process_execve(const char *path, int argc, const char *const *argv,
+		   int envc, const char *const *envp, const char **why);
+__noreturn void process_enter_new_image(void);
+/* As process_exec(), with an environment (envp NULL: the default one). */
+int process_exec_env(struct process *p, const char *path, int argc,
+		     const char *const *argv, int envc, const char *const *envp,
+		     const char **why);
 
 /* The running process, or NULL in a kernel thread. */
 struct process *current_process(void);

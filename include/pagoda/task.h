@@ -26,6 +26,9 @@ enum task_state {
 #define JOIN_WAKING 1UL  /* exiting: waking the joiner */
 #define JOIN_EXITED 2UL  /* off its stack for good: may be freed */
 
+struct arch_user_state;
+struct pt_regs;
+
 struct task {
 	unsigned long sp;     /* saved by arch_context_switch(); keep first */
 	long state;           /* enum task_state; changed by the task or a waker */
@@ -50,6 +53,10 @@ struct task {
 	void *arg;
 	int exit_code;
 	struct mm_struct *mm; /* a user address space, or NULL: a kernel thread */
+	/* A user task's FP/SIMD and thread pointer while it is off the CPU (arch.h). */
+	struct arch_user_state *ustate;
+	/* The frame its latest system call saved (fork copies it). */
+	struct pt_regs *uregs;
 	/* 0, the task waiting in kthread_join(), or JOIN_EXITED once t is off its stack */
 	unsigned long join_state;
 	/* locks held, for lockdep and hold times */

@@ -55,12 +55,14 @@ typedef u64 phys_addr_t;
 /* Linux's errno values, returned negated. */
 #define EPERM 1
 #define ENOENT 2
+#define ESRCH 3
 #define EINTR 4
 #define EIO 5
 #define ENXIO 6
 #define E2BIG 7
 #define ENOEXEC 8
 #define EBADF 9
+#define ECHILD 10
 #define EAGAIN 11
 #define ENOMEM 12
 #define EACCES 13

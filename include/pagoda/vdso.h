@@ -38,6 +38,8 @@ void vdso_update_tick(u64 now_ns);
 struct process;
 /* Map vvar and the vDSO into p; the vDSO's address (AT_SYSINFO_EHDR) or 0. */
 u64 vdso_map(struct process *p);
+/* arch_prctl(ARCH_MAP_VDSO_64): move it to addr; bytes mapped or -errno. */
+long vdso_remap(struct process *p, u64 addr);
 #endif
 
 #endif

@@ -334,6 +334,11 @@ static void __schedule(bool preempt)
 	next->nr_switches++;
 	rq->prev = prev;
 	this_cpu()->current_task = next;
+	/* FP/SIMD and the thread pointer: only user tasks have any. */
+	if (prev->ustate)
+		arch_user_state_save(prev->ustate);
+	if (next->ustate)
+		arch_user_state_load(next->ustate);
 	arch_set_current(next);
 	arch_context_switch(&prev->sp, next->sp);
 	/* Back in prev, maybe on another CPU, switched to by someone. */

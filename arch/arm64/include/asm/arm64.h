@@ -73,6 +73,7 @@ enum vector_kind {
 /* traps.c, user.c */
 void arm64_dump_regs(const struct pt_regs *r);
 void arm64_user_sync(struct pt_regs *regs, const char *name);
+void arm64_fpsimd_cpu_init(void);
 
 /* mmu.c */
 void paging_init(u64 image_pa);

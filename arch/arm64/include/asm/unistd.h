@@ -27,6 +27,31 @@
 #define __NR_mmap 222
 #define __NR_mprotect 226
 #define __NR_getrandom 278
+#define __NR_dup 23
+#define __NR_dup3 24
+#define __NR_pipe2 59
+#define __NR_newfstatat 79
+#define __NR_fstat 80
+#define __NR_futex 98
+#define __NR_set_robust_list 99
+#define __NR_clock_nanosleep 115
+#define __NR_kill 129
+#define __NR_tgkill 131
+#define __NR_sigaltstack 132
+#define __NR_rt_sigaction 134
+#define __NR_rt_sigprocmask 135
+#define __NR_rt_sigreturn 139
+#define __NR_getcpu 168
+#define __NR_getuid 174
+#define __NR_geteuid 175
+#define __NR_getgid 176
+#define __NR_getegid 177
+#define __NR_mremap 216
+#define __NR_clone 220
+#define __NR_execve 221
+#define __NR_madvise 233
+#define __NR_wait4 260
+#define __NR_prlimit64 261
 #define NR_syscalls 512
 
 #endif

@@ -28,6 +28,33 @@
 #define __NR_exit_group 231
 #define __NR_openat 257
 #define __NR_getrandom 318
+#define __NR_fstat 5
+#define __NR_rt_sigaction 13
+#define __NR_rt_sigprocmask 14
+#define __NR_rt_sigreturn 15
+#define __NR_mremap 25
+#define __NR_madvise 28
+#define __NR_dup 32
+#define __NR_clone 56
+#define __NR_fork 57
+#define __NR_vfork 58
+#define __NR_execve 59
+#define __NR_wait4 61
+#define __NR_kill 62
+#define __NR_getuid 102
+#define __NR_getgid 104
+#define __NR_geteuid 107
+#define __NR_getegid 108
+#define __NR_sigaltstack 131
+#define __NR_futex 202
+#define __NR_clock_nanosleep 230
+#define __NR_tgkill 234
+#define __NR_newfstatat 262
+#define __NR_set_robust_list 273
+#define __NR_dup3 292
+#define __NR_pipe2 293
+#define __NR_prlimit64 302
+#define __NR_getcpu 309
 #define NR_syscalls 512
 
 #endif

@@ -104,6 +104,8 @@ struct task;
 void x86_user_init(void);
 void x86_user_cpu_init(unsigned int cpu);
 void x86_switch_to(struct task *t);
+/* fpu.c */
+void x86_fpu_cpu_init(void);
 /* GS base points at per-CPU data: current and this_cpu() work. */
 extern bool x86_percpu_ready;
 

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+/*
+ * How a process ends and is collected, after Linux's kernel/exit.c.
+ *
+ * A process that ends keeps its struct (a "zombie") with its wait status
+ * until someone collects it: its parent's wait4(), or process_wait() for
+ * one the kernel started. Its own children become orphans; Linux hands
+ * them to init, Pagoda to a reaper (a work item) that collects each as it
+ * ends, since nothing would ever wait for them. Collecting joins the
+ * dead task, so its kernel stack is free, and frees the struct.
+ *
+ * process_lock guards every parent, children and zombie field: exactly
+ * one collector takes each zombie, under it.
+ */
+#include <pagoda/mutex.h>
+#include <pagoda/process.h>
+#include <pagoda/sched.h>
+#include <pagoda/uaccess.h>
+#include <pagoda/workqueue.h>
+
+DEFINE_MUTEX(process_lock);
+
+#define WNOHANG 1
+#define WUNTRACED 2
+#define WCONTINUED 8
+#define __WALL 0x40000000
+#define __WCLONE 0x80000000
+
+static void reap(struct work_struct *w)
+{
+	struct process *p = container_of(w, struct process, reap_work);
+
+	kthread_join(p->task);
+	process_free(p);
+}
+
+/* Under process_lock: nobody will wait for p; the reaper collects it. */
+static void reap_later(struct process *p)
+{
+	INIT_WORK(&p->reap_work, reap);
+	schedule_work(&p->reap_work);
+}
+
+void exit_notify(struct process *p, int status)
+{
+	struct process *c, *tmp;
+
+	mutex_lock(&process_lock);
+	list_for_each_entry_safe(c, tmp, &p->children, sibling) {
+		list_del_init(&c->sibling);
+		c->parent = NULL;
+		if (c->zombie)
+			reap_later(c);
+	}
+	p->exit_status = status;
+	p->zombie = true;
+	if (p->parent) {
+		p->parent->child_events++;
+		wake_up_all(&p->parent->child_exit);
+	} else if (p->forked) {
+		reap_later(p);
+	}
+	mutex_unlock(&process_lock);
+}
+
+/*
+ * Under process_lock: a zombie child matching pid (-1: any), taken off
+ * the list; NULL with *any false when no child matches at all.
+ */
+static struct process *take_zombie(struct process *p, int pid, bool *any)
+{
+	struct process *c;
+
+	*any = false;
+	list_for_each_entry(c, &p->children, sibling) {
+		if (pid != -1 && c->pid != pid)
+			continue;
+		*any = true;
+		if (c->zombie) {
+			list_del_init(&c->sibling);
+			return c;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * wait4(pid, wstatus, options, rusage): pid > 0 that child, -1 (and, with
+ * no process groups, 0 and < -1) any child. WNOHANG answers 0 at once
+ * when none has ended. rusage is zeroed: no accounting yet.
+ */
+long sys_wait4(const unsigned long *args)
+{
+	struct process *p = current_process(), *c;
+	int pid = (int)args[0], status;
+	unsigned long wstatus = args[1], options = args[2], rusage = args[3];
+	unsigned long seen;
+	bool any;
+
+	if (options & ~(unsigned long)(WNOHANG | WUNTRACED | WCONTINUED | __WALL | __WCLONE))
+		return -EINVAL;
+	if (pid <= 0)
+		pid = -1;
+	for (;;) {
+		mutex_lock(&process_lock);
+		seen = p->child_events;
+		c = take_zombie(p, pid, &any);
+		mutex_unlock(&process_lock);
+		if (c || !any || (options & WNOHANG))
+			break;
+		wait_event(p->child_exit, READ_ONCE(p->child_events) != seen);
+	}
+	if (!c)
+		return any ? 0 : -ECHILD;
+	pid = c->pid;
+	status = c->exit_status;
+	kthread_join(c->task);
+	process_free(c);
+	if (wstatus && copy_to_user(wstatus, &status, sizeof(status)))
+		return -EFAULT;
+	if (rusage) {
+		static const u8 zero[144];
+
+		if (copy_to_user(rusage, zero, sizeof(zero)))
+			return -EFAULT;
+	}
+	return pid;
+}

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fork, vfork and clone, after Linux's kernel/fork.c: a new process whose
+ * memory is a copy of the caller's, whose registers are the caller's at
+ * the system call except the return value (0 in the child, the child's
+ * pid in the parent), and whose open files, FP/SIMD state and thread
+ * pointer are the caller's too.
+ *
+ * The copy is eager: every page of every area is copied now. Linux
+ * shares them copy-on-write instead, which makes fork cost nothing per
+ * page until someone writes; Pagoda has no write-fault handling yet, and a
+ * static program's address space is small. The vDSO and vvar pages are the
+ * kernel's and are mapped, not copied.
+ *
+ * Threads (CLONE_VM without CLONE_VFORK, CLONE_THREAD) are not supported:
+ * one task per process. vfork is a fork: the child does not borrow the
+ * parent's memory, so the parent need not wait for it (Linux suspends the
+ * parent until the child execs or exits; a program cannot tell here,
+ * except that both may run at once).
+ */
+#include <pagoda/arch.h>
+#include <pagoda/atomic.h>
+#include <pagoda/mm.h>
+#include <pagoda/printk.h>
+#include <pagoda/process.h>
+#include <pagoda/sched.h>
+#include <pagoda/slab.h>
+#include <pagoda/string.h>
+#include <pagoda/uaccess.h>
+
+#define CSIGNAL 0x000000ff
+#define CLONE_VM 0x00000100
+#define CLONE_FS 0x00000200
+#define CLONE_FILES 0x00000400
+#define CLONE_SIGHAND 0x00000800
+#define CLONE_VFORK 0x00004000
+#define CLONE_THREAD 0x00010000
+#define CLONE_SETTLS 0x00080000
+#define CLONE_PARENT_SETTID 0x00100000
+#define CLONE_CHILD_CLEARTID 0x00200000
+#define CLONE_CHILD_SETTID 0x01000000
+
+/* Copy one area: kernel pages mapped again, the process's own copied. */
+static int copy_vma(struct process *c, struct process *p, const struct vm_area *v)
+{
+	unsigned int prot = v->prot & (PROT_WRITE | PROT_EXEC);
+	unsigned int n = (unsigned int)((v->end - v->start) / PAGE_SIZE);
+	int err;
+
+	if (v->name) {
+		phys_addr_t *pas = kcalloc(n, sizeof(*pas), GFP_KERNEL);
+
+		if (!pas)
+			return -ENOMEM;
+		for (unsigned int i = 0; i < n; i++)
+			pas[i] = arch_virt_to_phys(&p->mm, v->start + i * PAGE_SIZE);
+		err = process_map_kernel_pages(c, v->start, pas, n, prot, v->name);
+		kfree(pas);
+		return err;
+	}
+	err = process_map_anon(c, v->start, v->end - v->start, prot);
+	for (u64 a = v->start; !err && a < v->end; a += PAGE_SIZE) {
+		phys_addr_t from, to;
+
+		if (arch_lookup(&p->mm, a, &from, NULL) || arch_lookup(&c->mm, a, &to, NULL))
+			continue;
+		memcpy(__va(to), __va(from), PAGE_SIZE);
+	}
+	return err;
+}
+
+static int fork_child_thread(void *arg)
+{
+	struct process *c = arg;
+
+	arch_enter_user_regs(c->fork_regs);
+}
+
+/*
+ * The new process, started: its pid, or a negative errno with nothing
+ * left behind. child_tid: where CLONE_CHILD_SETTID writes the child's pid
+ * in the child's memory (0: nowhere).
+ */
+static long copy_process(unsigned long flags, u64 child_tid, u64 tls)
+{
+	struct process *p = current_process(), *c;
+	struct pt_regs *regs = current->uregs;
+	struct task *t;
+	int err = 0;
+	long pid;
+
+	if (!p || !regs)
+		return -EINVAL;
+	c = process_create(p->name);
+	if (!c)
+		return -ENOMEM;
+	/* The registers are live: bring the saved copy up to date first. */
+	arch_user_state_save(&p->ustate);
+	c->ustate = p->ustate;
+	if (flags & CLONE_SETTLS)
+		arch_user_state_set_tls(&c->ustate, tls);
+	for (const struct vm_area *v = p->vmas; v && !err; v = v->next)
+		err = copy_vma(c, p, v);
+	c->fork_regs = kmalloc(arch_pt_regs_size, GFP_KERNEL);
+	if (err || !c->fork_regs) {
+		process_destroy(c);
+		return err ? err : -ENOMEM;
+	}
+	memcpy(c->fork_regs, regs, arch_pt_regs_size);
+	arch_regs_set_return(c->fork_regs, 0);
+	c->brk_start = p->brk_start;
+	c->brk = p->brk;
+	c->mmap_base = p->mmap_base;
+	c->vdso_base = p->vdso_base;
+	memcpy(c->files, p->files, sizeof(c->files));
+	memcpy(c->sigaction, p->sigaction, sizeof(c->sigaction));
+	c->sigmask = p->sigmask;
+	c->forked = true;
+	t = kthread_create(fork_child_thread, c, "%s", c->name);
+	if (!t) {
+		process_destroy(c);
+		return -ENOMEM;
+	}
+	c->task = t;
+	c->pid = pid = t->pid;
+	t->mm = &c->mm;
+	t->ustate = &c->ustate;
+	if ((flags & CLONE_CHILD_SETTID) && child_tid) {
+		u32 v = (u32)pid;
+
+		process_write(c, child_tid, &v, sizeof(v)); /* a bad address: Linux ignores it too */
+	}
+	mutex_lock(&process_lock);
+	c->parent = p;
+	list_add_tail(&c->sibling, &p->children);
+	list_add_tail(&c->all, &process_list);
+	mutex_unlock(&process_lock);
+	wake_up_process(t);
+	return pid;
+}
+
+long sys_fork(const unsigned long *args)
+{
+	(void)args;
+	return copy_process(0, 0, 0);
+}
+
+long sys_vfork(const unsigned long *args)
+{
+	(void)args;
+	return copy_process(0, 0, 0);
+}
+
+/*
+ * clone(flags, newsp, parent_tid, child_tid, tls) on x86-64; arm64 swaps
+ * the last two. What a libc's fork() and posix_spawn's vfork path pass is
+ * accepted; sharing memory, files or signal handlers is not.
+ */
+long sys_clone(const unsigned long *args)
+{
+	unsigned long flags = args[0];
+	u64 parent_tid = args[2];
+#ifdef __x86_64__
+	u64 child_tid = args[3], tls = args[4];
+#else
+	u64 child_tid = args[4], tls = args[3];
+#endif
+	unsigned long known = CSIGNAL | CLONE_VFORK | CLONE_SETTLS | CLONE_PARENT_SETTID |
+			      CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID;
+	long pid;
+
+	if ((flags & CLONE_VM) && (flags & CLONE_VFORK) && !args[1])
+		flags &= ~CLONE_VM; /* vfork through clone: a fork here */
+	if (flags & ~known) {
+		static bool told;
+
+		if (!xchg(&told, true))
+			pr_warn("clone: flags %#lx not supported (one thread per process)\n", flags);
+		return -EINVAL;
+	}
+	if (args[1])
+		return -EINVAL; /* a new stack only makes sense with shared memory */
+	pid = copy_process(flags, child_tid, tls);
+	if (pid > 0 && (flags & CLONE_PARENT_SETTID) && parent_tid) {
+		u32 v = (u32)pid;
+
+		if (copy_to_user(parent_tid, &v, sizeof(v)))
+			return -EFAULT;
+	}
+	return pid;
+}

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Small system calls a libc makes while starting or that programs use for
+ * identity, limits and sleeping, after Linux's kernel/sys.c: there is one
+ * user (root, uid 0) and no resource accounting, so these answer what a
+ * single-user system would.
+ */
+#include <pagoda/arch.h>
+#include <pagoda/process.h>
+#include <pagoda/sched.h>
+#include <pagoda/smp.h>
+#include <pagoda/time.h>
+#include <pagoda/uaccess.h>
+#include <pagoda/vdso.h>
+#include "syscalls.h"
+
+#define ARCH_SET_GS 0x1001
+#define ARCH_SET_FS 0x1002
+#define ARCH_GET_FS 0x1003
+#define ARCH_GET_GS 0x1004
+#define ARCH_MAP_VDSO_64 0x2003
+
+#define RLIMIT_STACK 3
+#define RLIMIT_NOFILE 7
+#define RLIM_INFINITY (~0ULL)
+
+/* getuid, geteuid, getgid, getegid: everyone is root. */
+long sys_getuid(const unsigned long *args)
+{
+	(void)args;
+	return 0;
+}
+
+/* Robust futex lists matter to threads, which there are none of: accepted, unused. */
+long sys_set_robust_list(const unsigned long *args)
+{
+	return args[1] == 24 ? 0 : -EINVAL; /* sizeof(struct robust_list_head) */
+}
+
+/* Advice only; anonymous memory here is never paged. */
+long sys_madvise(const unsigned long *args)
+{
+	return (args[0] & (PAGE_SIZE - 1)) ? -EINVAL : 0;
+}
+
+/* getcpu(cpu, node, cache): the CPU this call runs on; one node. */
+long sys_getcpu(const unsigned long *args)
+{
+	unsigned int cpu = smp_processor_id(), node = 0;
+
+	if (args[0] && copy_to_user(args[0], &cpu, sizeof(cpu)))
+		return -EFAULT;
+	if (args[1] && copy_to_user(args[1], &node, sizeof(node)))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * prlimit64(pid, resource, new, old) for the caller: the stack is the
+ * 128 KiB exec maps (it does not grow), descriptors NR_OPEN plus the
+ * console's three; everything else unlimited. Setting is refused.
+ */
+long sys_prlimit64(const unsigned long *args)
+{
+	u64 lim[2] = { RLIM_INFINITY, RLIM_INFINITY };
+
+	if (args[0] && (long)args[0] != current->pid)
+		return -ESRCH;
+	if (args[1] >= 16)
+		return -EINVAL;
+	if (args[1] == RLIMIT_STACK)
+		lim[0] = lim[1] = 32 * PAGE_SIZE;
+	else if (args[1] == RLIMIT_NOFILE)
+		lim[0] = lim[1] = 3 + NR_OPEN;
+	if (args[3] && copy_to_user(args[3], lim, sizeof(lim)))
+		return -EFAULT;
+	return args[2] ? -EPERM : 0;
+}
+
+/* Sleep for a timespec; the time left is always 0 (no signal interrupts a sleep yet). */
+static long sleep_ts(u64 uts, u64 urem, bool absolute, int clock)
+{
+	s64 ts[2];
+	u64 ns;
+
+	if (copy_from_user(ts, uts, sizeof(ts)))
+		return -EFAULT;
+	if (ts[0] < 0 || ts[1] < 0 || ts[1] >= (s64)NSEC_PER_SEC)
+		return -EINVAL;
+	ns = (u64)ts[0] * NSEC_PER_SEC + (u64)ts[1];
+	if (absolute) {
+		u64 now = clock == 0 ? ktime_get_ns() + (u64)realtime_offset_ns() : ktime_get_ns();
+
+		ns = ns > now ? ns - now : 0;
+	}
+	while (ns) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		ns = schedule_timeout(ns);
+	}
+	if (urem && !absolute) {
+		s64 zero[2] = { 0, 0 };
+
+		if (copy_to_user(urem, zero, sizeof(zero)))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+long sys_nanosleep(const unsigned long *args)
+{
+	return sleep_ts(args[0], args[1], false, 1);
+}
+
+/* clock_nanosleep(clock, flags, req, rem): TIMER_ABSTIME is flag 1. */
+long sys_clock_nanosleep(const unsigned long *args)
+{
+	if (args[0] != 0 && args[0] != 1 && args[0] != 7)
+		return -EINVAL; /* REALTIME, MONOTONIC, BOOTTIME */
+	return sleep_ts(args[2], args[3], args[1] & 1, (int)args[0]);
+}
+
+#ifdef __x86_64__
+/*
+ * arch_prctl(code, addr): the FS base is x86-64's thread pointer, which a
+ * libc sets before anything else. GS is the kernel's own (swapgs) and
+ * not offered.
+ */
+long sys_arch_prctl(const unsigned long *args)
+{
+	struct process *p = current_process();
+
+	switch (args[0]) {
+	case ARCH_SET_FS:
+		if (args[1] >= TASK_SIZE)
+			return -EPERM;
+		arch_set_tls(args[1]);
+		arch_user_state_set_tls(&p->ustate, args[1]);
+		return 0;
+	case ARCH_GET_FS:
+		arch_user_state_save(&p->ustate);
+		return copy_to_user(args[1], &p->ustate.fs_base, sizeof(u64)) ? -EFAULT : 0;
+	case ARCH_MAP_VDSO_64:
+		return vdso_remap(p, args[1]);
+	default:
+		return -EINVAL;
+	}
+}
+#endif

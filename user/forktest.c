@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fork, wait4, execve and friends from a program's side: a child gets a
+ * copy of memory (its writes stay its own), 0 from fork and its parent's
+ * pid from getppid; the parent gets the child's pid, and wait4 gives the
+ * exit status, WNOHANG answers 0 while the child runs, -ECHILD when there
+ * are none; a child that execs /bin/hello is collected with hello's
+ * status; a failed execve returns an errno and the program carries on;
+ * kill ends a child with the signal as its status. Exits 0 when all hold,
+ * else the number of the first check that failed.
+ */
+#include <ulib.h>
+
+#define ECHILD 10
+#define ENOENT 2
+#define WNOHANG 1
+#define SIGCHLD 17
+#define SIGTERM 15
+
+static int failed;
+static volatile long shared = 41;
+
+#define CHECK(n, cond)                                                   \
+	do {                                                             \
+		if (!(cond) && !failed) {                                \
+			printf("forktest: check %d failed: %s\n", n, #cond); \
+			failed = n;                                      \
+		}                                                        \
+	} while (0)
+
+static long do_fork(void)
+{
+#ifdef __NR_fork
+	return syscall0(__NR_fork);
+#else
+	return syscall6(__NR_clone, SIGCHLD, 0, 0, 0, 0, 0);
+#endif
+}
+
+static long wait4(long pid, int *status, int options)
+{
+	return syscall6(__NR_wait4, pid, status, options, 0, 0, 0);
+}
+
+int main(int argc, char **argv, char **envp)
+{
+	static char *const hello_argv[] = { "/bin/hello", "from-exec", NULL };
+	static char *const env[] = { "FORKTEST=1", NULL };
+	long me = getpid(), pid, r;
+	int status = -1;
+
+	(void)argc;
+	(void)argv;
+	(void)envp;
+	CHECK(1, wait4(-1, &status, 0) == -ECHILD);
+
+	/* 1. Memory is copied: the child's write stays in the child. */
+	pid = do_fork();
+	if (pid == 0) {
+		shared = 7;
+		if (syscall0(__NR_getppid) != me)
+			exit(3);
+		exit(shared == 7 ? 42 : 4);
+	}
+	CHECK(2, pid > 0 && pid != me);
+	r = wait4(pid, &status, 0);
+	CHECK(3, r == pid);
+	CHECK(4, (status & 0x7f) == 0 && ((status >> 8) & 0xff) == 42);
+	CHECK(5, shared == 41);
+
+	/* 2. WNOHANG while the child runs, then its status. */
+	pid = do_fork();
+	if (pid == 0) {
+		for (int i = 0; i < 20; i++)
+			syscall0(__NR_sched_yield);
+		exit(5);
+	}
+	r = wait4(pid, &status, WNOHANG);
+	CHECK(6, r == 0 || r == pid);
+	if (r == 0)
+		r = wait4(-1, &status, 0);
+	CHECK(7, r == pid && ((status >> 8) & 0xff) == 5);
+
+	/* 3. A child that execs: collected with the new program's status. */
+	pid = do_fork();
+	if (pid == 0) {
+		long e = syscall3(__NR_execve, "/bin/nonexistent", hello_argv, env);
+
+		if (e != -ENOENT)
+			exit(6);
+		syscall3(__NR_execve, "/bin/hello", hello_argv, env);
+		exit(7); /* only if execve failed */
+	}
+	r = wait4(pid, &status, 0);
+	CHECK(8, r == pid && (status & 0x7f) == 0 && ((status >> 8) & 0xff) == 0);
+
+	/* 4. kill: the child ends with the signal as its status. */
+	pid = do_fork();
+	if (pid == 0) {
+		for (;;)
+			syscall0(__NR_sched_yield);
+	}
+	CHECK(9, syscall2(__NR_kill, pid, SIGTERM) == 0);
+	r = wait4(pid, &status, 0);
+	CHECK(10, r == pid && (status & 0x7f) == SIGTERM);
+
+	/* 5. Several children at once, collected in any order. */
+	for (int i = 0; i < 4; i++) {
+		pid = do_fork();
+		if (pid == 0)
+			exit(10 + i);
+	}
+	{
+		int seen = 0;
+
+		for (int i = 0; i < 4; i++) {
+			r = wait4(-1, &status, 0);
+			if (r > 0)
+				seen |= 1 << (((status >> 8) & 0xff) - 10);
+		}
+		CHECK(11, seen == 0xf);
+	}
+	CHECK(12, wait4(-1, &status, WNOHANG) == -ECHILD);
+	if (!failed)
+		printf("forktest: all checks passed\n");
+	return failed;
+}
