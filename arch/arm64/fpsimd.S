@@ -28,7 +28,8 @@ arm64_fpsimd_save:
 	stp	q30, q31, [x0, #480]
 	mrs	x1, fpsr
 	mrs	x2, fpcr
-	stp	x1, x2, [x0, #512]
+	add	x0, x0, #512
+	stp	x1, x2, [x0]
 	ret
 
 /* void arm64_fpsimd_load(const u64 *state) */
@@ -50,7 +51,8 @@ arm64_fpsimd_load:
 	ldp	q26, q27, [x0, #416]
 	ldp	q28, q29, [x0, #448]
 	ldp	q30, q31, [x0, #480]
-	ldp	x1, x2, [x0, #512]
+	add	x0, x0, #512
+	ldp	x1, x2, [x0]
 	msr	fpsr, x1
 	msr	fpcr, x2
 	ret
