@@ -85,6 +85,51 @@ static void test_fork_wait_exec(struct ktest *t)
 	KEXPECT_EQ(t, process_run("/bin/forktest", 1, argv, &why), EXITED(0));
 }
 
+/*
+ * The same unmodified C program against a real libc: stdio with doubles,
+ * malloc, strtod, clocks, fork and waitpid with FP work on both sides.
+ * Built for x86-64 only (Debian's musl is the host's).
+ */
+static void run_libc_program(struct ktest *t, const char *path)
+{
+	const char *const argv[] = { path };
+	const char *why;
+
+	if (!ramfs_lookup(path)) {
+		ktest_skip(t, "not in this arch's initramfs (x86-64 only)");
+		return;
+	}
+	KEXPECT_EQ(t, process_run(path, 1, argv, &why), EXITED(0));
+}
+
+static void test_musl_program(struct ktest *t)
+{
+	run_libc_program(t, "/bin/libctest-musl");
+}
+
+static void test_glibc_program(struct ktest *t)
+{
+	run_libc_program(t, "/bin/libctest-glibc");
+}
+
+/* musl's clock_gettime finds the vDSO itself: 1000 reads, almost no system calls. */
+static void test_musl_uses_the_vdso(struct ktest *t)
+{
+	static const char *const argv[] = { "/bin/libctest-musl", "clock", "1000" };
+	const char *why;
+	u64 calls = 0;
+
+	if (!ramfs_lookup(argv[0])) {
+		ktest_skip(t, "not in this arch's initramfs (x86-64 only)");
+		return;
+	}
+	KEXPECT_EQ(t, process_run_counted(argv[0], 3, argv, &why, &calls), EXITED(0));
+	/* Start-up (TLS, tid, exit) takes a handful; a fallback would be 1000 more. */
+	KEXPECT_LT(t, calls, 50);
+	ktest_log(t, "musl: 1000 clock_gettime calls, %llu system calls in all",
+		  (unsigned long long)calls);
+}
+
 static struct ktest_case exec_cases[] = {
 	KTEST_CASE(test_static_program),
 	KTEST_CASE(test_static_pie),
@@ -92,6 +137,9 @@ static struct ktest_case exec_cases[] = {
 	KTEST_CASE(test_vdso),
 	KTEST_CASE(test_refusals),
 	KTEST_CASE(test_fork_wait_exec),
+	KTEST_CASE(test_musl_program),
+	KTEST_CASE(test_glibc_program),
+	KTEST_CASE(test_musl_uses_the_vdso),
 	{}
 };
 KTEST_SUITE_FULL(exec, .cases = exec_cases, .kernel_only = true);

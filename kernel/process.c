@@ -172,6 +172,63 @@ int process_unmap(struct process *p, u64 start, u64 end)
 	return 0;
 }
 
+/* Make addr a boundary between areas, if an area spans it: 0 or -ENOMEM. */
+static int split_at(struct process *p, u64 addr)
+{
+	for (struct vm_area *v = p->vmas; v; v = v->next) {
+		struct vm_area *tail;
+
+		if (addr <= v->start || addr >= v->end)
+			continue;
+		tail = kzalloc(sizeof(*tail), GFP_KERNEL);
+		if (!tail)
+			return -ENOMEM;
+		*tail = *v;
+		tail->start = addr;
+		v->end = addr;
+		v->next = tail;
+		return 0;
+	}
+	return 0;
+}
+
+int process_protect(struct process *p, u64 start, u64 end, unsigned int prot)
+{
+	unsigned int flags = (prot & (PROT_WRITE | PROT_EXEC)) | PROT_PRESENT | PROT_USER;
+	u64 covered = start;
+	int err;
+
+	if (!IS_ALIGNED(start, PAGE_SIZE) || !IS_ALIGNED(end, PAGE_SIZE) || end <= start ||
+	    end > TASK_SIZE)
+		return -EINVAL;
+	/* Every page must be mapped, by the program's own areas (Linux: -ENOMEM). */
+	for (struct vm_area *v = p->vmas; v && covered < end; v = v->next) {
+		if (v->end <= covered)
+			continue;
+		if (v->start > covered)
+			return -ENOMEM;
+		if (v->name)
+			return -EACCES;
+		covered = v->end;
+	}
+	if (covered < end)
+		return -ENOMEM;
+	err = split_at(p, start);
+	if (!err)
+		err = split_at(p, end);
+	if (err)
+		return err;
+	for (struct vm_area *v = p->vmas; v; v = v->next) {
+		if (v->start < start || v->end > end)
+			continue;
+		err = arch_protect_range(&p->mm, v->start, v->end - v->start, flags);
+		if (err)
+			return err;
+		v->prot = flags;
+	}
+	return 0;
+}
+
 u64 process_find_free(struct process *p, u64 len)
 {
 	u64 lo = ALIGN_UP(p->brk, PAGE_SIZE) + SZ_1M; /* room for the heap to grow */

@@ -147,6 +147,23 @@ static long sys_munmap(const unsigned long *args)
 	return process_unmap(current_process(), addr, addr + len);
 }
 
+/* mprotect(2) on the program's anonymous areas (PROT_NONE: read-only here). */
+static long sys_mprotect(const unsigned long *args)
+{
+	u64 addr = args[0], len = ALIGN_UP(args[1], PAGE_SIZE);
+	unsigned long prot = args[2];
+	unsigned int kprot = (prot & LINUX_PROT_WRITE ? PROT_WRITE : 0) |
+			     (prot & LINUX_PROT_EXEC ? PROT_EXEC : 0);
+
+	if (!IS_ALIGNED(addr, PAGE_SIZE) || len < args[1] || (prot & ~7UL))
+		return -EINVAL;
+	if (!len)
+		return 0;
+	if (!access_ok(addr, len))
+		return -ENOMEM;
+	return process_protect(current_process(), addr, addr + len, kprot);
+}
+
 #define CLOCK_REALTIME 0
 #define CLOCK_MONOTONIC 1
 #define CLOCK_MONOTONIC_RAW 4
@@ -306,6 +323,7 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_brk] = sys_brk,
 	[__NR_mmap] = sys_mmap,
 	[__NR_munmap] = sys_munmap,
+	[__NR_mprotect] = sys_mprotect,
 	[__NR_clock_gettime] = sys_clock_gettime,
 	[__NR_clock_getres] = sys_clock_getres,
 	[__NR_gettimeofday] = sys_gettimeofday,

@@ -34,6 +34,7 @@ declare -A PKG_OF=(
 	[gdb-multiarch]=gdb-multiarch
 	[clang]=clang
 	[dtc]=device-tree-compiler
+	[musl-gcc]=musl-tools # user/libc: an unmodified program against musl
 	[gnuplot]=gnuplot-nox # make experiment: the allocator-policy plot
 )
 # Package files that have no command of their own.

@@ -20,6 +20,20 @@ $(B)/user/%-pie: user/%.c $(USER_DEPS) | $(DEPS_STAMP)
 	@$(KCC) $(USER_CFLAGS) -fPIE -static-pie -o $@ $< $(USER_LIB)
 
 USER_PROGS := hello hello-pie fstest vdsotest vdsobench forktest
+
+# The same C program against two real libcs, unmodified: Debian's musl-gcc
+# and glibc's gcc -static (x86-64: Debian packages musl for the host only).
+ifeq ($(ARCH),x86_64)
+$(B)/user/libctest-musl: user/libc/libctest.c user/user.mk | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  MUSLCC  $@"
+	@musl-gcc -static -O2 -o $@ $<
+$(B)/user/libctest-glibc: user/libc/libctest.c user/user.mk | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  GLIBCC  $@"
+	@gcc -static -O2 -o $@ $<
+USER_PROGS += libctest-musl libctest-glibc
+endif
 # Fixtures for exec's refusals: a text file, and a program cut short.
 INITRAMFS_FILES := $(foreach p,$(USER_PROGS),bin/$(p)=$(B)/user/$(p)) \
 	etc/motd=user/motd bin/truncated=$(B)/user/truncated

@@ -94,6 +94,13 @@ int process_map_kernel_pages(struct process *p, u64 va, const phys_addr_t *pas,
 			     unsigned int n, unsigned int prot, const char *name);
 /* Unmap [start, end) (page aligned), splitting areas: 0 or -EINVAL. */
 int process_unmap(struct process *p, u64 start, u64 end);
+/*
+ * Change the protection of [start, end), which the program's own areas
+ * must cover: 0, -ENOMEM (a hole), -EACCES (the vDSO) or -EINVAL. Pages
+ * stay readable: there is no present-but-inaccessible entry yet, so
+ * PROT_NONE makes them read-only.
+ */
+int process_protect(struct process *p, u64 start, u64 end, unsigned int prot);
 /* A free, page-aligned range of len bytes below p->mmap_base, or 0. */
 u64 process_find_free(struct process *p, u64 len);
 /* Copy into the process's memory (it need not be running): 0 or -EFAULT. */
