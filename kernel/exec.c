@@ -381,6 +381,62 @@ int process_run(const char *path, int argc, const char *const *argv, const char 
 	return process_run_counted(path, argc, argv, why, NULL);
 }
 
+/* run PATH ARGS &: started and left to run; the reaper collects it when it ends. */
+static int run_background(int argc, const char *const *argv)
+{
+	const char *base = strrchr(argv[0], '/'), *why;
+	struct process *p = process_create(base ? base + 1 : argv[0]);
+	int err;
+
+	if (!p)
+		return -ENOMEM;
+	err = process_exec(p, argv[0], argc, argv, &why);
+	if (!err) {
+		p->autoreap = true;
+		err = process_start(p, p->entry, p->stack, 0);
+	}
+	if (err) {
+		kprintf("run: %s: %s\n", argv[0], why);
+		process_destroy(p);
+		return err;
+	}
+	kprintf("[%d] %s\n", p->pid, argv[0]);
+	return 0;
+}
+
+static char init_path[64] = "/init";
+PARAM_STRING("rdinit", init_path, "the first program, run from the initramfs at boot if present");
+static char init_path_alt[64];
+PARAM_STRING("init", init_path_alt,
+	     "the same as rdinit= (there is no root filesystem but the initramfs)");
+
+/*
+ * As Linux's rdinit=: the initramfs's /init runs before anything else; a
+ * program that is not there is no error unless named explicitly. When it
+ * ends, Pagoda goes on to the shell (Linux would panic: init must not
+ * exit; a teaching kernel is more useful with a prompt).
+ */
+void run_init_process(void)
+{
+	struct kernel_param *named = param_find("init");
+	const char *path = named && named->set ? init_path_alt : init_path;
+	const char *argv[] = { path };
+	const char *why;
+	int status;
+
+	if (!ramfs_lookup(path)) {
+		if ((named && named->set) || param_find("rdinit")->set)
+			pr_err("init: %s is not in the initramfs; starting the shell\n", path);
+		return;
+	}
+	pr_info("init: running %s\n", path);
+	status = process_run(path, 1, argv, &why);
+	if (status < 0)
+		pr_err("init: %s: %s; starting the shell\n", path, why);
+	else
+		pr_info("init: %s ended (wait status %#x); starting the shell\n", path, status);
+}
+
 /*
  * run PATH [ARGS...]: start a program from the initramfs and wait for it.
  * Its exit code becomes the command's status (a signal: -EINTR), so a
@@ -393,6 +449,8 @@ static int cmd_run(int argc, char **argv)
 
 	if (argc < 2)
 		return -EINVAL;
+	if (!strcmp(argv[argc - 1], "&"))
+		return run_background(argc - 2, (const char *const *)argv + 1);
 	status = process_run(argv[1], argc - 1, (const char *const *)argv + 1, &why);
 	if (status < 0) {
 		kprintf("run: %s: %s\n", argv[1], why);
@@ -405,5 +463,5 @@ static int cmd_run(int argc, char **argv)
 	kprintf("run: %s: exit status %d\n", argv[1], (status >> 8) & 0xff);
 	return (status >> 8) & 0xff;
 }
-SHELL_CMD(run, "run PATH [ARGS...]", "run a program from the initramfs and wait for it",
+SHELL_CMD(run, "run PATH [ARGS...] [&]", "run a program from the initramfs and wait for it (&: in the background)",
 	  cmd_run);

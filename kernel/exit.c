@@ -13,6 +13,7 @@
  * one collector takes each zombie, under it.
  */
 #include <pagoda/mutex.h>
+#include <pagoda/printk.h>
 #include <pagoda/process.h>
 #include <pagoda/sched.h>
 #include <pagoda/uaccess.h>
@@ -30,7 +31,13 @@ static void reap(struct work_struct *w)
 {
 	struct process *p = container_of(w, struct process, reap_work);
 
-	kthread_join(p->task);
+	int status = kthread_join(p->task);
+
+	/* Nobody waited for it: say how it ended, as a shell does for a background job. */
+	if (status & 0x7f)
+		pr_info("[%d] %s: killed by signal %d\n", p->pid, p->name, status & 0x7f);
+	else
+		pr_info("[%d] %s: exit status %d\n", p->pid, p->name, (status >> 8) & 0xff);
 	process_free(p);
 }
 
@@ -57,7 +64,7 @@ void exit_notify(struct process *p, int status)
 	if (p->parent) {
 		p->parent->child_events++;
 		wake_up_all(&p->parent->child_exit);
-	} else if (p->forked) {
+	} else if (p->autoreap) {
 		reap_later(p);
 	}
 	mutex_unlock(&process_lock);

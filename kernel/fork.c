@@ -115,7 +115,7 @@ static long copy_process(unsigned long flags, u64 child_tid, u64 tls)
 	memcpy(c->files, p->files, sizeof(c->files));
 	memcpy(c->sigaction, p->sigaction, sizeof(c->sigaction));
 	c->sigmask = p->sigmask;
-	c->forked = true;
+	c->autoreap = true;
 	t = kthread_create(fork_child_thread, c, "%s", c->name);
 	if (!t) {
 		process_destroy(c);

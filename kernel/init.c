@@ -19,6 +19,7 @@
 #include <pagoda/mm.h>
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
+#include <pagoda/process.h>
 #include <pagoda/dma-debug.h>
 #include <pagoda/swiotlb.h>
 #include <pagoda/random.h>
@@ -128,5 +129,6 @@ void start_kernel(void)
 		finish(ktest_run(test_list) != 0);
 	if (bench_list[0])
 		finish(bench_run(bench_list) != 0);
+	run_init_process();
 	shell_run();
 }

@@ -7,9 +7,10 @@
  * a signal frame on the user stack and rt_sigreturn, not written yet; a
  * signal with a handler installed is reported once and dropped.
  *
- * Another process is killed at its next system call boundary (it checks
- * pending_kill there); a process spinning in user mode without system
- * calls is not stopped until it makes one.
+ * Another process is killed when it next crosses into the kernel and back:
+ * at a system call, or on the way back to user mode from an interrupt
+ * (the timer ticks while it runs, so a process spinning in user mode
+ * goes within a tick). One sleeping in the kernel goes when it wakes.
  */
 #include <pagoda/atomic.h>
 #include <pagoda/printk.h>
@@ -122,6 +123,15 @@ void signal_check_pending(void)
 
 	if (sig)
 		process_exit(sig);
+}
+
+void signal_return_to_user(void)
+{
+	struct process *p = current_process();
+	int sig = p ? READ_ONCE(p->pending_kill) : 0;
+
+	if (sig)
+		process_exit_signal(sig); /* interrupts still off, as from a fault */
 }
 
 static long send_signal(int pid, int sig)

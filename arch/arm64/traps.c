@@ -11,6 +11,7 @@
 #include <pagoda/extable.h>
 #include <pagoda/ksyms.h>
 #include <pagoda/printk.h>
+#include <pagoda/process.h>
 #include <pagoda/task.h>
 #include <asm/arm64.h>
 
@@ -229,6 +230,9 @@ void arm64_exception(struct pt_regs *regs, u64 slot)
 	/* The kernel runs on SP_EL1 with IRQs: slot 5 is the one that comes. */
 	if (slot == 4 + VEC_IRQ || slot == 8 + VEC_IRQ) {
 		arm64_irq();
+		/* Back to EL0: a process killed meanwhile ends here, system calls or not. */
+		if (slot == 8 + VEC_IRQ)
+			signal_return_to_user();
 		return;
 	}
 	if (slot == 8 + VEC_SYNC) {

@@ -7,6 +7,7 @@
 #include <pagoda/arch.h>
 #include <pagoda/irq.h>
 #include <pagoda/printk.h>
+#include <pagoda/process.h>
 #include <pagoda/smp.h>
 #include <pagoda/timer.h>
 #include <asm/x86.h>
@@ -31,6 +32,9 @@ void x86_interrupt(struct pt_regs *regs)
 	/* EOI before irq_exit(), which may switch to another task. */
 	lapic_eoi();
 	irq_exit();
+	/* Back to user mode: a process killed meanwhile ends here, even one that never makes a system call. */
+	if (regs->cs & 3)
+		signal_return_to_user();
 }
 
 bool arch_irqs_enabled(void)

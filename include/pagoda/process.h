@@ -59,7 +59,7 @@ struct process {
 	struct process *parent;       /* NULL: started by the kernel, or orphaned */
 	struct list_head children;    /* its forked children, live or zombie */
 	struct list_head sibling;     /* in the parent's children */
-	bool forked;
+	bool autoreap;                /* the reaper collects it: forked, or run in the background */
 	bool zombie;                  /* ended; exit_status waits for wait4() */
 	int exit_status;
 	unsigned long child_events;   /* bumped when a child ends: wait4() sleeps on it */
@@ -77,6 +77,10 @@ struct process {
 extern struct list_head process_list;
 /* End the caller now if another process has killed it (at system call boundaries). */
 void signal_check_pending(void);
+/* The same from an interrupt about to return to user mode (interrupts off). */
+void signal_return_to_user(void);
+/* The process table, for the shell's ps. */
+void process_ps_print(void);
 /* Send sig to process pid from the kernel (the shell's kill): 0 or -ESRCH. */
 int kill_process(int pid, int sig);
 
@@ -148,6 +152,9 @@ __noreturn void process_enter_new_image(void);
 int process_exec_env(struct process *p, const char *path, int argc,
 		     const char *const *argv, int envc, const char *const *envp,
 		     const char **why);
+
+/* init=/rdinit=: run /init (or the one named) if the initramfs has it. */
+void run_init_process(void);
 
 /* The running process, or NULL in a kernel thread. */
 struct process *current_process(void);

@@ -11,6 +11,7 @@
 #include <pagoda/arch.h>
 #include <pagoda/atomic.h>
 #include <pagoda/printk.h>
+#include <pagoda/process.h>
 #include <pagoda/shell.h>
 #include <pagoda/slab.h>
 #include <pagoda/vmalloc.h>
@@ -243,6 +244,7 @@ static int cmd_ps(int argc, char **argv)
 	arch_irq_restore(flags);
 	kprintf("S: R running, Q queued, S/D sleeping, N new, Z exited,\n"
 		"   I idle task running (its CPU is idle), i idle task waiting (its CPU is busy)\n");
+	process_ps_print();
 	return 0;
 }
-SHELL_CMD(ps, "ps", "threads: state, CPU, nice, run time, switches", cmd_ps);
+SHELL_CMD(ps, "ps", "threads (state, CPU, nice, run time, switches), then user processes", cmd_ps);

@@ -57,6 +57,39 @@ def shell_session(ctx):
         ctx.tally.check("system:shell.%s" % what, ok, "(log %s)" % b.log)
 
 
+@unit("system-processes", "system", needs=["x86_64"])
+def processes_session(ctx):
+    """x86-64: /init from the initramfs at boot (rdinit=), then a program
+    in the background: ps lists it, maps shows its areas as
+    /proc/PID/maps does, kill ends it and the reaper says so"""
+    seen = {}
+
+    def remember(m):
+        seen["pid"] = m.group(1)
+        return ""
+
+    script = [(r"pagoda> ", "run /bin/libctest-musl clock 2000000000 &\r"),
+              (r"\[(\d+)\] /bin/libctest-musl", remember),
+              (r"pagoda> ", lambda m: "maps %s\r" % seen["pid"]),
+              (r"pagoda> ", "ps\r"),
+              (r"pagoda> ", lambda m: "kill %s\r" % seen["pid"]),
+              (r"killed by signal 15", "poweroff\r")]
+    b = ctx.boot(ctx.x86_cmd(cmdline="rdinit=/bin/hello panic=-1"), "system-processes", 120,
+                 script)
+    t = b.clean_text()
+    pid = seen.get("pid", "?")
+    checks = [("init", "init: running /bin/hello" in t and
+               re.search(r"init: /bin/hello ended \(wait status 0\)", t) is not None),
+              ("maps", re.search(r"\n[0-9a-f]+-[0-9a-f]+ r-xp 00000000 00:00 0 +\[vdso\]", t)
+               is not None and re.search(r" +\[stack\]", t) is not None),
+              ("ps", re.search(r"\n +%s +0 R +\d+ libctest-musl" % pid, t) is not None),
+              ("kill", re.search(r"\[%s\] libctest-musl: killed by signal 15" % pid, t)
+               is not None),
+              ("poweroff", "Power down." in t and not b.timed_out)]
+    for what, ok in checks:
+        ctx.tally.check("system:processes.%s" % what, ok, "(log %s)" % b.log)
+
+
 @unit("system-shell-errors", "system", needs=["x86_64"])
 def shell_errors_session(ctx):
     """x86-64: the shell's error paths and line editor, after three bad boot words"""

@@ -10,7 +10,8 @@ class Boot:
     """Run cmd, capture everything it prints to log, within timeout seconds.
 
     script: (regex, text) pairs: wait until the output matches regex (past
-    the previous match), then type text. stop_after_script: end the run once
+    the previous match), then type text (or text(match), when it is a
+    function). stop_after_script: end the run once
     the script's last pattern is seen (a machine that halts rather than
     exits). After run(): text, status (exit code), timed_out, seconds.
     """
@@ -52,6 +53,8 @@ class Boot:
                 time.sleep(0.05)
             if p.poll() is not None or time.time() - start >= self.timeout:
                 break
+            if callable(send):
+                send = send(m)  # text that depends on what was seen (a pid)
             try:
                 # Type it like a person would: serial input has no buffer.
                 for ch in send:

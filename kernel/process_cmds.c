@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The shell's view of user processes: the process half of `ps`, `maps PID`
+ * in /proc/PID/maps's format, and `kill PID [SIG]`.
+ */
+#include <pagoda/printk.h>
+#include <pagoda/process.h>
+#include <pagoda/shell.h>
+#include <pagoda/signal.h>
+#include <pagoda/string.h>
+
+void process_ps_print(void)
+{
+	struct process *p;
+	bool header = false;
+
+	mutex_lock(&process_lock);
+	list_for_each_entry(p, &process_list, all) {
+		if (!header) {
+			kprintf("%5s %5s %s %10s %s\n", "PID", "PPID", "S", "SYSCALLS", "PROCESS");
+			header = true;
+		}
+		kprintf("%5d %5d %c %10llu %s\n", p->pid, p->parent ? p->parent->pid : 0,
+			p->zombie ? 'Z' : 'R', (unsigned long long)p->nr_syscalls, p->name);
+	}
+	mutex_unlock(&process_lock);
+	if (header)
+		kprintf("processes: PPID 0 = started by the kernel or orphaned; Z = ended, not yet collected\n");
+}
+
+/*
+ * maps PID: one line per area as Linux's /proc/PID/maps prints it
+ * (start-end perms offset dev inode name); everything here is anonymous
+ * or the kernel's vDSO pages, so offset, device and inode are 0.
+ */
+static int cmd_maps(int argc, char **argv)
+{
+	struct process *p, *found = NULL;
+	u64 pid;
+
+	if (argc != 2 || kstrtou64(argv[1], 10, &pid))
+		return -EINVAL;
+	mutex_lock(&process_lock);
+	list_for_each_entry(p, &process_list, all)
+		if ((u64)p->pid == pid && !p->zombie)
+			found = p;
+	for (struct vm_area *v = found ? found->vmas : NULL; v; v = v->next) {
+		u64 heap_lo = ALIGN_UP(found->brk_start, PAGE_SIZE);
+		u64 heap_hi = ALIGN_UP(found->brk, PAGE_SIZE);
+		const char *name = v->name;
+
+		if (!name && heap_hi > heap_lo && v->start >= heap_lo && v->end <= heap_hi)
+			name = "[heap]";
+		else if (!name && v->start <= found->stack && found->stack < v->end)
+			name = "[stack]";
+		kprintf("%08llx-%08llx r%c%cp 00000000 00:00 0%s%s\n",
+			(unsigned long long)v->start, (unsigned long long)v->end,
+			v->prot & PROT_WRITE ? 'w' : '-', v->prot & PROT_EXEC ? 'x' : '-',
+			name ? "                          " : "", name ? name : "");
+	}
+	mutex_unlock(&process_lock);
+	if (!found) {
+		kprintf("maps: no process %llu\n", (unsigned long long)pid);
+		return -ESRCH;
+	}
+	return 0;
+}
+SHELL_CMD(maps, "maps PID", "a process's memory areas, as /proc/PID/maps shows them", cmd_maps);
+
+/* kill PID [SIG]: SIGTERM by default, as kill(1). */
+static int cmd_kill(int argc, char **argv)
+{
+	u64 pid, sig = SIGTERM;
+	int err;
+
+	if (argc < 2 || argc > 3 || kstrtou64(argv[1], 10, &pid) ||
+	    (argc == 3 && (kstrtou64(argv[2], 10, &sig) || !sig || sig > _NSIG)))
+		return -EINVAL;
+	err = kill_process((int)pid, (int)sig);
+	if (err)
+		kprintf("kill: no process %llu\n", (unsigned long long)pid);
+	return err;
+}
+SHELL_CMD(kill, "kill PID [SIG]", "send a signal (default SIGTERM) to a process", cmd_kill);
