@@ -6,7 +6,8 @@
  * exit status, WNOHANG answers 0 while the child runs, -ECHILD when there
  * are none; a child that execs /bin/hello is collected with hello's
  * status; a failed execve returns an errno and the program carries on;
- * kill ends a child with the signal as its status. Exits 0 when all hold,
+ * kill ends a child with the signal as its status; FP/SIMD registers and
+ * the thread pointer stay each process's own. Exits 0 when all hold,
  * else the number of the first check that failed.
  */
 #include <ulib.h>
@@ -35,6 +36,36 @@ static long do_fork(void)
 #else
 	return syscall6(__NR_clone, SIGCHLD, 0, 0, 0, 0, 0);
 #endif
+}
+
+/*
+ * Put a pattern in one FP/SIMD register and the thread pointer, yield many
+ * times while another process does the same with its own, and read both
+ * back: each process's must have been saved and restored around every
+ * switch. The shim is built without FP code, so nothing else touches the
+ * register between the asm statements.
+ */
+static int fp_and_tls_survive(unsigned long pattern)
+{
+	unsigned long fp_back, tp_back;
+
+#if defined(__x86_64__)
+	__asm__ volatile("movq %0, %%xmm5" : : "r"(pattern));
+	syscall2(__NR_arch_prctl, 0x1002 /* ARCH_SET_FS */, pattern & 0x3ffffffff000UL);
+#else
+	__asm__ volatile("fmov d5, %0" : : "r"(pattern));
+	__asm__ volatile("msr tpidr_el0, %0" : : "r"(pattern & 0x3ffffffff000UL));
+#endif
+	for (int i = 0; i < 200; i++)
+		syscall0(__NR_sched_yield);
+#if defined(__x86_64__)
+	__asm__ volatile("movq %%xmm5, %0" : "=r"(fp_back));
+	syscall2(__NR_arch_prctl, 0x1003 /* ARCH_GET_FS */, &tp_back);
+#else
+	__asm__ volatile("fmov %0, d5" : "=r"(fp_back));
+	__asm__ volatile("mrs %0, tpidr_el0" : "=r"(tp_back));
+#endif
+	return fp_back == pattern && tp_back == (pattern & 0x3ffffffff000UL);
 }
 
 static long wait4(long pid, int *status, int options)
@@ -121,6 +152,14 @@ int main(int argc, char **argv, char **envp)
 		CHECK(11, seen == 0xf);
 	}
 	CHECK(12, wait4(-1, &status, WNOHANG) == -ECHILD);
+
+	/* 6. FP/SIMD registers and the thread pointer are per process. */
+	pid = do_fork();
+	if (pid == 0)
+		exit(fp_and_tls_survive(0x1122334455667788UL) ? 0 : 1);
+	CHECK(13, fp_and_tls_survive(0x0badc0ffee000000UL));
+	r = wait4(pid, &status, 0);
+	CHECK(14, r == pid && status == 0);
 	if (!failed)
 		printf("forktest: all checks passed\n");
 	return failed;
