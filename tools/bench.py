@@ -262,6 +262,31 @@ def swiotlb_table(column, got):
                 r["bounced_ns"] / max(r["direct_ns"], 1)))
 
 
+def vdso_table(results):
+    """bench vdso: ns per call through the vDSO and the system call, the
+    ratio, a system call's round trip, and fork/exec costs per target."""
+    print("\nvdso (ns per call: vDSO / system call = ratio; getpid's round trip; "
+          "fork+exit+wait and execve in us)")
+    for col, boots in results:
+        got = {r["call"]: r for recs in boots for r in recs if r.get("bench") == "vdso"}
+        if not got:
+            print("  %-22s (no result)" % col)
+            continue
+        line = "  %-22s" % col
+        for call in ("clock_gettime", "gettimeofday", "getcpu"):
+            r = got.get(call)
+            if r:
+                line += " %s %.1f/%.1f=x%.1f" % (call, r["vdso_ns"], r["syscall_ns"], r["ratio"])
+        if "getpid" in got:
+            line += " getpid %.1f" % got["getpid"]["syscall_ns"]
+        if "fork_exit_wait" in got:
+            line += " fork %d us" % got["fork_exit_wait"]["us"]
+        if "execve" in got:
+            line += " exec %d us" % got["execve"]["us"]
+        print(line)
+    print("  (under TCG these are emulation times: compare the ratios, within one run)")
+
+
 def block_table(results):
     """bench block: IOPS (and p99 latency) per device and case, one column per target."""
     cols, vals, info, rows = [], {}, {}, []
@@ -406,6 +431,16 @@ def main():
                     for r in recs:
                         got[(label, r["case"])] = r
             swiotlb_table("%s %s under %s" % (target, bus, accel.upper()), got)
+    # The vDSO against the system call, and what a process costs (bench vdso,
+    # user/vdsobench in each target's initramfs).
+    if a.bench in ("all", "vdso"):
+        vd = []
+        for target, accel in columns:
+            print("bench: vdso on %s under %s" % (target, accel.upper()))
+            vd.append(("%s %s" % (target, accel), run(target, accel, a.mem, "vdso", 1,
+                                                      a.pi4_dtb)))
+        vdso_table(vd)
+        results += vd
     # Hibernation's memory bitmap, the first seed's table: list against
     # radix tree over simulated memory up to 16 TiB on the host, then over
     # each guest's own memory (bench hibernate).

@@ -3,7 +3,8 @@
  * vdsobench: what the vDSO saves, measured in one process: ns per call of
  * clock_gettime(CLOCK_MONOTONIC) and gettimeofday through the vDSO and
  * through the system call, the ratio, and a trivial system call's round
- * trip (getpid). Timed with the vDSO's own monotonic clock. Arguments:
+ * trip (getpid), getcpu (x86-64), and what fork+exit+wait and an execve
+ * cost. Timed with the vDSO's own monotonic clock. Arguments:
  * the vDSO's version and its clock_gettime and gettimeofday names (the
  * kernel's `bench vdso` passes them). Prints a table and "BENCH" JSON lines.
  */
@@ -77,6 +78,56 @@ static void row(const char *what, long vdso_t, long sys_t)
 	       what, ratio10 / 10, ratio10 % 10, vdso_t / 10, vdso_t % 10, sys_t / 10, sys_t % 10);
 }
 
+#define PROC_ROUNDS 100
+#define SIGCHLD 17
+
+static long fork_now(void)
+{
+#ifdef __NR_fork
+	return syscall0(__NR_fork);
+#else
+	return syscall6(__NR_clone, SIGCHLD, 0, 0, 0, 0, 0);
+#endif
+}
+
+/*
+ * What a process costs: fork + exit + wait4, and the same with an execve
+ * of this program (which exits at once) in the child; the difference is
+ * the exec. Whole microseconds per round.
+ */
+static void process_costs(const char *self)
+{
+	char *const argv[] = { (char *)self, "--exit", NULL };
+	long t0, fork_ns, exec_ns;
+	int status;
+
+	t0 = now_ns();
+	for (int i = 0; i < PROC_ROUNDS; i++) {
+		long pid = fork_now();
+
+		if (pid == 0)
+			exit(0);
+		syscall6(__NR_wait4, pid, &status, 0, 0, 0, 0);
+	}
+	fork_ns = (now_ns() - t0) / PROC_ROUNDS;
+	t0 = now_ns();
+	for (int i = 0; i < PROC_ROUNDS; i++) {
+		long pid = fork_now();
+
+		if (pid == 0) {
+			syscall3(__NR_execve, self, argv, 0);
+			exit(1);
+		}
+		syscall6(__NR_wait4, pid, &status, 0, 0, 0, 0);
+	}
+	exec_ns = (now_ns() - t0) / PROC_ROUNDS - fork_ns;
+	printf("  fork+exit+wait: %ld us; execve of a static program: %ld us more\n",
+	       fork_ns / 1000, exec_ns / 1000);
+	printf("BENCH {\"bench\":\"vdso\",\"call\":\"fork_exit_wait\",\"us\":%ld}\n",
+	       fork_ns / 1000);
+	printf("BENCH {\"bench\":\"vdso\",\"call\":\"execve\",\"us\":%ld}\n", exec_ns / 1000);
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	gettimeofday_t vtod;
@@ -84,6 +135,8 @@ int main(int argc, char **argv, char **envp)
 	long tv[2], t0, v, s;
 
 	(void)envp;
+	if (argc == 2 && !strcmp(argv[1], "--exit"))
+		return 0; /* process_costs()'s exec target */
 	if (argc < 4) {
 		printf("usage: vdsobench VERSION CLOCK_GETTIME GETTIMEOFDAY\n");
 		return 1;
@@ -121,5 +174,25 @@ int main(int argc, char **argv, char **envp)
 	printf("  getpid: a syscall round trip, %ld.%ld ns\n", s / 10, s % 10);
 	printf("BENCH {\"bench\":\"vdso\",\"call\":\"getpid\",\"syscall_ns\":%ld.%ld}\n",
 	       s / 10, s % 10);
+#ifdef __x86_64__
+	{
+		typedef long (*getcpu_t)(unsigned int *, unsigned int *, void *);
+		getcpu_t vgetcpu = (getcpu_t)vdso_sym("__vdso_getcpu");
+		unsigned int cpu, node;
+
+		if (vgetcpu) {
+			t0 = now_ns();
+			for (int i = 0; i < ROUNDS; i++)
+				vgetcpu(&cpu, &node, NULL);
+			v = (now_ns() - t0) * 10 / ROUNDS;
+			t0 = now_ns();
+			for (int i = 0; i < ROUNDS; i++)
+				syscall3(__NR_getcpu, &cpu, &node, 0);
+			s = (now_ns() - t0) * 10 / ROUNDS;
+			row("getcpu", v, s);
+		}
+	}
+#endif
+	process_costs(argv[0]);
 	return 0;
 }
