@@ -229,6 +229,107 @@ int process_protect(struct process *p, u64 start, u64 end, unsigned int prot)
 	return 0;
 }
 
+/* Is [start, end) free of areas? */
+static bool range_free(struct process *p, u64 start, u64 end)
+{
+	if (end > TASK_SIZE || end <= start)
+		return false;
+	for (struct vm_area *v = p->vmas; v; v = v->next)
+		if (v->start < end && v->end > start)
+			return false;
+	return true;
+}
+
+/*
+ * Move the area exactly covering [old, old + len) to dest, pages and all
+ * (their physical pages stay: only the mapping moves). The vDSO keeps the
+ * kernel's record of where it is.
+ */
+static int move_area(struct process *p, struct vm_area *v, u64 dest)
+{
+	u64 len = v->end - v->start;
+	struct vm_area **link;
+	int err = 0;
+
+	for (u64 off = 0; off < len && !err; off += PAGE_SIZE) {
+		phys_addr_t pa;
+
+		if (arch_lookup(&p->mm, v->start + off, &pa, NULL))
+			continue;
+		err = arch_map_range(&p->mm, dest + off, pa, PAGE_SIZE, v->prot);
+		if (!err)
+			arch_unmap_range(&p->mm, v->start + off, PAGE_SIZE);
+	}
+	if (err)
+		return err; /* only out of page-table pages: what moved stays usable at dest */
+	if (v->name && !strcmp(v->name, "[vdso]"))
+		p->vdso_base = dest;
+	for (link = &p->vmas; *link != v; link = &(*link)->next)
+		;
+	*link = v->next;
+	v->start = dest;
+	v->end = dest + len;
+	insert_vma(p, v);
+	return 0;
+}
+
+long process_mremap(struct process *p, u64 old, u64 old_len, u64 new_len, bool may_move,
+		    bool fixed, u64 new_addr)
+{
+	struct vm_area *v;
+	u64 dest;
+	int err;
+
+	if (!IS_ALIGNED(old, PAGE_SIZE) || !old_len || !new_len || (fixed && !may_move) ||
+	    (fixed && !IS_ALIGNED(new_addr, PAGE_SIZE)))
+		return -EINVAL;
+	old_len = ALIGN_UP(old_len, PAGE_SIZE);
+	new_len = ALIGN_UP(new_len, PAGE_SIZE);
+	for (v = p->vmas; v && !(v->start <= old && old < v->end); v = v->next)
+		;
+	if (!v || old + old_len > v->end)
+		return -EFAULT; /* Linux: the old range must lie in one mapping */
+	if (v->name && new_len != old_len)
+		return -EINVAL; /* the vDSO and vvar move whole, they do not grow */
+	if (!fixed && new_len <= old_len) {
+		if (new_len < old_len)
+			process_unmap(p, old + new_len, old + old_len);
+		return (long)old;
+	}
+	if (!fixed && range_free(p, old + old_len, old + new_len) && !v->name) {
+		err = process_map_anon(p, old + old_len, new_len - old_len,
+				       v->prot & (PROT_WRITE | PROT_EXEC));
+		return err ? err : (long)old;
+	}
+	if (!may_move)
+		return -ENOMEM;
+	if (fixed) {
+		if (new_addr < old + old_len && new_addr + new_len > old)
+			return -EINVAL; /* overlapping source and destination */
+		if (new_addr + new_len > TASK_SIZE)
+			return -EINVAL;
+		process_unmap(p, new_addr, new_addr + new_len);
+		dest = new_addr;
+	} else {
+		dest = process_find_free(p, new_len);
+		if (!dest)
+			return -ENOMEM;
+	}
+	/* Move exactly the old range: split it out of its area first. */
+	err = split_at(p, old);
+	if (!err)
+		err = split_at(p, old + old_len);
+	if (err)
+		return err;
+	for (v = p->vmas; v && v->start != old; v = v->next)
+		;
+	err = move_area(p, v, dest);
+	if (!err && new_len > old_len)
+		err = process_map_anon(p, dest + old_len, new_len - old_len,
+				       v->prot & (PROT_WRITE | PROT_EXEC));
+	return err ? err : (long)dest;
+}
+
 u64 process_find_free(struct process *p, u64 len)
 {
 	u64 lo = ALIGN_UP(p->brk, PAGE_SIZE) + SZ_1M; /* room for the heap to grow */

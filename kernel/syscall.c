@@ -164,6 +164,22 @@ static long sys_mprotect(const unsigned long *args)
 	return process_protect(current_process(), addr, addr + len, kprot);
 }
 
+#define MREMAP_MAYMOVE 1
+#define MREMAP_FIXED 2
+
+/* mremap(old, old_size, new_size, flags, new_address) */
+static long sys_mremap(const unsigned long *args)
+{
+	unsigned long flags = args[3];
+
+	if (flags & ~(unsigned long)(MREMAP_MAYMOVE | MREMAP_FIXED))
+		return -EINVAL;
+	if (!access_ok(args[0], args[1]))
+		return -EFAULT;
+	return process_mremap(current_process(), args[0], args[1], args[2],
+			      flags & MREMAP_MAYMOVE, flags & MREMAP_FIXED, args[4]);
+}
+
 #define CLOCK_REALTIME 0
 #define CLOCK_MONOTONIC 1
 #define CLOCK_MONOTONIC_RAW 4
@@ -324,6 +340,7 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_mmap] = sys_mmap,
 	[__NR_munmap] = sys_munmap,
 	[__NR_mprotect] = sys_mprotect,
+	[__NR_mremap] = sys_mremap,
 	[__NR_clock_gettime] = sys_clock_gettime,
 	[__NR_clock_getres] = sys_clock_getres,
 	[__NR_gettimeofday] = sys_gettimeofday,

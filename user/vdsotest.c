@@ -108,6 +108,76 @@ static long ts_ns(const struct timespec *t)
 	return t->tv_sec * 1000000000L + t->tv_nsec;
 }
 
+#define MREMAP_MAYMOVE 1
+#define MREMAP_FIXED 2
+
+/* The vDSO image's size in pages: its one PT_LOAD, rounded up. */
+static unsigned long vdso_pages(const Ehdr *eh)
+{
+	const Phdr *ph = (const Phdr *)((const char *)eh + eh->e_phoff);
+
+	for (int i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD)
+			return (ph[i].p_memsz + 4095) / 4096;
+	return 0;
+}
+
+static int clock_works(clock_gettime_t f)
+{
+	struct timespec t;
+
+	return f(CLOCK_MONOTONIC, &t) == 0 && (t.tv_sec > 0 || t.tv_nsec > 0);
+}
+
+/*
+ * What checkpoint/restore does to the vDSO: move it (mremap, the vvar page
+ * below it too) and, on x86-64, map it afresh where asked
+ * (arch_prctl(ARCH_MAP_VDSO_64)); it must keep working at each place.
+ * Last, unmap it: the program carries on, its clocks through the syscall.
+ */
+static void move_checks(const Ehdr *eh, clock_gettime_t vgettime)
+{
+	unsigned long n = vdso_pages(eh), base = (unsigned long)eh, dest;
+	unsigned long off = (unsigned long)vgettime - base;
+	long r;
+
+	check(n > 0, "the vDSO has a PT_LOAD");
+	dest = (unsigned long)mmap(NULL, (n + 3) * 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+				   -1, 0);
+	check(dest < (unsigned long)-4095, "room to move the vDSO to");
+	if (!n || dest >= (unsigned long)-4095)
+		return;
+	munmap((void *)dest, (n + 3) * 4096);
+	dest += 2 * 4096;
+	r = syscall6(__NR_mremap, base - 4096, 4096, 4096, MREMAP_MAYMOVE | MREMAP_FIXED,
+		     dest - 4096, 0);
+	check(r == (long)(dest - 4096), "mremap moves vvar");
+	r = syscall6(__NR_mremap, base, n * 4096, n * 4096, MREMAP_MAYMOVE | MREMAP_FIXED, dest,
+		     0);
+	check(r == (long)dest, "mremap moves the vDSO");
+	if (r == (long)dest)
+		check(clock_works((clock_gettime_t)(dest + off)), "the moved vDSO reads the clock");
+#ifdef __x86_64__
+	{
+		unsigned long again = dest + 64 * 4096;
+
+		r = syscall2(__NR_arch_prctl, 0x2003 /* ARCH_MAP_VDSO_64 */, again);
+		check(r > 0, "arch_prctl(ARCH_MAP_VDSO_64) maps it where asked");
+		if (r > 0) {
+			check(clock_works((clock_gettime_t)(again + off)),
+			      "the vDSO mapped afresh reads the clock");
+			dest = again;
+		}
+	}
+#endif
+	check(munmap((void *)(dest - 4096), (n + 1) * 4096) == 0, "the vDSO can be unmapped");
+	{
+		struct timespec t;
+
+		check(clock_gettime(CLOCK_MONOTONIC, &t) == 0, "the syscall clock still works");
+	}
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	const Ehdr *eh = (const Ehdr *)getauxval(AT_SYSINFO_EHDR);
@@ -201,6 +271,7 @@ int main(int argc, char **argv, char **envp)
 		check(vgettimeofday(tv, NULL) == 0 && tv[1] >= 0 && tv[1] < 1000000,
 		      "gettimeofday through the vDSO");
 	}
+	move_checks(eh, vgettime);
 	printf("vdsotest: %d symbols, %d failure(s)\n", argc - 2, failures);
 	return failures;
 }

@@ -105,6 +105,13 @@ int process_unmap(struct process *p, u64 start, u64 end);
  * PROT_NONE makes them read-only.
  */
 int process_protect(struct process *p, u64 start, u64 end, unsigned int prot);
+/*
+ * mremap(2): shrink, grow in place, or (may_move) move, to new_addr when
+ * fixed; the vDSO moves whole and keeps p->vdso_base right. The new
+ * address or a negative errno.
+ */
+long process_mremap(struct process *p, u64 old, u64 old_len, u64 new_len, bool may_move,
+		    bool fixed, u64 new_addr);
 /* A free, page-aligned range of len bytes below p->mmap_base, or 0. */
 u64 process_find_free(struct process *p, u64 len);
 /* Copy into the process's memory (it need not be running): 0 or -EFAULT. */
