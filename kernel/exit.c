@@ -115,7 +115,10 @@ long sys_wait4(const unsigned long *args)
 		mutex_unlock(&process_lock);
 		if (c || !any || (options & WNOHANG))
 			break;
-		wait_event(p->child_exit, READ_ONCE(p->child_events) != seen);
+		wait_event(p->child_exit, READ_ONCE(p->child_events) != seen ||
+						  READ_ONCE(p->pending_kill));
+		if (READ_ONCE(p->pending_kill))
+			return -EINTR; /* the way out of the system call ends it */
 	}
 	if (!c)
 		return any ? 0 : -ECHILD;

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * Files for user programs: the initramfs, read-only. openat() resolves a
- * path (relative ones from "/", the only working directory there is) and
- * gives the lowest free descriptor from 3 up; fds 0-2 are the console
- * (write goes there, read answers end-of-file). Anything that would write
- * is -EROFS.
+ * Files for user programs. A process's descriptors (p->fds[]) point at
+ * open file descriptions (struct file), which dup() and fork() share and
+ * count; the last close frees one. There are three kinds: the console
+ * (fds 0-2 at start: a read is end-of-file, a write prints), a file of the
+ * read-only initramfs (openat() resolves a path, relative ones from "/",
+ * the only working directory there is; anything that would write is
+ * -EROFS), and the ends of a pipe (kernel/pipe.c).
  */
+#include <pagoda/atomic.h>
 #include <pagoda/cpio.h>
 #include <pagoda/initramfs.h>
+#include <pagoda/printk.h>
 #include <pagoda/process.h>
+#include <pagoda/slab.h>
 #include <pagoda/string.h>
 #include <pagoda/uaccess.h>
 #include "syscalls.h"
@@ -17,10 +22,15 @@
 #define O_ACCMODE 3
 #define O_CREAT 0100
 #define O_TRUNC 01000
+#define O_NONBLOCK 04000
+#define O_CLOEXEC 02000000
 #define PATH_MAX 256
 #define SEEK_SET 0
 #define SEEK_CUR 1
 #define SEEK_END 2
+
+/* The one console description: every process's fds 0-2 until it closes them. */
+static struct file console_file = { .kind = FILE_CONSOLE, .refs = 1 };
 
 int string_from_user(char *buf, u64 ustr, size_t len)
 {
@@ -39,13 +49,77 @@ static int path_from_user(char *buf, u64 upath)
 	return string_from_user(buf, upath, PATH_MAX);
 }
 
+void file_get(struct file *f)
+{
+	__atomic_fetch_add(&f->refs, 1, __ATOMIC_RELAXED);
+}
+
+void file_put(struct file *f)
+{
+	if (__atomic_sub_fetch(&f->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	if (f == &console_file)
+		return; /* never freed; its count only says who holds it */
+	if (f->kind == FILE_PIPE)
+		pipe_release(f);
+	kfree(f);
+}
+
+struct file *file_alloc(enum file_kind kind)
+{
+	struct file *f = kzalloc(sizeof(*f), GFP_KERNEL);
+
+	if (f) {
+		f->kind = kind;
+		f->refs = 1;
+	}
+	return f;
+}
+
+/* The lowest free descriptor from min up, holding f (our reference); or -EMFILE. */
+int fd_install(struct process *p, struct file *f, int min)
+{
+	for (int fd = min; fd < NR_OPEN; fd++)
+		if (!p->fds[fd]) {
+			p->fds[fd] = f;
+			return fd;
+		}
+	return -EMFILE;
+}
+
 static struct file *fd_file(long fd)
 {
 	struct process *p = current_process();
 
-	if (fd < 3 || fd >= 3 + NR_OPEN || !p->files[fd - 3].rf)
+	if (fd < 0 || fd >= NR_OPEN)
 		return NULL;
-	return &p->files[fd - 3];
+	return p->fds[fd];
+}
+
+void process_files_init(struct process *p)
+{
+	for (int fd = 0; fd < 3; fd++) {
+		file_get(&console_file);
+		p->fds[fd] = &console_file;
+	}
+}
+
+void process_files_copy(struct process *c, struct process *p)
+{
+	for (int fd = 0; fd < NR_OPEN; fd++) {
+		c->fds[fd] = p->fds[fd];
+		if (c->fds[fd])
+			file_get(c->fds[fd]);
+	}
+}
+
+void process_files_close(struct process *p)
+{
+	for (int fd = 0; fd < NR_OPEN; fd++)
+		if (p->fds[fd]) {
+			file_put(p->fds[fd]);
+			p->fds[fd] = NULL;
+		}
 }
 
 long sys_openat(const unsigned long *args)
@@ -55,7 +129,8 @@ long sys_openat(const unsigned long *args)
 	unsigned long flags = args[2];
 	const struct ramfs_file *rf;
 	char path[PATH_MAX];
-	int err = path_from_user(path, args[1]);
+	struct file *f;
+	int err = path_from_user(path, args[1]), fd;
 
 	if (err)
 		return err;
@@ -66,25 +141,27 @@ long sys_openat(const unsigned long *args)
 	rf = ramfs_lookup(path);
 	if (!rf)
 		return -ENOENT;
-	for (int i = 0; i < NR_OPEN; i++)
-		if (!p->files[i].rf) {
-			p->files[i] = (struct file){ rf, 0 };
-			return 3 + i;
-		}
-	return -EMFILE;
+	f = file_alloc(FILE_RAMFS);
+	if (!f)
+		return -ENOMEM;
+	f->rf = rf;
+	fd = fd_install(p, f, 0);
+	if (fd < 0)
+		file_put(f);
+	return fd;
 }
 
 long sys_read(const unsigned long *args)
 {
-	long fd = (long)args[0];
-	struct file *f;
+	struct file *f = fd_file((long)args[0]);
 	u64 n;
 
-	if (fd >= 0 && fd <= 2)
-		return 0; /* no console input for programs yet: end of file */
-	f = fd_file(fd);
-	if (!f)
+	if (!f || (f->kind == FILE_PIPE && f->write_end))
 		return -EBADF;
+	if (f->kind == FILE_CONSOLE)
+		return 0; /* no console input for programs yet: end of file */
+	if (f->kind == FILE_PIPE)
+		return pipe_read(f, args[1], args[2]);
 	if ((f->rf->mode & CPIO_S_IFMT) == CPIO_S_IFDIR)
 		return -EISDIR;
 	if (f->pos >= f->rf->size)
@@ -97,16 +174,138 @@ long sys_read(const unsigned long *args)
 	return (long)n;
 }
 
-long sys_close(const unsigned long *args)
+/* write(2): the console prints, a pipe's write end fills it, the rest is read-only. */
+long sys_write(const unsigned long *args)
 {
 	struct file *f = fd_file((long)args[0]);
+	unsigned long buf = args[1], count = args[2], done = 0;
+	char chunk[128];
 
-	if ((long)args[0] >= 0 && (long)args[0] <= 2)
-		return 0;
 	if (!f)
 		return -EBADF;
-	f->rf = NULL;
+	if (f->kind == FILE_PIPE)
+		return f->write_end ? pipe_write(f, buf, count) : -EBADF;
+	if (f->kind != FILE_CONSOLE)
+		return -EBADF; /* opened read-only, as every initramfs file is */
+	while (done < count) {
+		unsigned long n = MIN(count - done, sizeof(chunk));
+		unsigned long left = copy_from_user(chunk, buf + done, n);
+
+		console_write(chunk, n - left);
+		done += n - left;
+		if (left)
+			return done ? (long)done : -EFAULT;
+	}
+	return (long)done;
+}
+
+/* No terminal behind the console for programs: isatty() says no, and stdio buffers. */
+long sys_ioctl(const unsigned long *args)
+{
+	return fd_file((long)args[0]) ? -ENOTTY : -EBADF;
+}
+
+long sys_close(const unsigned long *args)
+{
+	struct process *p = current_process();
+	long fd = (long)args[0];
+	struct file *f = fd_file(fd);
+
+	if (!f)
+		return -EBADF;
+	p->fds[fd] = NULL;
+	file_put(f);
 	return 0;
+}
+
+/* dup(fd): the lowest free descriptor, sharing fd's description. */
+long sys_dup(const unsigned long *args)
+{
+	struct file *f = fd_file((long)args[0]);
+	int fd;
+
+	if (!f)
+		return -EBADF;
+	file_get(f);
+	fd = fd_install(current_process(), f, 0);
+	if (fd < 0)
+		file_put(f);
+	return fd;
+}
+
+static long do_dup3(long oldfd, long newfd, unsigned long flags)
+{
+	struct process *p = current_process();
+	struct file *f = fd_file(oldfd), *old;
+
+	if (!f)
+		return -EBADF;
+	if (newfd < 0 || newfd >= NR_OPEN)
+		return -EBADF;
+	if (flags & ~(unsigned long)O_CLOEXEC)
+		return -EINVAL; /* close-on-exec is accepted and not kept: exec keeps every fd */
+	old = p->fds[newfd];
+	file_get(f);
+	p->fds[newfd] = f;
+	if (old)
+		file_put(old);
+	return newfd;
+}
+
+/* dup3(old, new, flags): new made to share old's description (closed first if open). */
+long sys_dup3(const unsigned long *args)
+{
+	if ((long)args[0] == (long)args[1])
+		return -EINVAL;
+	return do_dup3((long)args[0], (long)args[1], args[2]);
+}
+
+/* dup2(old, new): as dup3, but old == new is fine when old is open. */
+long sys_dup2(const unsigned long *args)
+{
+	if ((long)args[0] == (long)args[1])
+		return fd_file((long)args[0]) ? (long)args[1] : -EBADF;
+	return do_dup3((long)args[0], (long)args[1], 0);
+}
+
+/* pipe2(fds, flags): fds[0] the read end, fds[1] the write end. */
+long sys_pipe2(const unsigned long *args)
+{
+	struct process *p = current_process();
+	unsigned long flags = args[1];
+	struct file *r, *w;
+	int fds[2], err;
+
+	if (flags & ~(unsigned long)(O_CLOEXEC | O_NONBLOCK))
+		return -EINVAL;
+	err = pipe_create(&r, &w);
+	if (err)
+		return err;
+	r->nonblock = w->nonblock = flags & O_NONBLOCK;
+	fds[0] = fd_install(p, r, 0);
+	fds[1] = fds[0] < 0 ? -EMFILE : fd_install(p, w, 0);
+	if (fds[1] < 0) {
+		if (fds[0] >= 0)
+			p->fds[fds[0]] = NULL;
+		file_put(r);
+		file_put(w);
+		return -EMFILE;
+	}
+	if (copy_to_user(args[0], fds, sizeof(fds))) {
+		p->fds[fds[0]] = p->fds[fds[1]] = NULL;
+		file_put(r);
+		file_put(w);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+/* pipe(fds), x86-64's older call: pipe2 with no flags. */
+long sys_pipe(const unsigned long *args)
+{
+	unsigned long a[2] = { args[0], 0 };
+
+	return sys_pipe2(a);
 }
 
 long sys_lseek(const unsigned long *args)
@@ -115,7 +314,9 @@ long sys_lseek(const unsigned long *args)
 	s64 off = (s64)args[1], base;
 
 	if (!f)
-		return (long)args[0] <= 2 ? -ESPIPE : -EBADF;
+		return -EBADF;
+	if (f->kind != FILE_RAMFS)
+		return -ESPIPE;
 	switch (args[2]) {
 	case SEEK_SET:
 		base = 0;
@@ -137,6 +338,7 @@ long sys_lseek(const unsigned long *args)
 
 #define AT_EMPTY_PATH 0x1000
 #define S_IFCHR 0020000
+#define S_IFIFO 0010000
 
 /*
  * struct stat as each arch's Linux lays it out: x86-64 has its own (144
@@ -154,12 +356,13 @@ static long put_stat(u64 ubuf, const struct kstat *k)
 
 	memset(buf, 0, sizeof(buf));
 #ifdef __x86_64__
+	u64 bs = k->blksize;
+
 	memcpy(buf + 8, &k->ino, 8);
 	memcpy(buf + 16, &k->nlink, 8);
 	memcpy(buf + 24, &k->mode, 4);
 	memcpy(buf + 40, &k->rdev, 8);
 	memcpy(buf + 48, &k->size, 8);
-	u64 bs = k->blksize;
 	memcpy(buf + 56, &bs, 8);
 	memcpy(buf + 64, &k->blocks, 8);
 	return copy_to_user(ubuf, buf, 144) ? -EFAULT : 0;
@@ -192,19 +395,21 @@ static void stat_ramfs(const struct ramfs_file *rf, struct kstat *k)
 
 static long stat_fd(long fd, u64 ubuf)
 {
+	struct file *f = fd_file(fd);
 	struct kstat k;
-	struct file *f;
 
-	if (fd >= 0 && fd <= 2) {
-		/* The console: a character device, /dev/console's numbers (5, 1). */
-		k = (struct kstat){ .ino = 1 + (u64)fd, .nlink = 1, .mode = S_IFCHR | 0620,
-				    .rdev = (5 << 8) | 1, .blksize = 1024 };
-		return put_stat(ubuf, &k);
-	}
-	f = fd_file(fd);
 	if (!f)
 		return -EBADF;
-	stat_ramfs(f->rf, &k);
+	if (f->kind == FILE_CONSOLE) {
+		/* A character device, /dev/console's numbers (5, 1). */
+		k = (struct kstat){ .ino = 1, .nlink = 1, .mode = S_IFCHR | 0620,
+				    .rdev = (5 << 8) | 1, .blksize = 1024 };
+	} else if (f->kind == FILE_PIPE) {
+		k = (struct kstat){ .ino = ((u64)(uintptr_t)f->pipe >> 4) & 0xffffffff,
+				    .nlink = 1, .mode = S_IFIFO | 0600, .blksize = PAGE_SIZE };
+	} else {
+		stat_ramfs(f->rf, &k);
+	}
 	return put_stat(ubuf, &k);
 }
 

@@ -112,7 +112,8 @@ static long copy_process(unsigned long flags, u64 child_tid, u64 tls)
 	c->brk = p->brk;
 	c->mmap_base = p->mmap_base;
 	c->vdso_base = p->vdso_base;
-	memcpy(c->files, p->files, sizeof(c->files));
+	process_files_close(c);
+	process_files_copy(c, p);
 	memcpy(c->sigaction, p->sigaction, sizeof(c->sigaction));
 	c->sigmask = p->sigmask;
 	c->autoreap = true;

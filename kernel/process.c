@@ -36,6 +36,7 @@ struct process *process_create(const char *name)
 	INIT_LIST_HEAD(&p->children);
 	INIT_LIST_HEAD(&p->sibling);
 	INIT_LIST_HEAD(&p->all);
+	process_files_init(p);
 	init_waitqueue_head(&p->child_exit);
 	return p;
 }
@@ -386,6 +387,7 @@ void process_free_memory(struct process *p)
 
 void process_destroy(struct process *p)
 {
+	process_files_close(p);
 	process_free_memory(p);
 	kfree(p);
 }
@@ -462,6 +464,8 @@ void process_exit(int status)
 	arch_switch_mm(&init_mm);
 	preempt_enable();
 	process_free_memory(p);
+	/* Pipe ends close here: a reader waiting on this writer sees end-of-file. */
+	process_files_close(p);
 	/* From here the parent (or the reaper) may collect p once this task is gone. */
 	exit_notify(p, status);
 	kthread_exit(status);

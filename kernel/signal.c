@@ -10,7 +10,8 @@
  * Another process is killed when it next crosses into the kernel and back:
  * at a system call, or on the way back to user mode from an interrupt
  * (the timer ticks while it runs, so a process spinning in user mode
- * goes within a tick). One sleeping in the kernel goes when it wakes.
+ * goes within a tick). One waiting in wait4 or on a pipe is woken and
+ * leaves its wait.
  */
 #include <pagoda/atomic.h>
 #include <pagoda/printk.h>
@@ -125,6 +126,14 @@ void signal_check_pending(void)
 		process_exit(sig);
 }
 
+void signal_pipe_broken(void)
+{
+	struct process *p = current_process();
+
+	if (p && signal_effect(p, SIGPIPE))
+		process_exit(SIGPIPE);
+}
+
 void signal_return_to_user(void)
 {
 	struct process *p = current_process();
@@ -148,8 +157,10 @@ static long send_signal(int pid, int sig)
 		list_for_each_entry(q, &process_list, all)
 			if (q->pid == pid && !q->zombie)
 				t = q;
-		if (t && sig && signal_effect(t, sig))
+		if (t && sig && signal_effect(t, sig)) {
 			WRITE_ONCE(t->pending_kill, sig);
+			wake_up_process(t->task); /* out of any wait: it must notice */
+		}
 		mutex_unlock(&process_lock);
 		return t ? 0 : -ESRCH;
 	}
@@ -184,8 +195,10 @@ int kill_process(int pid, int sig)
 	list_for_each_entry(q, &process_list, all)
 		if (q->pid == pid && !q->zombie)
 			t = q;
-	if (t && signal_effect(t, sig))
+	if (t && signal_effect(t, sig)) {
 		WRITE_ONCE(t->pending_kill, sig);
+		wake_up_process(t->task); /* out of any wait: it must notice */
+	}
 	mutex_unlock(&process_lock);
 	return t ? 0 : -ESRCH;
 }

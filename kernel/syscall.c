@@ -20,26 +20,6 @@
 
 typedef long (*syscall_fn)(const unsigned long *args);
 
-/* write(2) on the console: fds 1 and 2, the only ones so far. */
-static long sys_write(const unsigned long *args)
-{
-	unsigned long fd = args[0], buf = args[1], count = args[2], done = 0;
-	char chunk[128];
-
-	if (fd != 1 && fd != 2)
-		return -EBADF;
-	while (done < count) {
-		unsigned long n = MIN(count - done, sizeof(chunk));
-		unsigned long left = copy_from_user(chunk, buf + done, n);
-
-		console_write(chunk, n - left);
-		done += n - left;
-		if (left)
-			return done ? (long)done : -EFAULT;
-	}
-	return (long)done;
-}
-
 /* writev(2): each piece through write's path; a short one ends it. */
 static long sys_writev(const unsigned long *args)
 {
@@ -285,12 +265,6 @@ static long sys_getrandom(const unsigned long *args)
 	return (long)done;
 }
 
-/* No terminal behind fds 0-2 yet: isatty() says no, and stdio buffers. */
-static long sys_ioctl(const unsigned long *args)
-{
-	return args[0] <= 2 ? -ENOTTY : -EBADF;
-}
-
 static long sys_set_tid_address(const unsigned long *args)
 {
 	(void)args;
@@ -353,6 +327,9 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_read] = sys_read,
 	[__NR_close] = sys_close,
 	[__NR_lseek] = sys_lseek,
+	[__NR_dup] = sys_dup,
+	[__NR_dup3] = sys_dup3,
+	[__NR_pipe2] = sys_pipe2,
 	[__NR_fstat] = sys_fstat,
 	[__NR_newfstatat] = sys_newfstatat,
 	[__NR_execve] = sys_execve,
@@ -374,6 +351,8 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_kill] = sys_kill,
 	[__NR_tgkill] = sys_tgkill,
 #ifdef __x86_64__
+	[__NR_dup2] = sys_dup2,
+	[__NR_pipe] = sys_pipe,
 	[__NR_fork] = sys_fork,
 	[__NR_vfork] = sys_vfork,
 	[__NR_arch_prctl] = sys_arch_prctl,

@@ -7,6 +7,13 @@ long sys_openat(const unsigned long *args);
 long sys_read(const unsigned long *args);
 long sys_close(const unsigned long *args);
 long sys_lseek(const unsigned long *args);
+long sys_write(const unsigned long *args);
+long sys_ioctl(const unsigned long *args);
+long sys_dup(const unsigned long *args);
+long sys_dup2(const unsigned long *args);
+long sys_dup3(const unsigned long *args);
+long sys_pipe2(const unsigned long *args);
+long sys_pipe(const unsigned long *args);
 long sys_fstat(const unsigned long *args);
 long sys_newfstatat(const unsigned long *args);
 long sys_execve(const unsigned long *args);
@@ -27,6 +34,19 @@ long sys_rt_sigprocmask(const unsigned long *args);
 long sys_sigaltstack(const unsigned long *args);
 long sys_kill(const unsigned long *args);
 long sys_tgkill(const unsigned long *args);
+struct file;
+enum file_kind;
+/* kernel/file.c: open file descriptions and descriptors. */
+struct file *file_alloc(enum file_kind kind);
+void file_get(struct file *f);
+void file_put(struct file *f);
+/* kernel/pipe.c */
+int pipe_create(struct file **r, struct file **w);
+void pipe_release(struct file *f);
+long pipe_read(struct file *f, u64 ubuf, size_t count);
+long pipe_write(struct file *f, u64 ubuf, size_t count);
+/* kernel/signal.c: a write to a pipe nobody reads (SIGPIPE, unless ignored). */
+void signal_pipe_broken(void);
 /* A NUL-terminated string from user memory, at most len bytes with its NUL. */
 int string_from_user(char *buf, u64 ustr, size_t len);
 /* CLOCK_REALTIME - CLOCK_MONOTONIC, in ns (syscall.c; the vDSO shares it). */

@@ -29,6 +29,7 @@ static const struct {
 	{ EEXIST, "EEXIST", "File exists" },
 	{ ENODEV, "ENODEV", "No such device" },
 	{ EINVAL, "EINVAL", "Invalid argument" },
+	{ EPIPE, "EPIPE", "Broken pipe" },
 	{ ENOSPC, "ENOSPC", "No space left on device" },
 	{ ERANGE, "ERANGE", "Numerical result out of range" },
 	{ EDEADLK, "EDEADLK", "Resource deadlock avoided" },

@@ -7,7 +7,10 @@
  * are none; a child that execs /bin/hello is collected with hello's
  * status; a failed execve returns an errno and the program carries on;
  * kill ends a child with the signal as its status; FP/SIMD registers and
- * the thread pointer stay each process's own. Exits 0 when all hold,
+ * the thread pointer stay each process's own; pipes carry a child's
+ * stdout to its parent, wait in both directions when empty or full, end
+ * in end-of-file, and a write nobody reads is SIGPIPE or -EPIPE. Exits 0
+ * when all hold,
  * else the number of the first check that failed.
  */
 #include <ulib.h>
@@ -67,6 +70,28 @@ static int fp_and_tls_survive(unsigned long pattern)
 #endif
 	return fp_back == pattern && tp_back == (pattern & 0x3ffffffff000UL);
 }
+
+static long do_pipe(int fds[2])
+{
+	return syscall2(__NR_pipe2, fds, 0);
+}
+
+static long do_dup2(long oldfd, long newfd)
+{
+	return syscall3(__NR_dup3, oldfd, newfd, 0);
+}
+
+static long rd(int fd, void *buf, long n)
+{
+	return syscall3(__NR_read, fd, buf, n);
+}
+
+static long closefd(int fd)
+{
+	return syscall1(__NR_close, fd);
+}
+
+static unsigned char big[100000];
 
 static long wait4(long pid, int *status, int options)
 {
@@ -160,6 +185,72 @@ int main(int argc, char **argv, char **envp)
 	CHECK(13, fp_and_tls_survive(0x0badc0ffee000000UL));
 	r = wait4(pid, &status, 0);
 	CHECK(14, r == pid && status == 0);
+
+	/* 7. A pipe: the child's stdout becomes the write end; the parent reads it to EOF. */
+	{
+		static const char msg[] = "hello through a pipe\n";
+		char got[64];
+		int fds[2];
+		long n = 0, k;
+
+		CHECK(15, do_pipe(fds) == 0 && fds[0] > 2 && fds[1] > 2);
+		pid = do_fork();
+		if (pid == 0) {
+			do_dup2(fds[1], 1);
+			closefd(fds[0]);
+			closefd(fds[1]);
+			write(1, msg, sizeof(msg) - 1);
+			exit(0);
+		}
+		closefd(fds[1]);
+		while ((k = rd(fds[0], got + n, (long)sizeof(got) - 1 - n)) > 0)
+			n += k;
+		got[n] = 0;
+		CHECK(16, k == 0 && !strcmp(got, msg));
+		CHECK(17, wait4(pid, &status, 0) == pid && status == 0);
+		closefd(fds[0]);
+	}
+
+	/* 8. More than the pipe holds: writer and reader take turns waiting. */
+	{
+		int fds[2];
+		long n = 0, k, bad = 0;
+
+		do_pipe(fds);
+		pid = do_fork();
+		if (pid == 0) {
+			closefd(fds[0]);
+			for (unsigned long i = 0; i < sizeof(big); i++)
+				big[i] = (unsigned char)(i * 7);
+			exit(write(fds[1], big, sizeof(big)) == (long)sizeof(big) ? 0 : 1);
+		}
+		closefd(fds[1]);
+		while ((k = rd(fds[0], big + n, (long)sizeof(big) - n)) > 0)
+			n += k;
+		for (unsigned long i = 0; i < sizeof(big); i++)
+			bad += big[i] != (unsigned char)(i * 7);
+		CHECK(18, n == (long)sizeof(big) && bad == 0);
+		CHECK(19, wait4(pid, &status, 0) == pid && status == 0);
+		closefd(fds[0]);
+	}
+
+	/* 9. Nobody reading: -EPIPE when SIGPIPE is ignored, else SIGPIPE ends the writer. */
+	{
+		unsigned long ign[4] = { 1 /* SIG_IGN */, 0, 0, 0 };
+		int fds[2];
+
+		do_pipe(fds);
+		closefd(fds[0]);
+		pid = do_fork();
+		if (pid == 0) {
+			write(fds[1], "x", 1);
+			exit(9); /* only if SIGPIPE did not end it */
+		}
+		CHECK(20, wait4(pid, &status, 0) == pid && (status & 0x7f) == 13 /* SIGPIPE */);
+		CHECK(21, syscall6(__NR_rt_sigaction, 13, ign, 0, 8, 0, 0) == 0);
+		CHECK(22, write(fds[1], "x", 1) == -32 /* -EPIPE */);
+		closefd(fds[1]);
+	}
 	if (!failed)
 		printf("forktest: all checks passed\n");
 	return failed;

@@ -30,10 +30,23 @@ struct vm_area {
 
 #define NR_OPEN 16
 
-/* An open file of the read-only initramfs, and where reading goes on. */
+/*
+ * An open file description (kernel/file.c): what a descriptor points at,
+ * shared by the descriptors dup and fork make (refs counts them all). The
+ * console (fds 0-2 at start: reads end-of-file, writes print), a file of
+ * the read-only initramfs, or one end of a pipe (kernel/pipe.c).
+ */
+enum file_kind { FILE_CONSOLE, FILE_RAMFS, FILE_PIPE };
+struct pipe;
+
 struct file {
-	const struct ramfs_file *rf; /* NULL: the slot is free */
+	enum file_kind kind;
+	unsigned int refs;
+	bool write_end;              /* a pipe's write end */
+	bool nonblock;               /* O_NONBLOCK: a pipe answers -EAGAIN, not waits */
+	const struct ramfs_file *rf;
 	u64 pos;
+	struct pipe *pipe;
 };
 
 struct process {
@@ -48,7 +61,7 @@ struct process {
 	u64 vdso_base;        /* AT_SYSINFO_EHDR, 0 when not mapped */
 	u64 nr_syscalls;      /* system calls it made (a clock read through the vDSO is none) */
 	char name[16];
-	struct file files[NR_OPEN]; /* fds 0-2 are the console, never here */
+	struct file *fds[NR_OPEN];  /* NULL: free */
 	/*
 	 * The family (kernel/fork.c), under process_lock. A process the
 	 * kernel started (process_start()) has no parent and is collected by
@@ -79,6 +92,10 @@ extern struct list_head process_list;
 void signal_check_pending(void);
 /* The same from an interrupt about to return to user mode (interrupts off). */
 void signal_return_to_user(void);
+/* kernel/file.c: fds 0-2 on the console; a child's copy of them; all closed. */
+void process_files_init(struct process *p);
+void process_files_copy(struct process *c, struct process *p);
+void process_files_close(struct process *p);
 /* The process table, for the shell's ps. */
 void process_ps_print(void);
 /* Send sig to process pid from the kernel (the shell's kill): 0 or -ESRCH. */

@@ -78,6 +78,7 @@ typedef u64 phys_addr_t;
 #define ENAMETOOLONG 36
 #define ENOSPC 28
 #define ESPIPE 29
+#define EPIPE 32
 #define ERANGE 34
 #define EDEADLK 35
 #define ENOSYS 38

@@ -33,8 +33,10 @@
 #define __NR_rt_sigprocmask 14
 #define __NR_rt_sigreturn 15
 #define __NR_mremap 25
+#define __NR_pipe 22
 #define __NR_madvise 28
 #define __NR_dup 32
+#define __NR_dup2 33
 #define __NR_clone 56
 #define __NR_fork 57
 #define __NR_vfork 58

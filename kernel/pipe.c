@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Pipes, after Linux's fs/pipe.c: a ring buffer between a read end and a
+ * write end, each an open file description that dup and fork share. A
+ * reader waits while the pipe is empty and some write end is still open;
+ * with none left it reads end-of-file. A writer waits while it is full
+ * and some read end is open; with none left the write fails with -EPIPE
+ * and, as on Linux, SIGPIPE ends the writer unless it ignores the signal.
+ * Writes of up to PIPE_BUF bytes are atomic: they go in whole or wait.
+ *
+ * A process killed while it waits here wakes (kill wakes it) and leaves
+ * with -EINTR; the system call's way out then ends it.
+ */
+#include <pagoda/mutex.h>
+#include <pagoda/process.h>
+#include <pagoda/slab.h>
+#include <pagoda/string.h>
+#include <pagoda/uaccess.h>
+#include <pagoda/wait.h>
+#include "syscalls.h"
+
+#define PIPE_SIZE (16 * 1024)
+#define PIPE_BUF 4096
+
+struct pipe {
+	struct mutex lock;
+	wait_queue_head_t wait;     /* readers and writers both: few of either */
+	u8 *buf;
+	size_t head, len;           /* data is buf[head .. head + len), wrapping */
+	unsigned int readers, writers;
+};
+
+int pipe_create(struct file **rp, struct file **wp)
+{
+	struct pipe *pipe = kzalloc(sizeof(*pipe), GFP_KERNEL);
+	struct file *r = file_alloc(FILE_PIPE), *w = file_alloc(FILE_PIPE);
+
+	if (pipe)
+		pipe->buf = kmalloc(PIPE_SIZE, GFP_KERNEL);
+	if (!pipe || !pipe->buf || !r || !w) {
+		if (pipe)
+			kfree(pipe->buf);
+		kfree(pipe);
+		kfree(r);
+		kfree(w);
+		return -ENOMEM;
+	}
+	mutex_init(&pipe->lock);
+	init_waitqueue_head(&pipe->wait);
+	pipe->readers = pipe->writers = 1;
+	r->pipe = w->pipe = pipe;
+	w->write_end = true;
+	*rp = r;
+	*wp = w;
+	return 0;
+}
+
+/* The last descriptor of one end went: the other side must not wait for it. */
+void pipe_release(struct file *f)
+{
+	struct pipe *pipe = f->pipe;
+	bool last;
+
+	mutex_lock(&pipe->lock);
+	if (f->write_end)
+		pipe->writers--;
+	else
+		pipe->readers--;
+	last = !pipe->readers && !pipe->writers;
+	mutex_unlock(&pipe->lock);
+	if (last) {
+		kfree(pipe->buf);
+		kfree(pipe);
+		return;
+	}
+	wake_up_all(&pipe->wait);
+}
+
+static bool killed(void)
+{
+	struct process *p = current_process();
+
+	return p && READ_ONCE(p->pending_kill);
+}
+
+long pipe_read(struct file *f, u64 ubuf, size_t count)
+{
+	struct pipe *pipe = f->pipe;
+	size_t done = 0;
+
+	if (!count)
+		return 0;
+	mutex_lock(&pipe->lock);
+	while (!pipe->len) {
+		bool writers = pipe->writers;
+
+		mutex_unlock(&pipe->lock);
+		if (!writers)
+			return 0;
+		if (f->nonblock)
+			return -EAGAIN;
+		wait_event(pipe->wait, READ_ONCE(pipe->len) || !READ_ONCE(pipe->writers) ||
+				       killed());
+		if (killed())
+			return -EINTR;
+		mutex_lock(&pipe->lock);
+	}
+	while (done < count && pipe->len) {
+		size_t n = MIN(count - done, MIN(pipe->len, PIPE_SIZE - pipe->head));
+
+		if (copy_to_user(ubuf + done, pipe->buf + pipe->head, n)) {
+			if (!done)
+				done = (size_t)-EFAULT;
+			break;
+		}
+		pipe->head = (pipe->head + n) % PIPE_SIZE;
+		pipe->len -= n;
+		done += n;
+	}
+	mutex_unlock(&pipe->lock);
+	wake_up_all(&pipe->wait);
+	return (long)done;
+}
+
+long pipe_write(struct file *f, u64 ubuf, size_t count)
+{
+	struct pipe *pipe = f->pipe;
+	size_t done = 0;
+
+	while (done < count) {
+		size_t room, n, tail;
+
+		mutex_lock(&pipe->lock);
+		if (!pipe->readers) {
+			mutex_unlock(&pipe->lock);
+			signal_pipe_broken();
+			return done ? (long)done : -EPIPE;
+		}
+		room = PIPE_SIZE - pipe->len;
+		/* Up to PIPE_BUF bytes go in whole: wait for room for all of them. */
+		if (!room || (count - done <= PIPE_BUF && room < count - done)) {
+			mutex_unlock(&pipe->lock);
+			if (f->nonblock)
+				return done ? (long)done : -EAGAIN;
+			wait_event(pipe->wait, PIPE_SIZE - READ_ONCE(pipe->len) >=
+						       MIN(count - done, (size_t)PIPE_BUF) ||
+						       !READ_ONCE(pipe->readers) || killed());
+			if (killed())
+				return done ? (long)done : -EINTR;
+			continue;
+		}
+		tail = (pipe->head + pipe->len) % PIPE_SIZE;
+		n = MIN(count - done, MIN(room, PIPE_SIZE - tail));
+		if (copy_from_user(pipe->buf + tail, ubuf + done, n)) {
+			mutex_unlock(&pipe->lock);
+			return done ? (long)done : -EFAULT;
+		}
+		pipe->len += n;
+		done += n;
+		mutex_unlock(&pipe->lock);
+		wake_up_all(&pipe->wait);
+	}
+	return (long)done;
+}
