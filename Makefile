@@ -180,8 +180,9 @@ $(ISO_CMDLINE):
 	@mkdir -p $(dir $@) && touch $@
 
 iso: $(B)/pagoda.iso
-$(B)/pagoda.iso: $(B)/pagoda.elf $(ISO_CMDLINE) boot/grub/grub.cfg.in tools/mkiso.sh
-	@tools/mkiso.sh $< $@ "$$CMDLINE"
+$(B)/pagoda.iso: $(B)/pagoda.elf $(ISO_CMDLINE) boot/grub/grub.cfg.in tools/mkiso.sh \
+		$(B)/initramfs-boot.cpio
+	@tools/mkiso.sh $< $@ "$$CMDLINE" $(B)/initramfs-boot.cpio
 
 
 # ---------------------------------------------------------------------------

@@ -7,6 +7,7 @@
  * programs for us are refused with the right error, and nothing else
  * notices.
  */
+#include <pagoda/boot_info.h>
 #include <pagoda/initramfs.h>
 #include <pagoda/ktest.h>
 #include <pagoda/process.h>
@@ -130,6 +131,25 @@ static void test_musl_uses_the_vdso(struct ktest *t)
 		  (unsigned long long)calls);
 }
 
+/*
+ * An initramfs the boot loader handed over (the ISO's GRUB module2 line;
+ * config.txt's on a Pi 4) is read after the built-in one: its file is
+ * there. A boot without one (QEMU -kernel) has nothing to check.
+ */
+static void test_boot_loader_initramfs(struct ktest *t)
+{
+	bool module = false;
+
+	for (u32 i = 0; i < boot_info.nr_modules; i++)
+		module |= !strcmp(boot_info.modules[i].name, "initramfs");
+	if (!module) {
+		ktest_skip(t, "no initramfs module from the boot loader (a direct boot)");
+		return;
+	}
+	KEXPECT_TRUE(t, ramfs_lookup("/etc/boot-module") != NULL);
+	KEXPECT_TRUE(t, ramfs_lookup("/bin/hello") != NULL); /* the built-in one still there */
+}
+
 static struct ktest_case exec_cases[] = {
 	KTEST_CASE(test_static_program),
 	KTEST_CASE(test_static_pie),
@@ -140,6 +160,7 @@ static struct ktest_case exec_cases[] = {
 	KTEST_CASE(test_musl_program),
 	KTEST_CASE(test_glibc_program),
 	KTEST_CASE(test_musl_uses_the_vdso),
+	KTEST_CASE(test_boot_loader_initramfs),
 	{}
 };
 KTEST_SUITE_FULL(exec, .cases = exec_cases, .kernel_only = true);

@@ -3,11 +3,14 @@
 # Build a Raspberry Pi 4 SD-card image without root: an MBR with one FAT32
 # partition (type 0x0c, FAT32 with LBA) made with mtools, holding the
 # firmware, the device tree, config.txt, cmdline.txt and our kernel8.img.
-#   usage: mksdcard.sh OUT.img KERNEL8.img FIRMWARE_DIR CONFIG_DIR
+#   usage: mksdcard.sh OUT.img KERNEL8.img FIRMWARE_DIR CONFIG_DIR [INITRAMFS.cpio]
 # FIRMWARE_DIR is what fetch-pi4-firmware.sh filled; CONFIG_DIR holds
-# config.txt and cmdline.txt (boot/pi4).
+# config.txt and cmdline.txt (boot/pi4). An initramfs goes on the card as
+# initramfs.cpio with an `initramfs initramfs.cpio followkernel` line added
+# to config.txt: the firmware loads it after the kernel and names it in the
+# device tree's /chosen, where the kernel reads it.
 set -euo pipefail
-out=$1 kernel=$2 fw=$3 conf=$4
+out=$1 kernel=$2 fw=$3 conf=$4 initramfs=${5:-}
 here=$(cd "$(dirname "$0")" && pwd)
 say() { printf 'mksdcard: %s\n' "$*" >&2; }
 
@@ -26,6 +29,17 @@ for f in "${files[@]}" "$kernel"; do
 		exit 1
 	fi
 done
+
+if [ -n "$initramfs" ]; then
+	extra=$(mktemp -d "${TMPDIR:-/tmp}/pagoda-card.XXXXXX")
+	trap 'rm -rf "$extra"' EXIT
+	{ cat "$conf/config.txt"
+	  printf '\n# The initramfs (added by tools/mksdcard.sh).\ninitramfs initramfs.cpio followkernel\n'
+	} > "$extra/config.txt"
+	cp "$initramfs" "$extra/initramfs.cpio"
+	files[4]="$extra/config.txt"
+	files+=("$extra/initramfs.cpio")
+fi
 
 tmp="$out.tmp"
 rm -f "$tmp"

@@ -46,6 +46,14 @@ $(B)/initramfs.cpio: $(addprefix $(B)/user/,$(USER_PROGS)) $(B)/user/truncated u
 	@echo "  CPIO    $@"
 	@$(PY) tools/mkcpio.py $@ $(INITRAMFS_FILES)
 
+# A second, small archive for the boot loader to hand over as a module
+# (tools/mkiso.sh's GRUB module2, tools/mksdcard.sh's config.txt
+# initramfs line), as a distribution ships its initramfs beside the
+# kernel: its one file is found nowhere else, so seeing it proves the path.
+$(B)/initramfs-boot.cpio: user/boot-module.txt tools/mkcpio.py
+	@echo "  CPIO    $@"
+	@$(PY) tools/mkcpio.py $@ etc/boot-module=user/boot-module.txt
+
 $(B)/obj/kernel/initramfs_builtin.o: $(B)/initramfs.cpio
 $(B)/obj/kernel/initramfs_builtin.o: KCFLAGS += -DINITRAMFS_IMAGE='"$(B)/initramfs.cpio"'
 

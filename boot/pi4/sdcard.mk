@@ -25,8 +25,9 @@ sdcard: $(B)/pagoda-pi4.img
 	@echo "    sudo dd if=$< of=/dev/sdX bs=4M conv=fsync status=progress"
 	@echo "  then wire a 3.3 V serial adapter to header pins 8/10 (GPIO 14/15), open it"
 	@echo "  at 115200 baud and power the Pi on (README.md, 'On a real Raspberry Pi 4')."
-$(B)/pagoda-pi4.img: $(B)/kernel8.img $(PI4_DTB) $(PI4_CONF) tools/mksdcard.sh tools/mbr.py | $(DEPS_STAMP)
-	@tools/mksdcard.sh $@ $(B)/kernel8.img $(PI4_FW) boot/pi4
+$(B)/pagoda-pi4.img: $(B)/kernel8.img $(PI4_DTB) $(PI4_CONF) tools/mksdcard.sh tools/mbr.py \
+		$(B)/initramfs-boot.cpio | $(DEPS_STAMP)
+	@tools/mksdcard.sh $@ $(B)/kernel8.img $(PI4_FW) boot/pi4 $(B)/initramfs-boot.cpio
 else
 sdcard:
 	@echo "sdcard: the SD card is for a Raspberry Pi 4; run: make ARCH=arm64 PLATFORM=pi4 sdcard" >&2

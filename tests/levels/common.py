@@ -124,7 +124,8 @@ class Context:
         if cmdline not in self._isos:
             iso = os.path.join(OUT, "pagoda-test.iso" if cmdline == test_cmdline()
                                else "pagoda-test-%d.iso" % len(self._isos))
-            subprocess.run([os.path.join(ROOT, "tools", "mkiso.sh"), KERNEL, iso, cmdline],
+            subprocess.run([os.path.join(ROOT, "tools", "mkiso.sh"), KERNEL, iso, cmdline,
+                            os.path.join(os.path.dirname(KERNEL), "initramfs-boot.cpio")],
                            check=True, stdout=subprocess.DEVNULL)
             self._isos[cmdline] = iso
         return self._isos[cmdline]
