@@ -108,6 +108,58 @@ static long ts_ns(const struct timespec *t)
 	return t->tv_sec * 1000000000L + t->tv_nsec;
 }
 
+/* CLOCK_MONOTONIC alternating the vDSO and the syscall: how often it went back. */
+static long backwards_count(clock_gettime_t vgettime, int rounds)
+{
+	struct timespec a;
+	long last = 0, backwards = 0;
+
+	for (int i = 0; i < rounds; i++) {
+		int r = (i & 1) ? vgettime(CLOCK_MONOTONIC, &a) : clock_gettime(CLOCK_MONOTONIC, &a);
+
+		if (r || ts_ns(&a) < last)
+			backwards++;
+		last = ts_ns(&a);
+	}
+	return backwards;
+}
+
+/*
+ * Four children run the interleaved check at once, yielding as they go,
+ * so the scheduler spreads them and moves them between CPUs while the
+ * timer rewrites the data page: each reads the counter of whatever CPU it
+ * is on. Each exits with its count of backward steps (0 expected).
+ */
+static int on_every_cpu(clock_gettime_t vgettime)
+{
+	long pid[4];
+	int bad = 0, status;
+
+	for (int i = 0; i < 4; i++) {
+#ifdef __NR_fork
+		pid[i] = syscall0(__NR_fork);
+#else
+		pid[i] = syscall6(__NR_clone, 17 /* SIGCHLD */, 0, 0, 0, 0, 0);
+#endif
+		if (pid[i] == 0) {
+			long b = 0;
+
+			for (int k = 0; k < 20; k++) {
+				b += backwards_count(vgettime, 200);
+				syscall0(__NR_sched_yield);
+			}
+			exit(b ? 1 : 0);
+		}
+	}
+	for (int i = 0; i < 4; i++) {
+		status = -1;
+		if (pid[i] <= 0 || syscall6(__NR_wait4, pid[i], &status, 0, 0, 0, 0) != pid[i] ||
+		    status != 0)
+			bad++;
+	}
+	return bad == 0;
+}
+
 #define MREMAP_MAYMOVE 1
 #define MREMAP_FIXED 2
 
@@ -258,6 +310,7 @@ int main(int argc, char **argv, char **envp)
 		last = ts_ns(&a);
 	}
 	check(backwards == 0, "CLOCK_MONOTONIC never goes backwards across the vDSO and the syscall");
+	check(on_every_cpu(vgettime), "the same in four processes at once, on every CPU they land on");
 	check(vgettime(CLOCK_REALTIME, &a) == 0 && clock_gettime(CLOCK_REALTIME, &b) == 0 &&
 	      ts_ns(&b) - ts_ns(&a) >= 0 && ts_ns(&b) - ts_ns(&a) < 1000000000L,
 	      "CLOCK_REALTIME agrees with the syscall");
