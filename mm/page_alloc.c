@@ -175,15 +175,20 @@ static inline bool buddy_merge_likely(struct zone *zone, struct page *page,
 	       page_is_buddy(page + ((long)higher_buddy - (long)pfn), order + 1);
 }
 
+/*
+ * hooked: the node's policy has a hook on free (freed, free_to_tail).
+ * The caller looks once, so that a batch of frees does not load the
+ * policy's table for each page.
+ */
 static __hot_inline void free_one_page(struct page *page, unsigned long pfn,
 					struct zone *zone, unsigned int order,
-					int migratetype, unsigned int fpi)
+					int migratetype, unsigned int fpi, bool hooked)
 {
 	const struct page_alloc_policy *policy = zone->zone_pgdat->policy;
 	unsigned long pages = 1UL << order;
 	bool to_tail;
 
-	if (unlikely(policy->freed) && !(fpi & FPI_POPULATE))
+	if (unlikely(hooked) && policy->freed && !(fpi & FPI_POPULATE))
 		policy->freed(zone->zone_pgdat, pfn, order); /* policy: accounting */
 	/* LAB buddy: solution */
 	while (order < MAX_ORDER - 1) {
@@ -219,17 +224,24 @@ static __hot_inline void free_one_page(struct page *page, unsigned long pfn,
 
 	if (fpi & (FPI_TO_TAIL | FPI_POPULATE))
 		to_tail = true;
-	else if (likely(!policy->free_to_tail) || /* policy: head or tail */
+	else if (likely(!hooked) || !policy->free_to_tail || /* policy: head or tail */
 		 !policy->free_to_tail(zone, page, pfn, order, &to_tail))
 		to_tail = buddy_merge_likely(zone, page, pfn, order);
 	add_to_free_list(page, zone, order, migratetype, to_tail);
 	zone->free_pages += pages;
 }
 
+static inline bool policy_hooks_free(const struct zone *zone)
+{
+	const struct page_alloc_policy *policy = zone->zone_pgdat->policy;
+
+	return policy->freed || policy->free_to_tail;
+}
+
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
 		     unsigned int order, int migratetype, unsigned int fpi)
 {
-	free_one_page(page, pfn, zone, order, migratetype, fpi);
+	free_one_page(page, pfn, zone, order, migratetype, fpi, policy_hooks_free(zone));
 }
 
 /*
@@ -406,16 +418,85 @@ static __hot_inline struct page *__rmqueue(struct zone *zone, unsigned int order
 
 /* --- per-CPU lists ----------------------------------------------------------- */
 
+/*
+ * rmqueue_bulk()'s fast way: take the smallest free block of mt whole and
+ * cut it into order-0 pages for the pcp list, instead of one __rmqueue()
+ * (a search from order 0 up, a split of every level, the policy's checks)
+ * per page. The result is exactly what page-by-page allocation leaves:
+ * with the smallest non-empty order o, each of count such allocations
+ * takes the next frame of that block (expand() keeps the lower half and
+ * lists the upper ones, each alone on its list, and the next search finds
+ * the smallest of them first). So the pages go to the pcp list in address
+ * order, and what is not taken of the block stays free as the blocks of
+ * the binary decomposition of its remainder, smallest first. Only a
+ * policy that picks blocks or counts takings (pick, taken) must see each
+ * page: the caller does not come here then. Returns the pages moved; fewer
+ * than count when mt has no free block left (the caller steals).
+ */
+static int carve_bulk(struct zone *zone, int count, int mt, struct list_head *to)
+{
+	int n = 0;
+
+	while (n < count) {
+		unsigned long take, rest, at;
+		struct page *block = NULL;
+		unsigned int o;
+
+		for (o = 0; o < MAX_ORDER; o++) {
+			struct list_head *list = &zone->free_area[o].free_list[mt];
+
+			if (!list_empty(list)) {
+				block = list_first_entry(list, struct page, lru);
+				break;
+			}
+		}
+		if (!block)
+			break;
+		del_from_free_list(block, zone, o);
+		take = MIN((unsigned long)(count - n), 1UL << o);
+		for (unsigned long i = 0; i < take; i++) {
+			/* as a split leaves it (clear_buddy), then on the pcp list */
+			block[i].flags = (block[i].flags & ~PG_buddy) | PG_pcp;
+			block[i].order = 0;
+			list_add_tail(&block[i].lru, to);
+		}
+		/* the remainder: one block per set bit of its size, each aligned
+		 * because what lies below it is a multiple of its size */
+		rest = (1UL << o) - take;
+		at = take;
+		for (unsigned int j = 0; rest; j++) {
+			if (!(rest & (1UL << j)))
+				continue;
+			set_buddy(block + at, j);
+			add_to_free_list(block + at, zone, j, mt, false);
+			at += 1UL << j;
+			rest -= 1UL << j;
+		}
+		zone->free_pages -= take;
+		n += (int)take;
+	}
+	return n;
+}
+
 /* Move up to count order-0 pages from the buddy lists to a pcp list. */
 static int rmqueue_bulk(struct zone *zone, int count, int mt,
 			struct per_cpu_pages *pcp)
 {
+	const struct page_alloc_policy *policy = zone->zone_pgdat->policy;
+	bool carve = !policy->pick && !policy->taken;
 	int n = 0;
 
 	spin_lock(&zone->lock);
 	while (n < count) {
-		struct page *page = __rmqueue(zone, 0, mt);
+		struct page *page;
 
+		if (carve) {
+			n += carve_bulk(zone, count - n, mt, &pcp->lists[mt]);
+			if (n == count)
+				break;
+		}
+		/* a policy's pick, or stealing from the other migratetype */
+		page = __rmqueue(zone, 0, mt);
 		if (!page)
 			break;
 		page->flags |= PG_pcp;
@@ -427,27 +508,40 @@ static int rmqueue_bulk(struct zone *zone, int count, int mt,
 	return n;
 }
 
-/* Give up to count pages back from a pcp list to the buddy lists. */
+/* The migratetype of the pageblock that holds page (pfn). */
+static inline int page_pb_mt(const struct page *page, unsigned long pfn)
+{
+	return (page - (pfn & (pageblock_nr_pages - 1)))->pb_migratetype;
+}
+
+/*
+ * Give up to count pages back from a pcp list to the buddy lists. What
+ * stays the same for the whole batch (the node's array, the policy's
+ * hooks) is looked up once, not per page.
+ */
 static void free_pcppages_bulk(struct zone *zone, int count,
 			       struct per_cpu_pages *pcp)
 {
+	const struct pglist_data *pgdat = zone->zone_pgdat;
+	const struct page *map = pgdat->node_mem_map;
+	unsigned long start = pgdat->node_start_pfn;
+	bool hooked = policy_hooks_free(zone);
+
 	spin_lock(&zone->lock);
 	for (int mt = 0; mt < MIGRATE_TYPES && count > 0; mt++) {
-		while (count > 0 && !list_empty(&pcp->lists[mt])) {
-			/* the coldest pages: the tail */
-			struct page *page = list_last_entry(&pcp->lists[mt],
-							    struct page, lru);
+		struct list_head *list = &pcp->lists[mt];
 
-			unsigned long pfn = zone_page_pfn(zone, page);
+		while (count > 0 && !list_empty(list)) {
+			/* the coldest pages: the tail */
+			struct page *page = list_last_entry(list, struct page, lru);
+			unsigned long pfn = start + (unsigned long)(page - map);
 
 			list_del(&page->lru);
 			page->flags &= ~PG_pcp;
 			pcp->count--;
 			count--;
 			/* to its pageblock's type as it is now */
-			free_one_page(page, pfn, zone, 0,
-					(page - (pfn & (pageblock_nr_pages - 1)))->pb_migratetype,
-					FPI_NONE);
+			free_one_page(page, pfn, zone, 0, page_pb_mt(page, pfn), FPI_NONE, hooked);
 		}
 	}
 	spin_unlock(&zone->lock);
@@ -547,13 +641,14 @@ static __hot_inline struct page *rmqueue(struct zone *zone, unsigned int order, 
 	return page;
 }
 
+/* DMA wins over DMA32; neither is Normal. DMA32 is the zone just below
+ * Normal, which saves a second branch on the fast path. */
+_Static_assert(ZONE_DMA32 == ZONE_NORMAL - 1, "gfp_zone() counts on the zone order");
 static inline enum zone_type gfp_zone(gfp_t gfp)
 {
-	if (gfp & __GFP_DMA)
+	if (unlikely(gfp & __GFP_DMA))
 		return ZONE_DMA;
-	if (gfp & __GFP_DMA32)
-		return ZONE_DMA32;
-	return ZONE_NORMAL;
+	return ZONE_NORMAL - !!(gfp & __GFP_DMA32);
 }
 
 static inline int gfp_migratetype(gfp_t gfp)
@@ -690,7 +785,13 @@ static struct page *alloc_pages_slow(struct pglist_data *pgdat, int nid, gfp_t g
 	return page;
 }
 
-struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
+/*
+ * Everything but an order-0 page found on the per-CPU list: the buddy
+ * lists under the zone lock, a pcp refill, the lower zones. Out of line so
+ * that the pcp fast path in alloc_pages_node() keeps few registers live.
+ */
+static __attribute__((noinline)) struct page *
+alloc_pages_zone(int nid, gfp_t gfp, unsigned int order)
 {
 	struct pglist_data *pgdat = NODE_DATA(nid);
 	int mt = gfp_migratetype(gfp);
@@ -710,6 +811,61 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 	zone->alloc_count++;
 	prep_new_page(zone, page, order, gfp);
 	return page;
+}
+
+/* This CPU's first pcp page of the zone, or NULL if its list is empty. */
+static __hot_inline struct page *pcp_alloc_fast(struct zone *zone, gfp_t gfp)
+{
+	struct list_head *list;
+	struct page *page;
+	unsigned long flags = arch_irq_save();
+	struct per_cpu_pages *pcp = &zone->pcp[smp_processor_id()];
+
+	list = &pcp->lists[gfp_migratetype(gfp)];
+	if (unlikely(list_empty(list))) {
+		arch_irq_restore(flags);
+		return NULL;
+	}
+	page = list_first_entry(list, struct page, lru);
+	list_del(&page->lru);
+	pcp->count--;
+	arch_irq_restore(flags);
+	zone->alloc_count++;
+	page->flags &= ~PG_pcp;
+	prep_new_page(zone, page, 0, gfp);
+	return page;
+}
+
+/*
+ * The common case is kept short: an order-0 page already on this CPU's
+ * list, with fault injection off. It needs only the zone and gfp across
+ * the interrupt save, which is a call; everything else (an empty list,
+ * other orders, fault injection, a missing node) is alloc_pages_zone(),
+ * which starts over with all the checks.
+ */
+struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
+{
+	if (order == 0 && likely(page_alloc_pcp) && likely(!fail.times)) {
+		struct pglist_data *pgdat = NODE_DATA(nid);
+		struct page *page;
+
+		if (likely(pgdat)) {
+			struct zone *zone = &pgdat->node_zones[gfp_zone(gfp)];
+
+			/*
+			 * One register for the zone: left alone, gcc keeps the
+			 * zone's index and rebuilds each field's address from it
+			 * (three multiplies and a spill on x86-64).
+			 */
+			__asm__("" : "+r"(zone));
+			page = pcp_alloc_fast(zone, gfp);
+			if (likely(page))
+				return page;
+			/* nid and order from what is live anyway (the same values) */
+			return alloc_pages_zone(zone->zone_pgdat->node_id, gfp, 0);
+		}
+	}
+	return alloc_pages_zone(nid, gfp, order);
 }
 
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
@@ -772,33 +928,58 @@ static inline bool free_pages_check(struct page *page, unsigned int order)
 
 void (*page_free_check)(phys_addr_t start, size_t bytes);
 
+/* dma.debug's look at every free (a hook, so out of line). */
+static __attribute__((noinline)) void free_check_hook(struct page *page, unsigned int order)
+{
+	if (!page_zone(page)->zone_pgdat->simulated)
+		page_free_check(page_to_phys(page), PAGE_SIZE << order);
+}
+
+/*
+ * The buddy path of a free (pcp lists off, or order > 0): merge under the
+ * zone lock. Out of line, so that the pcp fast path in __free_pages()
+ * keeps few registers live.
+ */
+static __attribute__((noinline)) void free_pages_zone(struct zone *zone, struct page *page,
+						      unsigned int order)
+{
+	unsigned long flags, pfn = zone_page_pfn(zone, page);
+	int mt = page_pb_mt(page, pfn);
+
+	page->flags &= ~PG_head;
+	page->order = 0;
+	spin_lock_irqsave(&zone->lock, flags);
+	zone->free_count++;
+	free_one_page(page, pfn, zone, order, mt, FPI_NONE, policy_hooks_free(zone));
+	spin_unlock_irqrestore(&zone->lock, flags);
+}
+
 void __free_pages(struct page *page, unsigned int order)
 {
 	struct zone *zone;
-	unsigned long flags, pfn;
-	int mt;
 
 	if (unlikely(!page))
 		return;
-	if (unlikely(page_free_check) && !page_zone(page)->zone_pgdat->simulated)
-		page_free_check(page_to_phys(page), PAGE_SIZE << order);
+	if (unlikely(page_free_check))
+		free_check_hook(page, order);
 	if (unlikely(!free_pages_check(page, order)))
 		return;
 	page->refcount = 0;
-	page->flags &= ~PG_head;
-	page->order = 0;
 	zone = page_zone(page);
+	/* one register for the zone (see alloc_pages_node()) */
+	__asm__("" : "+r"(zone));
 	if (unlikely(page_alloc_debug) && !zone->zone_pgdat->simulated)
 		memset(page_address(page), PAGE_POISON, PAGE_SIZE << order);
-	pfn = zone_page_pfn(zone, page);
-	mt = (page - (pfn & (pageblock_nr_pages - 1)))->pb_migratetype;
 
 	if (order == 0 && likely(page_alloc_pcp)) {
+		int mt = page_pb_mt(page, zone_page_pfn(zone, page));
 		struct per_cpu_pages *pcp;
+		unsigned long flags;
 
+		/* the check saw order 0: page->order is 0 already */
+		page->flags = (page->flags & ~PG_head) | PG_pcp;
 		flags = arch_irq_save();
 		pcp = &zone->pcp[smp_processor_id()];
-		page->flags |= PG_pcp;
 		list_add(&page->lru, &pcp->lists[mt]); /* hot: reused first */
 		zone->free_count++;
 		if (unlikely(++pcp->count >= pcp->high))
@@ -806,10 +987,7 @@ void __free_pages(struct page *page, unsigned int order)
 		arch_irq_restore(flags);
 		return;
 	}
-	spin_lock_irqsave(&zone->lock, flags);
-	zone->free_count++;
-	free_one_page(page, pfn, zone, order, mt, FPI_NONE);
-	spin_unlock_irqrestore(&zone->lock, flags);
+	free_pages_zone(zone, page, order);
 }
 
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
