@@ -804,6 +804,7 @@ alloc_pages_zone(int nid, gfp_t gfp, unsigned int order)
 		return NULL;
 	/* The highest zone allowed first; the slow path goes down to DMA. */
 	zone = &pgdat->node_zones[gfp_zone(gfp)];
+	__asm__("" : "+r"(zone)); /* one register (see alloc_pages_node()) */
 	if (likely(zone->managed_pages))
 		page = rmqueue(zone, order, mt, gfp);
 	if (unlikely(!page))
@@ -813,8 +814,13 @@ alloc_pages_zone(int nid, gfp_t gfp, unsigned int order)
 	return page;
 }
 
-/* This CPU's first pcp page of the zone, or NULL if its list is empty. */
-static __hot_inline struct page *pcp_alloc_fast(struct zone *zone, gfp_t gfp)
+/*
+ * This CPU's first pcp page of the zone; if the list is empty, the
+ * buddy path (which refills it). A function of its own, each path ending
+ * in a tail call, so that alloc_pages_node() saves no registers on its way
+ * to alloc_pages_zone() (gcc saves them on entry otherwise).
+ */
+static __attribute__((noinline)) struct page *pcp_alloc_fast(struct zone *zone, gfp_t gfp)
 {
 	struct list_head *list;
 	struct page *page;
@@ -824,7 +830,8 @@ static __hot_inline struct page *pcp_alloc_fast(struct zone *zone, gfp_t gfp)
 	list = &pcp->lists[gfp_migratetype(gfp)];
 	if (unlikely(list_empty(list))) {
 		arch_irq_restore(flags);
-		return NULL;
+		/* refill: nid from the zone (the same value) */
+		return alloc_pages_zone(zone->zone_pgdat->node_id, gfp, 0);
 	}
 	page = list_first_entry(list, struct page, lru);
 	list_del(&page->lru);
@@ -847,7 +854,6 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 {
 	if (order == 0 && likely(page_alloc_pcp) && likely(!fail.times)) {
 		struct pglist_data *pgdat = NODE_DATA(nid);
-		struct page *page;
 
 		if (likely(pgdat)) {
 			struct zone *zone = &pgdat->node_zones[gfp_zone(gfp)];
@@ -858,11 +864,7 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 			 * (three multiplies and a spill on x86-64).
 			 */
 			__asm__("" : "+r"(zone));
-			page = pcp_alloc_fast(zone, gfp);
-			if (likely(page))
-				return page;
-			/* nid and order from what is live anyway (the same values) */
-			return alloc_pages_zone(zone->zone_pgdat->node_id, gfp, 0);
+			return pcp_alloc_fast(zone, gfp);
 		}
 	}
 	return alloc_pages_zone(nid, gfp, order);
@@ -954,6 +956,28 @@ static __attribute__((noinline)) void free_pages_zone(struct zone *zone, struct 
 	spin_unlock_irqrestore(&zone->lock, flags);
 }
 
+/*
+ * An order-0 page onto this CPU's list, the coldest batch back to the
+ * buddy lists when the list is over its high mark. Out of line for the
+ * same reason as pcp_alloc_fast().
+ */
+static __attribute__((noinline)) void free_pcp_fast(struct zone *zone, struct page *page)
+{
+	int mt = page_pb_mt(page, zone_page_pfn(zone, page));
+	struct per_cpu_pages *pcp;
+	unsigned long flags;
+
+	/* the check saw order 0: page->order is 0 already */
+	page->flags = (page->flags & ~PG_head) | PG_pcp;
+	flags = arch_irq_save();
+	pcp = &zone->pcp[smp_processor_id()];
+	list_add(&page->lru, &pcp->lists[mt]); /* hot: reused first */
+	zone->free_count++;
+	if (unlikely(++pcp->count >= pcp->high))
+		free_pcppages_bulk(zone, pcp->batch, pcp);
+	arch_irq_restore(flags);
+}
+
 void __free_pages(struct page *page, unsigned int order)
 {
 	struct zone *zone;
@@ -971,23 +995,10 @@ void __free_pages(struct page *page, unsigned int order)
 	if (unlikely(page_alloc_debug) && !zone->zone_pgdat->simulated)
 		memset(page_address(page), PAGE_POISON, PAGE_SIZE << order);
 
-	if (order == 0 && likely(page_alloc_pcp)) {
-		int mt = page_pb_mt(page, zone_page_pfn(zone, page));
-		struct per_cpu_pages *pcp;
-		unsigned long flags;
-
-		/* the check saw order 0: page->order is 0 already */
-		page->flags = (page->flags & ~PG_head) | PG_pcp;
-		flags = arch_irq_save();
-		pcp = &zone->pcp[smp_processor_id()];
-		list_add(&page->lru, &pcp->lists[mt]); /* hot: reused first */
-		zone->free_count++;
-		if (unlikely(++pcp->count >= pcp->high))
-			free_pcppages_bulk(zone, pcp->batch, pcp);
-		arch_irq_restore(flags);
-		return;
-	}
-	free_pages_zone(zone, page, order);
+	if (order == 0 && likely(page_alloc_pcp))
+		free_pcp_fast(zone, page);
+	else
+		free_pages_zone(zone, page, order);
 }
 
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
