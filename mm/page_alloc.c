@@ -516,18 +516,16 @@ static inline int page_pb_mt(const struct page *page, unsigned long pfn)
 
 /*
  * Give up to count pages back from a pcp list to the buddy lists. What
- * stays the same for the whole batch (the node's array, the policy's
- * hooks) is looked up once, not per page.
+ * stays the same for the whole batch (the node's array, whether the policy
+ * has hooks on free) is looked up once, not per page.
  */
-static void free_pcppages_bulk(struct zone *zone, int count,
-			       struct per_cpu_pages *pcp)
+static __hot_inline void free_pcppages_batch(struct zone *zone, int count,
+					     struct per_cpu_pages *pcp, bool hooked)
 {
 	const struct pglist_data *pgdat = zone->zone_pgdat;
 	const struct page *map = pgdat->node_mem_map;
 	unsigned long start = pgdat->node_start_pfn;
-	bool hooked = policy_hooks_free(zone);
 
-	spin_lock(&zone->lock);
 	for (int mt = 0; mt < MIGRATE_TYPES && count > 0; mt++) {
 		struct list_head *list = &pcp->lists[mt];
 
@@ -544,6 +542,17 @@ static void free_pcppages_bulk(struct zone *zone, int count,
 			free_one_page(page, pfn, zone, 0, page_pb_mt(page, pfn), FPI_NONE, hooked);
 		}
 	}
+}
+
+static void free_pcppages_bulk(struct zone *zone, int count,
+			       struct per_cpu_pages *pcp)
+{
+	spin_lock(&zone->lock);
+	/* two copies of the loop: the common one has no policy code at all */
+	if (unlikely(policy_hooks_free(zone)))
+		free_pcppages_batch(zone, count, pcp, true);
+	else
+		free_pcppages_batch(zone, count, pcp, false);
 	spin_unlock(&zone->lock);
 }
 
