@@ -70,6 +70,9 @@ void deferred_init_all(struct pglist_data *pgdat);
 /* Whether a node under this policy may defer (no hooks that look at
  * the whole node: mm/policy.c). */
 bool policy_allows_deferred_init(const struct page_alloc_policy *policy);
+/* rmqueue_bulk() cuts whole blocks (on: the default) or takes page by
+ * page, with the same result; a switch for the test that says so. */
+extern bool page_alloc_bulk_carve;
 /* Linux's min_free_kbytes rule, spread over the zones by size. */
 void setup_watermarks(struct pglist_data *pgdat);
 

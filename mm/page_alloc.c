@@ -418,29 +418,50 @@ static __hot_inline struct page *__rmqueue(struct zone *zone, unsigned int order
 
 /* --- per-CPU lists ----------------------------------------------------------- */
 
+/* Put 2^order pages, from page on, at the tail of a pcp list in address
+ * order, as page-by-page allocation leaves them (clear_buddy(), PG_pcp). */
+static inline void pcp_add_run(struct page *page, unsigned int order, struct list_head *to)
+{
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		page[i].flags = (page[i].flags & ~PG_buddy) | PG_pcp;
+		page[i].order = 0;
+		list_add_tail(&page[i].lru, to);
+	}
+}
+
+/* The smallest order whose block holds n pages (n >= 1). */
+static inline unsigned int order_for(unsigned long n)
+{
+	return n <= 1 ? 0 : 64 - (unsigned int)__builtin_clzl(n - 1);
+}
+
 /*
  * rmqueue_bulk()'s fast way: take the smallest free block of mt whole and
- * cut it into order-0 pages for the pcp list, instead of one __rmqueue()
- * (a search from order 0 up, a split of every level, the policy's checks)
- * per page. The result is exactly what page-by-page allocation leaves:
- * with the smallest non-empty order o, each of count such allocations
- * takes the next frame of that block (expand() keeps the lower half and
- * lists the upper ones, each alone on its list, and the next search finds
- * the smallest of them first). So the pages go to the pcp list in address
- * order, and what is not taken of the block stays free as the blocks of
- * the binary decomposition of its remainder, smallest first. Only a
- * policy that picks blocks or counts takings (pick, taken) must see each
- * page: the caller does not come here then. Returns the pages moved; fewer
- * than count when mt has no free block left (the caller steals).
+ * cut the pages off it in one go, instead of one __rmqueue() (a search
+ * from order 0 up, a split of every level, the policy's checks) per page.
+ *
+ * The result is exactly what count page-by-page allocations leave. With o
+ * the smallest non-empty order, each such allocation takes the next frame
+ * of that block: expand() keeps the lower half and lists the upper ones,
+ * each alone on its list, and the next search finds the smallest of them
+ * first. So the pages go to the pcp list in address order, and what is not
+ * taken stays free as the aligned blocks that make up the rest of the
+ * block, one per order. Here: split (expand()) down to the smallest order
+ * that holds the pages still wanted; if that is more than wanted, its
+ * lower half is all taken and the upper half is split the same way.
+ *
+ * Only a policy that picks blocks or counts takings (pick, taken) must see
+ * each page; the caller does not come here then. Returns the pages moved:
+ * fewer than count when mt has no free block left (the caller steals).
  */
 static int carve_bulk(struct zone *zone, int count, int mt, struct list_head *to)
 {
 	int n = 0;
 
 	while (n < count) {
-		unsigned long take, rest, at;
+		unsigned long left = (unsigned long)(count - n);
 		struct page *block = NULL;
-		unsigned int o;
+		unsigned int o, low;
 
 		for (o = 0; o < MAX_ORDER; o++) {
 			struct list_head *list = &zone->free_area[o].free_list[mt];
@@ -453,37 +474,37 @@ static int carve_bulk(struct zone *zone, int count, int mt, struct list_head *to
 		if (!block)
 			break;
 		del_from_free_list(block, zone, o);
-		take = MIN((unsigned long)(count - n), 1UL << o);
-		for (unsigned long i = 0; i < take; i++) {
-			/* as a split leaves it (clear_buddy), then on the pcp list */
-			block[i].flags = (block[i].flags & ~PG_buddy) | PG_pcp;
-			block[i].order = 0;
-			list_add_tail(&block[i].lru, to);
+		if (left > (1UL << o))
+			left = 1UL << o;
+		zone->free_pages -= left;
+		n += (int)left;
+		/* block is a free block of order o; left of its pages are wanted */
+		while (left) {
+			low = order_for(left);
+			expand(zone, block, low, o, mt, 0);
+			o = low;
+			if (left == (1UL << o)) {
+				pcp_add_run(block, o, to);
+				break;
+			}
+			/* more than half of it: the lower half whole, then the upper */
+			pcp_add_run(block, o - 1, to);
+			block += 1UL << (o - 1);
+			left -= 1UL << (o - 1);
+			o--;
 		}
-		/* the remainder: one block per set bit of its size, each aligned
-		 * because what lies below it is a multiple of its size */
-		rest = (1UL << o) - take;
-		at = take;
-		for (unsigned int j = 0; rest; j++) {
-			if (!(rest & (1UL << j)))
-				continue;
-			set_buddy(block + at, j);
-			add_to_free_list(block + at, zone, j, mt, false);
-			at += 1UL << j;
-			rest -= 1UL << j;
-		}
-		zone->free_pages -= take;
-		n += (int)take;
 	}
 	return n;
 }
+
+bool page_alloc_bulk_carve = true;
 
 /* Move up to count order-0 pages from the buddy lists to a pcp list. */
 static int rmqueue_bulk(struct zone *zone, int count, int mt,
 			struct per_cpu_pages *pcp)
 {
 	const struct page_alloc_policy *policy = zone->zone_pgdat->policy;
-	bool carve = !policy->pick && !policy->taken;
+	bool carve = page_alloc_bulk_carve && !policy->pick && !policy->taken;
 	int n = 0;
 
 	spin_lock(&zone->lock);

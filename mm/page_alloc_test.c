@@ -15,6 +15,7 @@
  */
 #include <pagoda/ktest.h>
 #include <pagoda/mm.h>
+#include <pagoda/preempt.h>
 #include <pagoda/random.h>
 #include <pagoda/string.h>
 #include "internal.h"
@@ -747,6 +748,127 @@ static void test_deferred_init_same_pages(struct ktest *t)
 	memsim_destroy(deferred);
 }
 
+/*
+ * A hash of every buddy free list of the node, in list order: equal for
+ * two nodes only if the same blocks are on the same lists in the same order.
+ */
+static u64 free_lists_hash(struct pglist_data *pgdat)
+{
+	u64 h = 1469598103934665603ULL;
+	struct zone *z;
+
+	for_each_zone_in_node(z, pgdat)
+		for (int o = 0; o < MAX_ORDER; o++)
+			for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+				struct page *p;
+
+				list_for_each_entry(p, &z->free_area[o].free_list[mt], lru)
+					h = (h ^ page_to_pfn(p)) * 1099511628211ULL;
+				h = (h ^ (u64)(o * MIGRATE_TYPES + mt + 1)) * 1099511628211ULL;
+			}
+	return h;
+}
+
+/*
+ * Fragment the node the same way each time: allocations of mixed orders
+ * from a fixed seed, every third one freed again (the rest stay).
+ */
+static void fragment_node(struct rng *r, struct page **kept, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int order = rng_u32(r) % 4;
+		struct page *p = alloc_pages_node(SIM_NID, __GFP_NOWARN, order);
+
+		kept[i] = NULL;
+		if (p && i % 3 == 0)
+			__free_pages(p, order);
+		else
+			kept[i] = p;
+	}
+}
+
+/* A hash of this CPU's pcp lists of the node, in list order. */
+static u64 pcp_lists_hash(struct pglist_data *pgdat)
+{
+	u64 h = 1469598103934665603ULL;
+	struct zone *z;
+
+	for_each_zone_in_node(z, pgdat)
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+			struct page *p;
+
+			list_for_each_entry(p, &z->pcp[smp_processor_id()].lists[mt], lru)
+				h = (h ^ page_to_pfn(p)) * 1099511628211ULL;
+			h = (h ^ (u64)(mt + 1)) * 1099511628211ULL;
+		}
+	return h;
+}
+
+/*
+ * One run for the test below: build and fragment the holey node, then
+ * allocate order-0 pages of both migratetypes (so that refills also steal)
+ * with the per-CPU lists on; the frames handed out go to pfns, the state
+ * of the free lists and pcp lists to the hashes.
+ */
+static unsigned long refill_run(struct ktest *t, bool carve, unsigned long *pfns,
+				unsigned int n, u64 *free_hash, u64 *pcp_hash)
+{
+	static struct page *kept[300];
+	bool saved_carve = page_alloc_bulk_carve;
+	struct pglist_data *pgdat = sim_node(t, false, 1);
+	unsigned long got = 0;
+	struct rng r;
+
+	if (!pgdat)
+		return 0;
+	page_alloc_pcp = false;
+	rng_seed(&r, 99);
+	fragment_node(&r, kept, ARRAY_SIZE(kept));
+	/* one CPU's lists throughout: this CPU's refills are what is compared */
+	preempt_disable();
+	page_alloc_pcp = true;
+	page_alloc_bulk_carve = carve;
+	for (unsigned int i = 0; i < n; i++) {
+		gfp_t gfp = __GFP_NOWARN | (i % 5 == 4 ? __GFP_MOVABLE : 0);
+		struct page *p = alloc_pages_node(SIM_NID, gfp, 0);
+
+		if (!p)
+			break;
+		pfns[got++] = page_to_pfn(p);
+	}
+	page_alloc_bulk_carve = saved_carve;
+	*free_hash = free_lists_hash(pgdat);
+	*pcp_hash = pcp_lists_hash(pgdat);
+	preempt_enable();
+	expect_consistent(t, pgdat);
+	memsim_destroy(pgdat);
+	return got;
+}
+
+/*
+ * The per-CPU refill cuts whole blocks at once (rmqueue_bulk()): it must
+ * hand out the very frames, in the very order, that refilling page by
+ * page does, and leave the same free lists and pcp lists behind, also
+ * when it runs out of a migratetype and steals from the other.
+ */
+static void test_pcp_refill_same_as_page_by_page(struct ktest *t)
+{
+	enum { N = 3000 };
+	static unsigned long pfns_cut[N], pfns_one[N];
+	bool saved = page_alloc_pcp;
+	u64 free_cut, free_one, pcp_cut, pcp_one;
+	unsigned long got_cut, got_one;
+
+	got_cut = refill_run(t, true, pfns_cut, N, &free_cut, &pcp_cut);
+	got_one = refill_run(t, false, pfns_one, N, &free_one, &pcp_one);
+	page_alloc_pcp = saved;
+	KEXPECT_EQ(t, got_cut, (unsigned long)N);
+	KEXPECT_EQ(t, got_one, got_cut);
+	KEXPECT_TRUE(t, !memcmp(pfns_cut, pfns_one, sizeof(pfns_cut)));
+	KEXPECT_EQ(t, free_cut, free_one);
+	KEXPECT_EQ(t, pcp_cut, pcp_one);
+}
+
 static struct ktest_case page_alloc_cases[] = {
 	KTEST_CASE(test_deferred_init_same_pages),
 	KTEST_CASE(test_random_workload_restores_free_lists),
@@ -764,6 +886,7 @@ static struct ktest_case page_alloc_cases[] = {
 	KTEST_CASE(test_impossible_requests),
 	KTEST_CASE(test_bad_frees_refused),
 	KTEST_CASE(test_online_later_is_shuffled),
+	KTEST_CASE(test_pcp_refill_same_as_page_by_page),
 	{}
 };
 KTEST_SUITE(page_alloc, page_alloc_cases);

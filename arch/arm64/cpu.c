@@ -44,18 +44,7 @@ const char *arm64_counter_init(u64 fallback)
 void arch_irq_disable(void) { __asm__ volatile("msr daifset, #3" ::: "memory"); }
 void arch_irq_enable(void) { __asm__ volatile("msr daifclr, #3" ::: "memory"); }
 
-unsigned long arch_irq_save(void)
-{
-	unsigned long flags = read_sysreg(daif);
-
-	arch_irq_disable();
-	return flags;
-}
-
-void arch_irq_restore(unsigned long flags)
-{
-	write_sysreg(daif, flags);
-}
+/* arch_irq_save() and arch_irq_restore() are inline: asm/irqflags.h. */
 
 void arch_cpu_relax(void) { __asm__ volatile("yield" ::: "memory"); }
 

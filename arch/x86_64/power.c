@@ -21,19 +21,7 @@ void arch_emulator_exit(int status)
 
 void arch_irq_disable(void) { __asm__ volatile("cli" ::: "memory"); }
 void arch_irq_enable(void) { __asm__ volatile("sti" ::: "memory"); }
-unsigned long arch_irq_save(void)
-{
-	unsigned long flags;
-
-	__asm__ volatile("pushfq; popq %0; cli" : "=r"(flags) : : "memory");
-	return flags;
-}
-
-void arch_irq_restore(unsigned long flags)
-{
-	if (flags & (1UL << 9)) /* IF was set */
-		arch_irq_enable();
-}
+/* arch_irq_save() and arch_irq_restore() are inline: asm/irqflags.h. */
 
 void arch_cpu_relax(void) { __asm__ volatile("pause" ::: "memory"); }
 

@@ -45,9 +45,12 @@ bool arch_get_random_seed_u64(u64 *v);
 /* --- interrupts and CPU ------------------------------------------------ */
 void arch_irq_disable(void);
 void arch_irq_enable(void);
-/* Disable and return the previous state, for arch_irq_restore(). */
-unsigned long arch_irq_save(void);
-void arch_irq_restore(unsigned long flags);
+/*
+ * unsigned long arch_irq_save(void): disable and return the previous
+ * state, for void arch_irq_restore(unsigned long flags). Inline, from
+ * <asm/irqflags.h>: they are on every per-CPU-list and irqsave-lock path.
+ */
+#include <asm/irqflags.h>
 void arch_cpu_relax(void);           /* spin-wait hint */
 __noreturn void arch_halt_forever(void);
 /* True when local interrupts are enabled. */

@@ -42,8 +42,6 @@ void arch_cpu_relax(void) { }
 void touch_softlockup_watchdog(void) { }
 bool arch_get_random_seed_u64(u64 *v) { (void)v; return false; }
 void arch_stack_walk(void (*fn)(u64 pc, void *arg), void *arg) { (void)fn; (void)arg; }
-unsigned long arch_irq_save(void) { return 0; }
-void arch_irq_restore(unsigned long flags) { (void)flags; }
 
 /* No kernel image on the host: an empty symbol table. */
 const struct ksym_table kernel_ksyms = { 0 };
