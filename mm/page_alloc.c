@@ -671,14 +671,18 @@ static __hot_inline struct page *rmqueue(struct zone *zone, unsigned int order, 
 	return page;
 }
 
-/* DMA wins over DMA32; neither is Normal. DMA32 is the zone just below
- * Normal, which saves a second branch on the fast path. */
-_Static_assert(ZONE_DMA32 == ZONE_NORMAL - 1, "gfp_zone() counts on the zone order");
+/* DMA wins over DMA32; neither is Normal. A table of the four cases is
+ * one load on the fast path, where two tests were two branches and a
+ * spill of each zone field's offset. */
+_Static_assert(__GFP_DMA == 1 && __GFP_DMA32 == 2, "gfp_zone() indexes by the two bits");
+static const u8 gfp_zone_table[4] = {
+	[0] = ZONE_NORMAL, [__GFP_DMA] = ZONE_DMA, [__GFP_DMA32] = ZONE_DMA32,
+	[__GFP_DMA | __GFP_DMA32] = ZONE_DMA,
+};
+
 static inline enum zone_type gfp_zone(gfp_t gfp)
 {
-	if (unlikely(gfp & __GFP_DMA))
-		return ZONE_DMA;
-	return ZONE_NORMAL - !!(gfp & __GFP_DMA32);
+	return gfp_zone_table[gfp & (__GFP_DMA | __GFP_DMA32)];
 }
 
 static inline int gfp_migratetype(gfp_t gfp)
