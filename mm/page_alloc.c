@@ -861,6 +861,7 @@ static __attribute__((noinline)) struct page *pcp_alloc_fast(struct zone *zone, 
 	unsigned long flags = arch_irq_save();
 	struct per_cpu_pages *pcp = &zone->pcp[smp_processor_id()];
 
+	__asm__("" : "+r"(pcp)); /* one register, as for the zone */
 	list = &pcp->lists[gfp_migratetype(gfp)];
 	if (unlikely(list_empty(list))) {
 		arch_irq_restore(flags);
@@ -995,6 +996,19 @@ static __attribute__((noinline)) void free_pages_zone(struct zone *zone, struct 
  * buddy lists when the list is over its high mark. Out of line for the
  * same reason as pcp_alloc_fast().
  */
+/*
+ * The list went over its high mark: the coldest batch back to the buddy
+ * lists, then interrupts as they were. A tail call from free_pcp_fast(),
+ * which so makes no other call and saves no registers.
+ */
+static __attribute__((noinline)) void free_pcp_overflow(struct zone *zone,
+							struct per_cpu_pages *pcp,
+							unsigned long flags)
+{
+	free_pcppages_bulk(zone, pcp->batch, pcp);
+	arch_irq_restore(flags);
+}
+
 static __attribute__((noinline)) void free_pcp_fast(struct zone *zone, struct page *page)
 {
 	int mt = page_pb_mt(page, zone_page_pfn(zone, page));
@@ -1005,10 +1019,13 @@ static __attribute__((noinline)) void free_pcp_fast(struct zone *zone, struct pa
 	page->flags = (page->flags & ~PG_head) | PG_pcp;
 	flags = arch_irq_save();
 	pcp = &zone->pcp[smp_processor_id()];
+	__asm__("" : "+r"(pcp)); /* one register, as for the zone */
 	list_add(&page->lru, &pcp->lists[mt]); /* hot: reused first */
 	zone->free_count++;
-	if (unlikely(++pcp->count >= pcp->high))
-		free_pcppages_bulk(zone, pcp->batch, pcp);
+	if (unlikely(++pcp->count >= pcp->high)) {
+		free_pcp_overflow(zone, pcp, flags);
+		return;
+	}
 	arch_irq_restore(flags);
 }
 
