@@ -825,7 +825,7 @@ static struct page *alloc_pages_slow(struct pglist_data *pgdat, int nid, gfp_t g
  * that the pcp fast path in alloc_pages_node() keeps few registers live.
  */
 static __attribute__((noinline)) struct page *
-alloc_pages_zone(int nid, gfp_t gfp, unsigned int order)
+alloc_pages_zone(int nid, gfp_t gfp, unsigned int order, bool fail_checked)
 {
 	struct pglist_data *pgdat = NODE_DATA(nid);
 	int mt = gfp_migratetype(gfp);
@@ -834,7 +834,8 @@ alloc_pages_zone(int nid, gfp_t gfp, unsigned int order)
 
 	if (unlikely(order >= MAX_ORDER || !pgdat))
 		return alloc_pages_slow(pgdat, nid, gfp, order, mt);
-	if (should_fail_alloc_page(gfp, order))
+	/* fault injection counts each request once */
+	if (!fail_checked && should_fail_alloc_page(gfp, order))
 		return NULL;
 	/* The highest zone allowed first; the slow path goes down to DMA. */
 	zone = &pgdat->node_zones[gfp_zone(gfp)];
@@ -866,7 +867,7 @@ static __attribute__((noinline)) struct page *pcp_alloc_fast(struct zone *zone, 
 	if (unlikely(list_empty(list))) {
 		arch_irq_restore(flags);
 		/* refill: nid from the zone (the same value) */
-		return alloc_pages_zone(zone->zone_pgdat->node_id, gfp, 0);
+		return alloc_pages_zone(zone->zone_pgdat->node_id, gfp, 0, true);
 	}
 	page = list_first_entry(list, struct page, lru);
 	list_del(&page->lru);
@@ -878,20 +879,33 @@ static __attribute__((noinline)) struct page *pcp_alloc_fast(struct zone *zone, 
 	return page;
 }
 
+/* The pcp fast path with fault injection armed: ask it first. */
+static __attribute__((noinline)) struct page *alloc_pcp_armed(struct pglist_data *pgdat,
+							      gfp_t gfp)
+{
+	if (should_fail_alloc_page(gfp, 0))
+		return NULL;
+	return pcp_alloc_fast(&pgdat->node_zones[gfp_zone(gfp)], gfp);
+}
+
 /*
  * The common case is kept short: an order-0 page already on this CPU's
- * list, with fault injection off. It needs only the zone and gfp across
- * the interrupt save, which is a call; everything else (an empty list,
- * other orders, fault injection, a missing node) is alloc_pages_zone(),
- * which starts over with all the checks.
+ * list. Every path ends in a tail call, so nothing here saves registers;
+ * everything else (an empty list, other orders, a missing node) is
+ * alloc_pages_zone(), which starts over with all the checks but fault
+ * injection, when this path has already asked it.
  */
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 {
-	if (order == 0 && likely(page_alloc_pcp) && likely(!fail.times)) {
+	if (order == 0 && likely(page_alloc_pcp)) {
 		struct pglist_data *pgdat = NODE_DATA(nid);
 
 		if (likely(pgdat)) {
-			struct zone *zone = &pgdat->node_zones[gfp_zone(gfp)];
+			struct zone *zone;
+
+			if (unlikely(fail.times))
+				return alloc_pcp_armed(pgdat, gfp);
+			zone = &pgdat->node_zones[gfp_zone(gfp)];
 
 			/*
 			 * One register for the zone: left alone, gcc keeps the
@@ -902,7 +916,7 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 			return pcp_alloc_fast(zone, gfp);
 		}
 	}
-	return alloc_pages_zone(nid, gfp, order);
+	return alloc_pages_zone(nid, gfp, order, false);
 }
 
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
