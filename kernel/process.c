@@ -252,7 +252,9 @@ static int move_area(struct process *p, struct vm_area *v, u64 dest)
 	struct vm_area **link;
 	int err = 0;
 
-	for (u64 off = 0; off < len && !err; off += PAGE_SIZE) {
+	u64 off;
+
+	for (off = 0; off < len && !err; off += PAGE_SIZE) {
 		phys_addr_t pa;
 
 		if (arch_lookup(&p->mm, v->start + off, &pa, NULL))
@@ -261,8 +263,23 @@ static int move_area(struct process *p, struct vm_area *v, u64 dest)
 		if (!err)
 			arch_unmap_range(&p->mm, v->start + off, PAGE_SIZE);
 	}
-	if (err)
-		return err; /* only out of page-table pages: what moved stays usable at dest */
+	if (err) {
+		/*
+		 * Out of page-table pages at dest: put back what moved. The old
+		 * range's tables are still there (unmapping frees no table),
+		 * so mapping back needs no new one.
+		 */
+		while (off > PAGE_SIZE) {
+			phys_addr_t pa;
+
+			off -= PAGE_SIZE;
+			if (arch_lookup(&p->mm, dest + off - PAGE_SIZE, &pa, NULL))
+				continue;
+			arch_map_range(&p->mm, v->start + off - PAGE_SIZE, pa, PAGE_SIZE, v->prot);
+			arch_unmap_range(&p->mm, dest + off - PAGE_SIZE, PAGE_SIZE);
+		}
+		return err;
+	}
 	if (v->name && !strcmp(v->name, "[vdso]"))
 		p->vdso_base = dest;
 	for (link = &p->vmas; *link != v; link = &(*link)->next)
