@@ -406,7 +406,7 @@ void process_destroy(struct process *p)
 {
 	process_files_close(p);
 	process_free_memory(p);
-	kfree(p);
+	process_free(p);
 }
 
 static int process_thread(void *arg)
