@@ -13,6 +13,7 @@
 #include <pagoda/initramfs.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
+#include <pagoda/shell.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
 #include <pagoda/uaccess.h>
@@ -199,10 +200,60 @@ long sys_write(const unsigned long *args)
 	return (long)done;
 }
 
-/* No terminal behind the console for programs: isatty() says no, and stdio buffers. */
+#define TCGETS 0x5401
+#define TCSETS 0x5402
+#define TCSETSW 0x5403
+#define TCSETSF 0x5404
+#define TIOCGWINSZ 0x5413
+#define TIOCSWINSZ 0x5414
+
+/*
+ * The console is a terminal to programs, as Linux's serial console is:
+ * TCGETS gives a termios for 115200 8N1 with the usual line discipline
+ * flags (so isatty() says yes and stdio line-buffers), TIOCGWINSZ the
+ * shell's width (shell.columns) by 24 rows. Settings are accepted and not
+ * applied: programs get no console input yet, so there is no line
+ * discipline to change.
+ */
+static long console_ioctl(unsigned long cmd, u64 arg)
+{
+	switch (cmd) {
+	case TCGETS: {
+		/* struct termios (the kernel's): four flag words, c_line, 19 c_cc. */
+		u8 t[36] = { 0 };
+		u32 iflag = 0x0500 /* ICRNL | IXON */, oflag = 0x0005 /* OPOST | ONLCR */;
+		u32 cflag = 0x14b2 /* B115200 | CS8 | CREAD | HUPCL */, lflag = 0x8a3b; /* ISIG ICANON ECHO... */
+		static const u8 cc[] = { 3, 28, 127, 21, 4, 0, 1, 0, 17, 19, 26, 0, 18, 15, 23, 22 };
+
+		memcpy(t, &iflag, 4);
+		memcpy(t + 4, &oflag, 4);
+		memcpy(t + 8, &cflag, 4);
+		memcpy(t + 12, &lflag, 4);
+		memcpy(t + 17, cc, sizeof(cc));
+		return copy_to_user(arg, t, sizeof(t)) ? -EFAULT : 0;
+	}
+	case TCSETS:
+	case TCSETSW:
+	case TCSETSF:
+	case TIOCSWINSZ:
+		return 0;
+	case TIOCGWINSZ: {
+		u16 ws[4] = { 24, (u16)shell_width(), 0, 0 };
+
+		return copy_to_user(arg, ws, sizeof(ws)) ? -EFAULT : 0;
+	}
+	default:
+		return -ENOTTY;
+	}
+}
+
 long sys_ioctl(const unsigned long *args)
 {
-	return fd_file((long)args[0]) ? -ENOTTY : -EBADF;
+	struct file *f = fd_file((long)args[0]);
+
+	if (!f)
+		return -EBADF;
+	return f->kind == FILE_CONSOLE ? console_ioctl(args[1], args[2]) : -ENOTTY;
 }
 
 long sys_close(const unsigned long *args)

@@ -31,6 +31,11 @@ static u64 shell_columns = 80;
 PARAM_UINT("shell.columns", shell_columns, 20, 1000,
 	   "terminal width where the line editor wraps (unset: asked of the terminal)");
 
+unsigned int shell_width(void)
+{
+	return (unsigned int)shell_columns;
+}
+
 /*
  * Ask the terminal how wide it is, as resize(1) does: save the cursor, move
  * it as far right as it goes, ask for its position (ESC [ 6 n), put it back.

@@ -45,4 +45,7 @@ void shell_interrupt_clear(void);
 /* The interactive loop on the console; never returns. */
 __noreturn void shell_run(void);
 
+/* The terminal's width the shell knows (shell.columns, or asked of the terminal). */
+unsigned int shell_width(void);
+
 #endif

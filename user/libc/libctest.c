@@ -4,7 +4,8 @@
  * musl-gcc and glibc's gcc -static, x86-64): if it runs, Pagoda runs
  * static Linux binaries. It uses what such programs use: stdio with
  * floating point, malloc (small from brk, big from mmap), strtod, the
- * environment, clocks, fork and waitpid, with FP work in parent and child
+ * environment, the terminal (isatty, tcgetattr, TIOCGWINSZ), clocks, fork
+ * and waitpid, with FP work in parent and child
  * at once (their FP registers must survive each other's context switches).
  *
  *   libctest            all checks; exit status = failed checks
@@ -19,6 +20,8 @@
 #include <sched.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <sys/ioctl.h>
+#include <termios.h>
 
 static int failures;
 
@@ -72,6 +75,15 @@ int main(int argc, char **argv)
 	free(big);
 	free(small);
 	check(getenv("PATH") != NULL, "an environment");
+	{
+		struct winsize ws;
+		struct termios tio;
+
+		check(isatty(1) == 1, "stdout is a terminal (the console)");
+		check(tcgetattr(1, &tio) == 0 && (tio.c_lflag & ICANON), "tcgetattr");
+		check(ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20 && ws.ws_row > 0,
+		      "the terminal's size");
+	}
 	check(clock_gettime(CLOCK_MONOTONIC, &a) == 0, "clock_gettime");
 	check(clock_gettime(CLOCK_MONOTONIC, &b) == 0 &&
 	      (b.tv_sec > a.tv_sec || (b.tv_sec == a.tv_sec && b.tv_nsec >= a.tv_nsec)),
