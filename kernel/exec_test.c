@@ -150,6 +150,16 @@ static void test_boot_loader_initramfs(struct ktest *t)
 	KEXPECT_TRUE(t, ramfs_lookup("/bin/hello") != NULL); /* the built-in one still there */
 }
 
+/* Signal handlers with Linux's frames, checked from user/sigtest. */
+static void test_signal_handlers(struct ktest *t)
+{
+	static const char *const argv[] = { "/bin/sigtest" };
+	const char *why;
+
+	ktest_expect_reports(t, true); /* the undeliverable signal is reported */
+	KEXPECT_EQ(t, process_run("/bin/sigtest", 1, argv, &why), EXITED(0));
+}
+
 static struct ktest_case exec_cases[] = {
 	KTEST_CASE(test_static_program),
 	KTEST_CASE(test_static_pie),
@@ -157,6 +167,7 @@ static struct ktest_case exec_cases[] = {
 	KTEST_CASE(test_vdso),
 	KTEST_CASE(test_refusals),
 	KTEST_CASE(test_fork_wait_exec),
+	KTEST_CASE(test_signal_handlers),
 	KTEST_CASE(test_musl_program),
 	KTEST_CASE(test_glibc_program),
 	KTEST_CASE(test_musl_uses_the_vdso),

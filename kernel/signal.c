@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * Signals, the part that exists so far (after Linux's kernel/signal.c):
- * actions and the blocked mask are recorded as a libc sets them, and kill
- * ends a process when the signal's action is the default one and the
- * default is to terminate (most signals). Handlers are not run: that needs
- * a signal frame on the user stack and rt_sigreturn, not written yet; a
- * signal with a handler installed is reported once and dropped.
+ * Signals, after Linux's kernel/signal.c: actions and the blocked mask as a
+ * libc sets them; kill and tgkill; delivery. A signal whose action is the
+ * default and whose default is to end the process ends it (pending_kill);
+ * one with a handler waits in sigpending until it is not blocked, and then
+ * on the way back to user mode (signal_deliver(), from the arch's system
+ * call and interrupt exits) the arch pushes Linux's signal frame and
+ * points the program at the handler; rt_sigreturn puts everything back.
  *
- * Another process is killed when it next crosses into the kernel and back:
- * at a system call, or on the way back to user mode from an interrupt
- * (the timer ticks while it runs, so a process spinning in user mode
- * goes within a tick). One waiting in wait4 or on a pipe is woken and
- * leaves its wait.
+ * Another process is affected when it next crosses into the kernel and
+ * back: at a system call, or on the way back from an interrupt (the timer
+ * ticks while it runs, so a process spinning in user mode is reached
+ * within a tick). One waiting in wait4 or on a pipe is woken and leaves
+ * its wait with -EINTR (SA_RESTART is not honoured). Faults still end the
+ * process with their signal, handler or not.
  */
 #include <pagoda/atomic.h>
 #include <pagoda/printk.h>
@@ -93,28 +95,39 @@ long sys_sigaltstack(const unsigned long *args)
 	return 0;
 }
 
-/*
- * What sig does to p: 1 end it, 0 nothing. Called for the sender's
- * checks; the caller holds process_lock or is p.
- */
+enum { SIG_NOTHING, SIG_END, SIG_HANDLE };
+
+/* What sig does to p now. Called under process_lock, or by p itself. */
 static int signal_effect(struct process *p, int sig)
 {
 	u64 h = p->sigaction[sig - 1].handler;
 
 	if (sig == SIGKILL)
-		return 1;
+		return SIG_END;
 	if (h == SIG_IGN || (h == SIG_DFL && default_ignored(sig)))
-		return 0;
-	if (h != SIG_DFL) {
-		static bool told;
+		return SIG_NOTHING;
+	if (h != SIG_DFL)
+		return SIG_HANDLE; /* pending until unblocked, then delivered */
+	/* Blocked signals with the default action are dropped here (Linux keeps them pending). */
+	return (p->sigmask & (1ULL << (sig - 1))) ? SIG_NOTHING : SIG_END;
+}
 
-		if (!xchg(&told, true))
-			pr_warn("signal: %s[%d] has a handler for signal %d; handlers are not run yet, dropped\n",
-				p->name, p->pid, sig);
-		return 0;
+/* Make sig happen to p: end it, or leave it pending for its handler. */
+static void signal_post(struct process *p, int sig, int sender)
+{
+	switch (signal_effect(p, sig)) {
+	case SIG_END:
+		WRITE_ONCE(p->pending_kill, sig);
+		break;
+	case SIG_HANDLE:
+		WRITE_ONCE(p->sigsender[sig - 1], sender);
+		__atomic_fetch_or(&p->sigpending, 1ULL << (sig - 1), __ATOMIC_RELEASE);
+		break;
+	default:
+		return;
 	}
-	/* Blocked signals stay pending in Linux; here they are dropped. */
-	return !(p->sigmask & (1ULL << (sig - 1)));
+	if (p->task != current)
+		wake_up_process(p->task); /* out of any wait: it must notice */
 }
 
 void signal_check_pending(void)
@@ -130,46 +143,91 @@ void signal_pipe_broken(void)
 {
 	struct process *p = current_process();
 
-	if (p && signal_effect(p, SIGPIPE))
-		process_exit(SIGPIPE);
+	if (p)
+		signal_post(p, SIGPIPE, p->pid);
 }
 
-void signal_return_to_user(void)
+void signal_deliver(struct pt_regs *regs)
 {
 	struct process *p = current_process();
-	int sig = p ? READ_ONCE(p->pending_kill) : 0;
+	unsigned long flags;
+	struct k_sigaction ka;
+	struct ksiginfo info;
+	u64 pend;
+	int sig;
 
-	if (sig)
-		process_exit_signal(sig); /* interrupts still off, as from a fault */
+	if (!p)
+		return;
+	flags = arch_irq_save();
+	arch_irq_enable(); /* from an interrupt's exit too: this may sleep and fault */
+	if (READ_ONCE(p->pending_kill))
+		process_exit(p->pending_kill);
+	pend = __atomic_load_n(&p->sigpending, __ATOMIC_ACQUIRE) & ~p->sigmask;
+	if (!pend)
+		goto out;
+	sig = __builtin_ctzll(pend) + 1;
+	__atomic_fetch_and(&p->sigpending, ~(1ULL << (sig - 1)), __ATOMIC_RELAXED);
+	ka = p->sigaction[sig - 1];
+	if (ka.handler == SIG_IGN || (ka.handler == SIG_DFL && default_ignored(sig)))
+		goto out; /* the action changed since it was sent */
+	if (ka.handler == SIG_DFL)
+		process_exit(sig);
+	info = (struct ksiginfo){ .signo = sig, .code = SI_USER,
+				  .pid = READ_ONCE(p->sigsender[sig - 1]) };
+	/* The live FP registers go in the frame; the handler starts with them as they are. */
+	arch_user_state_save(&p->ustate);
+	if (arch_setup_rt_frame(regs, &ka, &info, p->sigmask, &p->ustate)) {
+		/* No usable stack or no way back: Linux forces SIGSEGV. */
+		pr_err("signal: %s[%d]: cannot deliver signal %d (bad stack or no sa_restorer)\n",
+		       p->name, p->pid, sig);
+		process_exit(SIGSEGV);
+	}
+	p->sigmask |= ka.mask;
+	if (!(ka.flags & SA_NODEFER))
+		p->sigmask |= 1ULL << (sig - 1);
+	p->sigmask &= ~((1ULL << (SIGKILL - 1)) | (1ULL << (SIGSTOP - 1)));
+	if (ka.flags & SA_RESETHAND)
+		p->sigaction[sig - 1].handler = SIG_DFL;
+out:
+	arch_irq_restore(flags);
+}
+
+/* rt_sigreturn: back from a handler to where the signal interrupted. */
+long sys_rt_sigreturn(const unsigned long *args)
+{
+	struct process *p = current_process();
+	long ret;
+	u64 mask;
+
+	(void)args;
+	if (arch_rt_sigreturn(current->uregs, &p->ustate, &mask, &ret)) {
+		pr_err("signal: %s[%d]: rt_sigreturn with a bad frame\n", p->name, p->pid);
+		process_exit(SIGSEGV);
+	}
+	p->sigmask = mask & ~((1ULL << (SIGKILL - 1)) | (1ULL << (SIGSTOP - 1)));
+	arch_user_state_load(&p->ustate); /* the FP registers as the frame says */
+	return ret;
 }
 
 static long send_signal(int pid, int sig)
 {
 	struct process *self = current_process(), *t = NULL, *q;
-	int effect;
 
 	if (sig < 0 || sig > _NSIG)
 		return -EINVAL;
 	if (pid == 0 || pid == -1 || pid == self->pid) {
-		t = self;
-	} else {
-		mutex_lock(&process_lock);
-		list_for_each_entry(q, &process_list, all)
-			if (q->pid == pid && !q->zombie)
-				t = q;
-		if (t && sig && signal_effect(t, sig)) {
-			WRITE_ONCE(t->pending_kill, sig);
-			wake_up_process(t->task); /* out of any wait: it must notice */
-		}
-		mutex_unlock(&process_lock);
-		return t ? 0 : -ESRCH;
+		if (sig)
+			signal_post(self, sig, self->pid);
+		return 0; /* delivered (or fatal) on the way out of this call */
 	}
-	if (!sig)
-		return 0;
-	effect = signal_effect(t, sig);
-	if (effect)
-		process_exit(sig);
-	return 0;
+	mutex_lock(&process_lock);
+	list_for_each_entry(q, &process_list, all)
+		if (q->pid == pid && !q->zombie)
+			t = q;
+	if (t && sig)
+		signal_post(t, sig, self->pid);
+	mutex_unlock(&process_lock);
+	return t ? 0 : -ESRCH;
 }
 
 /* kill(pid, sig): pid 0 and -1 mean the caller here (no groups, one user's few processes). */
@@ -186,6 +244,12 @@ long sys_tgkill(const unsigned long *args)
 	return send_signal((int)args[1], (int)args[2]);
 }
 
+/* tkill(tid, sig): the older call musl's raise() makes. */
+long sys_tkill(const unsigned long *args)
+{
+	return send_signal((int)args[0], (int)args[1]);
+}
+
 /* The shell's `kill PID [SIG]`, from a kernel thread. */
 int kill_process(int pid, int sig)
 {
@@ -195,10 +259,8 @@ int kill_process(int pid, int sig)
 	list_for_each_entry(q, &process_list, all)
 		if (q->pid == pid && !q->zombie)
 			t = q;
-	if (t && signal_effect(t, sig)) {
-		WRITE_ONCE(t->pending_kill, sig);
-		wake_up_process(t->task); /* out of any wait: it must notice */
-	}
+	if (t)
+		signal_post(t, sig, 0);
 	mutex_unlock(&process_lock);
 	return t ? 0 : -ESRCH;
 }

@@ -349,7 +349,9 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_rt_sigprocmask] = sys_rt_sigprocmask,
 	[__NR_sigaltstack] = sys_sigaltstack,
 	[__NR_kill] = sys_kill,
+	[__NR_rt_sigreturn] = sys_rt_sigreturn,
 	[__NR_tgkill] = sys_tgkill,
+	[__NR_tkill] = sys_tkill,
 #ifdef __x86_64__
 	[__NR_dup2] = sys_dup2,
 	[__NR_pipe] = sys_pipe,

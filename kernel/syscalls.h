@@ -33,7 +33,9 @@ long sys_rt_sigaction(const unsigned long *args);
 long sys_rt_sigprocmask(const unsigned long *args);
 long sys_sigaltstack(const unsigned long *args);
 long sys_kill(const unsigned long *args);
+long sys_rt_sigreturn(const unsigned long *args);
 long sys_tgkill(const unsigned long *args);
+long sys_tkill(const unsigned long *args);
 struct file;
 enum file_kind;
 /* kernel/file.c: open file descriptions and descriptors. */

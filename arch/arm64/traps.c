@@ -230,9 +230,9 @@ void arm64_exception(struct pt_regs *regs, u64 slot)
 	/* The kernel runs on SP_EL1 with IRQs: slot 5 is the one that comes. */
 	if (slot == 4 + VEC_IRQ || slot == 8 + VEC_IRQ) {
 		arm64_irq();
-		/* Back to EL0: a process killed meanwhile ends here, system calls or not. */
+		/* Back to EL0: a process killed meanwhile ends here, a pending handler runs. */
 		if (slot == 8 + VEC_IRQ)
-			signal_return_to_user();
+			signal_deliver(regs);
 		return;
 	}
 	if (slot == 8 + VEC_SYNC) {

@@ -177,6 +177,7 @@ void arm64_user_sync(struct pt_regs *regs, const char *name)
 		arch_current()->uregs = regs;
 		arch_irq_enable();
 		regs->regs[0] = (u64)syscall_dispatch(regs->regs[8], regs->regs);
+		signal_deliver(regs);
 		arch_irq_disable();
 		return;
 	}

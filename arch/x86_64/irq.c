@@ -32,9 +32,12 @@ void x86_interrupt(struct pt_regs *regs)
 	/* EOI before irq_exit(), which may switch to another task. */
 	lapic_eoi();
 	irq_exit();
-	/* Back to user mode: a process killed meanwhile ends here, even one that never makes a system call. */
+	/*
+	 * Back to user mode: a process killed meanwhile ends here, and a
+	 * pending handler runs, even in a program that makes no system call.
+	 */
 	if (regs->cs & 3)
-		signal_return_to_user();
+		signal_deliver(regs);
 }
 
 bool arch_irqs_enabled(void)

@@ -10,6 +10,7 @@
  */
 #include <pagoda/arch.h>
 #include <pagoda/extable.h>
+#include <pagoda/process.h>
 #include <pagoda/smp.h>
 #include <pagoda/task.h>
 #include <asm/x86.h>
@@ -168,6 +169,7 @@ void x86_syscall(struct pt_regs *regs)
 	arch_current()->uregs = regs;
 	arch_irq_enable();
 	regs->rax = (u64)syscall_dispatch(regs->error_code, args);
+	signal_deliver(regs);
 	arch_irq_disable();
 }
 

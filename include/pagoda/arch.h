@@ -339,6 +339,19 @@ extern const unsigned int arch_pt_regs_size;
 /* Set the thread pointer (x86 FS base, arm64 TPIDR_EL0) of the running task. */
 void arch_set_tls(u64 tp);
 /*
+ * Signal frames in Linux's layout (arch/<arch>/signal.c). setup: push one
+ * for info on regs's user stack, holding regs, the FP state fp (up to
+ * date) and oldmask, and point regs at ka's handler: 0, -EINVAL (no way
+ * back: x86-64 needs SA_RESTORER) or -EFAULT (the stack is not writable).
+ * sigreturn: the reverse, from regs's stack pointer, checking what it
+ * loads: 0 with the restored return register in *ret, or -EFAULT.
+ */
+struct k_sigaction;
+struct ksiginfo;
+int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
+			const struct ksiginfo *info, u64 oldmask, struct arch_user_state *fp);
+int arch_rt_sigreturn(struct pt_regs *regs, struct arch_user_state *fp, u64 *mask, long *ret);
+/*
  * Copy to or from user memory, surviving faults through the exception
  * table: the number of bytes NOT copied (0 on success), as in Linux. The
  * range check is the caller's (pagoda/uaccess.h).

@@ -84,14 +84,22 @@ struct process {
 	struct k_sigaction sigaction[_NSIG];
 	u64 sigmask;
 	int pending_kill;             /* a fatal signal another process sent; 0: none */
+	u64 sigpending;               /* signals with a handler, waiting to be delivered */
+	int sigsender[_NSIG];         /* who sent each pending one (its pid) */
 };
 
 /* Every process that has started and not been collected, under process_lock. */
 extern struct list_head process_list;
 /* End the caller now if another process has killed it (at system call boundaries). */
 void signal_check_pending(void);
-/* The same from an interrupt about to return to user mode (interrupts off). */
-void signal_return_to_user(void);
+/*
+ * On the way back to user mode (after a system call, an interrupt): end
+ * the process if it was killed, else run the first unblocked pending
+ * signal's handler by pushing a frame on its stack (regs is the frame the
+ * arch will return through).
+ */
+struct pt_regs;
+void signal_deliver(struct pt_regs *regs);
 /* kernel/file.c: fds 0-2 on the console; a child's copy of them; all closed. */
 void process_files_init(struct process *p);
 void process_files_copy(struct process *c, struct process *p);

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Linux's signal numbers (the same on x86-64 and arm64). Handlers are
- * recorded but not yet run (no signal frames): a signal whose action is
- * the default and whose default is to end the process ends it, and its
- * number is the wait status, as Linux's wait4() reports a process killed
- * by a signal (kernel/signal.c).
+ * Linux's signal numbers, flags and the layouts a handler sees (the same
+ * numbers on x86-64 and arm64; the frames are each arch's, arch/<arch>/
+ * signal.c). A signal whose action is the default and whose default is to
+ * end the process ends it, and its number is the wait status, as Linux's
+ * wait4() reports a process killed by a signal (kernel/signal.c).
  */
 #ifndef PAGODA_SIGNAL_H
 #define PAGODA_SIGNAL_H
@@ -35,6 +35,25 @@
 
 #define SIG_DFL 0
 #define SIG_IGN 1
+
+/* sa_flags */
+#define SA_SIGINFO 0x00000004
+#define SA_RESTORER 0x04000000
+#define SA_ONSTACK 0x08000000
+#define SA_RESTART 0x10000000
+#define SA_NODEFER 0x40000000
+#define SA_RESETHAND 0x80000000
+
+/* si_code */
+#define SI_USER 0
+#define SI_TKILL -6
+
+/* What a handler is told (the arch writes Linux's 128-byte siginfo from it). */
+struct ksiginfo {
+	int signo, code;
+	int pid, uid;   /* SI_USER, SI_TKILL: the sender */
+	u64 addr;       /* a fault's address, else 0 */
+};
 
 /* What rt_sigaction() takes and gives: Linux's kernel layout on both arches. */
 struct k_sigaction {

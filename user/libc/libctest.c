@@ -5,7 +5,7 @@
  * static Linux binaries. It uses what such programs use: stdio with
  * floating point, malloc (small from brk, big from mmap), strtod, the
  * environment, the terminal (isatty, tcgetattr, TIOCGWINSZ), clocks, fork
- * and waitpid, with FP work in parent and child
+ * and waitpid, signal handlers, with FP work in parent and child
  * at once (their FP registers must survive each other's context switches).
  *
  *   libctest            all checks; exit status = failed checks
@@ -20,10 +20,24 @@
 #include <sched.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 
 static int failures;
+static volatile sig_atomic_t got_usr1, got_usr2_code = -1;
+
+static void on_usr1(int sig)
+{
+	got_usr1 = sig;
+}
+
+static void on_usr2(int sig, siginfo_t *info, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	got_usr2_code = info->si_code;
+}
 
 static void check(int ok, const char *what)
 {
@@ -89,6 +103,20 @@ int main(int argc, char **argv)
 	      (b.tv_sec > a.tv_sec || (b.tv_sec == a.tv_sec && b.tv_nsec >= a.tv_nsec)),
 	      "the monotonic clock does not go back");
 	check(time(NULL) > 1600000000, "the wall clock is set");
+
+	/* Handlers through the libc's own signal(), sigaction() and restorer. */
+	{
+		struct sigaction sa;
+
+		check(signal(SIGUSR1, on_usr1) != SIG_ERR, "signal()");
+		check(raise(SIGUSR1) == 0 && got_usr1 == SIGUSR1, "a handler runs on raise()");
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_usr2;
+		sa.sa_flags = SA_SIGINFO;
+		check(sigaction(SIGUSR2, &sa, NULL) == 0, "sigaction()");
+		check(kill(getpid(), SIGUSR2) == 0 && got_usr2_code == SI_USER,
+		      "an SA_SIGINFO handler is told who sent it");
+	}
 
 	fflush(stdout);
 	pid = fork();

@@ -36,6 +36,7 @@
 #define __NR_set_robust_list 99
 #define __NR_clock_nanosleep 115
 #define __NR_kill 129
+#define __NR_tkill 130
 #define __NR_tgkill 131
 #define __NR_sigaltstack 132
 #define __NR_rt_sigaction 134

@@ -48,6 +48,7 @@
 #define __NR_geteuid 107
 #define __NR_getegid 108
 #define __NR_sigaltstack 131
+#define __NR_tkill 200
 #define __NR_futex 202
 #define __NR_clock_nanosleep 230
 #define __NR_tgkill 234
