@@ -116,9 +116,9 @@ long sys_wait4(const unsigned long *args)
 		if (c || !any || (options & WNOHANG))
 			break;
 		wait_event(p->child_exit, READ_ONCE(p->child_events) != seen ||
-						  READ_ONCE(p->pending_kill));
-		if (READ_ONCE(p->pending_kill))
-			return -EINTR; /* the way out of the system call ends it */
+						  signal_pending(p));
+		if (signal_pending(p))
+			return -EINTR; /* the way out of the system call ends it or runs the handler */
 	}
 	if (!c)
 		return any ? 0 : -ECHILD;

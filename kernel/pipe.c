@@ -8,8 +8,9 @@
  * and, as on Linux, SIGPIPE ends the writer unless it ignores the signal.
  * Writes of up to PIPE_BUF bytes are atomic: they go in whole or wait.
  *
- * A process killed while it waits here wakes (kill wakes it) and leaves
- * with -EINTR; the system call's way out then ends it.
+ * A process signalled while it waits here wakes (the sender wakes it) and
+ * leaves with -EINTR; the system call's way out then ends it or runs its
+ * handler.
  */
 #include <pagoda/mutex.h>
 #include <pagoda/process.h>
@@ -78,9 +79,7 @@ void pipe_release(struct file *f)
 
 static bool killed(void)
 {
-	struct process *p = current_process();
-
-	return p && READ_ONCE(p->pending_kill);
+	return signal_pending(current_process());
 }
 
 long pipe_read(struct file *f, u64 ubuf, size_t count)

@@ -100,6 +100,13 @@ void signal_check_pending(void);
  */
 struct pt_regs;
 void signal_deliver(struct pt_regs *regs);
+
+/* Should a wait in a system call end (-EINTR) for a signal? */
+static inline bool signal_pending(const struct process *p)
+{
+	return p && (READ_ONCE(p->pending_kill) ||
+		     (__atomic_load_n(&p->sigpending, __ATOMIC_ACQUIRE) & ~p->sigmask));
+}
 /* kernel/file.c: fds 0-2 on the console; a child's copy of them; all closed. */
 void process_files_init(struct process *p);
 void process_files_copy(struct process *c, struct process *p);
