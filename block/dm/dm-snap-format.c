@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Linux's persistent COW format, byte by byte (see dm-snap-format.h).
+ * Little-endian on the disk whatever the CPU; written out by hand so the
+ * same code runs in the kernel and under the host fuzzer.
+ */
+#include <pagoda/string.h>
+
+#include "dm-snap-format.h"
+
+static u32 get_le32(const u8 *p)
+{
+	return (u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
+}
+
+static u64 get_le64(const u8 *p)
+{
+	return (u64)get_le32(p) | (u64)get_le32(p + 4) << 32;
+}
+
+static void put_le32(u8 *p, u32 v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (u8)(v >> (8 * i));
+}
+
+static void put_le64(u8 *p, u64 v)
+{
+	put_le32(p, (u32)v);
+	put_le32(p + 4, (u32)(v >> 32));
+}
+
+int dm_snap_header_decode(const void *buf, size_t len, u32 max_chunk,
+			  struct snap_disk_header *h, const char **why)
+{
+	const u8 *p = buf;
+
+	if (len < DISK_HEADER_SIZE) {
+		*why = "header shorter than 16 bytes";
+		return -EINVAL;
+	}
+	h->magic = get_le32(p);
+	h->valid = get_le32(p + 4);
+	h->version = get_le32(p + 8);
+	h->chunk_size = get_le32(p + 12);
+	if (h->magic == 0)
+		return SNAP_HEADER_NEW;
+	if (h->magic != SNAP_MAGIC) {
+		*why = "Invalid or corrupt snapshot (bad magic)";
+		return -EINVAL;
+	}
+	if (h->version != SNAPSHOT_DISK_VERSION) {
+		*why = "unsupported snapshot metadata version";
+		return -EINVAL;
+	}
+	if (!h->chunk_size || (h->chunk_size & (h->chunk_size - 1)) || h->chunk_size > max_chunk) {
+		*why = "chunk size in the header is not a power of two within limits";
+		return -EINVAL;
+	}
+	return h->valid ? SNAP_HEADER_VALID : SNAP_HEADER_INVALID;
+}
+
+void dm_snap_header_encode(void *buf, const struct snap_disk_header *h)
+{
+	u8 *p = buf;
+
+	put_le32(p, h->magic);
+	put_le32(p + 4, h->valid);
+	put_le32(p + 8, h->version);
+	put_le32(p + 12, h->chunk_size);
+}
+
+void dm_snap_exception_encode(void *area, u32 index, chunk_t old_chunk, chunk_t new_chunk)
+{
+	u8 *p = (u8 *)area + (size_t)index * DISK_EXCEPTION_SIZE;
+
+	put_le64(p, old_chunk);
+	put_le64(p + 8, new_chunk);
+}
+
+void dm_snap_exception_decode(const void *area, u32 index, chunk_t *old_chunk,
+			      chunk_t *new_chunk)
+{
+	const u8 *p = (const u8 *)area + (size_t)index * DISK_EXCEPTION_SIZE;
+
+	*old_chunk = get_le64(p);
+	*new_chunk = get_le64(p + 8);
+}
+
+int dm_snap_area_scan(const void *area, u32 per_area, chunk_t cow_chunks,
+		      int (*fn)(void *ctx, chunk_t old_chunk, chunk_t new_chunk), void *ctx,
+		      bool *full, const char **why)
+{
+	u32 i;
+
+	*full = true;
+	for (i = 0; i < per_area; i++) {
+		chunk_t old_chunk, new_chunk;
+		int r;
+
+		dm_snap_exception_decode(area, i, &old_chunk, &new_chunk);
+		if (new_chunk == 0) {
+			*full = false;
+			break;
+		}
+		/* Linux trusts these; a corrupt record must not send I/O astray here. */
+		if (new_chunk >= cow_chunks || dm_snap_is_metadata_chunk(per_area, new_chunk)) {
+			*why = "exception record points outside the data chunks";
+			return -EINVAL;
+		}
+		r = fn(ctx, old_chunk, new_chunk);
+		if (r)
+			return r;
+	}
+	return (int)i;
+}

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Tables (Linux: drivers/md/dm-table.c): the text a user loads, one line
+ * per target, "<start> <length> <target> <args...>", turned into an array
+ * of dm_targets sorted by start. The lines must tile the device from
+ * sector 0 with no gap and no overlap, as Linux requires.
+ */
+#include <pagoda/err.h>
+#include <pagoda/printk.h>
+#include <pagoda/slab.h>
+#include <pagoda/string.h>
+
+#include "dm-core.h"
+
+static DEFINE_MUTEX(target_types_lock);
+static LIST_HEAD(target_types);
+
+int dm_register_target(struct target_type *tt)
+{
+	mutex_lock(&target_types_lock);
+	list_add_tail(&tt->list, &target_types);
+	mutex_unlock(&target_types_lock);
+	return 0;
+}
+
+struct target_type *dm_get_target_type(const char *name)
+{
+	struct target_type *tt, *found = NULL;
+
+	mutex_lock(&target_types_lock);
+	list_for_each_entry(tt, &target_types, list)
+		if (!strcmp(tt->name, name))
+			found = tt;
+	mutex_unlock(&target_types_lock);
+	return found;
+}
+
+#define DM_MAX_ARGS 32
+
+/* Split a line in place into words; returns how many, or -E2BIG. */
+static int split_words(char *line, char **argv)
+{
+	int argc = 0;
+	char *w;
+
+	while ((w = strsep(&line, " \t")) != NULL) {
+		if (!*w)
+			continue;
+		if (argc == DM_MAX_ARGS)
+			return -E2BIG;
+		argv[argc++] = w;
+	}
+	return argc;
+}
+
+static int add_target(struct dm_table *t, char *line, char *err, size_t errlen)
+{
+	char *argv[DM_MAX_ARGS];
+	struct dm_target *ti;
+	u64 start, len;
+	int argc = split_words(line, argv), r;
+
+	if (argc == 0)
+		return 0;	/* a blank line */
+	if (argc < 3) {
+		snprintf(err, errlen, "table line needs <start> <length> <target>");
+		return -EINVAL;
+	}
+	if (t->num_targets == DM_MAX_TARGETS) {
+		snprintf(err, errlen, "more than %d targets", DM_MAX_TARGETS);
+		return -E2BIG;
+	}
+	if (kstrtou64(argv[0], 10, &start) || kstrtou64(argv[1], 10, &len) || !len) {
+		snprintf(err, errlen, "bad start or length: %s %s", argv[0], argv[1]);
+		return -EINVAL;
+	}
+	if (start != t->size) {
+		snprintf(err, errlen, "target at %llu: the table has a gap or an overlap "
+			 "(the previous target ends at %llu)", (unsigned long long)start,
+			 (unsigned long long)t->size);
+		return -EINVAL;
+	}
+	ti = &t->targets[t->num_targets];
+	memset(ti, 0, sizeof(*ti));
+	ti->table = t;
+	ti->begin = start;
+	ti->len = len;
+	ti->type = dm_get_target_type(argv[2]);
+	if (!ti->type) {
+		snprintf(err, errlen, "unknown target type %s", argv[2]);
+		return -EINVAL;
+	}
+	r = ti->type->ctr(ti, (unsigned int)(argc - 3), argv + 3);
+	if (r) {
+		snprintf(err, errlen, "%s: %s", argv[2], ti->error ? ti->error : "constructor failed");
+		return r;
+	}
+	t->num_targets++;
+	t->size = start + len;
+	return 0;
+}
+
+struct dm_table *dm_table_create(struct mapped_device *md, const char *text, char *err,
+				 size_t errlen)
+{
+	struct dm_table *t = kzalloc(sizeof(*t), GFP_KERNEL);
+	char *copy, *s, *line;
+	int r = 0;
+
+	if (!t)
+		return ERR_PTR(-ENOMEM);
+	t->md = md;
+	copy = kmalloc(strlen(text) + 1, GFP_KERNEL);
+	if (!copy) {
+		kfree(t);
+		return ERR_PTR(-ENOMEM);
+	}
+	memcpy(copy, text, strlen(text) + 1);
+	s = copy;
+	while (!r && (line = strsep(&s, "\n")) != NULL)
+		r = add_target(t, line, err, errlen);
+	kfree(copy);
+	if (!r && !t->num_targets) {
+		snprintf(err, errlen, "empty table");
+		r = -EINVAL;
+	}
+	if (r) {
+		dm_table_destroy(t);
+		return ERR_PTR(r);
+	}
+	return t;
+}
+
+void dm_table_destroy(struct dm_table *t)
+{
+	for (unsigned int i = t->num_targets; i-- > 0;)
+		if (t->targets[i].type->dtr)
+			t->targets[i].type->dtr(&t->targets[i]);
+	kfree(t);
+}
+
+/* The targets are sorted and contiguous: a binary search on their starts. */
+struct dm_target *dm_table_find_target(struct dm_table *t, sector_t sector)
+{
+	unsigned int lo = 0, hi = t->num_targets;
+
+	if (sector >= t->size)
+		return NULL;
+	while (hi - lo > 1) {
+		unsigned int mid = (lo + hi) / 2;
+
+		if (t->targets[mid].begin <= sector)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &t->targets[lo];
+}

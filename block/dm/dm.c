@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The device-mapper core (Linux: drivers/md/dm.c).
+ *
+ * A mapped device is a bio-based disk (dm-0, dm-1...) with a live table and
+ * possibly an inactive one waiting for the next resume. Every bio that
+ * reaches dm_submit_bio() is cut into clones, one per piece that lies in a
+ * single target and within that target's max_io_len; each clone shares the
+ * original's pages and goes to the target's ->map(). The original ends when
+ * its last clone does, with the first error any clone saw.
+ *
+ * Suspend closes the door (new bios wait in dm_submit_bio()) and waits for
+ * everything inside, including bios a target is holding (a snapshot's
+ * pending copies), to finish. Only then may resume swap tables: so a bio is
+ * always mapped and completed by one table.
+ */
+#include <pagoda/err.h>
+#include <pagoda/printk.h>
+#include <pagoda/slab.h>
+#include <pagoda/string.h>
+
+#include "dm-core.h"
+
+static DEFINE_MUTEX(dm_devices_lock);	/* the list and the names */
+static LIST_HEAD(dm_devices);
+static unsigned int dm_next_minor;
+static char dm_error[DM_ERROR_LEN];
+
+static void dm_init_once(void)
+{
+	static bool done;
+
+	/* Called under dm_devices_lock. */
+	if (done)
+		return;
+	done = true;
+	dm_linear_init();
+	dm_snapshot_init();
+}
+
+const char *dm_last_error(void)
+{
+	return dm_error;
+}
+
+/* ------------------------------------------------------------------ bios */
+
+void *dm_per_bio_data(struct bio *bio)
+{
+	return container_of(bio, struct dm_target_io, clone)->per_bio_data;
+}
+
+struct dm_target *dm_bio_target(struct bio *bio)
+{
+	return container_of(bio, struct dm_target_io, clone)->ti;
+}
+
+void dm_accept_partial_bio(struct bio *bio, unsigned int n_sectors)
+{
+	struct dm_target_io *tio = container_of(bio, struct dm_target_io, clone);
+
+	if (!tio->accepted || n_sectors == 0 || n_sectors > bio_sectors(bio))
+		return;
+	*tio->accepted = n_sectors;
+	bio->bi_iter.bi_size = n_sectors << SECTOR_SHIFT;
+}
+
+static void dm_io_dec(struct dm_io *io)
+{
+	struct mapped_device *md = io->md;
+
+	if (!atomic_dec_and_test(&io->io_count))
+		return;
+	io->orig->bi_status = io->status;
+	bio_endio(io->orig);
+	kfree(io);
+	/* The last bio out lets a waiting suspend go on. */
+	if (atomic_dec_and_test(&md->pending))
+		wake_up_all(&md->wait);
+}
+
+static void clone_endio(struct bio *clone)
+{
+	struct dm_target_io *tio = container_of(clone, struct dm_target_io, clone);
+	struct dm_io *io = tio->io;
+	blk_status_t status = clone->bi_status;
+
+	if (tio->ti->type->end_io)
+		tio->ti->type->end_io(tio->ti, clone, &status);
+	if (status)
+		cmpxchg(&io->status, BLK_STS_OK, status);
+	kfree(tio);
+	dm_io_dec(io);
+}
+
+static struct bio *alloc_clone(struct dm_io *io, struct dm_target *ti, struct bio *orig,
+			       struct bvec_iter iter, unsigned int sectors)
+{
+	struct dm_target_io *tio = kzalloc(sizeof(*tio), GFP_KERNEL);
+	struct bio *clone;
+
+	if (!tio)
+		return NULL;
+	clone = &tio->clone;
+	bio_init(clone, orig->bi_bdev, orig->bi_io_vec, orig->bi_max_vecs, orig->bi_opf);
+	clone->bi_flags = 1U << BIO_CLONED;
+	clone->bi_vcnt = orig->bi_vcnt;
+	clone->bi_iter = iter;
+	clone->bi_iter.bi_size = sectors << SECTOR_SHIFT;
+	clone->bi_end_io = clone_endio;
+	clone->bi_private = tio;
+	tio->io = io;
+	tio->ti = ti;
+	atomic_inc(&io->io_count);
+	return clone;
+}
+
+/* Give one clone to its target; returns the sectors the target took. */
+static unsigned int map_clone(struct dm_target *ti, struct bio *clone, unsigned int sectors)
+{
+	struct dm_target_io *tio = container_of(clone, struct dm_target_io, clone);
+	unsigned int accepted = sectors;
+	int r;
+
+	tio->accepted = &accepted;
+	r = ti->type->map(ti, clone);
+	/* After ->map() the clone may already be gone: touch only locals. */
+	switch (r) {
+	case DM_MAPIO_REMAPPED:
+		tio->accepted = NULL;
+		submit_bio(clone);
+		break;
+	case DM_MAPIO_KILL:
+		bio_io_error(clone);
+		break;
+	default:
+		break;
+	}
+	return accepted;
+}
+
+/* How far from sector the clone may reach in ti: the target's end, max_io_len. */
+static unsigned int max_io_len(struct dm_target *ti, sector_t sector, unsigned int want)
+{
+	sector_t left = ti->begin + ti->len - sector;
+	u64 len = MIN((u64)want, (u64)left);
+
+	if (ti->max_io_len) {
+		u64 off = dm_target_offset(ti, sector) % ti->max_io_len;
+
+		len = MIN(len, (u64)(ti->max_io_len - off));
+	}
+	return (unsigned int)len;
+}
+
+static void dm_start_io(struct mapped_device *md)
+{
+	for (;;) {
+		/* Fully ordered: the count is visible before we look at the door. */
+		atomic_inc_return(&md->pending);
+		if (!READ_ONCE(md->suspended))
+			return;
+		if (atomic_dec_and_test(&md->pending))
+			wake_up_all(&md->wait);
+		wait_event(md->wait, !READ_ONCE(md->suspended));
+	}
+}
+
+static void dm_submit_bio(struct bio *bio)
+{
+	struct mapped_device *md = bio->bi_bdev->bd_disk->private_data;
+	struct bvec_iter iter = bio->bi_iter;
+	struct dm_table *map;
+	struct dm_io *io;
+
+	dm_start_io(md);
+	map = md->map;
+	io = kzalloc(sizeof(*io), GFP_KERNEL);
+	if (!io || !map) {
+		kfree(io);
+		bio_io_error(bio);
+		if (atomic_dec_and_test(&md->pending))
+			wake_up_all(&md->wait);
+		return;
+	}
+	io->md = md;
+	io->orig = bio;
+	atomic_set(&io->io_count, 1);
+
+	if (!bio_sectors(bio)) {
+		/* An empty flush goes to every target (each picks its devices). */
+		for (unsigned int i = 0; i < map->num_targets; i++) {
+			struct dm_target *ti = &map->targets[i];
+			struct bio *clone = alloc_clone(io, ti, bio, iter, 0);
+
+			if (!clone) {
+				io->status = BLK_STS_RESOURCE;
+				break;
+			}
+			clone->bi_iter.bi_sector = ti->begin;
+			map_clone(ti, clone, 0);
+		}
+		dm_io_dec(io);
+		return;
+	}
+
+	while (iter.bi_size) {
+		struct dm_target *ti = dm_table_find_target(map, iter.bi_sector);
+		unsigned int len;
+		struct bio *clone;
+
+		if (!ti) {
+			io->status = BLK_STS_IOERR;
+			break;
+		}
+		len = max_io_len(ti, iter.bi_sector, iter.bi_size >> SECTOR_SHIFT);
+		clone = alloc_clone(io, ti, bio, iter, len);
+		if (!clone) {
+			io->status = BLK_STS_RESOURCE;
+			break;
+		}
+		len = map_clone(ti, clone, len);
+		bio_advance_iter(bio, &iter, len << SECTOR_SHIFT);
+	}
+	dm_io_dec(io);
+}
+
+static const struct block_device_operations dm_blk_dops = {
+	.submit_bio = dm_submit_bio,
+};
+
+/* ------------------------------------------------------- mapped devices */
+
+static struct mapped_device *__dm_find(const char *name)
+{
+	struct mapped_device *md;
+
+	list_for_each_entry(md, &dm_devices, list)
+		if (!strcmp(md->name, name) || !strcmp(md->disk->disk_name, name))
+			return md;
+	return NULL;
+}
+
+struct mapped_device *dm_find(const char *name)
+{
+	struct mapped_device *md;
+
+	mutex_lock(&dm_devices_lock);
+	dm_init_once();
+	md = __dm_find(name);
+	mutex_unlock(&dm_devices_lock);
+	return md;
+}
+
+int dm_create(const char *name, struct mapped_device **out)
+{
+	struct queue_limits lim = {
+		.logical_block_size = 512,
+		.physical_block_size = 512,
+		.max_hw_sectors = 2048,
+		.max_sectors = 2048,
+		.max_segments = BIO_MAX_VECS,
+		.max_segment_size = PAGE_SIZE,
+	};
+	struct mapped_device *md;
+	int err = 0;
+
+	if (!*name || strlen(name) >= DM_NAME_LEN || strchr(name, '/'))
+		return -EINVAL;
+	mutex_lock(&dm_devices_lock);
+	dm_init_once();
+	if (__dm_find(name)) {
+		err = -EEXIST;
+		goto out;
+	}
+	md = kzalloc(sizeof(*md), GFP_KERNEL);
+	if (!md) {
+		err = -ENOMEM;
+		goto out;
+	}
+	md->disk = blk_alloc_disk(&lim, md);
+	if (IS_ERR(md->disk)) {
+		err = (int)PTR_ERR(md->disk);
+		kfree(md);
+		goto out;
+	}
+	md->disk->fops = &dm_blk_dops;
+	md->disk->private_data = md;
+	snprintf(md->disk->disk_name, DISK_NAME_LEN, "dm-%u", dm_next_minor++);
+	strlcpy(md->name, name, sizeof(md->name));
+	mutex_init(&md->suspend_lock);
+	init_waitqueue_head(&md->wait);
+	atomic_set(&md->pending, 0);
+	md->suspended = true;	/* no table yet: nothing to map through */
+	list_add_tail(&md->list, &dm_devices);
+	*out = md;
+out:
+	mutex_unlock(&dm_devices_lock);
+	return err;
+}
+
+int dm_table_load(struct mapped_device *md, const char *text)
+{
+	struct dm_table *t;
+
+	dm_error[0] = 0;
+	mutex_lock(&md->suspend_lock);
+	t = dm_table_create(md, text, dm_error, sizeof(dm_error));
+	if (IS_ERR(t)) {
+		mutex_unlock(&md->suspend_lock);
+		return (int)PTR_ERR(t);
+	}
+	if (md->new_map)
+		dm_table_destroy(md->new_map);
+	md->new_map = t;
+	mutex_unlock(&md->suspend_lock);
+	return 0;
+}
+
+static void for_each_target(struct dm_table *t, size_t hook)
+{
+	for (unsigned int i = 0; t && i < t->num_targets; i++) {
+		struct dm_target *ti = &t->targets[i];
+		dm_suspend_fn fn = *(dm_suspend_fn *)((char *)ti->type + hook);
+
+		if (fn)
+			fn(ti);
+	}
+}
+
+static void __dm_suspend(struct mapped_device *md)
+{
+	for_each_target(md->map, offsetof(struct target_type, presuspend));
+	WRITE_ONCE(md->suspended, true);
+	smp_mb();
+	wait_event(md->wait, atomic_read(&md->pending) == 0);
+	for_each_target(md->map, offsetof(struct target_type, postsuspend));
+}
+
+int dm_suspend(struct mapped_device *md)
+{
+	mutex_lock(&md->suspend_lock);
+	if (!md->suspended)
+		__dm_suspend(md);
+	mutex_unlock(&md->suspend_lock);
+	return 0;
+}
+
+int dm_resume(struct mapped_device *md)
+{
+	struct dm_table *old = NULL;
+	int err = 0;
+
+	mutex_lock(&md->suspend_lock);
+	if (md->new_map) {
+		if (!md->suspended)
+			__dm_suspend(md);
+		old = md->map;
+		md->map = md->new_map;
+		md->new_map = NULL;
+	}
+	if (!md->map) {
+		err = -ENXIO;
+		goto out;
+	}
+	/* The old table's targets let go of their devices before the new ones start. */
+	if (old)
+		dm_table_destroy(old);
+	if (md->suspended) {
+		for (unsigned int i = 0; i < md->map->num_targets; i++) {
+			struct dm_target *ti = &md->map->targets[i];
+
+			if (ti->type->preresume && (err = ti->type->preresume(ti)) != 0)
+				goto out;
+		}
+		set_capacity(md->disk, md->map->size);
+		WRITE_ONCE(md->suspended, false);
+		wake_up_all(&md->wait);
+		for_each_target(md->map, offsetof(struct target_type, resume));
+	}
+	if (!md->added) {
+		err = add_disk(md->disk);
+		if (!err)
+			md->added = true;
+	}
+out:
+	mutex_unlock(&md->suspend_lock);
+	return err;
+}
+
+int dm_remove(struct mapped_device *md)
+{
+	int err;
+
+	mutex_lock(&dm_devices_lock);
+	mutex_lock(&md->suspend_lock);
+	if (md->added) {
+		err = del_gendisk(md->disk);
+		if (err) {
+			mutex_unlock(&md->suspend_lock);
+			mutex_unlock(&dm_devices_lock);
+			return err;
+		}
+	}
+	if (!md->suspended)
+		__dm_suspend(md);
+	if (md->map)
+		dm_table_destroy(md->map);
+	if (md->new_map)
+		dm_table_destroy(md->new_map);
+	list_del(&md->list);
+	mutex_unlock(&md->suspend_lock);
+	mutex_unlock(&dm_devices_lock);
+	put_disk(md->disk);
+	kfree(md);
+	return 0;
+}
+
+int dm_status(struct mapped_device *md, status_type_t type, char *buf, size_t size)
+{
+	struct dm_table *t;
+	size_t sz = 0;
+
+	mutex_lock(&md->suspend_lock);
+	t = md->map;
+	for (unsigned int i = 0; t && i < t->num_targets; i++) {
+		struct dm_target *ti = &t->targets[i];
+		size_t n;
+
+		sz += snprintf(buf + sz, sz < size ? size - sz : 0, "%llu %llu %s ",
+			       (unsigned long long)ti->begin, (unsigned long long)ti->len,
+			       ti->type->name);
+		if (sz < size) {
+			buf[sz] = 0;
+			if (ti->type->status)
+				ti->type->status(ti, type, buf + sz, (unsigned int)(size - sz));
+		}
+		n = strlen(buf + MIN(sz, size - 1));
+		sz += n;
+		/* No args (an origin's INFO): drop the space after the name. */
+		if (!n && sz && buf[sz - 1] == ' ')
+			buf[--sz] = 0;
+		sz += snprintf(buf + sz, sz < size ? size - sz : 0, "\n");
+	}
+	mutex_unlock(&md->suspend_lock);
+	return 0;
+}
+
+int dm_message(struct mapped_device *md, unsigned int argc, char **argv, char *buf,
+	       size_t size)
+{
+	struct dm_target *ti;
+	u64 sector;
+	int err = -EINVAL;
+
+	/* "message NAME SECTOR args...": the target that holds that sector. */
+	if (argc < 2 || kstrtou64(argv[0], 10, &sector))
+		return -EINVAL;
+	buf[0] = 0;
+	mutex_lock(&md->suspend_lock);
+	ti = md->map ? dm_table_find_target(md->map, sector) : NULL;
+	if (ti && ti->type->message)
+		err = ti->type->message(ti, argc - 1, argv + 1, buf, (unsigned int)size);
+	mutex_unlock(&md->suspend_lock);
+	return err;
+}
+
+const char *dm_device_name(struct mapped_device *md)
+{
+	return md->name;
+}
+
+const char *dm_disk_name(struct mapped_device *md)
+{
+	return md->disk->disk_name;
+}
+
+bool dm_suspended(struct mapped_device *md)
+{
+	return READ_ONCE(md->suspended);
+}
+
+bool dm_has_inactive_table(struct mapped_device *md)
+{
+	return md->new_map != NULL;
+}
+
+const char *dm_table_device_name(struct dm_table *t)
+{
+	return t->md->disk->disk_name;
+}
+
+void dm_for_each(void (*fn)(struct mapped_device *md, void *arg), void *arg)
+{
+	struct mapped_device *md;
+
+	mutex_lock(&dm_devices_lock);
+	dm_init_once();
+	list_for_each_entry(md, &dm_devices, list)
+		fn(md, arg);
+	mutex_unlock(&dm_devices_lock);
+}
+
+/* Device names in tables: "nullb0", "/dev/nullb0", "/dev/mapper/NAME", "dm-0". */
+int dm_get_device(struct dm_target *ti, const char *path, struct dm_dev **result)
+{
+	struct dm_dev *d;
+	const char *name = path;
+	struct block_device *bdev;
+
+	if (!strncmp(name, "/dev/", 5))
+		name += 5;
+	if (!strncmp(name, "mapper/", 7)) {
+		struct mapped_device *md;
+
+		/* dm_devices_lock may be ours already (table load under create). */
+		md = NULL;
+		list_for_each_entry(md, &dm_devices, list)
+			if (!strcmp(md->name, name + 7))
+				break;
+		if (&md->list == &dm_devices)
+			return -ENOENT;
+		name = md->disk->disk_name;
+	}
+	bdev = blkdev_get_by_name(name);
+	if (IS_ERR(bdev))
+		return (int)PTR_ERR(bdev);
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d) {
+		blkdev_put(bdev);
+		return -ENOMEM;
+	}
+	d->bdev = bdev;
+	strlcpy(d->name, name, sizeof(d->name));
+	*result = d;
+	return 0;
+}
+
+void dm_put_device(struct dm_target *ti, struct dm_dev *d)
+{
+	if (!d)
+		return;
+	blkdev_put(d->bdev);
+	kfree(d);
+}
