@@ -16,6 +16,8 @@
  */
 #include <pagoda/err.h>
 #include <pagoda/printk.h>
+#include <pagoda/sched.h>
+#include <pagoda/task.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
 
@@ -166,7 +168,26 @@ static void dm_start_io(struct mapped_device *md)
 	}
 }
 
+static void __dm_submit_bio(struct bio *bio);
+
+/*
+ * Targets may sleep in ->map() (a snapshot allocates, writes its header,
+ * waits for a chunk being merged), and a sleeper here keeps its plug
+ * (docs/block.md): requests parked on it, perhaps the very ones being
+ * waited for, would never go out. So the submitter's plug is sent first
+ * and set aside while the clones are mapped.
+ */
 static void dm_submit_bio(struct bio *bio)
+{
+	struct blk_plug *plug = current->plug;
+
+	blk_flush_plug(plug);
+	current->plug = NULL;
+	__dm_submit_bio(bio);
+	current->plug = plug;
+}
+
+static void __dm_submit_bio(struct bio *bio)
 {
 	struct mapped_device *md = bio->bi_bdev->bd_disk->private_data;
 	struct bvec_iter iter = bio->bi_iter;
