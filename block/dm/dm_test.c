@@ -26,6 +26,7 @@
 #include <pagoda/slab.h>
 #include <pagoda/smp.h>
 #include <pagoda/string.h>
+#include <pagoda/time.h>
 #include <pagoda/vmalloc.h>
 
 #include "../../drivers/block/null_blk/null_blk.h"
@@ -108,9 +109,12 @@ static void dmt_status(struct mapped_device *md, char *buf, size_t size)
 
 /* ------------------------------------------------------------ the model */
 
-#define MODEL_SECTORS 16384U	/* 8 MiB origin */
+#define MODEL_SECTORS 8192U	/* 4 MiB origin */
 #define MODEL_BLOCKS (MODEL_SECTORS / 8)
 #define MODEL_DEVS 4		/* origin + three snapshots */
+/* Kept small: test=all runs this on every target under TCG. */
+#define MODEL_OPS 64		/* per phase, shared among the CPUs' threads */
+#define MODEL_BIG_OPS 8
 
 /* A sector's bytes say which write put them there, and where. */
 static void fill_sector(u8 *p, u32 tag, u64 sector)
@@ -224,7 +228,7 @@ static void model_phase(struct ktest *t, struct model *m, unsigned int ops, u64 
 		goto out;
 	}
 	for (unsigned int i = 0; i < n; i++) {
-		w[i] = (struct model_worker){ .m = m, .id = i, .nthreads = n, .ops = ops,
+		w[i] = (struct model_worker){ .m = m, .id = i, .nthreads = n, .ops = ops / n,
 					      .seed = seed * 1000 + i };
 		tasks[i] = kthread_create(model_worker_fn, &w[i], "dmmodel%u", i);
 		if (!tasks[i]) {
@@ -335,10 +339,10 @@ static void run_model(struct ktest *t, const char *locking)
 		/* Made now: it must read as the origin reads now. */
 		memcpy(m.tag[1 + i], m.tag[0], MODEL_SECTORS * sizeof(u32));
 		m.ndevs = 2 + i;
-		model_phase(t, &m, 120, 1 + i);
+		model_phase(t, &m, MODEL_OPS, 1 + i);
 	}
-	model_big_bios(t, &m, 40, 99);
-	model_phase(t, &m, 120, 7);
+	model_big_bios(t, &m, MODEL_BIG_OPS, 99);
+	model_phase(t, &m, MODEL_OPS, 7);
 	model_check_all(t, &m);
 	for (int i = 0; i < 3; i++) {
 		char st[128];
@@ -638,7 +642,7 @@ static void test_dm_snapshot_reload(struct ktest *t)
 	fill_pattern(want, 4 << 20, 1);
 	KEXPECT_EQ(t, blkdev_rw(sbd, REQ_OP_READ, 0, want, 4 << 20), 0);
 	rng_seed(&rng, 18);
-	for (int i = 0; i < 200; i++) {
+	for (int i = 0; i < 40; i++) {
 		u64 s = rng_below(&rng, 8192 - 16);
 		unsigned int n = 1 + (unsigned int)rng_below(&rng, 16);
 
@@ -674,6 +678,8 @@ out:
 	kfree(got);
 }
 
+#define OVERFLOW_WRITES 40
+
 static void test_dm_snapshot_overflow(struct ktest *t)
 {
 	struct nullb *onb = dmt_nullb(t, 4), *cnb = dmt_nullb(t, 1), *bigc = dmt_nullb(t, 8);
@@ -686,34 +692,34 @@ static void test_dm_snapshot_overflow(struct ktest *t)
 		goto out;
 	snprintf(table, sizeof(table), "0 8192 snapshot-origin %s", nbname(onb));
 	om = dmt_create(t, "of-origin", table);
-	/* 1 MiB of COW, 4 KiB chunks: header, one area, 254 data chunks. */
-	snprintf(table, sizeof(table), "0 8192 snapshot %s %s P 8", nbname(onb), nbname(cnb));
+	/* 1 MiB of COW, 32 KiB chunks: header, one area, 30 data chunks. */
+	snprintf(table, sizeof(table), "0 8192 snapshot %s %s P 64", nbname(onb), nbname(cnb));
 	sm = dmt_create(t, "of-snap", table);
-	snprintf(table, sizeof(table), "0 8192 snapshot %s %s N 8", nbname(onb), nbname(bigc));
+	snprintf(table, sizeof(table), "0 8192 snapshot %s %s N 64", nbname(onb), nbname(bigc));
 	sm2 = dmt_create(t, "of-snap2", table);
 	if (!om || !sm || !sm2 || !(ob = dmt_open(t, om)) || !(sbd = dmt_open(t, sm)) ||
 	    !(sb2 = dmt_open(t, sm2)))
 		goto out;
-	for (int i = 0; i < 300; i++) {
-		memset(b, i & 0xff, 4096);
-		KEXPECT_EQ(t, blkdev_rw(ob, REQ_OP_WRITE, (sector_t)i * 8, b, 4096), 0);
+	for (int i = 0; i < OVERFLOW_WRITES; i++) {
+		memset(b, i + 1, 4096);
+		KEXPECT_EQ(t, blkdev_rw(ob, REQ_OP_WRITE, (sector_t)i * 64, b, 4096), 0);
 	}
 	dmt_status(sm, st, sizeof(st));
 	KEXPECT_STREQ(t, st, "Invalid");
 	KEXPECT_NE(t, blkdev_rw(sbd, REQ_OP_READ, 0, b, 4096), 0);
 	/* The origin and the other snapshot lost nothing. */
-	for (int i = 0; i < 300; i++) {
-		KEXPECT_EQ(t, blkdev_rw(ob, REQ_OP_READ, (sector_t)i * 8, b, 4096), 0);
-		KEXPECT_TRUE(t, all_bytes(b, (u8)(i & 0xff), 4096));
-		KEXPECT_EQ(t, blkdev_rw(sb2, REQ_OP_READ, (sector_t)i * 8, b, 4096), 0);
+	for (int i = 0; i < OVERFLOW_WRITES; i++) {
+		KEXPECT_EQ(t, blkdev_rw(ob, REQ_OP_READ, (sector_t)i * 64, b, 4096), 0);
+		KEXPECT_TRUE(t, all_bytes(b, (u8)(i + 1), 4096));
+		KEXPECT_EQ(t, blkdev_rw(sb2, REQ_OP_READ, (sector_t)i * 64, b, 4096), 0);
 		KEXPECT_TRUE(t, all_bytes(b, 0, 4096));
 	}
 	dmt_status(sm2, st, sizeof(st));
-	KEXPECT_STREQ(t, st, "2400/16384 0");
+	KEXPECT_STREQ(t, st, "2560/16384 0");
 	/* Invalid on the disk too: a reload says so. */
 	dmt_close_remove(t, sm, sbd);
 	sbd = NULL;
-	snprintf(table, sizeof(table), "0 8192 snapshot %s %s P 8", nbname(onb), nbname(cnb));
+	snprintf(table, sizeof(table), "0 8192 snapshot %s %s P 64", nbname(onb), nbname(cnb));
 	sm = dmt_create(t, "of-snap", table);
 	if (sm) {
 		dmt_status(sm, st, sizeof(st));
@@ -771,7 +777,7 @@ static void test_dm_snapshot_merge(struct ktest *t)
 	if (!sm || !(sbd = dmt_open(t, sm)))
 		goto out;
 	/* The origin moves on; the snapshot gets writes of its own. */
-	for (int i = 0; i < 60; i++) {
+	for (int i = 0; i < 30; i++) {
 		fill_pattern(got, 6000, 100 + i);
 		KEXPECT_EQ(t, blkdev_rw(ob, REQ_OP_WRITE, (sector_t)i * 97, got, 6144), 0);
 		fill_pattern(got, 1024, 200 + i);
