@@ -219,7 +219,8 @@ HOST_KSRCS := $(sort $(HOST_RUNTIME) $(wildcard lib/*.c) kernel/ktest.c \
 	drivers/virtio/virtio_ring.c tests/host/virtio_ring_test.c tests/host/host_dma.c \
 	dma/swiotlb.c dma/swiotlb_test.c \
 	$(BLOCK_PURE_SRCS) block/blk_merge_test.c block/partitions/partitions_test.c \
-	tests/host/host_block.c $(HOST_POWER) kernel/power/memory_bitmap_test.c)
+	tests/host/host_block.c $(HOST_POWER) kernel/power/memory_bitmap_test.c \
+	block/dm/dm-snap-format.c block/dm/dm_snap_format_test.c)
 HOST_CFLAGS := -std=gnu11 -O1 -g $(HOST_WARN) \
 	-fno-builtin -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer $(HOST_INC) -MMD -MP
@@ -301,7 +302,7 @@ fuzz-partitions: $(HB)/fuzz-partitions $(PART_SEEDS)/gpt
 		-print_final_stats=1 build/fuzz/partitions $(PART_SEEDS)
 
 # make fuzz: every fuzzer, FUZZ_SECONDS each.
-fuzz: fuzz-page-alloc fuzz-fdt fuzz-elf fuzz-partitions fuzz-swiotlb fuzz-virtqueue
+fuzz: fuzz-page-alloc fuzz-fdt fuzz-elf fuzz-partitions fuzz-swiotlb fuzz-virtqueue fuzz-dm-snap
 
 # libFuzzer on the SWIOTLB slot allocator (dma/swiotlb.c).
 FUZZ_SWIOTLB_SRCS := $(HOST_RUNTIME) dma/swiotlb.c tests/host/fuzz_swiotlb.c
@@ -326,6 +327,18 @@ fuzz-virtqueue: $(HB)/fuzz-virtqueue
 	@mkdir -p build/fuzz/virtqueue
 	$(HB)/fuzz-virtqueue -max_total_time=$(FUZZ_SECONDS) -max_len=2048 \
 		-print_final_stats=1 build/fuzz/virtqueue
+
+# libFuzzer on the persistent snapshot store's reader (block/dm/dm-snap-format.c).
+FUZZ_DMSNAP_SRCS := $(HOST_RUNTIME) block/dm/dm-snap-format.c tests/host/fuzz_dm_snap.c
+$(HB)/fuzz-dm-snap: $(FUZZ_DMSNAP_SRCS) tests/host/host_prefix.h block/dm/dm-snap-format.h
+	@mkdir -p $(HB)
+	@echo "  CLANG   $@"
+	@clang $(FUZZ_CFLAGS) -o $@ $(FUZZ_DMSNAP_SRCS)
+.PHONY: fuzz-dm-snap
+fuzz-dm-snap: $(HB)/fuzz-dm-snap
+	@mkdir -p build/fuzz/dm-snap
+	$(HB)/fuzz-dm-snap -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+		-print_final_stats=1 build/fuzz/dm-snap
 
 # The ELF checker's fuzzer (lib/elf.c): `make fuzz-elf` runs it FUZZ_SECONDS.
 FUZZ_ELF_SRCS := tests/host/fuzz_elf.c lib/elf.c lib/string.c
@@ -369,7 +382,8 @@ test-build-arm64-pi4:
 
 host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc $(HB)/fuzz-elf \
 	$(HB)/fuzz-partitions $(PART_SEEDS)/gpt $(HB)/mmlab-run \
-	$(HB)/bench-page-alloc $(HB)/fuzz-swiotlb $(HB)/fuzz-virtqueue $(HB)/bench-hibernate
+	$(HB)/bench-page-alloc $(HB)/fuzz-swiotlb $(HB)/fuzz-virtqueue $(HB)/bench-hibernate \
+	$(HB)/fuzz-dm-snap
 
 # The course (docs/course.md): `make lab LAB=NAME` writes the student tree
 # (build/labs/NAME, a git repository to hand out), `make grade` grades this

@@ -114,3 +114,58 @@ int dm_snap_area_scan(const void *area, u32 per_area, chunk_t cow_chunks,
 	}
 	return (int)i;
 }
+
+struct reader_ctx {
+	struct dm_snap_reader *r;
+	int (*fn)(void *ctx, chunk_t old_chunk, chunk_t new_chunk);
+	void *ctx;
+};
+
+static int note_exception(void *c, chunk_t old_chunk, chunk_t new_chunk)
+{
+	struct reader_ctx *rc = c;
+
+	if (rc->r->next_free <= new_chunk)
+		rc->r->next_free = new_chunk + 1;
+	return rc->fn(rc->ctx, old_chunk, new_chunk);
+}
+
+int dm_snap_read_exceptions(struct dm_snap_reader *r,
+			    int (*fn)(void *ctx, chunk_t old_chunk, chunk_t new_chunk), void *ctx,
+			    const char **why)
+{
+	struct reader_ctx rc = { r, fn, ctx };
+	bool full = true;
+	chunk_t area;
+	int n;
+
+	r->current_area = 0;
+	r->current_committed = 0;
+	r->next_free = NUM_SNAPSHOT_HDR_CHUNKS + 1;
+	for (area = 0; full; area++) {
+		chunk_t where = dm_snap_area_location(r->per_area, area);
+
+		if (where >= r->cow_chunks)
+			break;	/* every area full up to the end of the device */
+		n = r->read(r->io, where, r->buf);
+		if (n) {
+			*why = "Failed to read a metadata area";
+			return n;
+		}
+		n = dm_snap_area_scan(r->buf, r->per_area, r->cow_chunks, note_exception, &rc,
+				      &full, why);
+		if (n < 0)
+			return n;
+		r->current_area = area;
+		r->current_committed = (u32)n;
+	}
+	if (full) {
+		/* The last area is full: the next record starts a new one. */
+		r->current_area = area;
+		r->current_committed = 0;
+	}
+	/* The first free chunk is never a metadata area. */
+	if (dm_snap_is_metadata_chunk(r->per_area, r->next_free))
+		r->next_free++;
+	return 0;
+}

@@ -79,4 +79,26 @@ int dm_snap_area_scan(const void *area, u32 per_area, chunk_t cow_chunks,
 		      int (*fn)(void *ctx, chunk_t old_chunk, chunk_t new_chunk), void *ctx,
 		      bool *full, const char **why);
 
+/*
+ * The whole reader of a store's exceptions: area after area until one is
+ * not full (or the device ends), through read(io, chunk, buf), which
+ * fills buf with one chunk. Leaves where the next record goes (the last
+ * area and how many records it has) and the first free data chunk.
+ */
+struct dm_snap_reader {
+	int (*read)(void *io, chunk_t chunk, void *buf);
+	void *io;
+	void *buf;		/* one chunk */
+	u32 per_area;
+	chunk_t cow_chunks;
+	/* results */
+	chunk_t current_area;
+	u32 current_committed;
+	chunk_t next_free;
+};
+
+int dm_snap_read_exceptions(struct dm_snap_reader *r,
+			    int (*fn)(void *ctx, chunk_t old_chunk, chunk_t new_chunk), void *ctx,
+			    const char **why);
+
 #endif

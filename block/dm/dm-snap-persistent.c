@@ -145,59 +145,40 @@ static void persistent_dtr(struct dm_exception_store *store)
 	kfree(ps);
 }
 
-struct read_ctx {
-	struct pstore *ps;
-	int (*callback)(void *ctx, chunk_t old_chunk, chunk_t new_chunk);
-	void *ctx;
-};
-
-static int read_one(void *c, chunk_t old_chunk, chunk_t new_chunk)
+static int read_chunk(void *io, chunk_t chunk, void *buf)
 {
-	struct read_ctx *rc = c;
-
-	if (rc->ps->next_free <= new_chunk)
-		rc->ps->next_free = new_chunk + 1;
-	return rc->callback(rc->ctx, old_chunk, new_chunk);
+	return chunk_io(io, buf, chunk, REQ_OP_READ);
 }
 
-static int read_exceptions(struct pstore *ps, struct read_ctx *rc)
+/* Every area's records, through the reader Linux's format defines (dm-snap-format.c). */
+static int read_exceptions(struct pstore *ps,
+			   int (*callback)(void *ctx, chunk_t old_chunk, chunk_t new_chunk),
+			   void *ctx)
 {
-	void *buf = kmalloc(chunk_bytes(ps), GFP_KERNEL);
-	chunk_t area;
-	bool full = true;
-	int n = 0, r = 0;
+	struct dm_snap_reader r = {
+		.read = read_chunk,
+		.io = ps,
+		.per_area = ps->exceptions_per_area,
+		.cow_chunks = cow_chunks(ps),
+	};
+	int err;
 
-	if (!buf)
+	r.buf = kmalloc(chunk_bytes(ps), GFP_KERNEL);
+	if (!r.buf)
 		return -ENOMEM;
-	for (area = 0; full; area++) {
-		chunk_t where = dm_snap_area_location(ps->exceptions_per_area, area);
-
-		if (where >= cow_chunks(ps))
-			break;	/* every area full up to the end of the device */
-		r = chunk_io(ps, buf, where, REQ_OP_READ);
-		if (r)
-			break;
-		n = dm_snap_area_scan(buf, ps->exceptions_per_area, cow_chunks(ps), read_one, rc,
-				      &full, &ps->store->error);
-		if (n < 0) {
-			r = n;
-			break;
-		}
-		ps->current_area = area;
-		ps->current_committed = (u32)n;
-		memcpy(ps->area, buf, chunk_bytes(ps));
+	err = dm_snap_read_exceptions(&r, callback, ctx, &ps->store->error);
+	if (!err) {
+		ps->current_area = r.current_area;
+		ps->current_committed = r.current_committed;
+		ps->next_free = r.next_free;
+		/* The area the next record goes to, as it is on the disk. */
+		if (r.current_committed)
+			memcpy(ps->area, r.buf, chunk_bytes(ps));
+		else
+			memset(ps->area, 0, chunk_bytes(ps));
 	}
-	kfree(buf);
-	if (r)
-		return r;
-	if (full) {
-		/* The last area is full: the next record goes to a new one. */
-		ps->current_area++;
-		ps->current_committed = 0;
-		memset(ps->area, 0, chunk_bytes(ps));
-	}
-	skip_metadata(ps);
-	return 0;
+	kfree(r.buf);
+	return err;
 }
 
 static int persistent_read_metadata(struct dm_exception_store *store,
@@ -207,7 +188,6 @@ static int persistent_read_metadata(struct dm_exception_store *store,
 {
 	struct pstore *ps = store->context;
 	struct snap_disk_header h;
-	struct read_ctx rc = { ps, callback, ctx };
 	int kind, r;
 
 	r = blkdev_rw(store->cow, REQ_OP_READ, 0, ps->area, 512);
@@ -244,7 +224,7 @@ static int persistent_read_metadata(struct dm_exception_store *store,
 		ps->valid = 0;
 		return 1;
 	}
-	return read_exceptions(ps, &rc);
+	return read_exceptions(ps, callback, ctx);
 }
 
 static int persistent_prepare_exception(struct dm_exception_store *store,

@@ -97,7 +97,8 @@ def fuzz(ctx, seconds=10):
                ("fuzz-partitions", "partitions",
                 ["-max_len=65537", os.path.join(paths.BUILD, "fixtures", "partition-seeds")]),
                ("fuzz-swiotlb", "swiotlb", ["-max_len=4096"]),
-               ("fuzz-virtqueue", "virtqueue", ["-max_len=2048"]))
+               ("fuzz-virtqueue", "virtqueue", ["-max_len=2048"]),
+               ("fuzz-dm-snap", "dm-snap", ["-max_len=65536"]))
     for name, corpus, extra in fuzzers:
         exe = paths.host_bin(name)
         cdir = os.path.join(paths.BUILD, "fuzz", corpus)
