@@ -6,7 +6,7 @@
  * function from that thread, where it may sleep and submit I/O (which a
  * bio's completion may not). Linux pipelines jobs through page lists and
  * dm-io; here each worker does one job at a time with synchronous I/O,
- * and parallelism comes from one worker per CPU.
+ * and parallelism comes from KCOPYD_WORKERS workers.
  */
 #include <pagoda/atomic.h>
 #include <pagoda/mutex.h>
@@ -19,6 +19,8 @@
 #include "dm-kcopyd.h"
 
 #define KCOPYD_MAX_DESTS 4
+/* Each worker copies synchronously: this many copies in flight at most. */
+#define KCOPYD_WORKERS 8
 
 struct dm_kcopyd_client {
 	atomic_t nr_jobs;
@@ -71,7 +73,7 @@ struct dm_kcopyd_client *dm_kcopyd_client_create(void)
 
 	mutex_lock(&kcopyd_wq_lock);
 	if (!kcopyd_wq)
-		kcopyd_wq = alloc_workqueue("kcopyd", 0);
+		kcopyd_wq = alloc_workqueue("kcopyd", KCOPYD_WORKERS);
 	mutex_unlock(&kcopyd_wq_lock);
 	if (!kcopyd_wq)
 		return NULL;
