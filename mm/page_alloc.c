@@ -1248,6 +1248,9 @@ static unsigned long free_blocks(struct pglist_data *pgdat, unsigned long start_
 			page[i].flags &= ~(PG_reserved | PG_offline);
 			page[i].refcount = 0;
 		}
+		/* page_alloc.debug checks the poison at allocation: boot memory too. */
+		if (unlikely(page_alloc_debug) && !pgdat->simulated)
+			memset(page_address(page), PAGE_POISON, PAGE_SIZE << order);
 		spin_lock_irqsave(&zone->lock, flags);
 		zone->managed_pages += 1UL << order;
 		zone->present_pages += 1UL << order;

@@ -40,16 +40,27 @@ void arch_user_state_init(struct arch_user_state *s)
 	memcpy(s->fxsave + 24, &mxcsr, sizeof(mxcsr));
 }
 
+/*
+ * FXSAVE and FXRSTOR fault on an area that is not 16-byte aligned, and
+ * where a struct process lands is the slab's business (slab.debug shifts
+ * objects by its red zone): go through an aligned buffer on the stack.
+ */
 void arch_user_state_save(struct arch_user_state *s)
 {
-	__asm__ volatile("fxsave64 %0" : "=m"(s->fxsave));
+	u8 area[512] __attribute__((aligned(64)));
+
+	__asm__ volatile("fxsave64 %0" : "=m"(area));
+	memcpy(s->fxsave, area, sizeof(area));
 	/* Only arch_prctl() changes it (no FSGSBASE for user mode), but reading is cheap. */
 	s->fs_base = rdmsr(MSR_FS_BASE);
 }
 
 void arch_user_state_load(const struct arch_user_state *s)
 {
-	__asm__ volatile("fxrstor64 %0" : : "m"(s->fxsave));
+	u8 area[512] __attribute__((aligned(64)));
+
+	memcpy(area, s->fxsave, sizeof(area));
+	__asm__ volatile("fxrstor64 %0" : : "m"(area));
 	wrmsr(MSR_FS_BASE, s->fs_base);
 }
 

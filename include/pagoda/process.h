@@ -50,7 +50,7 @@ struct file {
 };
 
 struct process {
-	/* FP/SIMD and the thread pointer while off the CPU (first: 16-byte aligned). */
+	/* FP/SIMD and the thread pointer while off the CPU. */
 	struct arch_user_state ustate;
 	struct mm_struct mm;
 	struct vm_area *vmas; /* sorted by address */
