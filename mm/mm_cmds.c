@@ -23,7 +23,7 @@ static unsigned long zone_pcp_pages(const struct zone *z)
 	unsigned long n = 0;
 
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
-		n += z->pcp[cpu].count;
+		n += pcp_free_pages(&z->pcp[cpu]);
 	return n;
 }
 

@@ -127,7 +127,7 @@ static unsigned long pcp_pages_of(unsigned int cpu)
 	struct zone *z;
 
 	for_each_zone_in_node(z, NODE_DATA(0))
-		n += z->pcp[cpu].count;
+		n += pcp_free_pages(&z->pcp[cpu]);
 	return n;
 }
 

@@ -45,6 +45,9 @@ struct pglist_data *node_data[MAX_NUMNODES];
 bool page_alloc_pcp = true;
 PARAM_BOOL("page_alloc.pcp", page_alloc_pcp,
 	   "per-CPU lists for order-0 pages (off: every page goes through the zone lock)");
+bool page_alloc_pcp_blocks = true;
+PARAM_BOOL("page_alloc.pcp_blocks", page_alloc_pcp_blocks,
+	   "per-CPU caches also keep a few free pageblock-order (2 MiB) blocks");
 bool page_alloc_debug;
 PARAM_BOOL("page_alloc.debug", page_alloc_debug,
 	   "poison free pages and check them on allocation");
@@ -582,6 +585,41 @@ static void free_pcppages_bulk(struct zone *zone, int count,
 }
 
 /*
+ * The cached pageblock-order blocks of a pcp back to the buddy lists,
+ * where they merge as any freed block does. Zone lock held.
+ */
+static void free_pcp_blocks(struct zone *zone, struct per_cpu_pages *pcp)
+{
+	bool hooked = policy_hooks_free(zone);
+
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+		while (!list_empty(&pcp->blocks[mt])) {
+			struct page *page = list_first_entry(&pcp->blocks[mt], struct page, lru);
+			unsigned long pfn = zone_page_pfn(zone, page);
+
+			list_del(&page->lru);
+			pcp->nr_blocks--;
+			page->flags &= ~PG_pcp;
+			page->order = 0; /* as __free_pages() leaves a block's head */
+			free_one_page(page, pfn, zone, pageblock_order, page_pb_mt(page, pfn),
+				      FPI_NONE, hooked);
+		}
+	}
+}
+
+/* Drain all of one pcp: its order-0 pages and its blocks. Interrupts off. */
+static void drain_pcp(struct zone *zone, struct per_cpu_pages *pcp)
+{
+	if (pcp->count)
+		free_pcppages_bulk(zone, pcp->count, pcp);
+	if (pcp->nr_blocks) {
+		spin_lock(&zone->lock);
+		free_pcp_blocks(zone, pcp);
+		spin_unlock(&zone->lock);
+	}
+}
+
+/*
  * May this CPU touch cpu's per-CPU lists of the zone? Its own, always. Another
  * CPU's only when nobody else can be using them: a simulated node (only its
  * test or experiment allocates there) or a CPU that is not running. A real
@@ -598,8 +636,8 @@ void drain_zone_pages(struct zone *zone)
 	unsigned long flags = arch_irq_save();
 
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
-		if (zone->pcp[cpu].count && pcp_reachable(zone, cpu))
-			free_pcppages_bulk(zone, zone->pcp[cpu].count, &zone->pcp[cpu]);
+		if (pcp_reachable(zone, cpu))
+			drain_pcp(zone, &zone->pcp[cpu]);
 	arch_irq_restore(flags);
 }
 
@@ -611,8 +649,7 @@ static void drain_local_pages(void *info)
 	struct zone *z;
 
 	for_each_zone_in_node(z, pgdat)
-		if (z->pcp[me].count)
-			free_pcppages_bulk(z, z->pcp[me].count, &z->pcp[me]);
+		drain_pcp(z, &z->pcp[me]);
 }
 
 /*
@@ -779,11 +816,38 @@ static inline bool zone_deferred(const struct zone *zone);
  * (__rmqueue_fallback, stealing from the other migratetype, has already
  * been tried in each zone by rmqueue.)
  */
+/*
+ * The pageblock-order blocks cached on the per-CPU lists this CPU may
+ * touch (its own; every CPU's on a simulated node), back to the buddy
+ * lists. True if there were any: an allocation that failed may now work.
+ */
+static bool drain_reachable_blocks(struct pglist_data *pgdat)
+{
+	unsigned long flags = arch_irq_save();
+	bool any = false;
+	struct zone *z;
+
+	for_each_zone_in_node(z, pgdat)
+		for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+			struct per_cpu_pages *pcp = &z->pcp[cpu];
+
+			if (!pcp->nr_blocks || !pcp_reachable(z, cpu))
+				continue;
+			spin_lock(&z->lock);
+			free_pcp_blocks(z, pcp);
+			spin_unlock(&z->lock);
+			any = true;
+		}
+	arch_irq_restore(flags);
+	return any;
+}
+
 static struct page *alloc_pages_slow(struct pglist_data *pgdat, int nid, gfp_t gfp,
 				     unsigned int order, int mt)
 {
 	struct page *page = NULL;
 	struct zone *zone = NULL;
+	bool drained = false;
 
 	if (order >= MAX_ORDER) {
 		if (!(gfp & __GFP_NOWARN))
@@ -796,12 +860,15 @@ static struct page *alloc_pages_slow(struct pglist_data *pgdat, int nid, gfp_t g
 	/*
 	 * The preferred zone again if deferred init can grow it, then each
 	 * zone below down to DMA, each grown as needed before falling back.
+	 * If all fail, the per-CPU caches' blocks are given back (they may
+	 * hold what is missing, unmerged) and everything is tried again.
 	 */
+retry:
 	for (int z = (int)gfp_zone(gfp); z >= 0 && !page; z--) {
 		bool deferred = READ_ONCE(pgdat->deferred_pending);
 
 		zone = &pgdat->node_zones[z];
-		if (z == (int)gfp_zone(gfp) && !deferred)
+		if (z == (int)gfp_zone(gfp) && !deferred && !drained)
 			continue; /* the fast path tried it */
 		for (;;) {
 			if (zone->managed_pages)
@@ -810,6 +877,10 @@ static struct page *alloc_pages_slow(struct pglist_data *pgdat, int nid, gfp_t g
 			    !deferred_grow(zone, order))
 				break;
 		}
+	}
+	if (!page && !drained && drain_reachable_blocks(pgdat)) {
+		drained = true;
+		goto retry;
 	}
 	if (!page) {
 		pgdat->node_zones[gfp_zone(gfp)].alloc_fail++;
@@ -883,6 +954,33 @@ static __attribute__((noinline)) struct page *pcp_alloc_fast(struct zone *zone, 
 	return page;
 }
 
+/*
+ * A pageblock-order block from this CPU's cache, or the buddy path. As
+ * pcp_alloc_fast(), for the huge-page size (page_alloc.pcp_blocks=).
+ */
+static __attribute__((noinline)) struct page *pcp_alloc_block(struct zone *zone, gfp_t gfp)
+{
+	struct list_head *list;
+	struct page *page;
+	unsigned long flags = arch_irq_save();
+	struct per_cpu_pages *pcp = &zone->pcp[smp_processor_id()];
+
+	__asm__("" : "+r"(pcp)); /* one register, as in pcp_alloc_fast() */
+	list = &pcp->blocks[gfp_migratetype(gfp)];
+	if (list_empty(list)) {
+		arch_irq_restore(flags);
+		return alloc_pages_zone(zone->zone_pgdat->node_id, gfp, pageblock_order, true);
+	}
+	page = list_first_entry(list, struct page, lru);
+	list_del(&page->lru);
+	pcp->nr_blocks--;
+	arch_irq_restore(flags);
+	zone->alloc_count++;
+	page->flags &= ~PG_pcp;
+	prep_new_page(zone, page, pageblock_order, gfp);
+	return page;
+}
+
 /* The pcp fast path with fault injection armed: ask it first. */
 static __attribute__((noinline)) struct page *alloc_pcp_armed(struct pglist_data *pgdat,
 							      gfp_t gfp)
@@ -894,10 +992,11 @@ static __attribute__((noinline)) struct page *alloc_pcp_armed(struct pglist_data
 
 /*
  * The common case is kept short: an order-0 page already on this CPU's
- * list. Every path ends in a tail call, so nothing here saves registers;
- * everything else (an empty list, other orders, a missing node) is
- * alloc_pages_zone(), which starts over with all the checks but fault
- * injection, when this path has already asked it.
+ * list (or a pageblock-order block in its cache). Every path ends in a
+ * tail call, so nothing here saves registers; everything else (an empty
+ * list, other orders, a missing node) is alloc_pages_zone(), which starts
+ * over with all the checks but fault injection, when this path has
+ * already asked it.
  */
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 {
@@ -919,6 +1018,13 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 			__asm__("" : "+r"(zone));
 			return pcp_alloc_fast(zone, gfp);
 		}
+	} else if (order == pageblock_order && likely(page_alloc_pcp) && page_alloc_pcp_blocks &&
+		   likely(!fail.times)) {
+		struct pglist_data *pgdat = NODE_DATA(nid);
+
+		/* fault injection is off: asking it would change nothing */
+		if (likely(pgdat))
+			return pcp_alloc_block(&pgdat->node_zones[gfp_zone(gfp)], gfp);
 	}
 	return alloc_pages_zone(nid, gfp, order, false);
 }
@@ -1047,6 +1153,40 @@ static __attribute__((noinline)) void free_pcp_fast(struct zone *zone, struct pa
 	arch_irq_restore(flags);
 }
 
+/*
+ * May freed pageblock-order blocks wait on the per-CPU caches? Only under a
+ * policy that has no say in allocations and frees: a cached block is
+ * handed out again without the policy's pick, and is not listed where
+ * the policy would put it.
+ */
+static inline bool pcp_blocks_allowed(const struct zone *zone)
+{
+	return page_alloc_pcp_blocks && zone->zone_pgdat->pcp_blocks_ok;
+}
+
+/* A pageblock-order block onto this CPU's cache, if there is room. */
+static __attribute__((noinline)) void free_pcp_block(struct zone *zone, struct page *page)
+{
+	int mt = page_pb_mt(page, zone_page_pfn(zone, page));
+	struct per_cpu_pages *pcp;
+	unsigned long flags;
+
+	flags = arch_irq_save();
+	pcp = &zone->pcp[smp_processor_id()];
+	__asm__("" : "+r"(pcp)); /* one register, as in free_pcp_fast() */
+	if (pcp->nr_blocks >= PCP_MAX_BLOCKS) {
+		arch_irq_restore(flags);
+		free_pages_zone(zone, page, pageblock_order);
+		return;
+	}
+	/* free as on a buddy list, but a pcp block: PG_pcp, its order kept */
+	page->flags = (page->flags & ~PG_head) | PG_pcp;
+	list_add(&page->lru, &pcp->blocks[mt]);
+	pcp->nr_blocks++;
+	zone->free_count++;
+	arch_irq_restore(flags);
+}
+
 void __free_pages(struct page *page, unsigned int order)
 {
 	struct zone *zone;
@@ -1064,10 +1204,17 @@ void __free_pages(struct page *page, unsigned int order)
 	if (unlikely(page_alloc_debug) && !zone->zone_pgdat->simulated)
 		memset(page_address(page), PAGE_POISON, PAGE_SIZE << order);
 
-	if (order == 0 && likely(page_alloc_pcp))
-		free_pcp_fast(zone, page);
-	else
-		free_pages_zone(zone, page, order);
+	if (likely(page_alloc_pcp)) {
+		if (order == 0) {
+			free_pcp_fast(zone, page);
+			return;
+		}
+		if (order == pageblock_order && pcp_blocks_allowed(zone)) {
+			free_pcp_block(zone, page);
+			return;
+		}
+	}
+	free_pages_zone(zone, page, order);
 }
 
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
@@ -1110,7 +1257,7 @@ unsigned long nr_free_pages(void)
 	for_each_zone_in_node(z, pgdat) {
 		n += READ_ONCE(z->free_pages);
 		for (int cpu = 0; cpu < NR_CPUS; cpu++)
-			n += READ_ONCE(z->pcp[cpu].count);
+			n += pcp_free_pages(&z->pcp[cpu]);
 	}
 	return n;
 }
@@ -1168,7 +1315,7 @@ void pgdat_init(struct pglist_data *pgdat, int nid, const char *name,
 	pgdat->node_start_pfn = start_pfn;
 	pgdat->node_spanned_pages = spanned;
 	pgdat->node_mem_map = mem_map;
-	pgdat->policy = &policy_inorder; /* the creator attaches its own */
+	policy_set(pgdat, &policy_inorder); /* the creator attaches its own */
 	if ((start_pfn >> NODE_PFN_SHIFT) != (unsigned long)nid ||
 	    ((end - 1) >> NODE_PFN_SHIFT) != (unsigned long)nid)
 		pr_err("page_alloc: node %d spans pfns %#lx-%#lx, outside its window (NODE_PFN_SHIFT)\n",
@@ -1192,8 +1339,10 @@ void pgdat_init(struct pglist_data *pgdat, int nid, const char *name,
 
 			pcp->batch = 31;
 			pcp->high = 6 * pcp->batch;
-			for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+			for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
 				INIT_LIST_HEAD(&pcp->lists[mt]);
+				INIT_LIST_HEAD(&pcp->blocks[mt]);
+			}
 		}
 		zstart = zend;
 	}

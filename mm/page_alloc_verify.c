@@ -15,7 +15,9 @@
  *   4. walking the zone's struct pages finds exactly the listed heads (no
  *      block is on a list twice or on none);
  *   5. each per-CPU list holds order-0 PG_pcp pages of this zone, as many
- *      as its count says (for the lists this CPU may look at).
+ *      as its count says, and its block lists PG_pcp heads of aligned
+ *      pageblock-order blocks of this zone, as many as nr_blocks says
+ *      (for the lists this CPU may look at).
  * Struct pages not yet written by deferred init (zone->first_deferred_pfn on)
  * hold nothing: no listed block may lie there, and the walk stops there.
  */
@@ -132,6 +134,25 @@ static int verify_pcp(struct zone *z, char *why, size_t len)
 		if (n != pcp->count)
 			FAIL("%s: cpu %d pcp lists hold %ld, count %d", z->name, cpu, n,
 			     pcp->count);
+		n = 0;
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+			struct page *p;
+
+			list_for_each_entry(p, &pcp->blocks[mt], lru) {
+				unsigned long pfn = page_to_pfn(p);
+
+				if (!(p->flags & PG_pcp) || PageBuddy(p) || p->refcount ||
+				    p->order != pageblock_order ||
+				    (pfn & (pageblock_nr_pages - 1)) || page_zone(p) != z ||
+				    !zone_spans_pfn(z, pfn + pageblock_nr_pages - 1))
+					FAIL("%s: cpu %d pcp block %#lx flags %#x order %u ref %d",
+					     z->name, cpu, pfn, p->flags, p->order, p->refcount);
+				n++;
+			}
+		}
+		if (n != pcp->nr_blocks)
+			FAIL("%s: cpu %d pcp block lists hold %ld, nr_blocks %d", z->name, cpu,
+			     n, pcp->nr_blocks);
 	}
 	return 0;
 }

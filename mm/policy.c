@@ -90,14 +90,14 @@ int policy_attach(struct pglist_data *pgdat, const struct page_alloc_policy *pol
 	static const struct policy_args none;
 	int err;
 
-	pgdat->policy = policy;
+	policy_set(pgdat, policy);
 	if (!policy->attach)
 		return 0;
 	if (!args)
 		args = &none;
 	err = policy->attach(pgdat, args);
 	if (err) {
-		pgdat->policy = &policy_inorder;
+		policy_set(pgdat, &policy_inorder);
 		pgdat->policy_data = NULL;
 	}
 	return err;
@@ -107,7 +107,7 @@ void policy_detach(struct pglist_data *pgdat)
 {
 	if (pgdat->policy->detach)
 		pgdat->policy->detach(pgdat);
-	pgdat->policy = &policy_inorder;
+	policy_set(pgdat, &policy_inorder);
 	pgdat->policy_data = NULL;
 }
 

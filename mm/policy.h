@@ -107,6 +107,18 @@ struct page_alloc_policy {
 };
 
 /*
+ * Make policy the node's. A policy with no hook on allocation or free
+ * (pick, taken, freed, free_to_tail) lets freed pageblock-order blocks
+ * wait on per-CPU caches (mm/page_alloc.c): those bypass the hooks.
+ */
+static inline void policy_set(struct pglist_data *pgdat, const struct page_alloc_policy *policy)
+{
+	pgdat->policy = policy;
+	pgdat->pcp_blocks_ok = !policy->pick && !policy->taken && !policy->freed &&
+			       !policy->free_to_tail;
+}
+
+/*
  * The registry: one line per policy, its name (what page_alloc.policy=,
  * memsim and the lab take; the same as its .name) and its ops table, in
  * the order the shell and the lab list them. A new policy is a file that

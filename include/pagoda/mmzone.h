@@ -71,13 +71,27 @@ struct free_area {
 	unsigned long nr_free; /* blocks on all lists of this order */
 };
 
-/* Order-0 pages cached per CPU, so most allocations skip the zone lock. */
+/*
+ * Order-0 pages cached per CPU, so most allocations skip the zone lock;
+ * and, as Linux does since 5.13, up to PCP_MAX_BLOCKS free blocks of
+ * pageblock order (huge-page size), so that a 2 MiB block freed and
+ * allocated again skips it too (page_alloc.pcp_blocks=).
+ */
+#define PCP_MAX_BLOCKS 2
 struct per_cpu_pages {
-	int count;
+	int count; /* order-0 pages on lists[] */
 	int high;  /* free a batch back to the buddy lists above this */
 	int batch; /* pages moved per refill or drain */
+	int nr_blocks; /* pageblock-order blocks on blocks[] */
 	struct list_head lists[MIGRATE_TYPES];
+	struct list_head blocks[MIGRATE_TYPES];
 };
+
+/* Free pages a per-CPU cache holds, blocks counted in pages. */
+static inline unsigned long pcp_free_pages(const struct per_cpu_pages *pcp)
+{
+	return (unsigned long)pcp->count + ((unsigned long)pcp->nr_blocks << pageblock_order);
+}
 
 struct pglist_data;
 struct page_alloc_policy;
@@ -138,6 +152,9 @@ struct pglist_data {
 	 * when it builds the node. */
 	const struct page_alloc_policy *policy;
 	void *policy_data;
+	/* The policy has no hook on allocation or free, so freed
+	 * pageblock-order blocks may wait on per-CPU caches (policy_set()). */
+	bool pcp_blocks_ok;
 	void *(*state_alloc)(size_t size);    /* zeroed memory */
 	void (*state_free)(void *p);          /* NULL: never given back */
 	/* Deferred struct page init (mm/page_alloc.c): some zone's struct
