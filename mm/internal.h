@@ -73,6 +73,8 @@ bool policy_allows_deferred_init(const struct page_alloc_policy *policy);
 /* rmqueue_bulk() cuts whole blocks (on: the default) or takes page by
  * page, with the same result; a switch for the test that says so. */
 extern bool page_alloc_bulk_carve;
+/* page_alloc.pcp_blocks=: free pageblock-order blocks on per-CPU caches. */
+extern bool page_alloc_pcp_blocks;
 /* Linux's min_free_kbytes rule, spread over the zones by size. */
 void setup_watermarks(struct pglist_data *pgdat);
 

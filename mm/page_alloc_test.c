@@ -869,6 +869,75 @@ static void test_pcp_refill_same_as_page_by_page(struct ktest *t)
 	KEXPECT_EQ(t, pcp_cut, pcp_one);
 }
 
+/*
+ * Pageblock-order blocks wait on the per-CPU cache when freed and are
+ * handed out again from it; the cache holds at most PCP_MAX_BLOCKS, the
+ * invariants hold with blocks cached, an allocation that needs a cached
+ * block's memory gets it (the slow path gives the blocks back and tries
+ * again), and a policy with hooks never caches.
+ */
+static void test_pcp_blocks(struct ktest *t)
+{
+	enum { NR = 64 };           /* order-10 blocks of the 256 MiB node */
+	static struct page *big[NR];
+	bool saved = page_alloc_pcp, saved_blocks = page_alloc_pcp_blocks;
+	struct page *a, *b, *c, *d;
+	struct pglist_data *pgdat;
+	struct per_cpu_pages *pcp;
+	unsigned long got = 0;
+
+	pgdat = memsim_create_policy(SIM_NID, big_range, 1, big_zones, "inorder", 0, 1);
+	KASSERT_TRUE(t, pgdat != NULL);
+	page_alloc_pcp = true;
+	page_alloc_pcp_blocks = true;
+	/* one CPU's cache throughout */
+	preempt_disable();
+	pcp = &pgdat->node_zones[ZONE_NORMAL].pcp[smp_processor_id()];
+	a = alloc_pages_node(SIM_NID, __GFP_NOWARN, pageblock_order);
+	b = alloc_pages_node(SIM_NID, __GFP_NOWARN, pageblock_order);
+	c = alloc_pages_node(SIM_NID, __GFP_NOWARN, pageblock_order);
+	KEXPECT_TRUE(t, a && b && c);
+	/* in address order: a and b are buddies, one order-10 block */
+	KEXPECT_EQ(t, page_to_pfn(b), page_to_pfn(a) + pageblock_nr_pages);
+	__free_pages(a, pageblock_order);
+	KEXPECT_EQ(t, pcp->nr_blocks, 1);
+	d = alloc_pages_node(SIM_NID, __GFP_NOWARN, pageblock_order);
+	KEXPECT_TRUE(t, d == a); /* from the cache */
+	KEXPECT_EQ(t, pcp->nr_blocks, 0);
+	__free_pages(d, pageblock_order);
+	__free_pages(b, pageblock_order);
+	__free_pages(c, pageblock_order); /* over the limit: to the buddy lists */
+	KEXPECT_EQ(t, pcp->nr_blocks, PCP_MAX_BLOCKS);
+	KEXPECT_EQ(t, node_free_pages(pgdat) + pcp_free_pages(pcp),
+		   big_range[0].end - big_range[0].start);
+	expect_consistent(t, pgdat);
+	/* every order-10 block, the one a and b make included */
+	while (got < NR && (big[got] = alloc_pages_node(SIM_NID, __GFP_NOWARN, MAX_ORDER - 1)))
+		got++;
+	KEXPECT_EQ(t, got, (unsigned long)NR);
+	KEXPECT_EQ(t, pcp->nr_blocks, 0);
+	while (got)
+		__free_pages(big[--got], MAX_ORDER - 1);
+	preempt_enable();
+	expect_consistent(t, pgdat);
+	memsim_destroy(pgdat);
+
+	/* a policy with hooks on free: nothing is cached */
+	pgdat = memsim_create_policy(SIM_NID, big_range, 1, big_zones, "shuffle-entropy", 0, 1);
+	KASSERT_TRUE(t, pgdat != NULL);
+	preempt_disable();
+	pcp = &pgdat->node_zones[ZONE_NORMAL].pcp[smp_processor_id()];
+	a = alloc_pages_node(SIM_NID, __GFP_NOWARN, pageblock_order);
+	KEXPECT_TRUE(t, a != NULL);
+	if (a)
+		__free_pages(a, pageblock_order);
+	KEXPECT_EQ(t, pcp->nr_blocks, 0);
+	preempt_enable();
+	memsim_destroy(pgdat);
+	page_alloc_pcp = saved;
+	page_alloc_pcp_blocks = saved_blocks;
+}
+
 static struct ktest_case page_alloc_cases[] = {
 	KTEST_CASE(test_deferred_init_same_pages),
 	KTEST_CASE(test_random_workload_restores_free_lists),
@@ -887,6 +956,7 @@ static struct ktest_case page_alloc_cases[] = {
 	KTEST_CASE(test_bad_frees_refused),
 	KTEST_CASE(test_online_later_is_shuffled),
 	KTEST_CASE(test_pcp_refill_same_as_page_by_page),
+	KTEST_CASE(test_pcp_blocks),
 	{}
 };
 KTEST_SUITE(page_alloc, page_alloc_cases);
