@@ -49,6 +49,7 @@ void vdso_update_clock(void)
 	vvar.data.real_offset_ns = offset;
 	vvar.data.coarse_ns = MAX(vvar.data.coarse_ns, ktime_get_ns());
 	vvar.data.clock_mode = vvar.data.hz ? VDSO_CLOCK_COUNTER : VDSO_CLOCK_NONE;
+	vvar.data.cpu_number_ok = arch_vdso_cpu_number_ok();
 	write_end();
 	spin_unlock_irqrestore(&vvar_lock, flags);
 	__atomic_store_n(&clock_set, true, __ATOMIC_RELEASE);

@@ -62,6 +62,12 @@ void arch_set_tls(u64 tp)
 
 const unsigned int arch_pt_regs_size = sizeof(struct pt_regs);
 
+/* arm64's vDSO has no getcpu (nor has Linux's). */
+bool arch_vdso_cpu_number_ok(void)
+{
+	return false;
+}
+
 void arch_regs_set_return(struct pt_regs *regs, u64 v)
 {
 	regs->regs[0] = v;

@@ -28,6 +28,7 @@ void cpu_detect(void)
 		cpuid(0x80000001, 0, &a, &b, &c, &d);
 		cpu.nx = d & (1u << 20);
 		cpu.pdpe1gb = d & (1u << 26);
+		cpu.rdtscp = d & (1u << 27);
 	}
 	if (cpu.max_ext_leaf >= 0x80000007) {
 		cpuid(0x80000007, 0, &a, &b, &c, &d);

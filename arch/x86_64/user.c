@@ -40,7 +40,9 @@ static struct mm_struct *loaded_mm[NR_CPUS];
  */
 void x86_user_cpu_init(unsigned int cpu_nr)
 {
-	wrmsr(MSR_TSC_AUX, cpu_nr);
+	/* Without RDTSCP the MSR may not exist (writing it faults under some KVM setups). */
+	if (cpu.rdtscp)
+		wrmsr(MSR_TSC_AUX, cpu_nr);
 	wrmsr(MSR_STAR, ((u64)(USER_DS - 8) << 48) | ((u64)KERNEL_CS << 32));
 	wrmsr(MSR_LSTAR, (u64)entry_syscall_64);
 	wrmsr(MSR_SFMASK, SFMASK_BITS);
@@ -174,6 +176,11 @@ void x86_syscall(struct pt_regs *regs)
 }
 
 const unsigned int arch_pt_regs_size = sizeof(struct pt_regs);
+
+bool arch_vdso_cpu_number_ok(void)
+{
+	return cpu.rdtscp;
+}
 
 void arch_regs_set_return(struct pt_regs *regs, u64 v)
 {

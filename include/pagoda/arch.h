@@ -336,6 +336,8 @@ __noreturn void arch_enter_user_regs(const struct pt_regs *regs);
 void arch_regs_set_return(struct pt_regs *regs, u64 v);
 /* sizeof(struct pt_regs), for portable code that copies one. */
 extern const unsigned int arch_pt_regs_size;
+/* Can the vDSO read the CPU number itself (x86-64: RDTSCP and TSC_AUX)? */
+bool arch_vdso_cpu_number_ok(void);
 /* Set the thread pointer (x86 FS base, arm64 TPIDR_EL0) of the running task. */
 void arch_set_tls(u64 tp);
 /*

@@ -26,6 +26,7 @@ struct vdso_data {
 	u64 boot_cycles;     /* the counter at boot: monotonic zero */
 	s64 real_offset_ns;  /* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	u64 coarse_ns;       /* CLOCK_MONOTONIC at the last tick */
+	u32 cpu_number_ok;   /* x86-64: TSC_AUX holds the CPU number (the CPU has RDTSCP) */
 };
 
 #ifndef VDSO_BUILD

@@ -92,8 +92,17 @@ long __vdso_getcpu(unsigned int *cpu, unsigned int *node, void *unused);
 long __vdso_getcpu(unsigned int *cpu, unsigned int *node, void *unused)
 {
 	u32 lo, hi, aux;
+	long ret;
 
 	(void)unused;
+	if (!vdso_data()->cpu_number_ok) {
+		/* No RDTSCP on this CPU: ask the kernel (getcpu, 309). */
+		__asm__ volatile("syscall"
+				 : "=a"(ret)
+				 : "a"(309L), "D"(cpu), "S"(node), "d"(0L)
+				 : "rcx", "r11", "memory");
+		return ret;
+	}
 	__asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux));
 	if (cpu)
 		*cpu = aux & 0xfff;

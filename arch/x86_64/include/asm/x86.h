@@ -79,7 +79,7 @@ DEFINE_CR(4)
 #define __pa_kernel(va) ((u64)(va) - KERNEL_VIRT)
 
 struct cpu_features {
-	bool nx, pdpe1gb, rdrand, rdseed, x2apic, hypervisor, invariant_tsc, tsc_deadline;
+	bool nx, pdpe1gb, rdrand, rdseed, x2apic, hypervisor, invariant_tsc, tsc_deadline, rdtscp;
 	u32 max_leaf, max_ext_leaf;
 	char vendor[13];
 	char hv_vendor[13];
