@@ -266,7 +266,7 @@ def vdso_table(results):
     """bench vdso: ns per call through the vDSO and the system call, the
     ratio, a system call's round trip, and fork/exec costs per target."""
     print("\nvdso (ns per call: vDSO / system call = ratio; getpid's round trip; "
-          "fork+exit+wait and execve in us)")
+          "fork+exit+wait and fork+execve+exit+wait in us)")
     for col, boots in results:
         got = {r["call"]: r for recs in boots for r in recs if r.get("bench") == "vdso"}
         if not got:
@@ -281,8 +281,8 @@ def vdso_table(results):
             line += " getpid %.1f" % got["getpid"]["syscall_ns"]
         if "fork_exit_wait" in got:
             line += " fork %d us" % got["fork_exit_wait"]["us"]
-        if "execve" in got:
-            line += " exec %d us" % got["execve"]["us"]
+        if "fork_exec_wait" in got:
+            line += " fork+exec %d us" % got["fork_exec_wait"]["us"]
         print(line)
     print("  (under TCG these are emulation times: compare the ratios, within one run)")
 
