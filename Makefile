@@ -56,7 +56,7 @@ DEPS_STAMP := build/.deps-ok
 
 .PHONY: all run debug test bench bench-host experiment iso host-test deps clean kernel fuzz lab grade \
 	fuzz-page-alloc test-build-x86_64 test-build-host test-build-arm64-virt test-build-arm64-pi4 fuzz-partitions \
-	fuzz-virtqueue
+	fuzz-virtqueue dm-crash
 all: kernel
 
 deps: $(DEPS_STAMP)
@@ -370,6 +370,13 @@ test: $(DEPS_STAMP)
 	@$(if $(filter FAILED,$(TEST_BUILDS)),exit 2)
 	@$(foreach b,$(TEST_BUILDS),$(MAKE) --no-print-directory test-build-$(b) &&) true
 	@$(PY) tests/harness.py --only '$(ONLY)' --pi4-dtb $(PI4_DTB) --accel $(ACCEL)
+
+# dm-snapshot crash consistency, many times (make test runs 2): QEMU killed at
+# random writes, seeds printed; DM_CRASH_SEED= repeats a run.
+CRASH_RUNS ?= 25
+dm-crash: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory test-build-x86_64
+	@DM_CRASH_RUNS=$(CRASH_RUNS) $(PY) tests/harness.py --only system-dm-crash --accel $(ACCEL)
 
 test-build-x86_64:
 	@$(MAKE) --no-print-directory kernel iso ARCH=x86_64 CMDLINE=

@@ -8,6 +8,7 @@
     tooling.py  levels 1 and 3: make's knobs, the ISO's command line, and
                 a scripted `make run`'s exit status
     disks.py    level 2: the disk drivers' integrity suite on scratch images
+    dmsnap.py   level 3: dm-snapshot across QEMU restarts and crashes
     labs.py     level 1: every lab's student tree and grade (tools/lab.py check)
 
 A unit is a function registered with @unit(name, level, needs=[builds],
@@ -16,5 +17,5 @@ to boot, ctx.x86_cmd / ctx.arm64_cmd for QEMU command lines) and records
 every check it makes. Importing this package registers every unit, in the
 order `make test` runs them. tests/README.md says how to add one.
 """
-from . import host, docs, tooling, labs, kernel, disks, system, memory  # noqa: F401  (registration order)
+from . import host, docs, tooling, labs, kernel, disks, system, memory, dmsnap  # noqa: F401  (registration order)
 from .common import BUILDS, LEVELS, UNITS  # noqa: F401
