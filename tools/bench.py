@@ -219,6 +219,22 @@ def host_program(name, what, args=()):
     return recs
 
 
+def dmsnap_table(column, boots):
+    """bench dmsnap: the seed's rows, before (mutex) and after (fine)."""
+    print("\ndm-snapshot on %s: before = one mutex, after = fine-grained locks "
+          "(ratio: IOPS after/before, latency before/after)" % column)
+    for recs in boots:
+        for r in recs:
+            lat = "latency" in r["case"]
+            b, af = ((r["before_lat_ns"] / 1000.0, r["after_lat_ns"] / 1000.0) if lat else
+                     (r["before_iops"], r["after_iops"]))
+            ratio = (b / af if lat else af / b) if (af if lat else b) else 0
+            unit = "us" if lat else "IOPS"
+            print("  %-40s %10.0f %-4s %10.0f %-4s %5.2fx  lock wait %8.1f / %8.1f ms" % (
+                r["case"], b, unit, af, unit, ratio, r["before_wait_ns"] / 1e6,
+                r["after_wait_ns"] / 1e6))
+
+
 def swiotlb_table(column, got):
     """The seed's layout: var per configuration, and each one's bandwidth
     difference from base; then what the pool did and what a mapping costs."""
@@ -460,6 +476,18 @@ def main():
                         r["before_ns"] / max(r["after_ns"], 1)))
             hb.append(("%s %s" % (target, accel), boots))
         results += hb
+    # dm-snapshot, the fine-grained locking seed's table: fio through
+    # snapshot-origin and snapshot, the mutex and the fine scheme in one boot.
+    if a.bench in ("all", "dmsnap"):
+        dm = []
+        for target, accel in columns:
+            if target == "arm64-pi4":
+                continue
+            print("bench: dmsnap on %s under %s" % (target, accel.upper()))
+            boots = run(target, accel, a.mem, "dmsnap", 1, a.pi4_dtb)
+            dmsnap_table("%s under %s" % (target, accel.upper()), boots)
+            dm.append(("%s %s" % (target, accel), boots))
+        results += dm
     with JsonLines(path, "bench") as out:
         for _, boots in results:
             for recs in boots:
