@@ -20,6 +20,7 @@
 #include <pagoda/atomic.h>
 #include <pagoda/mutex.h>
 #include <pagoda/printk.h>
+#include <pagoda/sched.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
 
@@ -274,21 +275,17 @@ static void persistent_commit_exception(struct dm_exception_store *store,
 		ps->current_committed = 0;
 		memset(ps->area, 0, chunk_bytes(ps));
 	}
-	/* The callbacks may sleep and take the snapshot's locks: not under ours. */
+	/*
+	 * The callbacks may sleep and take the snapshot's locks (and through
+	 * an invalidation, this lock again): they run after it is dropped, on
+	 * a copy of the list. Without memory for the copy, wait for some.
+	 */
 	n = ps->callback_count;
-	cbs = kmalloc(n * sizeof(*cbs), GFP_KERNEL);
-	ok = ps->valid;
-	if (cbs)
-		memcpy(cbs, ps->callbacks, n * sizeof(*cbs));
-	else
-		ok = -1;	/* no memory: run them under the lock, still correct */
+	while (!(cbs = kmalloc(n * sizeof(*cbs), GFP_KERNEL)))
+		msleep(1);
+	memcpy(cbs, ps->callbacks, n * sizeof(*cbs));
 	ps->callback_count = 0;
-	if (ok < 0) {
-		for (u32 i = 0; i < n; i++)
-			ps->callbacks[i].callback(ps->callbacks[i].ctx, ps->valid);
-		mutex_unlock(&ps->commit_lock);
-		return;
-	}
+	ok = ps->valid;
 	mutex_unlock(&ps->commit_lock);
 	for (u32 i = 0; i < n; i++)
 		cbs[i].callback(cbs[i].ctx, ok);
