@@ -130,6 +130,19 @@ static void signal_post(struct process *p, int sig, int sender)
 		wake_up_process(p->task); /* out of any wait: it must notice */
 }
 
+void siginfo_layout(u8 info[128], const struct ksiginfo *k)
+{
+	memset(info, 0, 128);
+	memcpy(info, &k->signo, 4);
+	memcpy(info + 8, &k->code, 4);
+	if (k->addr) {
+		memcpy(info + 16, &k->addr, 8);
+	} else {
+		memcpy(info + 16, &k->pid, 4);
+		memcpy(info + 20, &k->uid, 4);
+	}
+}
+
 void signal_check_pending(void)
 {
 	struct process *p = current_process();

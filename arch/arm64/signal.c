@@ -67,17 +67,6 @@ _Static_assert(__builtin_offsetof(struct ucontext64, mc) == 176, "Linux's struct
 _Static_assert(__builtin_offsetof(struct sigcontext64, reserved) == 288,
 	       "Linux's struct sigcontext");
 
-static void fill_siginfo(u8 info[128], const struct ksiginfo *k)
-{
-	memset(info, 0, 128);
-	memcpy(info, &k->signo, 4);
-	memcpy(info + 8, &k->code, 4);
-	if (k->addr) {
-		memcpy(info + 16, &k->addr, 8);
-	} else {
-		memcpy(info + 16, &k->pid, 4);
-		memcpy(info + 20, &k->uid, 4);
-	}
 }
 
 int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
@@ -99,7 +88,7 @@ int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
 	rec.fpsr = (u32)fp->fpsr;
 	rec.fpcr = (u32)fp->fpcr;
 	memcpy(rec.vregs, fp->vregs, sizeof(rec.vregs));
-	fill_siginfo(f->info, info);
+	siginfo_layout(f->info, info);
 	f->uc.ss_flags = 2; /* SS_DISABLE: no alternate stack */
 	f->uc.sigmask = oldmask;
 	f->uc.mc.fault_address = info->addr;

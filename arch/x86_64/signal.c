@@ -61,17 +61,6 @@ struct rt_sigframe64 {
 _Static_assert(sizeof(struct sigcontext64) == 256, "Linux's struct sigcontext");
 _Static_assert(sizeof(struct ucontext64) == 304, "Linux's struct ucontext (kernel part)");
 
-static void fill_siginfo(u8 info[128], const struct ksiginfo *k)
-{
-	memset(info, 0, 128);
-	memcpy(info, &k->signo, 4);
-	memcpy(info + 8, &k->code, 4);
-	if (k->addr) {
-		memcpy(info + 16, &k->addr, 8);
-	} else {
-		memcpy(info + 16, &k->pid, 4);
-		memcpy(info + 20, &k->uid, 4);
-	}
 }
 
 int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
@@ -101,7 +90,7 @@ int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
 		.oldmask = oldmask, .fpstate = fpstate,
 	};
 	f.uc.sigmask = oldmask;
-	fill_siginfo(f.info, info);
+	siginfo_layout(f.info, info);
 	if (copy_to_user(fpstate, fp->fxsave, sizeof(fp->fxsave)) ||
 	    copy_to_user(frame, &f, sizeof(f)))
 		return -EFAULT;

@@ -55,6 +55,12 @@ struct ksiginfo {
 	u64 addr;       /* a fault's address, else 0 */
 };
 
+/*
+ * Linux's 128-byte siginfo, the same on x86-64 and arm64: si_signo,
+ * si_errno, si_code, then the sender (pid, uid) or the fault's address.
+ */
+void siginfo_layout(u8 info[128], const struct ksiginfo *k);
+
 /* What rt_sigaction() takes and gives: Linux's kernel layout on both arches. */
 struct k_sigaction {
 	u64 handler;
