@@ -67,8 +67,6 @@ _Static_assert(__builtin_offsetof(struct ucontext64, mc) == 176, "Linux's struct
 _Static_assert(__builtin_offsetof(struct sigcontext64, reserved) == 288,
 	       "Linux's struct sigcontext");
 
-}
-
 int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
 			const struct ksiginfo *info, u64 oldmask, struct arch_user_state *fp)
 {

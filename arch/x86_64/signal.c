@@ -61,8 +61,6 @@ struct rt_sigframe64 {
 _Static_assert(sizeof(struct sigcontext64) == 256, "Linux's struct sigcontext");
 _Static_assert(sizeof(struct ucontext64) == 304, "Linux's struct ucontext (kernel part)");
 
-}
-
 int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
 			const struct ksiginfo *info, u64 oldmask, struct arch_user_state *fp)
 {
