@@ -24,14 +24,29 @@ static inline struct page *pageblock_head(struct page *page)
 	return page - (pfn & (pageblock_nr_pages - 1));
 }
 
-static inline int get_pageblock_migratetype(struct page *page)
+/*
+ * Every struct page of a pageblock carries the pageblock's migratetype:
+ * a free, which must know it, then reads it from the page itself instead
+ * of finding the pageblock's first page (the pfn, a division by the
+ * struct page's size, and a multiply back). Writing all of a pageblock's
+ * pages costs only when it changes type, which is rare (a steal that
+ * claims it, under the zone lock).
+ */
+static inline int get_pageblock_migratetype(const struct page *page)
 {
-	return pageblock_head(page)->pb_migratetype;
+	return page->pb_migratetype;
 }
 
 static inline void set_pageblock_migratetype(struct page *page, int mt)
 {
-	pageblock_head(page)->pb_migratetype = (u8)mt;
+	const struct pglist_data *pgdat = NODE_DATA(page->node_id);
+	struct page *p = pageblock_head(page);
+	/* the node's last pageblock may be cut short by its end */
+	struct page *end = MIN(p + pageblock_nr_pages,
+			       pgdat->node_mem_map + pgdat->node_spanned_pages);
+
+	for (; p < end; p++)
+		p->pb_migratetype = (u8)mt;
 }
 
 /* Is pfn inside the zone's span and does it have a struct page? */

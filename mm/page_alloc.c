@@ -548,10 +548,10 @@ static int rmqueue_bulk(struct zone *zone, int count, int mt,
 	return n;
 }
 
-/* The migratetype of the pageblock that holds page (pfn). */
-static inline int page_pb_mt(const struct page *page, unsigned long pfn)
+/* The migratetype of the pageblock that holds page (every page has it). */
+static inline int page_pb_mt(const struct page *page)
 {
-	return (page - (pfn & (pageblock_nr_pages - 1)))->pb_migratetype;
+	return get_pageblock_migratetype(page);
 }
 
 /*
@@ -567,20 +567,29 @@ static __hot_inline void free_pcppages_batch(struct zone *zone, int count,
 	unsigned long start = pgdat->node_start_pfn;
 
 	for (int mt = 0; mt < MIGRATE_TYPES && count > 0; mt++) {
-		struct list_head *list = &pcp->lists[mt];
+		struct list_head *list = &pcp->lists[mt], *pos = list->prev;
+		int done = 0;
 
-		while (count > 0 && !list_empty(list)) {
-			/* the coldest pages: the tail */
-			struct page *page = list_last_entry(list, struct page, lru);
+		/*
+		 * The coldest pages, from the tail. The freed run is cut off
+		 * the list once at the end rather than unlinked page by page:
+		 * each page's links are reused by the buddy lists, so the
+		 * walk reads the next one (pos) before freeing.
+		 */
+		while (done < count && pos != list) {
+			struct page *page = list_entry(pos, struct page, lru);
 			unsigned long pfn = start + (unsigned long)(page - map);
 
-			list_del(&page->lru);
+			pos = pos->prev;
 			page->flags &= ~PG_pcp;
-			pcp->count--;
-			count--;
+			done++;
 			/* to its pageblock's type as it is now */
-			free_one_page(page, pfn, zone, 0, page_pb_mt(page, pfn), FPI_NONE, hooked);
+			free_one_page(page, pfn, zone, 0, page_pb_mt(page), FPI_NONE, hooked);
 		}
+		pos->next = list;
+		list->prev = pos;
+		pcp->count -= done;
+		count -= done;
 	}
 }
 
@@ -613,7 +622,7 @@ static void free_pcp_blocks(struct zone *zone, struct per_cpu_pages *pcp)
 			pcp->nr_blocks--;
 			page->flags &= ~PG_pcp;
 			page->order = 0; /* as __free_pages() leaves a block's head */
-			free_one_page(page, pfn, zone, pageblock_order, page_pb_mt(page, pfn),
+			free_one_page(page, pfn, zone, pageblock_order, page_pb_mt(page),
 				      FPI_NONE, hooked);
 		}
 	}
@@ -1120,7 +1129,7 @@ static __attribute__((noinline)) void free_pages_zone(struct zone *zone, struct 
 						      unsigned int order)
 {
 	unsigned long flags, pfn = zone_page_pfn(zone, page);
-	int mt = page_pb_mt(page, pfn);
+	int mt = page_pb_mt(page);
 
 	page->flags &= ~PG_head;
 	page->order = 0;
@@ -1150,7 +1159,7 @@ static __attribute__((noinline)) void free_pcp_overflow(struct zone *zone,
 
 static __attribute__((noinline)) void free_pcp_fast(struct zone *zone, struct page *page)
 {
-	int mt = page_pb_mt(page, zone_page_pfn(zone, page));
+	int mt = page_pb_mt(page);
 	struct per_cpu_pages *pcp;
 	unsigned long flags;
 
@@ -1182,7 +1191,7 @@ static inline bool pcp_blocks_allowed(const struct zone *zone)
 /* A pageblock-order block onto this CPU's cache, if there is room. */
 static __attribute__((noinline)) void free_pcp_block(struct zone *zone, struct page *page)
 {
-	int mt = page_pb_mt(page, zone_page_pfn(zone, page));
+	int mt = page_pb_mt(page);
 	struct per_cpu_pages *pcp;
 	unsigned long flags;
 
@@ -1444,7 +1453,7 @@ static unsigned long free_blocks(struct pglist_data *pgdat, unsigned long start_
 		zone->managed_pages += 1UL << order;
 		zone->present_pages += 1UL << order;
 		__free_one_page(page, pfn, zone, order,
-				(page - (pfn & (pageblock_nr_pages - 1)))->pb_migratetype,
+				page_pb_mt(page),
 				FPI_POPULATE);
 		spin_unlock_irqrestore(&zone->lock, flags);
 		freed += 1UL << order;

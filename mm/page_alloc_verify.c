@@ -95,6 +95,15 @@ static int verify_memmap(struct zone *z, unsigned long heads, char *why, size_t 
 	unsigned long found = 0;
 	unsigned long end = MIN(zone_end_pfn(z), z->first_deferred_pfn);
 
+	/* every page carries its pageblock's migratetype (mm/internal.h) */
+	for (unsigned long pfn = z->zone_start_pfn; pfn < end; pfn++) {
+		unsigned long head = MAX(pfn & ~(pageblock_nr_pages - 1), z->zone_start_pfn);
+		int mt = pfn_to_page(head)->pb_migratetype;
+
+		if (pfn_to_page(pfn)->pb_migratetype != mt)
+			FAIL("%s: pfn %#lx has migratetype %d, its pageblock (%#lx) %d", z->name,
+			     pfn, pfn_to_page(pfn)->pb_migratetype, head, mt);
+	}
 	for (unsigned long pfn = z->zone_start_pfn; pfn < end; pfn++) {
 		struct page *p = pfn_to_page(pfn);
 

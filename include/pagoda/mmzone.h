@@ -58,7 +58,7 @@ struct page {
 	u8 order;       /* buddy order (PG_buddy) or allocation order (PG_head) */
 	u8 zone_idx;
 	u8 node_id;
-	u8 pb_migratetype; /* meaningful in a pageblock's first page */
+	u8 pb_migratetype; /* its pageblock's: the same in all of the pageblock's pages */
 	s32 refcount;      /* 0 when free; 1 when allocated */
 	u32 slab_inuse;    /* objects in use, for a slab page */
 	struct list_head lru; /* free list, pcp list, or the slab's list */
