@@ -66,6 +66,12 @@ void file_put(struct file *f)
 	kfree(f);
 }
 
+struct file *file_console(void)
+{
+	file_get(&console_file);
+	return &console_file;
+}
+
 struct file *file_alloc(enum file_kind kind)
 {
 	struct file *f = kzalloc(sizeof(*f), GFP_KERNEL);

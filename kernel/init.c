@@ -11,6 +11,7 @@
  */
 #include <pagoda/arch.h>
 #include <pagoda/bench.h>
+#include <pagoda/cr.h>
 #include <pagoda/blkdev.h>
 #include <pagoda/boot_info.h>
 #include <pagoda/drivers.h>
@@ -113,6 +114,7 @@ void start_kernel(void)
 	/* Buses and devices: PCI, virtio, SD hosts (drivers/). */
 	drivers_init();
 	boot_mark("devices");
+	cr_init(); /* the vDSO's symbol table for restore, read once (kernel/cr/) */
 
 	/* Ready for the prompt: what `bench boot` measures up to. */
 	boot_mark("shell");

@@ -161,3 +161,35 @@ long pipe_write(struct file *f, u64 ubuf, size_t count)
 	}
 	return (long)done;
 }
+
+/*
+ * For checkpoint/restore (kernel/cr/): copy out up to max of the bytes
+ * waiting in f's pipe without taking them, and put bytes into a fresh
+ * pipe, as the image had them.
+ */
+size_t pipe_peek(struct file *f, void *buf, size_t max)
+{
+	struct pipe *pipe = f->pipe;
+	size_t n;
+
+	mutex_lock(&pipe->lock);
+	n = MIN(max, pipe->len);
+	for (size_t i = 0; i < n; i++)
+		((u8 *)buf)[i] = pipe->buf[(pipe->head + i) % PIPE_SIZE];
+	mutex_unlock(&pipe->lock);
+	return n;
+}
+
+int pipe_fill(struct file *f, const void *buf, size_t n)
+{
+	struct pipe *pipe = f->pipe;
+
+	if (n > PIPE_SIZE)
+		return -EINVAL;
+	mutex_lock(&pipe->lock);
+	memcpy(pipe->buf, buf, n);
+	pipe->head = 0;
+	pipe->len = n;
+	mutex_unlock(&pipe->lock);
+	return 0;
+}

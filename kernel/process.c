@@ -38,6 +38,7 @@ struct process *process_create(const char *name)
 	INIT_LIST_HEAD(&p->all);
 	process_files_init(p);
 	init_waitqueue_head(&p->child_exit);
+	init_waitqueue_head(&p->cr_wait);
 	return p;
 }
 

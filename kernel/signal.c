@@ -16,6 +16,7 @@
  * process with their signal, handler or not.
  */
 #include <pagoda/atomic.h>
+#include <pagoda/cr.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
 #include <pagoda/sched.h>
@@ -173,6 +174,8 @@ void signal_deliver(struct pt_regs *regs)
 		return;
 	flags = arch_irq_save();
 	arch_irq_enable(); /* from an interrupt's exit too: this may sleep and fault */
+	if (READ_ONCE(p->cr_freeze))
+		cr_freeze_point(p, regs); /* a checkpoint reads it here; a kill may follow */
 	if (READ_ONCE(p->pending_kill))
 		process_exit(p->pending_kill);
 	pend = __atomic_load_n(&p->sigpending, __ATOMIC_ACQUIRE) & ~p->sigmask;

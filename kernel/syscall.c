@@ -8,6 +8,7 @@
  */
 #include <pagoda/arch.h>
 #include <pagoda/atomic.h>
+#include <pagoda/cr.h>
 #include <pagoda/mutex.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
@@ -377,7 +378,7 @@ static void report_unknown(unsigned long nr)
 long syscall_dispatch(unsigned long nr, const unsigned long args[6])
 {
 	struct process *p = current_process();
-
+	unsigned long arg0 = args[0]; /* arm64's args are the frame: x0 gets the result */
 	long ret;
 
 	if (p) {
@@ -393,5 +394,7 @@ long syscall_dispatch(unsigned long nr, const unsigned long args[6])
 	/* Killed while it slept in the call: end before returning to the program. */
 	if (p)
 		signal_check_pending();
+	if (p && ret == -EINTR)
+		cr_note_interrupted(p, nr, arg0);
 	return ret;
 }

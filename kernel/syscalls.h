@@ -47,6 +47,10 @@ int pipe_create(struct file **r, struct file **w);
 void pipe_release(struct file *f);
 long pipe_read(struct file *f, u64 ubuf, size_t count);
 long pipe_write(struct file *f, u64 ubuf, size_t count);
+size_t pipe_peek(struct file *f, void *buf, size_t max);
+int pipe_fill(struct file *f, const void *buf, size_t n);
+/* The console's description, with a reference for the caller. */
+struct file *file_console(void);
 /* kernel/signal.c: a write to a pipe nobody reads (SIGPIPE, unless ignored). */
 void signal_pipe_broken(void);
 /* A NUL-terminated string from user memory, at most len bytes with its NUL. */

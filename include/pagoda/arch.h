@@ -336,6 +336,21 @@ __noreturn void arch_enter_user_regs(const struct pt_regs *regs);
 void arch_regs_set_return(struct pt_regs *regs, u64 v);
 /* sizeof(struct pt_regs), for portable code that copies one. */
 extern const unsigned int arch_pt_regs_size;
+/*
+ * Checkpoint/restore (arch/<arch>/cr.c). restart: point regs back at the
+ * system call instruction with its number and first argument, so it runs
+ * again. regs_check: make a frame and FP state read from an image safe
+ * to return to user mode with and to load (user segments/EL0, a program's
+ * own flags, no reserved control bits): 0, or -EINVAL for addresses
+ * outside user space. write_jump: at code (which
+ * the process sees at at, room bytes) a jump to target that clobbers only
+ * what a call may: the bytes written, or 0 when it does not fit.
+ * sync_code: make instructions written through kaddr visible to fetches.
+ */
+void arch_cr_restart_syscall(struct pt_regs *regs, u64 nr, u64 arg0);
+int arch_cr_regs_check(struct pt_regs *regs, struct arch_user_state *us);
+unsigned int arch_cr_write_jump(u8 *code, unsigned int room, u64 at, u64 target);
+void arch_cr_sync_code(void *kaddr, size_t len);
 /* Can the vDSO read the CPU number itself (x86-64: RDTSCP and TSC_AUX)? */
 bool arch_vdso_cpu_number_ok(void);
 /* Set the thread pointer (x86 FS base, arm64 TPIDR_EL0) of the running task. */

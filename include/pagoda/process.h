@@ -86,6 +86,16 @@ struct process {
 	int pending_kill;             /* a fatal signal another process sent; 0: none */
 	u64 sigpending;               /* signals with a handler, waiting to be delivered */
 	int sigsender[_NSIG];         /* who sent each pending one (its pid) */
+	/*
+	 * Checkpoint (kernel/cr/freeze.c): asked to stop at its next return
+	 * to user mode, and stopped there with cr_regs (on its kernel stack)
+	 * and ustate as its whole user state; a system call the request
+	 * interrupted is rewound to run again (cr_restart, nr, first argument).
+	 */
+	bool cr_freeze, cr_frozen, cr_restart;
+	u64 cr_restart_nr, cr_restart_arg0;
+	struct pt_regs *cr_regs;
+	wait_queue_head_t cr_wait;
 };
 
 /* Every process that has started and not been collected, under process_lock. */
@@ -101,10 +111,10 @@ void signal_check_pending(void);
 struct pt_regs;
 void signal_deliver(struct pt_regs *regs);
 
-/* Should a wait in a system call end (-EINTR) for a signal? */
+/* Should a wait in a system call end (-EINTR): a signal, or a checkpoint freezing it? */
 static inline bool signal_pending(const struct process *p)
 {
-	return p && (READ_ONCE(p->pending_kill) ||
+	return p && (READ_ONCE(p->pending_kill) || READ_ONCE(p->cr_freeze) ||
 		     (__atomic_load_n(&p->sigpending, __ATOMIC_ACQUIRE) & ~p->sigmask));
 }
 /* kernel/file.c: fds 0-2 on the console; a child's copy of them; all closed. */

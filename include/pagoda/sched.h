@@ -58,6 +58,9 @@ struct task *kthread_create(int (*fn)(void *), void *arg, const char *namefmt, .
 			wake_up_process(__t);                        \
 		__t;                                                 \
 	})
+/* The same with a chosen pid (restore): ERR_PTR(-EEXIST) if a task has it. */
+struct task *kthread_create_pid(int pid, int (*fn)(void *), void *arg, const char *name);
+bool pid_in_use(int pid);
 /* Wait for t to exit; returns its exit code and frees it. */
 int kthread_join(struct task *t);
 __noreturn void kthread_exit(int code);

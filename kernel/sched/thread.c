@@ -10,6 +10,7 @@
  */
 #include <pagoda/arch.h>
 #include <pagoda/atomic.h>
+#include <pagoda/err.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
 #include <pagoda/shell.h>
@@ -116,6 +117,60 @@ struct task *kthread_create(int (*fn)(void *), void *arg, const char *namefmt, .
 	va_end(ap);
 	task_list_add(t);
 	return t;
+}
+
+/*
+ * A thread that must have a given pid (a process put back by restore,
+ * kernel/cr/): ERR_PTR(-EEXIST) when a live task has it. The check and
+ * the claim are one step under tasks_lock; later pids start above it.
+ */
+struct task *kthread_create_pid(int pid, int (*fn)(void *), void *arg, const char *name)
+{
+	struct task *t, *o;
+	unsigned long flags;
+	bool taken = false;
+
+	if (pid <= 0)
+		return ERR_PTR(-EINVAL);
+	preempt_disable();
+	t = task_new(fn, arg, smp_processor_id());
+	preempt_enable();
+	if (!t)
+		return ERR_PTR(-ENOMEM);
+	strlcpy(t->name, name, sizeof(t->name));
+	flags = arch_irq_save();
+	arch_spin_lock(&tasks_lock);
+	list_for_each_entry(o, &all_tasks, tasks)
+		taken |= o->pid == pid;
+	if (!taken) {
+		t->pid = pid;
+		if (next_pid <= pid)
+			next_pid = pid + 1;
+		list_add_tail(&t->tasks, &all_tasks);
+		live_threads++;
+	}
+	arch_spin_unlock(&tasks_lock);
+	arch_irq_restore(flags);
+	if (taken) {
+		task_free(t);
+		return ERR_PTR(-EEXIST);
+	}
+	return t;
+}
+
+/* Is pid some live (or not yet joined) task's? */
+bool pid_in_use(int pid)
+{
+	struct task *o;
+	unsigned long flags = arch_irq_save();
+	bool taken = false;
+
+	arch_spin_lock(&tasks_lock);
+	list_for_each_entry(o, &all_tasks, tasks)
+		taken |= o->pid == pid;
+	arch_spin_unlock(&tasks_lock);
+	arch_irq_restore(flags);
+	return taken;
 }
 
 struct task *idle_task_create(unsigned int cpu)

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Freezing a process or a tree for a checkpoint. A process is asked to
+ * stop (cr_freeze), woken out of any wait in the kernel (its call returns
+ * -EINTR, as for a signal) and stops on its way back to user mode, the
+ * one place where everything it owns is at rest: its registers in the
+ * frame the entry code saved, FP/SIMD and thread pointer saved, no lock
+ * held. A call the freeze interrupted is rewound so that it runs again
+ * when the process goes on, as Linux's freezer restarts it
+ * (-ERESTARTNOINTR): a wait4 or a pipe read is never seen to fail.
+ *
+ * The tree is walked again once every member has stopped, because a
+ * parent may have forked between the walk and its stop; frozen, none can.
+ */
+#include <pagoda/cr.h>
+#include <pagoda/process.h>
+#include <pagoda/sched.h>
+#include <pagoda/time.h>
+#include "cr.h"
+
+void cr_note_interrupted(struct process *p, unsigned long nr, unsigned long arg0)
+{
+	if (!READ_ONCE(p->cr_freeze) || READ_ONCE(p->pending_kill) ||
+	    (__atomic_load_n(&p->sigpending, __ATOMIC_ACQUIRE) & ~p->sigmask))
+		return; /* a signal's -EINTR is the program's to see */
+	p->cr_restart = true;
+	p->cr_restart_nr = nr;
+	p->cr_restart_arg0 = arg0;
+}
+
+void cr_freeze_point(struct process *p, struct pt_regs *regs)
+{
+	if (p->cr_restart) {
+		arch_cr_restart_syscall(regs, p->cr_restart_nr, p->cr_restart_arg0);
+		p->cr_restart = false;
+	}
+	arch_user_state_save(&p->ustate);
+	p->cr_regs = regs;
+	__atomic_store_n(&p->cr_frozen, true, __ATOMIC_RELEASE);
+	wait_event(p->cr_wait, !READ_ONCE(p->cr_freeze));
+	WRITE_ONCE(p->cr_frozen, false);
+	p->cr_regs = NULL;
+}
+
+/* Under process_lock: add p's descendants not yet in set (a breadth-first walk). */
+static int add_children(struct cr_set *set, const char **why)
+{
+	for (unsigned int i = 0; i < set->n; i++) {
+		struct process *c;
+
+		list_for_each_entry(c, &set->p[i]->children, sibling) {
+			bool have = false;
+
+			for (unsigned int j = 0; j < set->n; j++)
+				have |= set->p[j] == c;
+			if (have)
+				continue;
+			if (set->n == CR_SET_MAX) {
+				*why = "the tree has more processes than an image holds (32)";
+				return -E2BIG;
+			}
+			set->p[set->n++] = c;
+		}
+	}
+	return 0;
+}
+
+static bool settled(struct process *p)
+{
+	return READ_ONCE(p->zombie) || __atomic_load_n(&p->cr_frozen, __ATOMIC_ACQUIRE);
+}
+
+int cr_freeze(int pid, bool tree, struct cr_set *set, const char **why)
+{
+	struct process *q;
+	unsigned int before;
+	int err = 0;
+
+	set->n = 0;
+	mutex_lock(&process_lock);
+	list_for_each_entry(q, &process_list, all)
+		if (q->pid == pid && !q->zombie && q->task)
+			set->p[0] = q;
+	if (!set->p[0]) {
+		mutex_unlock(&process_lock);
+		*why = "no such running process";
+		return -ESRCH;
+	}
+	if (set->p[0]->cr_freeze) {
+		mutex_unlock(&process_lock);
+		*why = "already being checkpointed";
+		return -EBUSY;
+	}
+	set->n = 1;
+	do {
+		before = set->n;
+		if (tree)
+			err = add_children(set, why);
+		for (unsigned int i = 0; i < set->n; i++) {
+			struct process *m = set->p[i];
+
+			if (m->zombie || m->cr_freeze)
+				continue;
+			WRITE_ONCE(m->cr_freeze, true);
+			wake_up_process(m->task); /* out of any wait: it must notice */
+		}
+		mutex_unlock(&process_lock);
+		for (unsigned int i = 0; !err && i < set->n; i++) {
+			u64 deadline = ktime_get_ns() + 5 * NSEC_PER_SEC;
+
+			while (!settled(set->p[i]) && ktime_get_ns() < deadline)
+				msleep(1);
+			if (!settled(set->p[i])) {
+				*why = "a process did not stop within 5 s (asleep in a call that cannot be interrupted)";
+				err = -ETIMEDOUT;
+			}
+		}
+		mutex_lock(&process_lock);
+	} while (!err && tree && set->n != before);
+	mutex_unlock(&process_lock);
+	if (err)
+		cr_thaw(set, false);
+	return err;
+}
+
+void cr_thaw(struct cr_set *set, bool kill)
+{
+	for (unsigned int i = 0; i < set->n; i++) {
+		struct process *m = set->p[i];
+
+		if (kill && !m->zombie)
+			WRITE_ONCE(m->pending_kill, SIGKILL);
+		__atomic_store_n(&m->cr_freeze, false, __ATOMIC_RELEASE);
+		wake_up_all(&m->cr_wait);
+	}
+	set->n = 0;
+}
