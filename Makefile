@@ -49,6 +49,15 @@ endif
 export CMDLINE
 
 B := build/$(ARCH)-$(PLATFORM)
+# VDSO_LAYOUT=alt: the same kernel with a vDSO whose entry points all sit
+# 256 bytes further in, as another kernel build's would: what a restore of
+# an image from elsewhere meets (kernel/cr/vdso_cr.c). Its own build tree.
+VDSO_LAYOUT ?= std
+ifeq ($(VDSO_LAYOUT),alt)
+B := build/$(ARCH)-$(PLATFORM)-vdso-alt
+else ifneq ($(VDSO_LAYOUT),std)
+$(error VDSO_LAYOUT=$(VDSO_LAYOUT): use VDSO_LAYOUT=std or alt)
+endif
 HB := build/host
 PY := /usr/bin/python3
 # Tools are installed on first use; the stamp avoids asking apt each time.
@@ -384,6 +393,10 @@ test-build-host:
 	@$(MAKE) --no-print-directory host-test-bins ARCH=x86_64
 test-build-arm64-virt:
 	@$(MAKE) --no-print-directory kernel ARCH=arm64 PLATFORM=virt
+test-build-x86_64-vdso-alt:
+	@$(MAKE) --no-print-directory kernel ARCH=x86_64 VDSO_LAYOUT=alt CMDLINE=
+test-build-arm64-virt-vdso-alt:
+	@$(MAKE) --no-print-directory kernel ARCH=arm64 PLATFORM=virt VDSO_LAYOUT=alt
 test-build-arm64-pi4:
 	@$(MAKE) --no-print-directory kernel $(PI4_DTB) ARCH=arm64 PLATFORM=pi4
 

@@ -60,18 +60,18 @@ static inline void *cr_vdso_sym(const char *name)
 	return NULL;
 }
 
-/* The vDSO's size in bytes: its one PT_LOAD. */
+/*
+ * The vDSO's size in bytes, as mapped: its file, whose section headers
+ * lie past its one PT_LOAD.
+ */
 static inline unsigned long cr_vdso_size(void)
 {
 	const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
 
-	for (unsigned int i = 0; base && i < *(const uint16_t *)(base + 56); i++) {
-		const unsigned char *ph = base + *(const uint64_t *)(base + 32) + i * 56;
-
-		if (*(const uint32_t *)ph == 1)
-			return (*(const uint64_t *)(ph + 40) + 4095) & ~4095UL;
-	}
-	return 0;
+	if (!base)
+		return 0;
+	return (*(const uint64_t *)(base + 40) + *(const uint16_t *)(base + 60) * 64UL + 4095) &
+	       ~4095UL;
 }
 
 static cr_clock_t cr_vclock; /* NULL: the system call */

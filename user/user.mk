@@ -68,7 +68,8 @@ $(B)/vdso/vdso.so: arch/$(ARCH)/vdso/vclock.c arch/$(ARCH)/vdso/vdso.lds lib/vds
 		include/pagoda/vdso.h user/user.mk | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  VDSO    $@"
-	@$(KCC) $(VDSO_CFLAGS) -Wl,-T,arch/$(ARCH)/vdso/vdso.lds -o $@ arch/$(ARCH)/vdso/vclock.c
+	@$(KCC) $(VDSO_CFLAGS) $(if $(filter alt,$(VDSO_LAYOUT)),-DVDSO_LAYOUT_ALT) \
+		-Wl,-T,arch/$(ARCH)/vdso/vdso.lds -o $@ arch/$(ARCH)/vdso/vclock.c
 
 $(B)/obj/kernel/vdso_image.o: $(B)/vdso/vdso.so
 $(B)/obj/kernel/vdso_image.o: KCFLAGS += -DVDSO_IMAGE='"$(B)/vdso/vdso.so"'

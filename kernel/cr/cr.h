@@ -50,8 +50,14 @@ int cr_vdso_symtab_parse(const void *image, size_t len, struct cr_symtab *out,
 			 const char **why);
 /* vdso_cr.c: the running kernel's table, computed once at boot (CRIU's kdat). */
 const struct cr_symtab *cr_kdat_symtab(void);
-/* cr.vdso=: false for the seed's "before" (legacy), true for its "after". */
+/*
+ * The restore in progress (under cr_lock): false for the seed's "before"
+ * (legacy), true for its "after"; cr.vdso= gives the default.
+ */
 extern bool cr_vdso_kdat;
+bool cr_vdso_boot_mode_kdat(void);
+/* What the last restore did with the vDSO, in words ("none" when no process had one). */
+extern const char *cr_last_vdso;
 /* The running vDSO's table for one restore: kept from boot, or (legacy) read now. */
 int cr_vdso_running(struct cr_symtab *out, const char **why);
 bool cr_symtab_equal(const struct cr_symtab *a, const struct cr_symtab *b);
@@ -67,6 +73,8 @@ int cr_vdso_restore(struct process *p, const struct cr_proc *pr, const struct cr
 /* cr_cmds.c: the whole commands, for the shell, the tests and bench cr. */
 int cr_checkpoint(int pid, bool tree, bool leave_running, const char *dev, const char **why,
 		  unsigned int *nr, size_t *bytes);
-int cr_restore_dev(const char *dev, const char **why);
+/* vdso_mode: CR_VDSO_BOOT (cr.vdso=), CR_VDSO_KDAT or CR_VDSO_LEGACY. */
+enum { CR_VDSO_BOOT, CR_VDSO_KDAT, CR_VDSO_LEGACY };
+int cr_restore_dev(const char *dev, int vdso_mode, const char **why);
 
 #endif

@@ -44,12 +44,14 @@ out:
 	return err;
 }
 
-int cr_restore_dev(const char *dev, const char **why)
+int cr_restore_dev(const char *dev, int vdso_mode, const char **why)
 {
 	struct cr_buf img;
 	int err;
 
 	mutex_lock(&cr_lock);
+	cr_vdso_kdat = vdso_mode == CR_VDSO_BOOT ? cr_vdso_boot_mode_kdat() :
+						   vdso_mode == CR_VDSO_KDAT;
 	err = cr_store_read(dev, &img, why);
 	if (!err) {
 		err = cr_restore(img.data, img.len, why);
@@ -97,18 +99,23 @@ SHELL_CMD(checkpoint, "checkpoint PID [--tree] [--leave-running] DEV",
 
 static int cmd_restore(int argc, char **argv)
 {
-	const char *why = "";
-	int err;
+	const char *why = "", *dev = argv[argc - 1];
+	int mode = CR_VDSO_BOOT, err;
 
-	if (argc != 2)
+	if (argc == 3 && !strcmp(argv[1], "--vdso=kdat"))
+		mode = CR_VDSO_KDAT;
+	else if (argc == 3 && !strcmp(argv[1], "--vdso=legacy"))
+		mode = CR_VDSO_LEGACY;
+	else if (argc != 2)
 		return -EINVAL;
-	err = cr_restore_dev(argv[1], &why);
+	err = cr_restore_dev(dev, mode, &why);
 	if (err) {
-		kprintf("restore: %s: %s; nothing restored\n", argv[1], why);
+		kprintf("restore: %s: %s; nothing restored\n", dev, why);
 		return err;
 	}
-	kprintf("restore: %s: running again\n", argv[1]);
+	kprintf("restore: %s: running again (vDSO: %s)\n", dev, cr_last_vdso);
 	return 0;
 }
-SHELL_CMD(restore, "restore DEV", "put the processes of an image on a block device back, same pids",
+SHELL_CMD(restore, "restore [--vdso=kdat|legacy] DEV",
+	  "put the processes of an image on a block device back, same pids (vDSO mode: cr.vdso=)",
 	  cmd_restore);

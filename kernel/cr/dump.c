@@ -151,7 +151,8 @@ static int dump_proc(const struct cr_set *set, struct process *p, struct cr_buf 
 		if (vma_kind(v) == CR_VMA_VVAR && !vvar)
 			vvar = v;
 	}
-	if (vdso) {
+	/* Only a whole vDSO is one; what is left of one partly unmapped is plain memory. */
+	if (vdso && vdso->end - vdso->start == (u64)cr_kdat_symtab()->vdso_pages * PAGE_SIZE) {
 		pr.flags |= CR_PROC_VDSO;
 		pr.vdso_base = vdso->start;
 		if (vvar && vvar->end == vdso->start)

@@ -120,8 +120,11 @@ static int build_vma(struct restore_state *s, const struct cr_vma *v, const char
 	struct built *b = &s->b[s->n - 1];
 	int err;
 
-	if (v->kind == CR_VMA_VVAR || (v->kind == CR_VMA_VDSO && b->vdso_same))
-		return 0; /* the kernel's pages: vdso_cr.c maps the live ones */
+	if (v->kind == CR_VMA_VVAR)
+		return 0; /* the kernel's page: vdso_cr.c maps the live one, or none */
+	if (v->kind == CR_VMA_VDSO && b->vdso_same && (b->pr->flags & CR_PROC_VDSO) &&
+	    v->start == b->pr->vdso_base)
+		return 0; /* the same vDSO: vdso_cr.c maps the kernel's pages there */
 	err = process_map_anon(b->p, v->start, v->end - v->start,
 			       v->prot & (PROT_WRITE | PROT_EXEC));
 	if (err)
@@ -360,6 +363,7 @@ int cr_restore(const void *img, size_t len, const char **why)
 	int err;
 
 	cr_limits(&lim);
+	cr_last_vdso = "none";
 	err = cr_image_check(img, len, &lim, &sum, why);
 	if (err)
 		return err;

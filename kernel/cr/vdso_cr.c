@@ -37,6 +37,7 @@
 
 struct cr_stats cr_stats;
 bool cr_vdso_kdat = true;
+const char *cr_last_vdso = "none";
 
 static int mode_param;
 static const char *const mode_names[] = { "kdat", "legacy", NULL };
@@ -50,10 +51,14 @@ void cr_init(void)
 	const char *why;
 	size_t len = (size_t)(vdso_image_end - vdso_image_start);
 
-	cr_vdso_kdat = mode_param == 0;
 	if (cr_vdso_symtab_parse(vdso_image_start, len, &kdat, &why))
 		pr_err("cr: cannot read the vDSO's symbols (%s): restore will refuse images with one\n", why);
 	cr_stats.symtab_parses++;
+}
+
+bool cr_vdso_boot_mode_kdat(void)
+{
+	return mode_param == 0;
 }
 
 const struct cr_symtab *cr_kdat_symtab(void)
@@ -218,8 +223,14 @@ int cr_vdso_restore(struct process *p, const struct cr_proc *pr, const struct cr
 	p->vdso_base = 0;
 	if (!(pr->flags & CR_PROC_VDSO))
 		return 0; /* it had none: it gets none */
-	if (!symtab_equal(img, run))
+	if (!symtab_equal(img, run)) {
+		cr_last_vdso = "another kernel's: ours mapped apart, jumps at the old entry points";
 		return map_with_trampolines(p, pr, img, run, why);
-	return cr_vdso_kdat ? map_in_place(p, pr->vdso_base, why) :
-			      park_and_move(p, pr->vdso_base, why);
+	}
+	if (!cr_vdso_kdat) {
+		cr_last_vdso = "the same: parked, then moved into place (legacy)";
+		return park_and_move(p, pr->vdso_base, why);
+	}
+	cr_last_vdso = "the same: mapped in place (kdat)";
+	return map_in_place(p, pr->vdso_base, why);
 }

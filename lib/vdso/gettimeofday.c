@@ -10,6 +10,15 @@
 
 #define NSEC_PER_SEC_V 1000000000ULL
 
+#ifdef VDSO_LAYOUT_ALT
+/*
+ * `make VDSO_LAYOUT=alt`: 256 bytes the linker script puts before all the
+ * code, so every entry point moves as it would in another kernel build's
+ * vDSO; restoring an image across the two needs jumps (kernel/cr/).
+ */
+__asm__(".pushsection .text.vdso_pad, \"ax\"\n\t.fill 256, 1, 0\n\t.popsection");
+#endif
+
 struct vdso_timespec {
 	long tv_sec, tv_nsec;
 };

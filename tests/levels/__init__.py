@@ -9,6 +9,7 @@
                 a scripted `make run`'s exit status
     disks.py    level 2: the disk drivers' integrity suite on scratch images
     dmsnap.py   level 3: dm-snapshot across QEMU restarts and crashes
+    cr.py       level 3: checkpoint/restore of processes, across restarts and vDSOs
     labs.py     level 1: every lab's student tree and grade (tools/lab.py check)
 
 A unit is a function registered with @unit(name, level, needs=[builds],
@@ -17,5 +18,5 @@ to boot, ctx.x86_cmd / ctx.arm64_cmd for QEMU command lines) and records
 every check it makes. Importing this package registers every unit, in the
 order `make test` runs them. tests/README.md says how to add one.
 """
-from . import host, docs, tooling, labs, kernel, disks, system, memory, dmsnap  # noqa: F401  (registration order)
+from . import host, docs, tooling, labs, kernel, disks, system, memory, dmsnap, cr  # noqa: F401  (registration order)
 from .common import BUILDS, LEVELS, UNITS  # noqa: F401

@@ -70,7 +70,7 @@ UNITS = []
 LEVELS = ("host", "kernel", "system")
 # What a unit can need built first; tests/harness.py --builds lists them for
 # the Makefile, which knows how to make each (its test-build-% targets).
-BUILDS = ("x86_64", "host", "arm64-virt", "arm64-pi4")
+BUILDS = ("x86_64", "host", "arm64-virt", "arm64-pi4", "x86_64-vdso-alt", "arm64-virt-vdso-alt")
 
 
 def unit(name, level, needs=(), suites=False):
@@ -114,8 +114,8 @@ class Context:
         return qemu.build_cmd(accel=use, **kw)[0]
 
     def arm64_cmd(self, platform, cmdline, el2=False, smp=2, gic=2, **kw):
-        return qemu.build_cmd(arch="arm64", platform=platform,
-                              kernel=paths.ARM64_IMAGE[platform], dtb=self.pi4_dtb,
+        kw.setdefault("kernel", paths.ARM64_IMAGE[platform])
+        return qemu.build_cmd(arch="arm64", platform=platform, dtb=self.pi4_dtb,
                               cmdline=cmdline, el2=el2, smp=smp, gic=gic, **kw)[0]
 
     def test_iso(self, cmdline):

@@ -1,0 +1,257 @@
+"""Level 3, checkpoint/restore of processes (kernel/cr/, docs/checkpoint-restore.md).
+
+The programs are user/crloop (one process reading the clock through the
+vDSO pointer it looked up at start; with `novdso` none at all) and
+user/crtree (ten processes, pipes between them). Each prints where it is
+("tick N", "round N") and at the end "done, E errors", E counting clock
+steps backwards, lost records, a changed buffer: so a restore that loses
+anything shows in what the program itself prints.
+
+    system-cr-x86_64, -arm64-virt   one boot: C/R of both, both vDSO modes,
+        a process without a vDSO, maps before and after, refused images
+    system-cr-persist-x86_64, -arm64-virt   checkpoint, power off, boot
+        again on the same disk, restore
+    system-cr-vdso-alt-x86_64, -arm64-virt  an image from one kernel
+        restored on a kernel with another vDSO layout (jumps at the old
+        entry points), checkpointed there, restored on the first again
+"""
+import re
+
+from .common import rel, unit
+from .disks import scratch
+
+from pagoda import paths  # noqa: E402  (common put tools/ on sys.path)
+
+NL = r"\r?\n"
+
+
+class Session:
+    """A typed shell session that remembers pids and what was printed between marks."""
+
+    def __init__(self):
+        self.pids, self.steps = {}, []
+
+    def grab(self, key):
+        def f(m):
+            self.pids[key] = m.group(1)
+            return ""
+        return f
+
+    def typed(self, fmt, *keys):
+        return lambda m: fmt % tuple(self.pids[k] for k in keys) + "\n"
+
+
+def maps_of(text, pid_marker):
+    """The `maps` lines printed after the line marker (up to the next prompt)."""
+    i = text.find(pid_marker)
+    if i < 0:
+        return None
+    block = text[i + len(pid_marker):].split("pagoda>")[0]
+    return [ln for ln in block.splitlines() if re.match(r"[0-9a-f]{8,}-[0-9a-f]{8,} ", ln)]
+
+
+def vdso_lines(lines):
+    return [ln for ln in (lines or []) if ln.endswith("[vdso]") or ln.endswith("[vvar]")]
+
+
+def one_boot(name, make_cmd, needs):
+    @unit(name, "system", needs=[needs])
+    def run(ctx):
+        disk = scratch(name + ".img", 16)
+        s = Session()
+        P = r"pagoda> "
+        script = [
+            # 1. one busy process: kill after dump, restore (kdat), finish
+            (P, "run /bin/crloop 30 &\n"),
+            (r"crloop: pid (\d+)", s.grab("loop")),
+            (r"crloop: tick 3" + NL, s.typed("maps %s", "loop")),
+            (P, s.typed("checkpoint %s vda", "loop")),
+            (r"checkpoint: .*" + NL, "restore --vdso=kdat vda\n"),
+            (r"restore: .*" + NL, s.typed("maps %s", "loop")),
+            (r"crloop: done.*" + NL, "\n"),
+            # 2. without a vDSO: it gets none back
+            (P, "run /bin/crloop 20 novdso &\n"),
+            (r"crloop: pid (\d+), no vDSO", s.grab("novdso")),
+            (r"crloop: tick 2" + NL, s.typed("checkpoint %s vda", "novdso")),
+            (r"checkpoint: .*" + NL, "restore --vdso=kdat vda\n"),
+            (r"restore: .*" + NL, s.typed("maps %s", "novdso")),
+            (r"crloop: done.*" + NL, "\n"),
+            # 3. the tree, kdat; 4. the tree, legacy
+            (P, "run /bin/crtree 25 &\n"),
+            (r"crtree: pid (\d+)", s.grab("tree1")),
+            (r"crtree: round 3" + NL, s.typed("maps %s", "tree1")),
+            (P, s.typed("checkpoint %s --tree vda", "tree1")),
+            (r"checkpoint: .*" + NL, "restore --vdso=kdat vda\n"),
+            (r"restore: .*" + NL, s.typed("maps %s", "tree1")),
+            (r"crtree: done.*" + NL, "\n"),
+            (P, "run /bin/crtree 25 &\n"),
+            (r"crtree: pid (\d+)", s.grab("tree2")),
+            (r"crtree: round 3" + NL, s.typed("maps %s", "tree2")),
+            (P, s.typed("checkpoint %s --tree vda", "tree2")),
+            (r"checkpoint: .*" + NL, "restore --vdso=legacy vda\n"),
+            (r"restore: .*" + NL, s.typed("maps %s", "tree2")),
+            (r"crtree: done.*" + NL, "\n"),
+            # 5. refusals: pids in use, a corrupt body, no image; nothing lost
+            (P, "run /bin/crloop 25 &\n"),
+            (r"crloop: pid (\d+)", s.grab("busy")),
+            (r"crloop: tick 2" + NL, s.typed("checkpoint %s --leave-running vda", "busy")),
+            (r"checkpoint: .*" + NL, "restore vda\n"),
+            (r"restore: .*" + NL, "blk write vda 3 1 7\n"),
+            (P, "restore vda\n"),
+            (r"restore: .*" + NL, "blk write vda 0 1 7\n"),
+            (P, "restore vda\n"),
+            (r"restore: .*" + NL, "ps\n"),
+            (r"crloop: done.*" + NL, "poweroff\n"),
+        ]
+        b = ctx.boot(make_cmd(ctx, "panic=-1", [disk]), name, 300, script)
+        t = b.clean_text()
+        log = rel(b.log)
+        done = re.findall(r"(crloop|crtree): done, (\d+) errors", t)
+        ctx.tally.check(name + ":all-finished", len(done) == 5 and all(e == "0" for _, e in done),
+                        "each program must finish with 0 errors: %r (log %s)" % (done, log))
+        restores = re.findall(r"restore: vda: (.*)", t)
+        ok = [r for r in restores if r.startswith("running again")]
+        ctx.tally.check(name + ":restored", len(ok) == 4,
+                        "four restores should run: %r (log %s)" % (restores, log))
+        ctx.tally.check(name + ":kdat-in-place",
+                        any("mapped in place (kdat)" in r for r in ok),
+                        "kdat restore must map the vDSO in place (log %s)" % log)
+        ctx.tally.check(name + ":legacy-moved", any("moved into place (legacy)" in r for r in ok),
+                        "legacy restore must park and move the vDSO (log %s)" % log)
+        for key in ("loop", "tree1", "tree2"):
+            pid = s.pids.get(key)
+            before = maps_of(t, "maps %s\n" % pid) if pid else None
+            # the one after this process's restore: the last maps of that pid
+            all_maps = [m.start() for m in re.finditer(r"maps %s\n" % pid, t)] if pid else []
+            after = maps_of(t[all_maps[-1]:], "maps %s\n" % pid) if len(all_maps) > 1 else None
+            ctx.tally.check("%s:maps-%s" % (name, key),
+                            before and after and before == after and vdso_lines(after),
+                            "the address space after restore must be the one dumped, "
+                            "vDSO included (log %s)" % log)
+        nv = s.pids.get("novdso")
+        nv_maps = maps_of(t, "maps %s\n" % nv) if nv else None
+        ctx.tally.check(name + ":no-vdso-stays-none",
+                        nv_maps is not None and len(nv_maps) > 2 and not vdso_lines(nv_maps)
+                        and "vDSO: none" in t,
+                        "a process without a vDSO must get none (log %s)" % log)
+        refusals = [r for r in restores if "nothing restored" in r]
+        want = ("in use", "checksum mismatch", "no checkpoint image here")
+        ctx.tally.check(name + ":refused", len(refusals) == 3 and
+                        all(w in r for w, r in zip(want, refusals)),
+                        "pids in use, a corrupt body and no image must each be refused: %r "
+                        "(log %s)" % (refusals, log))
+    run.__doc__ = ("checkpoint/restore on %s in one boot: a busy loop and a 10-process "
+                   "tree, both vDSO modes, no vDSO, refused images" % needs)
+
+
+one_boot("system-cr-x86_64", lambda ctx, l, d: ctx.x86_cmd(cmdline=l, disks=d), "x86_64")
+one_boot("system-cr-arm64-virt", lambda ctx, l, d: ctx.arm64_cmd("virt", l, disks=d),
+         "arm64-virt")
+
+
+def rounds(text):
+    return [int(x) for x in re.findall(r"crtree: round (\d+)", text)]
+
+
+def checkpoint_boot(name, s, cmd, ctx, restore=None, n=40):
+    """Boot; restore an image (or start crtree); at the next round checkpoint the tree; power off."""
+    P = r"pagoda> "
+    if restore:
+        script = [(P, restore + "\n"),
+                  (r"restore: .*" + NL, ""),
+                  (r"crtree: round \d+" + NL, s.typed("maps %s", "tree")),
+                  (r"crtree: round \d+" + NL, s.typed("checkpoint %s --tree vda", "tree")),
+                  (r"checkpoint: .*" + NL, "poweroff\n")]
+    else:
+        script = [(P, "run /bin/crtree %d &\n" % n),
+                  (r"crtree: pid (\d+)", s.grab("tree")),
+                  (r"crtree: round 3" + NL, s.typed("checkpoint %s --tree vda", "tree")),
+                  (r"checkpoint: .*" + NL, "poweroff\n")]
+    return ctx.boot(cmd, name, 300, script)
+
+
+def finish_boot(name, s, cmd, ctx, restore):
+    P = r"pagoda> "
+    script = [(P, restore + "\n"),
+              (r"restore: .*" + NL, ""),
+              (r"crtree: round \d+" + NL, s.typed("maps %s", "tree")),
+              (r"crtree: done.*" + NL, "poweroff\n")]
+    return ctx.boot(cmd, name, 300, script)
+
+
+def continues(t1, t2):
+    """The second boot's rounds pick up after the first's last, one by one, to the end."""
+    r1, r2 = rounds(t1), rounds(t2)
+    return bool(r1 and r2) and r2[0] == r1[-1] + 1 and r2 == list(range(r2[0], r2[0] + len(r2)))
+
+
+def persist(name, make_cmd, needs):
+    @unit(name, "system", needs=[needs])
+    def run(ctx):
+        disk = scratch(name + ".img", 16)
+        s = Session()
+        b1 = checkpoint_boot(name + "-1", s, make_cmd(ctx, "panic=-1", [disk]), ctx)
+        t1 = b1.clean_text()
+        if not ctx.tally.check(name + ":dumped", "checkpoint: 10 processes" in t1,
+                               "the tree was not checkpointed (log %s)" % rel(b1.log)):
+            return
+        b2 = finish_boot(name + "-2", s, make_cmd(ctx, "panic=-1", [disk]), ctx, "restore vda")
+        t2 = b2.clean_text()
+        ctx.tally.check(name + ":finished", "crtree: done, 0 errors" in t2,
+                        "the restored tree must finish with 0 errors (log %s)" % rel(b2.log))
+        ctx.tally.check(name + ":continues", continues(t1, t2),
+                        "rounds must continue where they stopped: %r then %r (logs %s, %s)"
+                        % (rounds(t1)[-3:], rounds(t2)[:3], rel(b1.log), rel(b2.log)))
+    run.__doc__ = ("checkpoint a 10-process tree on %s, power off, boot again on the "
+                   "same disk, restore: it finishes" % needs)
+
+
+persist("system-cr-persist-x86_64", lambda ctx, l, d: ctx.x86_cmd(cmdline=l, disks=d), "x86_64")
+persist("system-cr-persist-arm64-virt", lambda ctx, l, d: ctx.arm64_cmd("virt", l, disks=d),
+        "arm64-virt")
+
+
+def vdso_alt(name, std_cmd, alt_cmd, needs):
+    @unit(name, "system", needs=list(needs))
+    def run(ctx):
+        disk = scratch(name + ".img", 16)
+        s = Session()
+        b1 = checkpoint_boot(name + "-1", s, std_cmd(ctx, "panic=-1", [disk]), ctx, n=60)
+        t1 = b1.clean_text()
+        if not ctx.tally.check(name + ":dumped", "checkpoint: 10 processes" in t1,
+                               "the tree was not checkpointed (log %s)" % rel(b1.log)):
+            return
+        # The other vDSO, legacy mode: the jumps are written, the tree goes on, is dumped again.
+        b2 = checkpoint_boot(name + "-2", s, alt_cmd(ctx, "panic=-1", [disk]), ctx,
+                             restore="restore --vdso=legacy vda")
+        t2 = b2.clean_text()
+        b3 = finish_boot(name + "-3", s, std_cmd(ctx, "panic=-1", [disk]), ctx,
+                         "restore --vdso=kdat vda")
+        t3 = b3.clean_text()
+        logs = "logs %s, %s, %s" % (rel(b1.log), rel(b2.log), rel(b3.log))
+        for i, t in ((2, t2), (3, t3)):
+            ctx.tally.check("%s:trampolines-%d" % (name, i),
+                            "vDSO: another kernel's" in t,
+                            "boot %d must restore another kernel's vDSO with jumps (%s)" % (i, logs))
+            lines = vdso_lines(maps_of(t, "maps %s\n" % s.pids.get("tree")))
+            ctx.tally.check("%s:one-live-vvar-%d" % (name, i),
+                            sorted(x[-6:] for x in lines) == ["[vdso]", "[vvar]"] and
+                            lines[0].split("-")[1].split()[0] == lines[1].split("-")[0],
+                            "after restore %d: one [vvar] right below one [vdso]: %r (%s)"
+                            % (i, lines, logs))
+        ctx.tally.check(name + ":finished", "crtree: done, 0 errors" in t3,
+                        "the tree must finish with 0 errors on the first kernel again (%s)" % logs)
+        ctx.tally.check(name + ":continues", continues(t1, t2) and continues(t2, t3),
+                        "rounds must continue across all three boots (%s)" % logs)
+    run.__doc__ = ("a tree dumped on %s, restored on a kernel with another vDSO layout "
+                   "(jumps), dumped there, restored on the first: it finishes" % needs[0])
+
+
+vdso_alt("system-cr-vdso-alt-x86_64",
+         lambda ctx, l, d: ctx.x86_cmd(cmdline=l, disks=d),
+         lambda ctx, l, d: ctx.x86_cmd(cmdline=l, disks=d, kernel=paths.X86_KERNEL_VDSO_ALT),
+         ("x86_64", "x86_64-vdso-alt"))
+vdso_alt("system-cr-vdso-alt-arm64-virt",
+         lambda ctx, l, d: ctx.arm64_cmd("virt", l, disks=d),
+         lambda ctx, l, d: ctx.arm64_cmd("virt", l, disks=d, kernel=paths.ARM64_VIRT_VDSO_ALT),
+         ("arm64-virt", "arm64-virt-vdso-alt"))
