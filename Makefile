@@ -229,7 +229,8 @@ HOST_KSRCS := $(sort $(HOST_RUNTIME) $(wildcard lib/*.c) kernel/ktest.c \
 	dma/swiotlb.c dma/swiotlb_test.c \
 	$(BLOCK_PURE_SRCS) block/blk_merge_test.c block/partitions/partitions_test.c \
 	tests/host/host_block.c $(HOST_POWER) kernel/power/memory_bitmap_test.c \
-	block/dm/dm-snap-format.c block/dm/dm_snap_format_test.c)
+	block/dm/dm-snap-format.c block/dm/dm_snap_format_test.c \
+	kernel/cr/image.c kernel/cr/image_test.c)
 HOST_CFLAGS := -std=gnu11 -O1 -g $(HOST_WARN) \
 	-fno-builtin -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer $(HOST_INC) -MMD -MP
@@ -311,7 +312,8 @@ fuzz-partitions: $(HB)/fuzz-partitions $(PART_SEEDS)/gpt
 		-print_final_stats=1 build/fuzz/partitions $(PART_SEEDS)
 
 # make fuzz: every fuzzer, FUZZ_SECONDS each.
-fuzz: fuzz-page-alloc fuzz-fdt fuzz-elf fuzz-partitions fuzz-swiotlb fuzz-virtqueue fuzz-dm-snap
+fuzz: fuzz-page-alloc fuzz-fdt fuzz-elf fuzz-partitions fuzz-swiotlb fuzz-virtqueue fuzz-dm-snap \
+	fuzz-cr-image
 
 # libFuzzer on the SWIOTLB slot allocator (dma/swiotlb.c).
 FUZZ_SWIOTLB_SRCS := $(HOST_RUNTIME) dma/swiotlb.c tests/host/fuzz_swiotlb.c
@@ -348,6 +350,18 @@ fuzz-dm-snap: $(HB)/fuzz-dm-snap
 	@mkdir -p build/fuzz/dm-snap
 	$(HB)/fuzz-dm-snap -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 		-print_final_stats=1 build/fuzz/dm-snap
+
+# libFuzzer on the checkpoint image checker (kernel/cr/image.c).
+FUZZ_CR_SRCS := $(HOST_RUNTIME) lib/crc32.c kernel/cr/image.c tests/host/fuzz_cr_image.c
+$(HB)/fuzz-cr-image: $(FUZZ_CR_SRCS) tests/host/host_prefix.h kernel/cr/image.h
+	@mkdir -p $(HB)
+	@echo "  CLANG   $@"
+	@clang $(FUZZ_CFLAGS) -o $@ $(FUZZ_CR_SRCS)
+.PHONY: fuzz-cr-image
+fuzz-cr-image: $(HB)/fuzz-cr-image
+	@mkdir -p build/fuzz/cr-image
+	$(HB)/fuzz-cr-image -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+		-print_final_stats=1 build/fuzz/cr-image
 
 # The ELF checker's fuzzer (lib/elf.c): `make fuzz-elf` runs it FUZZ_SECONDS.
 FUZZ_ELF_SRCS := tests/host/fuzz_elf.c lib/elf.c lib/string.c
@@ -403,7 +417,7 @@ test-build-arm64-pi4:
 host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc $(HB)/fuzz-elf \
 	$(HB)/fuzz-partitions $(PART_SEEDS)/gpt $(HB)/mmlab-run \
 	$(HB)/bench-page-alloc $(HB)/fuzz-swiotlb $(HB)/fuzz-virtqueue $(HB)/bench-hibernate \
-	$(HB)/fuzz-dm-snap
+	$(HB)/fuzz-dm-snap $(HB)/fuzz-cr-image
 
 # The course (docs/course.md): `make lab LAB=NAME` writes the student tree
 # (build/labs/NAME, a git repository to hand out), `make grade` grades this

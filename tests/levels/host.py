@@ -98,7 +98,8 @@ def fuzz(ctx, seconds=10):
                 ["-max_len=65537", os.path.join(paths.BUILD, "fixtures", "partition-seeds")]),
                ("fuzz-swiotlb", "swiotlb", ["-max_len=4096"]),
                ("fuzz-virtqueue", "virtqueue", ["-max_len=2048"]),
-               ("fuzz-dm-snap", "dm-snap", ["-max_len=65536"]))
+               ("fuzz-dm-snap", "dm-snap", ["-max_len=65536"]),
+               ("fuzz-cr-image", "cr-image", ["-max_len=65536"]))
     for name, corpus, extra in fuzzers:
         exe = paths.host_bin(name)
         cdir = os.path.join(paths.BUILD, "fuzz", corpus)
