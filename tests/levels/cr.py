@@ -41,13 +41,28 @@ class Session:
         return lambda m: fmt % tuple(self.pids[k] for k in keys) + "\n"
 
 
-def maps_of(text, pid_marker):
-    """The `maps` lines printed after the line marker (up to the next prompt)."""
-    i = text.find(pid_marker)
-    if i < 0:
-        return None
-    block = text[i + len(pid_marker):].split("pagoda>")[0]
-    return [ln for ln in block.splitlines() if re.match(r"[0-9a-f]{8,}-[0-9a-f]{8,} ", ln)]
+MAPS_LINE = re.compile(r"^[0-9a-f]{8,}-[0-9a-f]{8,} .*$", re.M)
+
+
+def maps_in(text):
+    """The `maps` lines in a stretch of output. Programs print while the
+    shell does, so a typed command's echo may be split by their lines;
+    whole lines are not, so the stretch is found by the lines around it."""
+    return MAPS_LINE.findall(text)
+
+
+def stretches(text, stops):
+    """The text cut at the first match of each regex in stops, in order."""
+    out, pos = [], 0
+    for rx in stops:
+        m = re.compile(rx).search(text, pos)
+        if not m:
+            out.append("")
+            continue
+        out.append(text[pos:m.start()])
+        pos = m.end()
+    out.append(text[pos:])
+    return out
 
 
 def vdso_lines(lines):
@@ -118,22 +133,21 @@ def one_boot(name, make_cmd, needs):
                         "kdat restore must map the vDSO in place (log %s)" % log)
         ctx.tally.check(name + ":legacy-moved", any("moved into place (legacy)" in r for r in ok),
                         "legacy restore must park and move the vDSO (log %s)" % log)
-        for key in ("loop", "tree1", "tree2"):
-            pid = s.pids.get(key)
-            before = maps_of(t, "maps %s\n" % pid) if pid else None
-            # the one after this process's restore: the last maps of that pid
-            all_maps = [m.start() for m in re.finditer(r"maps %s\n" % pid, t)] if pid else []
-            after = maps_of(t[all_maps[-1]:], "maps %s\n" % pid) if len(all_maps) > 1 else None
+        # Each program's stretch of output: before its checkpoint, after its restore.
+        cuts = []
+        for i in range(4):
+            cuts += [r"checkpoint: ", r"restore: vda: running again", r"(crloop|crtree): done"]
+        parts = stretches(t, cuts)
+        for i, key in ((0, "loop"), (2, "tree1"), (3, "tree2")):
+            before, after = maps_in(parts[3 * i]), maps_in(parts[3 * i + 2])
             ctx.tally.check("%s:maps-%s" % (name, key),
-                            before and after and before == after and vdso_lines(after),
-                            "the address space after restore must be the one dumped, "
-                            "vDSO included (log %s)" % log)
-        nv = s.pids.get("novdso")
-        nv_maps = maps_of(t, "maps %s\n" % nv) if nv else None
+                            before and before == after and len(vdso_lines(after)) == 2,
+                            "the address space after restore must be the one dumped, vDSO "
+                            "included: %r, then %r (log %s)" % (before, after, log))
+        nv_maps = maps_in(parts[3 * 1 + 2])
         ctx.tally.check(name + ":no-vdso-stays-none",
-                        nv_maps is not None and len(nv_maps) > 2 and not vdso_lines(nv_maps)
-                        and "vDSO: none" in t,
-                        "a process without a vDSO must get none (log %s)" % log)
+                        len(nv_maps) > 2 and not vdso_lines(nv_maps) and "vDSO: none" in t,
+                        "a process without a vDSO must get none: %r (log %s)" % (nv_maps, log))
         refusals = [r for r in restores if "nothing restored" in r]
         want = ("in use", "checksum mismatch", "no checkpoint image here")
         ctx.tally.check(name + ":refused", len(refusals) == 3 and
@@ -233,7 +247,8 @@ def vdso_alt(name, std_cmd, alt_cmd, needs):
             ctx.tally.check("%s:trampolines-%d" % (name, i),
                             "vDSO: another kernel's" in t,
                             "boot %d must restore another kernel's vDSO with jumps (%s)" % (i, logs))
-            lines = vdso_lines(maps_of(t, "maps %s\n" % s.pids.get("tree")))
+            after = stretches(t, [r"restore: vda: running again", r"checkpoint: |crtree: done"])[1]
+            lines = vdso_lines(maps_in(after))
             ctx.tally.check("%s:one-live-vvar-%d" % (name, i),
                             sorted(x[-6:] for x in lines) == ["[vdso]", "[vvar]"] and
                             lines[0].split("-")[1].split()[0] == lines[1].split("-")[0],
