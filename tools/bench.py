@@ -303,6 +303,30 @@ def vdso_table(results):
     print("  (under TCG these are emulation times: compare the ratios, within one run)")
 
 
+def cr_table(column, boots):
+    """bench cr: the checkpoint/restore seed's table, legacy against kdat in one boot."""
+    print("\ncheckpoint/restore on %s: mean +- deviation in ms over the iterations; "
+          "per restore: symtab parses, vDSO maps/moves, vDSO page-table entries, pages" % column)
+    for recs in boots:
+        by = {(r["shape"], r["mode"]): r for r in recs if r.get("bench") == "cr"}
+        for shape in ("busyloop", "tree"):
+            lg, kd = by.get((shape, "legacy")), by.get((shape, "kdat"))
+            if not lg or not kd:
+                print("  %-9s (no result)" % shape)
+                continue
+            for r in (lg, kd):
+                print("  %-9s %2d procs %-6s dump %7.2f +-%6.2f  restore %7.2f +-%6.2f  "
+                      "%d parses %d maps %d moves %d PTEs %d pages" % (
+                          shape, r["procs"], r["mode"], r["dump_us"] / 1e3,
+                          r["dump_sd_us"] / 1e3, r["restore_us"] / 1e3,
+                          r["restore_sd_us"] / 1e3, r["symtab_parses"], r["vdso_maps"],
+                          r["vdso_moves"], r["vdso_ptes"], r["pages_restored"]))
+            if lg["restore_us"]:
+                print("  %-9s restore kdat vs legacy: %+.1f%% (the seed: -21%% one process, "
+                      "-8%% ~10)" % (shape, 100.0 * (kd["restore_us"] - lg["restore_us"]) /
+                                     lg["restore_us"]))
+
+
 def block_table(results):
     """bench block: IOPS (and p99 latency) per device and case, one column per target."""
     cols, vals, info, rows = [], {}, {}, []
@@ -457,6 +481,18 @@ def main():
                                                       a.pi4_dtb)))
         vdso_table(vd)
         results += vd
+    # Checkpoint/restore, the vDSO seed's table: legacy against kdat in one
+    # boot, a busy loop and a 10-process tree (bench cr).
+    if a.bench in ("all", "cr"):
+        crr = []
+        for target, accel in columns:
+            if target == "arm64-pi4":
+                continue
+            print("bench: cr on %s under %s" % (target, accel.upper()))
+            boots = run(target, accel, a.mem, "cr", 1, a.pi4_dtb)
+            cr_table("%s under %s" % (target, accel.upper()), boots)
+            crr.append(("%s %s" % (target, accel), boots))
+        results += crr
     # Hibernation's memory bitmap, the first seed's table: list against
     # radix tree over simulated memory up to 16 TiB on the host, then over
     # each guest's own memory (bench hibernate).

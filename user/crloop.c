@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * crloop TICKS [novdso]: the seed's busyloop00 shape for checkpoint/
+ * crloop TICKS [novdso] [quiet]: the seed's busyloop00 shape for checkpoint/
  * restore. One process reads CLOCK_MONOTONIC through the vDSO pointer it
  * looked up at start (or, with novdso, unmaps [vvar] and [vdso] first and
  * uses the system call), prints "crloop: tick N" every 200 ms of that
  * clock, and at the end checks that the clock never went back and that a
  * 64 KiB buffer it filled at start still holds its pattern. Its exit
  * status is the number of failures, so a restore that loses a page,
- * a register or the clock shows.
+ * a register or the clock shows. quiet leaves out the ticks (bench cr).
  */
 #include "crlib.h"
 
@@ -19,10 +19,15 @@ int main(int argc, char **argv, char **envp)
 	long ticks = 0, last = 0, next;
 	int backwards = 0, errors = 0;
 	unsigned char *buf;
+	int novdso = 0, quiet = 0;
 
 	for (const char *s = argc > 1 ? argv[1] : "20"; *s >= '0' && *s <= '9'; s++)
 		ticks = ticks * 10 + (*s - '0');
-	if (argc > 2 && !strcmp(argv[2], "novdso")) {
+	for (int i = 2; i < argc; i++) {
+		novdso |= !strcmp(argv[i], "novdso");
+		quiet |= !strcmp(argv[i], "quiet");
+	}
+	if (novdso) {
 		unsigned long base = getauxval(AT_SYSINFO_EHDR), size = cr_vdso_size();
 
 		if (!base || !size || munmap((void *)(base - 4096), size + 4096)) {
@@ -44,7 +49,8 @@ int main(int argc, char **argv, char **envp)
 	for (long t = 1; t <= ticks; t++) {
 		next += 200 * 1000000L;
 		cr_wait_until(next, &last, &backwards);
-		printf("crloop: tick %ld\n", t);
+		if (!quiet)
+			printf("crloop: tick %ld\n", t);
 	}
 	for (long i = 0; i < BUF_BYTES; i++)
 		if (buf[i] != (unsigned char)(i * 7 + 3)) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * crtree ROUNDS: the seed's session00 shape for checkpoint/restore, ten
+ * crtree ROUNDS [quiet]: the seed's session00 shape for checkpoint/restore, ten
  * processes: the root, three children, two grandchildren each. Every
  * 200 ms of the vDSO clock each grandchild sends {its number, the round}
  * down the pipe its two share with their parent; the parent checks the
@@ -9,7 +9,8 @@
  * have reported round N. At the end everyone checks its clock never
  * went back and collects its children; the root prints "crtree: done, E
  * errors" and exits with E. Records in the pipes and children waiting in
- * wait4 or read are what a checkpoint of the tree must carry.
+ * wait4 or read are what a checkpoint of the tree must carry. quiet
+ * leaves out the rounds (bench cr).
  */
 #include "crlib.h"
 
@@ -21,7 +22,7 @@ struct rec {
 	int round;
 };
 
-static int backwards, errors;
+static int backwards, errors, quiet;
 static long last;
 
 static void grandchild(int who, int out, long rounds)
@@ -62,8 +63,11 @@ static void relay(int in, int out, int *seen, int first, int n, long rounds)
 		for (int i = 0; i < n; i++)
 			if (seen[first + i] < least)
 				least = seen[first + i];
-		while (printed < least)
-			printf("crtree: round %d\n", ++printed);
+		while (printed < least) {
+			printed++;
+			if (!quiet)
+				printf("crtree: round %d\n", printed);
+		}
 	}
 	for (int i = first; i < first + n; i++)
 		if (seen[i] != rounds)
@@ -103,6 +107,7 @@ int main(int argc, char **argv, char **envp)
 
 	for (const char *s = argc > 1 ? argv[1] : "20"; *s >= '0' && *s <= '9'; s++)
 		rounds = rounds * 10 + (*s - '0');
+	quiet = argc > 2 && !strcmp(argv[2], "quiet");
 	cr_vclock = (cr_clock_t)cr_vdso_sym(CR_CLOCK_NAME);
 	if (!cr_vclock || cr_pipe(p)) {
 		printf("crtree: no vDSO clock or no pipe\n");

@@ -13,6 +13,8 @@
  * nothing had happened: a failed checkpoint loses nothing.
  */
 #include <pagoda/printk.h>
+#include <pagoda/process.h>
+#include <pagoda/sched.h>
 #include <pagoda/shell.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
@@ -24,7 +26,9 @@ int cr_checkpoint(int pid, bool tree, bool leave_running, const char *dev, const
 		  unsigned int *nr, size_t *bytes)
 {
 	static struct cr_set set;
+	static int pids[CR_SET_MAX];
 	struct cr_buf img;
+	bool killed;
 	int err;
 
 	mutex_lock(&cr_lock);
@@ -38,7 +42,18 @@ int cr_checkpoint(int pid, bool tree, bool leave_running, const char *dev, const
 		cr_buf_free(&img);
 	}
 	*nr = set.n;
-	cr_thaw(&set, !err && !leave_running);
+	for (unsigned int i = 0; i < set.n; i++)
+		pids[i] = set.p[i]->pid;
+	killed = !err && !leave_running;
+	cr_thaw(&set, killed);
+	/*
+	 * Killed: give their pids back before returning, so that a restore
+	 * typed next finds them free (the reaper collects them; one a
+	 * kernel caller waits for keeps its pid until then).
+	 */
+	for (unsigned int i = 0; killed && i < *nr; i++)
+		for (int ms = 0; ms < 2000 && pid_in_use(pids[i]); ms++)
+			msleep(1);
 out:
 	mutex_unlock(&cr_lock);
 	return err;
