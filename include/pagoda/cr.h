@@ -32,6 +32,7 @@ struct cr_stats {
 	u64 trampolines;    /* jumps written at old entry points */
 	u64 pte_updates;    /* page-table entries set or cleared for the vDSO */
 	u64 pages_copied;   /* pages written into images or restored processes */
+	u64 vdso_ns;        /* time in restore's vDSO step: the table, the mappings, jumps */
 };
 extern struct cr_stats cr_stats;
 

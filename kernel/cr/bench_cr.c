@@ -70,6 +70,7 @@ static void stats_diff(struct cr_stats *acc, const struct cr_stats *a, const str
 	acc->trampolines += b->trampolines - a->trampolines;
 	acc->pte_updates += b->pte_updates - a->pte_updates;
 	acc->pages_copied += b->pages_copied - a->pages_copied;
+	acc->vdso_ns += b->vdso_ns - a->vdso_ns;
 }
 
 static int start(const char *path, const char *arg)
@@ -116,6 +117,7 @@ static void run_shape(struct shape_result *r, const char *path, bool tree)
 			break;
 		add(&r->dump[mode], t1 - t0);
 		r->dump_pages += cr_stats.pages_copied - s0.pages_copied;
+		cr_wait_killed(); /* the reaper's work, not the dump's */
 		s1 = cr_stats;
 		t0 = ktime_get_ns();
 		r->failed = cr_restore_dev(DEV, mode ? CR_VDSO_KDAT : CR_VDSO_LEGACY, &why);
@@ -130,6 +132,7 @@ static void run_shape(struct shape_result *r, const char *path, bool tree)
 		pr_err("bench cr: %s: %s\n", path, why);
 	/* The last image's processes go: a checkpoint that kills them. */
 	cr_checkpoint(pid, tree, false, DEV, &why, &r->nproc, &bytes);
+	cr_wait_killed();
 }
 
 static void print_shape(const char *name, const struct shape_result *r)
@@ -153,12 +156,12 @@ static void print_shape(const char *name, const struct shape_result *r)
 			(ull)o->vdso_moves / n, (ull)o->pte_updates / n, (ull)o->pages_copied / n);
 		kprintf("BENCH {\"bench\":\"cr\",\"shape\":\"%s\",\"procs\":%u,\"mode\":\"%s\","
 			"\"iters\":%llu,\"dump_us\":%llu,\"dump_sd_us\":%llu,\"restore_us\":%llu,"
-			"\"restore_sd_us\":%llu,\"symtab_parses\":%llu,\"vdso_maps\":%llu,"
+			"\"restore_sd_us\":%llu,\"vdso_step_ns\":%llu,\"symtab_parses\":%llu,\"vdso_maps\":%llu,"
 			"\"vdso_moves\":%llu,\"vdso_ptes\":%llu,\"pages_restored\":%llu,"
 			"\"pages_dumped\":%llu}\n",
 			name, r->nproc, mode[m], (ull)r->restore[m].n, mean_us(&r->dump[m]),
 			sd_us(&r->dump[m]), mean_us(&r->restore[m]), sd_us(&r->restore[m]),
-			(ull)o->symtab_parses / n, (ull)o->vdso_maps / n, (ull)o->vdso_moves / n,
+			(ull)o->vdso_ns / n, (ull)o->symtab_parses / n, (ull)o->vdso_maps / n, (ull)o->vdso_moves / n,
 			(ull)o->pte_updates / n, (ull)o->pages_copied / n,
 			(ull)r->dump_pages / (r->dump[0].n + r->dump[1].n));
 	}

@@ -73,6 +73,8 @@ int cr_vdso_restore(struct process *p, const struct cr_proc *pr, const struct cr
 /* cr_cmds.c: the whole commands, for the shell, the tests and bench cr. */
 int cr_checkpoint(int pid, bool tree, bool leave_running, const char *dev, const char **why,
 		  unsigned int *nr, size_t *bytes);
+/* After a killing checkpoint: wait until the killed processes' pids are free. */
+void cr_wait_killed(void);
 /* vdso_mode: CR_VDSO_BOOT (cr.vdso=), CR_VDSO_KDAT or CR_VDSO_LEGACY. */
 enum { CR_VDSO_BOOT, CR_VDSO_KDAT, CR_VDSO_LEGACY };
 int cr_restore_dev(const char *dev, int vdso_mode, const char **why);

@@ -22,13 +22,27 @@
 
 DEFINE_MUTEX(cr_lock);
 
+/* The pids the last checkpoint killed, for cr_wait_killed(). */
+static int killed[CR_SET_MAX];
+static unsigned int nr_killed;
+
+/*
+ * Wait (2 s at most each) until the killed processes have been collected,
+ * so that a restore typed next finds their pids free. The reaper collects
+ * them; one that a kernel caller waits for keeps its pid until then.
+ */
+void cr_wait_killed(void)
+{
+	for (unsigned int i = 0; i < nr_killed; i++)
+		for (int ms = 0; ms < 2000 && pid_in_use(killed[i]); ms++)
+			msleep(1);
+}
+
 int cr_checkpoint(int pid, bool tree, bool leave_running, const char *dev, const char **why,
 		  unsigned int *nr, size_t *bytes)
 {
 	static struct cr_set set;
-	static int pids[CR_SET_MAX];
 	struct cr_buf img;
-	bool killed;
 	int err;
 
 	mutex_lock(&cr_lock);
@@ -42,18 +56,10 @@ int cr_checkpoint(int pid, bool tree, bool leave_running, const char *dev, const
 		cr_buf_free(&img);
 	}
 	*nr = set.n;
-	for (unsigned int i = 0; i < set.n; i++)
-		pids[i] = set.p[i]->pid;
-	killed = !err && !leave_running;
-	cr_thaw(&set, killed);
-	/*
-	 * Killed: give their pids back before returning, so that a restore
-	 * typed next finds them free (the reaper collects them; one a
-	 * kernel caller waits for keeps its pid until then).
-	 */
-	for (unsigned int i = 0; killed && i < *nr; i++)
-		for (int ms = 0; ms < 2000 && pid_in_use(pids[i]); ms++)
-			msleep(1);
+	nr_killed = 0;
+	for (unsigned int i = 0; !err && !leave_running && i < set.n; i++)
+		killed[nr_killed++] = set.p[i]->pid;
+	cr_thaw(&set, !err && !leave_running);
 out:
 	mutex_unlock(&cr_lock);
 	return err;
@@ -100,6 +106,7 @@ static int cmd_checkpoint(int argc, char **argv)
 	if (!pid || !dev)
 		return -EINVAL;
 	err = cr_checkpoint((int)pid, tree, leave, dev, &why, &nr, &bytes);
+	cr_wait_killed();
 	if (err) {
 		kprintf("checkpoint: %llu: %s; the processes go on\n", (unsigned long long)pid, why);
 		return err;

@@ -255,9 +255,11 @@ static int build_all(struct restore_state *s, const void *img, const struct cr_s
 {
 	size_t off = sizeof(struct cr_header);
 	const struct cr_rec *r;
+	u64 t0 = ktime_get_ns();
 	int err = cr_vdso_running(&s->run, why);
 
 	s->vdso_same = !err && cr_symtab_equal(sum->symtab, &s->run);
+	cr_stats.vdso_ns += ktime_get_ns() - t0;
 	while (!err && (r = cr_image_next(img, &off))) {
 		const void *payload = r + 1;
 
@@ -284,12 +286,14 @@ static int build_all(struct restore_state *s, const void *img, const struct cr_s
 			break;
 		}
 	}
+	t0 = ktime_get_ns();
 	for (unsigned int i = 0; !err && i < s->n; i++) {
 		struct built *b = &s->b[i];
 
 		if (!b->p->zombie)
 			err = cr_vdso_restore(b->p, b->pr, sum->symtab, &s->run, why);
 	}
+	cr_stats.vdso_ns += ktime_get_ns() - t0;
 	for (unsigned int i = 0; !err && i < s->n; i++) {
 		struct built *b = &s->b[i];
 		struct task *t = kthread_create_pid(b->pr->pid, restored_thread, b->p, b->p->name);
