@@ -78,7 +78,7 @@ def one_boot(name, make_cmd, needs):
         script = [
             # 1. one busy process: kill after dump, restore (kdat), finish
             (P, "run /bin/crloop 30 &\n"),
-            (r"crloop: pid (\d+)", s.grab("loop")),
+            (r"pid (\d+), vDSO clock", s.grab("loop")),
             (r"crloop: tick 3" + NL, s.typed("maps %s", "loop")),
             (P, s.typed("checkpoint %s vda", "loop")),
             (r"checkpoint: .*" + NL, "restore --vdso=kdat vda\n"),
@@ -86,21 +86,21 @@ def one_boot(name, make_cmd, needs):
             (r"crloop: done.*" + NL, "\n"),
             # 2. without a vDSO: it gets none back
             (P, "run /bin/crloop 20 novdso &\n"),
-            (r"crloop: pid (\d+), no vDSO", s.grab("novdso")),
+            (r"pid (\d+), no vDSO", s.grab("novdso")),
             (r"crloop: tick 2" + NL, s.typed("checkpoint %s vda", "novdso")),
             (r"checkpoint: .*" + NL, "restore --vdso=kdat vda\n"),
             (r"restore: .*" + NL, s.typed("maps %s", "novdso")),
             (r"crloop: done.*" + NL, "\n"),
             # 3. the tree, kdat; 4. the tree, legacy
             (P, "run /bin/crtree 25 &\n"),
-            (r"crtree: pid (\d+)", s.grab("tree1")),
+            (r"pid (\d+), 10 processes", s.grab("tree1")),
             (r"crtree: round 3" + NL, s.typed("maps %s", "tree1")),
             (P, s.typed("checkpoint %s --tree vda", "tree1")),
             (r"checkpoint: .*" + NL, "restore --vdso=kdat vda\n"),
             (r"restore: .*" + NL, s.typed("maps %s", "tree1")),
             (r"crtree: done.*" + NL, "\n"),
             (P, "run /bin/crtree 25 &\n"),
-            (r"crtree: pid (\d+)", s.grab("tree2")),
+            (r"pid (\d+), 10 processes", s.grab("tree2")),
             (r"crtree: round 3" + NL, s.typed("maps %s", "tree2")),
             (P, s.typed("checkpoint %s --tree vda", "tree2")),
             (r"checkpoint: .*" + NL, "restore --vdso=legacy vda\n"),
@@ -108,7 +108,7 @@ def one_boot(name, make_cmd, needs):
             (r"crtree: done.*" + NL, "\n"),
             # 5. refusals: pids in use, a corrupt body, no image; nothing lost
             (P, "run /bin/crloop 25 &\n"),
-            (r"crloop: pid (\d+)", s.grab("busy")),
+            (r"pid (\d+), vDSO clock", s.grab("busy")),
             (r"crloop: tick 2" + NL, s.typed("checkpoint %s --leave-running vda", "busy")),
             (r"checkpoint: .*" + NL, "restore vda\n"),
             (r"restore: .*" + NL, "blk write vda 3 1 7\n"),
@@ -178,7 +178,7 @@ def checkpoint_boot(name, s, cmd, ctx, restore=None, n=40):
                   (r"checkpoint: .*" + NL, "poweroff\n")]
     else:
         script = [(P, "run /bin/crtree %d &\n" % n),
-                  (r"crtree: pid (\d+)", s.grab("tree")),
+                  (r"pid (\d+), 10 processes", s.grab("tree")),
                   (r"crtree: round 3" + NL, s.typed("checkpoint %s --tree vda", "tree")),
                   (r"checkpoint: .*" + NL, "poweroff\n")]
     return ctx.boot(cmd, name, 300, script)
