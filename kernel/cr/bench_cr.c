@@ -24,10 +24,13 @@
 
 struct series {
 	u64 n, sum, sumsq;      /* ns */
+	u64 x[ITERS];           /* each, for the median: the machine's load makes outliers */
 };
 
 static void add(struct series *s, u64 ns)
 {
+	if (s->n < ITERS)
+		s->x[s->n] = ns;
 	s->n++;
 	s->sum += ns;
 	s->sumsq += ns * ns / 1000; /* in ns*us: no overflow for seconds */
@@ -38,6 +41,24 @@ typedef unsigned long long ull; /* what %llu takes, on both arches */
 static ull mean_us(const struct series *s)
 {
 	return s->n ? s->sum / s->n / 1000 : 0;
+}
+
+static ull median_us(const struct series *s)
+{
+	u64 v[ITERS];
+	unsigned int n = (unsigned int)MIN(s->n, (u64)ITERS);
+
+	if (!n)
+		return 0;
+	memcpy(v, s->x, n * sizeof(v[0]));
+	for (unsigned int i = 1; i < n; i++)
+		for (unsigned int j = i; j && v[j - 1] > v[j]; j--) {
+			u64 t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return (n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) / 1000;
 }
 
 /* The standard deviation in us: sqrt(E[x^2] - E[x]^2), whole numbers. */
@@ -155,12 +176,14 @@ static void print_shape(const char *name, const struct shape_result *r)
 			sd_us(&r->restore[m]), o->symtab_parses / n, o->vdso_maps / n,
 			(ull)o->vdso_moves / n, (ull)o->pte_updates / n, (ull)o->pages_copied / n);
 		kprintf("BENCH {\"bench\":\"cr\",\"shape\":\"%s\",\"procs\":%u,\"mode\":\"%s\","
-			"\"iters\":%llu,\"dump_us\":%llu,\"dump_sd_us\":%llu,\"restore_us\":%llu,"
+			"\"iters\":%llu,\"dump_us\":%llu,\"dump_sd_us\":%llu,\"dump_median_us\":%llu,"
+			"\"restore_us\":%llu,\"restore_median_us\":%llu,"
 			"\"restore_sd_us\":%llu,\"vdso_step_ns\":%llu,\"symtab_parses\":%llu,\"vdso_maps\":%llu,"
 			"\"vdso_moves\":%llu,\"vdso_ptes\":%llu,\"pages_restored\":%llu,"
 			"\"pages_dumped\":%llu}\n",
 			name, r->nproc, mode[m], (ull)r->restore[m].n, mean_us(&r->dump[m]),
-			sd_us(&r->dump[m]), mean_us(&r->restore[m]), sd_us(&r->restore[m]),
+			sd_us(&r->dump[m]), median_us(&r->dump[m]), mean_us(&r->restore[m]),
+			median_us(&r->restore[m]), sd_us(&r->restore[m]),
 			(ull)o->vdso_ns / n, (ull)o->symtab_parses / n, (ull)o->vdso_maps / n, (ull)o->vdso_moves / n,
 			(ull)o->pte_updates / n, (ull)o->pages_copied / n,
 			(ull)r->dump_pages / (r->dump[0].n + r->dump[1].n));
