@@ -316,21 +316,22 @@ def cr_table(column, boots):
                 continue
             for r in (lg, kd):
                 print("  %-9s %2d procs %-6s dump %7.2f +-%6.2f (median %6.2f)  restore %7.2f "
-                      "+-%6.2f (median %6.2f)  vDSO step %6.1f us  %d parses %d maps %d moves "
+                      "+-%6.2f (median %6.2f)  vDSO step median %4d us  %d parses %d maps %d moves "
                       "%d PTEs %d pages" % (
                           shape, r["procs"], r["mode"], r["dump_us"] / 1e3,
                           r["dump_sd_us"] / 1e3, r["dump_median_us"] / 1e3,
                           r["restore_us"] / 1e3, r["restore_sd_us"] / 1e3,
-                          r["restore_median_us"] / 1e3, r["vdso_step_ns"] / 1e3,
+                          r["restore_median_us"] / 1e3, r["vdso_step_median_us"],
                           r["symtab_parses"], r["vdso_maps"], r["vdso_moves"], r["vdso_ptes"],
                           r["pages_restored"]))
             if lg["restore_us"] and lg["vdso_step_ns"]:
                 print("  %-9s kdat vs legacy: restore mean %+.1f%%, median %+.1f%%, its vDSO "
-                      "step %+.1f%% (the seed: restore -21%% one process, -8%% ~10)" % (
+                      "step's median %+.1f%% (the seed: restore -21%% one process, -8%% ~10)" % (
                           shape, 100.0 * (kd["restore_us"] - lg["restore_us"]) / lg["restore_us"],
                           100.0 * (kd["restore_median_us"] - lg["restore_median_us"]) /
                           max(lg["restore_median_us"], 1),
-                          100.0 * (kd["vdso_step_ns"] - lg["vdso_step_ns"]) / lg["vdso_step_ns"]))
+                          100.0 * (kd["vdso_step_median_us"] - lg["vdso_step_median_us"]) /
+                          max(lg["vdso_step_median_us"], 1)))
 
 
 def block_table(results):

@@ -77,6 +77,7 @@ static ull sd_us(const struct series *s)
 
 struct shape_result {
 	struct series dump[2], restore[2];  /* [0] legacy, [1] kdat */
+	struct series vstep[2];             /* the restore's vDSO step alone */
 	struct cr_stats ops[2];             /* summed over the restores */
 	u64 dump_pages;
 	unsigned int nproc;
@@ -146,6 +147,7 @@ static void run_shape(struct shape_result *r, const char *path, bool tree)
 		if (r->failed)
 			break;
 		add(&r->restore[mode], t1 - t0);
+		add(&r->vstep[mode], cr_stats.vdso_ns - s1.vdso_ns);
 		stats_diff(&r->ops[mode], &s1, &cr_stats);
 		msleep(20); /* let them run a little between checkpoints */
 	}
@@ -178,13 +180,14 @@ static void print_shape(const char *name, const struct shape_result *r)
 		kprintf("BENCH {\"bench\":\"cr\",\"shape\":\"%s\",\"procs\":%u,\"mode\":\"%s\","
 			"\"iters\":%llu,\"dump_us\":%llu,\"dump_sd_us\":%llu,\"dump_median_us\":%llu,"
 			"\"restore_us\":%llu,\"restore_median_us\":%llu,"
-			"\"restore_sd_us\":%llu,\"vdso_step_ns\":%llu,\"symtab_parses\":%llu,\"vdso_maps\":%llu,"
+			"\"restore_sd_us\":%llu,\"vdso_step_ns\":%llu,\"vdso_step_median_us\":%llu,"
+			"\"symtab_parses\":%llu,\"vdso_maps\":%llu,"
 			"\"vdso_moves\":%llu,\"vdso_ptes\":%llu,\"pages_restored\":%llu,"
 			"\"pages_dumped\":%llu}\n",
 			name, r->nproc, mode[m], (ull)r->restore[m].n, mean_us(&r->dump[m]),
 			sd_us(&r->dump[m]), median_us(&r->dump[m]), mean_us(&r->restore[m]),
 			median_us(&r->restore[m]), sd_us(&r->restore[m]),
-			(ull)o->vdso_ns / n, (ull)o->symtab_parses / n, (ull)o->vdso_maps / n, (ull)o->vdso_moves / n,
+			(ull)o->vdso_ns / n, median_us(&r->vstep[m]), (ull)o->symtab_parses / n, (ull)o->vdso_maps / n, (ull)o->vdso_moves / n,
 			(ull)o->pte_updates / n, (ull)o->pages_copied / n,
 			(ull)r->dump_pages / (r->dump[0].n + r->dump[1].n));
 	}
