@@ -187,7 +187,8 @@ static void print_shape(const char *name, const struct shape_result *r)
 			name, r->nproc, mode[m], (ull)r->restore[m].n, mean_us(&r->dump[m]),
 			sd_us(&r->dump[m]), median_us(&r->dump[m]), mean_us(&r->restore[m]),
 			median_us(&r->restore[m]), sd_us(&r->restore[m]),
-			(ull)o->vdso_ns / n, median_us(&r->vstep[m]), (ull)o->symtab_parses / n, (ull)o->vdso_maps / n, (ull)o->vdso_moves / n,
+			(ull)o->vdso_ns / n, median_us(&r->vstep[m]), (ull)o->symtab_parses / n,
+			(ull)o->vdso_maps / n, (ull)o->vdso_moves / n,
 			(ull)o->pte_updates / n, (ull)o->pages_copied / n,
 			(ull)r->dump_pages / (r->dump[0].n + r->dump[1].n));
 	}

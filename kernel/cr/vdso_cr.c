@@ -42,7 +42,8 @@ const char *cr_last_vdso = "none";
 static int mode_param;
 static const char *const mode_names[] = { "kdat", "legacy", NULL };
 PARAM_ENUM("cr.vdso", mode_param, mode_names,
-	   "vDSO at restore: kdat (symbol table kept from boot, mapped in place) or legacy (parsed and moved each time)");
+	   "vDSO at restore: kdat (symbol table kept from boot, mapped in place) "
+	   "or legacy (parsed and moved each time)");
 
 static struct cr_symtab kdat;
 
