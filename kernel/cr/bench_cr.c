@@ -142,7 +142,7 @@ static void run_shape(struct shape_result *r, const char *path, bool tree)
 		cr_wait_killed(); /* the reaper's work, not the dump's */
 		s1 = cr_stats;
 		t0 = ktime_get_ns();
-		r->failed = cr_restore_dev(DEV, mode ? CR_VDSO_KDAT : CR_VDSO_LEGACY, &why);
+		r->failed = cr_restore_dev(DEV, mode ? CR_VDSO_KDAT : CR_VDSO_LEGACY, NULL, &why);
 		t1 = ktime_get_ns();
 		if (r->failed)
 			break;

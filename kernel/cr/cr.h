@@ -36,8 +36,12 @@ void cr_buf_free(struct cr_buf *b);
 /* dump.c: the image of a frozen set: 0 or -errno with *why. */
 int cr_dump(const struct cr_set *set, struct cr_buf *out, const char **why);
 
-/* restore.c: rebuild and start every process of a checked image: 0 or -errno, *why. */
-int cr_restore(const void *img, size_t len, const char **why);
+/*
+ * restore.c: rebuild and start every process of a checked image: 0 or
+ * -errno, *why. before_start (may be NULL) runs when all are built and
+ * none has run yet.
+ */
+int cr_restore(const void *img, size_t len, void (*before_start)(void), const char **why);
 /* The limits this kernel's restore takes (for cr_image_check()). */
 void cr_limits(struct cr_limits *lim);
 
@@ -77,6 +81,7 @@ int cr_checkpoint(int pid, bool tree, bool leave_running, const char *dev, const
 void cr_wait_killed(void);
 /* vdso_mode: CR_VDSO_BOOT (cr.vdso=), CR_VDSO_KDAT or CR_VDSO_LEGACY. */
 enum { CR_VDSO_BOOT, CR_VDSO_KDAT, CR_VDSO_LEGACY };
-int cr_restore_dev(const char *dev, int vdso_mode, const char **why);
+int cr_restore_dev(const char *dev, int vdso_mode, void (*before_start)(void),
+		   const char **why);
 
 #endif

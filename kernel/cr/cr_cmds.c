@@ -65,7 +65,8 @@ out:
 	return err;
 }
 
-int cr_restore_dev(const char *dev, int vdso_mode, const char **why)
+int cr_restore_dev(const char *dev, int vdso_mode, void (*before_start)(void),
+		   const char **why)
 {
 	struct cr_buf img;
 	int err;
@@ -75,7 +76,7 @@ int cr_restore_dev(const char *dev, int vdso_mode, const char **why)
 						   vdso_mode == CR_VDSO_KDAT;
 	err = cr_store_read(dev, &img, why);
 	if (!err) {
-		err = cr_restore(img.data, img.len, why);
+		err = cr_restore(img.data, img.len, before_start, why);
 		cr_buf_free(&img);
 	}
 	mutex_unlock(&cr_lock);
@@ -119,6 +120,14 @@ SHELL_CMD(checkpoint, "checkpoint PID [--tree] [--leave-running] DEV",
 	  "freeze a process (--tree: and its descendants), write its image to a block device",
 	  cmd_checkpoint);
 
+static const char *restore_dev;
+
+/* Said before the processes run, so that their output follows it. */
+static void say_restored(void)
+{
+	kprintf("restore: %s: running again (vDSO: %s)\n", restore_dev, cr_last_vdso);
+}
+
 static int cmd_restore(int argc, char **argv)
 {
 	const char *why = "", *dev = argv[argc - 1];
@@ -130,13 +139,11 @@ static int cmd_restore(int argc, char **argv)
 		mode = CR_VDSO_LEGACY;
 	else if (argc != 2)
 		return -EINVAL;
-	err = cr_restore_dev(dev, mode, &why);
-	if (err) {
+	restore_dev = dev;
+	err = cr_restore_dev(dev, mode, say_restored, &why);
+	if (err)
 		kprintf("restore: %s: %s; nothing restored\n", dev, why);
-		return err;
-	}
-	kprintf("restore: %s: running again (vDSO: %s)\n", dev, cr_last_vdso);
-	return 0;
+	return err;
 }
 SHELL_CMD(restore, "restore [--vdso=kdat|legacy] DEV",
 	  "put the processes of an image on a block device back, same pids (vDSO mode: cr.vdso=)",

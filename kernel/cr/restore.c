@@ -313,8 +313,12 @@ static int build_all(struct restore_state *s, const void *img, const struct cr_s
 	return err;
 }
 
-/* Join the family and start everyone: nothing can fail from here. */
-static void commit(struct restore_state *s)
+/*
+ * Join the family and start everyone: nothing can fail from here.
+ * before_start runs once they are all in place and none has run (the
+ * shell says "running again" before their output can begin).
+ */
+static void commit(struct restore_state *s, void (*before_start)(void))
 {
 	mutex_lock(&process_lock);
 	for (unsigned int i = 0; i < s->n; i++) {
@@ -328,6 +332,8 @@ static void commit(struct restore_state *s)
 		list_add_tail(&b->p->all, &process_list);
 	}
 	mutex_unlock(&process_lock);
+	if (before_start)
+		before_start();
 	for (unsigned int i = 0; i < s->n; i++) {
 		if (s->b[i].p->zombie)
 			process_free_memory(s->b[i].p);
@@ -357,7 +363,7 @@ static void wait_for_clock(u64 mono_ns)
 		msleep(10);
 }
 
-int cr_restore(const void *img, size_t len, const char **why)
+int cr_restore(const void *img, size_t len, void (*before_start)(void), const char **why)
 {
 	static struct restore_state s; /* large: cr_lock makes it ours */
 	struct cr_limits lim;
@@ -384,6 +390,6 @@ int cr_restore(const void *img, size_t len, const char **why)
 		return err;
 	}
 	put_tables(&s);
-	commit(&s);
+	commit(&s, before_start);
 	return 0;
 }
