@@ -7,14 +7,59 @@
  * clock, and at the end checks that the clock never went back, that a
  * 64 KiB buffer it filled at start still holds its pattern, that the 100
  * bytes it left in a pipe at start are still there to read, and that
- * /etc/motd, opened at start and read halfway, reads on from the middle.
+ * /etc/motd, opened at start and read halfway, reads on from the middle,
+ * and that the SIGUSR1 handler and the blocked SIGUSR2 it set at start
+ * are still its own (a signal to itself runs the handler, once).
  * Its exit status is the number of failures, so a restore that loses a
- * page, a register, the clock, a pipe's bytes or a file offset shows. quiet leaves out the ticks (bench cr).
+ * page, a register, the clock, a pipe's bytes, a file offset or a signal
+ * action shows. quiet leaves out the ticks (bench cr).
  */
 #include "crlib.h"
 
 #define BUF_BYTES (64 * 1024)
 #define AT_FDCWD -100
+#define SIGUSR1 10
+#define SIGUSR2 12
+#define SA_RESTORER 0x04000000
+
+struct ksigaction {
+	unsigned long handler, flags, restorer, mask;
+};
+
+/* What a handler returns into: rt_sigreturn, as a libc's restorer. */
+void crloop_restorer(void);
+#ifdef __x86_64__
+__asm__(".text\n.globl crloop_restorer\ncrloop_restorer:\n\tmov $15, %eax\n\tsyscall\n\thlt\n");
+#else
+__asm__(".text\n.globl crloop_restorer\ncrloop_restorer:\n\tmov x8, #139\n\tsvc #0\n\tbrk #0\n");
+#endif
+
+static volatile int handled;
+
+static void on_usr1(int sig)
+{
+	handled += sig == SIGUSR1;
+}
+
+static int signals_start(void)
+{
+	struct ksigaction sa = { (unsigned long)on_usr1, SA_RESTORER,
+				 (unsigned long)crloop_restorer, 0 };
+	unsigned long block = 1UL << (SIGUSR2 - 1);
+
+	return syscall6(__NR_rt_sigaction, SIGUSR1, &sa, 0, 8, 0, 0) != 0 ||
+	       syscall6(__NR_rt_sigprocmask, 0, &block, 0, 8, 0, 0) != 0;
+}
+
+/* The handler still installed, SIGUSR2 still blocked. */
+static int signals_end(void)
+{
+	unsigned long mask = 0;
+
+	syscall6(__NR_kill, getpid(), SIGUSR1, 0, 0, 0, 0);
+	syscall6(__NR_rt_sigprocmask, 0, 0, &mask, 8, 0, 0);
+	return (handled != 1) + !(mask & (1UL << (SIGUSR2 - 1)));
+}
 
 /* Left in a pipe at start, read back at the end: restore must carry them. */
 static int pipe_check_start(int p[2])
@@ -90,7 +135,7 @@ int main(int argc, char **argv, char **envp)
 	buf = mmap(NULL, BUF_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	for (long i = 0; i < BUF_BYTES; i++)
 		buf[i] = (unsigned char)(i * 7 + 3);
-	errors += pipe_check_start(p);
+	errors += pipe_check_start(p) + signals_start();
 	fd = syscall3(__NR_openat, AT_FDCWD, "/etc/motd", 0);
 	n = fd >= 0 ? cr_read(fd, first, sizeof(first)) : -1;
 	errors += n != sizeof(first);
@@ -107,7 +152,7 @@ int main(int argc, char **argv, char **envp)
 			errors++;
 			break;
 		}
-	errors += pipe_check_end(p) + file_check_end(fd, first, n);
+	errors += pipe_check_end(p) + file_check_end(fd, first, n) + signals_end();
 	errors += backwards;
 	printf("crloop: done, %d errors (clock back %d times)\n", errors, backwards);
 	return errors;
