@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * crtree ROUNDS [quiet]: the seed's session00 shape for checkpoint/restore, ten
- * processes: the root, three children, two grandchildren each. Every
+ * crtree ROUNDS [quiet]: the seed's session00 shape for checkpoint/restore,
+ * eleven processes: the root, three children, two grandchildren each, and
+ * a child that ends at once with status 42 and stays a zombie until the
+ * root collects it at the very end (so every checkpoint holds one). Every
  * 200 ms of the vDSO clock each grandchild sends {its number, the round}
  * down the pipe its two share with their parent; the parent checks the
  * sequence and passes each record on down the pipe the three children
@@ -102,7 +104,7 @@ static void child(int k, int out, long rounds)
 int main(int argc, char **argv, char **envp)
 {
 	(void)envp;
-	long rounds = 0;
+	long rounds = 0, zombie;
 	int p[2], seen[KIDS * GRANDKIDS] = { 0 }, status;
 
 	for (const char *s = argc > 1 ? argv[1] : "20"; *s >= '0' && *s <= '9'; s++)
@@ -113,8 +115,11 @@ int main(int argc, char **argv, char **envp)
 		printf("crtree: no vDSO clock or no pipe\n");
 		return 1;
 	}
-	printf("crtree: pid %ld, %d processes, %ld rounds\n", getpid(), 1 + KIDS * (1 + GRANDKIDS),
-	       rounds);
+	printf("crtree: pid %ld, %d processes, %ld rounds\n", getpid(),
+	       2 + KIDS * (1 + GRANDKIDS), rounds);
+	zombie = cr_fork();
+	if (zombie == 0)
+		exit(42);
 	for (int k = 0; k < KIDS; k++) {
 		long pid = cr_fork();
 
@@ -127,6 +132,10 @@ int main(int argc, char **argv, char **envp)
 	}
 	cr_close(p[1]);
 	relay(p[0], -1, seen, 0, KIDS * GRANDKIDS, rounds);
+	if (zombie < 0 || cr_wait(zombie, &status) != zombie || status != 42 << 8) {
+		printf("crtree: the zombie child was not collected with its status\n");
+		errors++;
+	}
 	for (int k = 0; k < KIDS; k++)
 		if (cr_wait(-1, &status) < 0 || status) {
 			printf("crtree: a child ended with status %#x\n", status);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * bench cr: the seed's table. One busy-loop process (user/crloop, the
- * seed's busyloop00) and the 10-process tree (user/crtree, its
+ * seed's busyloop00) and the 11-process tree (user/crtree, its
  * session00) are checkpointed to ram0 and restored, again and again, the
  * restored processes being the next checkpoint's: 30 times with the
  * vDSO in kdat mode and 30 in legacy mode, interleaved, so that both see
@@ -209,5 +209,5 @@ static void bench_cr(void)
 	run_shape(&tree, "/bin/crtree", true);
 	print_shape("tree", &tree);
 }
-KBENCH(cr, "checkpoint/restore: a busy loop and a 10-process tree, legacy vs kdat vDSO, 30 each",
+KBENCH(cr, "checkpoint/restore: a busy loop and an 11-process tree, legacy vs kdat vDSO, 30 each",
        bench_cr);

@@ -2,10 +2,11 @@
 
 The programs are user/crloop (one process reading the clock through the
 vDSO pointer it looked up at start; with `novdso` none at all) and
-user/crtree (ten processes, pipes between them). Each prints where it is
-("tick N", "round N") and at the end "done, E errors", E counting clock
-steps backwards, lost records, a changed buffer: so a restore that loses
-anything shows in what the program itself prints.
+user/crtree (eleven processes, pipes between them, one a zombie). Each
+prints where it is ("tick N", "round N") and at the end "done, E
+errors", E counting clock steps backwards, lost records, a changed
+buffer, pipe or file offset, a lost signal action or zombie: so a
+restore that loses anything shows in what the program itself prints.
 
     system-cr-x86_64, -arm64-virt   one boot: C/R of both, both vDSO modes,
         a process without a vDSO, maps before and after, refused images
@@ -93,14 +94,14 @@ def one_boot(name, make_cmd, needs):
             (r"crloop: done.*" + NL, "\n"),
             # 3. the tree, kdat; 4. the tree, legacy
             (P, "run /bin/crtree 25 &\n"),
-            (r"pid (\d+), 10 processes", s.grab("tree1")),
+            (r"pid (\d+), 11 processes", s.grab("tree1")),
             (r"crtree: round 3" + NL, s.typed("maps %s", "tree1")),
             (P, s.typed("checkpoint %s --tree vda", "tree1")),
             (r"checkpoint: .*" + NL, "restore --vdso=kdat vda\n"),
             (r"restore: .*" + NL, s.typed("maps %s", "tree1")),
             (r"crtree: done.*" + NL, "\n"),
             (P, "run /bin/crtree 25 &\n"),
-            (r"pid (\d+), 10 processes", s.grab("tree2")),
+            (r"pid (\d+), 11 processes", s.grab("tree2")),
             (r"crtree: round 3" + NL, s.typed("maps %s", "tree2")),
             (P, s.typed("checkpoint %s --tree vda", "tree2")),
             (r"checkpoint: .*" + NL, "restore --vdso=legacy vda\n"),
@@ -155,7 +156,7 @@ def one_boot(name, make_cmd, needs):
                         all(w in r for w, r in zip(want, refusals)),
                         "pids in use, a corrupt body and no image must each be refused: %r "
                         "(log %s)" % (refusals, log))
-    run.__doc__ = ("checkpoint/restore on %s in one boot: a busy loop and a 10-process "
+    run.__doc__ = ("checkpoint/restore on %s in one boot: a busy loop and an 11-process "
                    "tree, both vDSO modes, no vDSO, refused images" % needs)
 
 
@@ -179,7 +180,7 @@ def checkpoint_boot(name, s, cmd, ctx, restore=None, n=40):
                   (r"checkpoint: .*" + NL, "poweroff\n")]
     else:
         script = [(P, "run /bin/crtree %d &\n" % n),
-                  (r"pid (\d+), 10 processes", s.grab("tree")),
+                  (r"pid (\d+), 11 processes", s.grab("tree")),
                   (r"crtree: round 3" + NL, s.typed("checkpoint %s --tree vda", "tree")),
                   (r"checkpoint: .*" + NL, "poweroff\n")]
     return ctx.boot(cmd, name, 300, script)
@@ -207,7 +208,7 @@ def persist(name, make_cmd, needs):
         s = Session()
         b1 = checkpoint_boot(name + "-1", s, make_cmd(ctx, "panic=-1", [disk]), ctx)
         t1 = b1.clean_text()
-        if not ctx.tally.check(name + ":dumped", "checkpoint: 10 processes" in t1,
+        if not ctx.tally.check(name + ":dumped", "checkpoint: 11 processes" in t1,
                                "the tree was not checkpointed (log %s)" % rel(b1.log)):
             return
         b2 = finish_boot(name + "-2", s, make_cmd(ctx, "panic=-1", [disk]), ctx, "restore vda")
@@ -217,7 +218,7 @@ def persist(name, make_cmd, needs):
         ctx.tally.check(name + ":continues", continues(t1, t2),
                         "rounds must continue where they stopped: %r then %r (logs %s, %s)"
                         % (rounds(t1)[-3:], rounds(t2)[:3], rel(b1.log), rel(b2.log)))
-    run.__doc__ = ("checkpoint a 10-process tree on %s, power off, boot again on the "
+    run.__doc__ = ("checkpoint an 11-process tree on %s, power off, boot again on the "
                    "same disk, restore: it finishes" % needs)
 
 
@@ -233,7 +234,7 @@ def vdso_alt(name, std_cmd, alt_cmd, needs):
         s = Session()
         b1 = checkpoint_boot(name + "-1", s, std_cmd(ctx, "panic=-1", [disk]), ctx, n=60)
         t1 = b1.clean_text()
-        if not ctx.tally.check(name + ":dumped", "checkpoint: 10 processes" in t1,
+        if not ctx.tally.check(name + ":dumped", "checkpoint: 11 processes" in t1,
                                "the tree was not checkpointed (log %s)" % rel(b1.log)):
             return
         # The other vDSO, legacy mode: the jumps are written, the tree goes on, is dumped again.
