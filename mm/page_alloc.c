@@ -170,7 +170,7 @@ struct page *find_free_block(struct zone *zone, unsigned long pfn,
  * so keep it at the tail where it is allocated last.
  */
 static inline bool buddy_merge_likely(struct zone *zone, struct page *page,
-				      unsigned long pfn, unsigned int order)
+				      unsigned long pfn, unsigned int order, bool inside)
 {
 	unsigned long higher_buddy;
 
@@ -178,8 +178,26 @@ static inline bool buddy_merge_likely(struct zone *zone, struct page *page,
 		return false;
 	/* the buddy of the order+1 block that holds pfn */
 	higher_buddy = (pfn & ~((1UL << (order + 1)) - 1)) ^ (1UL << (order + 1));
-	return zone_has_pfn(zone, higher_buddy) &&
+	return (inside || zone_has_pfn(zone, higher_buddy)) &&
 	       page_is_buddy(page + ((long)higher_buddy - (long)pfn), order + 1);
+}
+
+/*
+ * The zone's interior: the pfns whose whole max-order block lies in it,
+ * [lo, lo + span). A block freed there has every buddy it can merge with
+ * (they differ from it only below bit MAX_ORDER - 1) in the zone too, so
+ * the merge needs no bounds check per level: most frees, one compare.
+ */
+struct zone_interior {
+	unsigned long lo, span;
+};
+
+static inline struct zone_interior zone_interior(const struct zone *zone)
+{
+	unsigned long lo = ALIGN_UP(zone->zone_start_pfn, MAX_ORDER_NR_PAGES);
+	unsigned long hi = ALIGN_DOWN(zone_end_pfn(zone), MAX_ORDER_NR_PAGES);
+
+	return (struct zone_interior){ lo, hi > lo ? hi - lo : 0 };
 }
 
 /*
@@ -187,12 +205,14 @@ static inline bool buddy_merge_likely(struct zone *zone, struct page *page,
  * The caller looks once, so that a batch of frees does not load the
  * policy's table for each page.
  */
-static __hot_inline void free_one_page(struct page *page, unsigned long pfn,
-					struct zone *zone, unsigned int order,
-					int migratetype, unsigned int fpi, bool hooked)
+static __hot_inline void free_one_page_in(struct page *page, unsigned long pfn,
+					   struct zone *zone, unsigned int order,
+					   int migratetype, unsigned int fpi, bool hooked,
+					   struct zone_interior in)
 {
 	const struct page_alloc_policy *policy = zone->zone_pgdat->policy;
 	unsigned long pages = 1UL << order;
+	bool inside = pfn - in.lo < in.span;
 	bool to_tail;
 
 	if (unlikely(hooked) && policy->freed && !(fpi & FPI_POPULATE))
@@ -202,7 +222,7 @@ static __hot_inline void free_one_page(struct page *page, unsigned long pfn,
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
 		struct page *buddy;
 
-		if (!zone_has_pfn(zone, buddy_pfn))
+		if (!inside && !zone_has_pfn(zone, buddy_pfn))
 			break;
 		/* the buddy's struct page, from this one's: same node array */
 		buddy = page + ((long)buddy_pfn - (long)pfn);
@@ -233,9 +253,18 @@ static __hot_inline void free_one_page(struct page *page, unsigned long pfn,
 		to_tail = true;
 	else if (likely(!hooked) || !policy->free_to_tail || /* policy: head or tail */
 		 !policy->free_to_tail(zone, page, pfn, order, &to_tail))
-		to_tail = buddy_merge_likely(zone, page, pfn, order);
+		to_tail = buddy_merge_likely(zone, page, pfn, order, inside);
 	add_to_free_list(page, zone, order, migratetype, to_tail);
 	zone->free_pages += pages;
+}
+
+/* One free, the zone's interior found for it alone. */
+static __hot_inline void free_one_page(struct page *page, unsigned long pfn,
+					struct zone *zone, unsigned int order,
+					int migratetype, unsigned int fpi, bool hooked)
+{
+	free_one_page_in(page, pfn, zone, order, migratetype, fpi, hooked,
+			 zone_interior(zone));
 }
 
 static inline bool policy_hooks_free(const struct zone *zone)
@@ -565,6 +594,7 @@ static __hot_inline void free_pcppages_batch(struct zone *zone, int count,
 	const struct pglist_data *pgdat = zone->zone_pgdat;
 	const struct page *map = pgdat->node_mem_map;
 	unsigned long start = pgdat->node_start_pfn;
+	struct zone_interior in = zone_interior(zone);
 
 	for (int mt = 0; mt < MIGRATE_TYPES && count > 0; mt++) {
 		struct list_head *list = &pcp->lists[mt], *pos = list->prev;
@@ -584,7 +614,7 @@ static __hot_inline void free_pcppages_batch(struct zone *zone, int count,
 			page->flags &= ~PG_pcp;
 			done++;
 			/* to its pageblock's type as it is now */
-			free_one_page(page, pfn, zone, 0, page_pb_mt(page), FPI_NONE, hooked);
+			free_one_page_in(page, pfn, zone, 0, page_pb_mt(page), FPI_NONE, hooked, in);
 		}
 		pos->next = list;
 		list->prev = pos;
@@ -970,8 +1000,12 @@ static __attribute__((noinline)) struct page *pcp_alloc_fast(struct zone *zone, 
 	pcp->count--;
 	arch_irq_restore(flags);
 	zone->alloc_count++;
-	page->flags &= ~PG_pcp;
-	prep_new_page(zone, page, 0, gfp);
+	/* prep_new_page() for order 0, with PG_pcp cleared in the same write */
+	page->refcount = 1;
+	page->flags &= ~(PG_pcp | PG_head | PG_slab);
+	page->order = 0;
+	if (unlikely(page_alloc_debug || (gfp & __GFP_ZERO)))
+		prep_new_page_slow(zone, page, 0, gfp);
 	return page;
 }
 
