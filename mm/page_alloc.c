@@ -777,6 +777,23 @@ static inline enum zone_type gfp_zone(gfp_t gfp)
 	return gfp_zone_table[gfp & (__GFP_DMA | __GFP_DMA32)];
 }
 
+/* Where an allocation starts: its highest allowed zone that has frames. */
+static inline struct zone *first_zone(struct pglist_data *pgdat, gfp_t gfp)
+{
+	return &pgdat->node_zones[pgdat->first_zone[gfp & (__GFP_DMA | __GFP_DMA32)]];
+}
+
+static void set_first_zones(struct pglist_data *pgdat)
+{
+	for (unsigned int bits = 0; bits < ARRAY_SIZE(pgdat->first_zone); bits++) {
+		int z = gfp_zone_table[bits];
+
+		while (z > 0 && zone_is_empty(&pgdat->node_zones[z]))
+			z--;
+		pgdat->first_zone[bits] = (u8)z;
+	}
+}
+
 static inline int gfp_migratetype(gfp_t gfp)
 {
 	return (gfp & __GFP_MOVABLE) ? MIGRATE_MOVABLE : MIGRATE_UNMOVABLE;
@@ -919,7 +936,7 @@ retry:
 		bool deferred = READ_ONCE(pgdat->deferred_pending);
 
 		zone = &pgdat->node_zones[z];
-		if (z == (int)gfp_zone(gfp) && !deferred && !drained)
+		if (zone == first_zone(pgdat, gfp) && !deferred && !drained)
 			continue; /* the fast path tried it */
 		for (;;) {
 			if (zone->managed_pages)
@@ -964,7 +981,7 @@ alloc_pages_zone(int nid, gfp_t gfp, unsigned int order, bool fail_checked)
 	if (!fail_checked && should_fail_alloc_page(gfp, order))
 		return NULL;
 	/* The highest zone allowed first; the slow path goes down to DMA. */
-	zone = &pgdat->node_zones[gfp_zone(gfp)];
+	zone = first_zone(pgdat, gfp);
 	__asm__("" : "+r"(zone)); /* one register (see alloc_pages_node()) */
 	if (likely(zone->managed_pages))
 		page = rmqueue(zone, order, mt, gfp);
@@ -1042,7 +1059,7 @@ static __attribute__((noinline)) struct page *alloc_pcp_armed(struct pglist_data
 {
 	if (should_fail_alloc_page(gfp, 0))
 		return NULL;
-	return pcp_alloc_fast(&pgdat->node_zones[gfp_zone(gfp)], gfp);
+	return pcp_alloc_fast(first_zone(pgdat, gfp), gfp);
 }
 
 /*
@@ -1063,7 +1080,7 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 
 			if (unlikely(fail.times))
 				return alloc_pcp_armed(pgdat, gfp);
-			zone = &pgdat->node_zones[gfp_zone(gfp)];
+			zone = first_zone(pgdat, gfp);
 
 			/*
 			 * One register for the zone: left alone, gcc keeps the
@@ -1079,7 +1096,7 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 
 		/* fault injection is off: asking it would change nothing */
 		if (likely(pgdat))
-			return pcp_alloc_block(&pgdat->node_zones[gfp_zone(gfp)], gfp);
+			return pcp_alloc_block(first_zone(pgdat, gfp), gfp);
 	}
 	return alloc_pages_zone(nid, gfp, order, false);
 }
@@ -1429,6 +1446,7 @@ void pgdat_init(struct pglist_data *pgdat, int nid, const char *name,
 		}
 		zstart = zend;
 	}
+	set_first_zones(pgdat);
 	/*
 	 * Each zone defers from defer_from or its own start, whichever is
 	 * later, in whole max-order blocks (so no merge crosses the line):

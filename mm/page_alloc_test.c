@@ -876,6 +876,46 @@ static void test_pcp_refill_same_as_page_by_page(struct ktest *t)
  * block's memory gets it (the slow path gives the blocks back and tries
  * again), and a policy with hooks never caches.
  */
+/*
+ * A node whose memory all lies below 4 GiB has no Normal zone (a 1 GiB
+ * machine): its GFP_KERNEL allocations start in DMA32, whose per-CPU
+ * caches its frees fill, so a freed block is what the next request gets
+ * (before, the request looked in the empty Normal zone's cache first and
+ * reached DMA32 through the fallback, past the cache).
+ */
+static void test_first_zone_without_normal(struct ktest *t)
+{
+	static const unsigned long low_zones[MAX_NR_ZONES] = { 0, 64 * 1024, 64 * 1024 };
+	bool saved = page_alloc_pcp, saved_blocks = page_alloc_pcp_blocks;
+	struct per_cpu_pages *pcp;
+	struct pglist_data *pgdat;
+	struct page *a, *b;
+
+	pgdat = memsim_create_policy(SIM_NID, big_range, 1, low_zones, "inorder", 0, 1);
+	KASSERT_TRUE(t, pgdat != NULL);
+	KEXPECT_TRUE(t, zone_is_empty(&pgdat->node_zones[ZONE_NORMAL]));
+	page_alloc_pcp = true;
+	page_alloc_pcp_blocks = true;
+	preempt_disable();
+	pcp = &pgdat->node_zones[ZONE_DMA32].pcp[smp_processor_id()];
+	a = alloc_pages_node(SIM_NID, __GFP_NOWARN, pageblock_order);
+	KEXPECT_TRUE(t, a && page_zone(a) == &pgdat->node_zones[ZONE_DMA32]);
+	if (a) {
+		__free_pages(a, pageblock_order);
+		KEXPECT_EQ(t, pcp->nr_blocks, 1);
+		b = alloc_pages_node(SIM_NID, __GFP_NOWARN, pageblock_order);
+		KEXPECT_TRUE(t, b == a); /* from DMA32's cache */
+		KEXPECT_EQ(t, pcp->nr_blocks, 0);
+		if (b)
+			__free_pages(b, pageblock_order);
+	}
+	preempt_enable();
+	expect_consistent(t, pgdat);
+	memsim_destroy(pgdat);
+	page_alloc_pcp = saved;
+	page_alloc_pcp_blocks = saved_blocks;
+}
+
 static void test_pcp_blocks(struct ktest *t)
 {
 	enum { NR = 64 };           /* order-10 blocks of the 256 MiB node */
@@ -957,6 +997,7 @@ static struct ktest_case page_alloc_cases[] = {
 	KTEST_CASE(test_online_later_is_shuffled),
 	KTEST_CASE(test_pcp_refill_same_as_page_by_page),
 	KTEST_CASE(test_pcp_blocks),
+	KTEST_CASE(test_first_zone_without_normal),
 	{}
 };
 KTEST_SUITE(page_alloc, page_alloc_cases);

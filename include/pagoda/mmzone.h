@@ -145,6 +145,11 @@ struct pglist_data {
 	unsigned long node_spanned_pages;
 	struct page *node_mem_map; /* one struct page per frame of the span */
 	struct zone node_zones[MAX_NR_ZONES];
+	/* For each combination of the GFP zone bits, the zone an allocation
+	 * tries first: the highest one allowed that spans any frames (a
+	 * 1 GiB machine has no Normal zone at all, and its allocations
+	 * should not go through the fallback to reach DMA32). */
+	u8 first_zone[4];
 
 	/* The placement policy steering this node's allocator (mm/policy.h)
 	 * and its per-node state, which only the policy reads; its memory
