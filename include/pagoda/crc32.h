@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* CRC-32 (IEEE 802.3, reflected, polynomial 0xedb88320), as Linux's crc32_le. */
+/* CRC-32 (IEEE 802.3, reflected, polynomial 0xedb88320), as Linux's crc32_le, and CRC-32C. */
 #ifndef PAGODA_CRC32_H
 #define PAGODA_CRC32_H
 
@@ -7,5 +7,7 @@
 
 /* No pre- or post-inversion: zlib's/UEFI's CRC is ~crc32_le(~0, p, len). */
 u32 crc32_le(u32 crc, const void *p, size_t len);
+/* CRC-32C (Castagnoli, reflected, 0x82f63b78), the same convention: ~crc32c(~0, ...) is iSCSI's. */
+u32 crc32c(u32 crc, const void *p, size_t len);
 
 #endif
