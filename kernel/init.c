@@ -29,6 +29,7 @@
 #include <pagoda/slab.h>
 #include <pagoda/smp.h>
 #include <pagoda/string.h>
+#include <pagoda/suspend.h>
 #include <pagoda/time.h>
 #include <pagoda/timer.h>
 #include <pagoda/workqueue.h>
@@ -125,6 +126,8 @@ void start_kernel(void)
 	}
 	/* The struct pages boot did not need are written in a thread now. */
 	page_alloc_init_late();
+	/* resume=: if it holds a hibernation image, this boot ends here (kernel/power/). */
+	software_resume();
 	if (test_list[0] || bench_list[0])
 		page_alloc_wait_deferred(); /* tests and benchmarks want all of memory, still */
 	if (test_list[0])

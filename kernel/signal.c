@@ -17,6 +17,7 @@
  */
 #include <pagoda/atomic.h>
 #include <pagoda/cr.h>
+#include <pagoda/freezer.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
 #include <pagoda/sched.h>
@@ -176,6 +177,7 @@ void signal_deliver(struct pt_regs *regs)
 	arch_irq_enable(); /* from an interrupt's exit too: this may sleep and fault */
 	if (READ_ONCE(p->cr_freeze))
 		cr_freeze_point(p, regs); /* a checkpoint reads it here; a kill may follow */
+	try_to_freeze(); /* a hibernation in progress: wait here, before user mode */
 	if (READ_ONCE(p->pending_kill))
 		process_exit(p->pending_kill);
 	pend = __atomic_load_n(&p->sigpending, __ATOMIC_ACQUIRE) & ~p->sigmask;

@@ -169,11 +169,17 @@ static long sys_mremap(const unsigned long *args)
 #define CLOCK_BOOTTIME 7
 
 /* The wall clock: the RTC's seconds when first asked, then the monotonic clock. */
+static s64 offset;
+static bool known;
+
+/* The real-time clock moved under us (a resume from hibernation): ask the RTC again. */
+void realtime_offset_invalidate(void)
+{
+	smp_store_release(&known, false);
+}
+
 s64 realtime_offset_ns(void)
 {
-	static s64 offset;
-	static bool known;
-
 	if (!smp_load_acquire(&known)) {
 		s64 rtc = arch_rtc_read_seconds();
 

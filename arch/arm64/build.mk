@@ -19,7 +19,7 @@ KCC := $(CROSS)gcc
 KLD := $(CROSS)ld
 KNM := $(CROSS)nm
 KOBJCOPY := $(CROSS)objcopy
-KLDFLAGS := -nostdlib -no-pie -z max-page-size=4096 -z noexecstack --no-warn-rwx-segments
+KLDFLAGS := -nostdlib -no-pie --build-id=sha1 -z max-page-size=4096 -z noexecstack --no-warn-rwx-segments
 # What the loaders take: QEMU's -kernel and the Pi firmware both read a raw
 # image that starts with the arm64 Image header (head.S).
 ARCH_IMAGES := $(B)/kernel8.img

@@ -65,6 +65,8 @@ static int enable_msix(struct pci_dev *p, unsigned int min, unsigned int max)
 			p->msix_table = NULL;
 			return err;
 		}
+		p->msix_addr[i] = addr;
+		p->msix_data[i] = data;
 		writel((u32)addr, e + PCI_MSIX_ENTRY_LOWER_ADDR);
 		writel((u32)(addr >> 32), e + PCI_MSIX_ENTRY_UPPER_ADDR);
 		writel(data, e + PCI_MSIX_ENTRY_DATA);
@@ -79,6 +81,29 @@ static int enable_msix(struct pci_dev *p, unsigned int min, unsigned int max)
 	pci_write_config_word(p, cap + PCI_MSIX_FLAGS,
 			      (ctrl | PCI_MSIX_FLAGS_ENABLE) & ~PCI_MSIX_FLAGS_MASKALL);
 	return (int)i;
+}
+
+void pci_msix_restore(struct pci_dev *p)
+{
+	u16 ctrl;
+
+	if (!p->msix_enabled)
+		return;
+	ctrl = pci_read_config_word(p, p->msix_cap + PCI_MSIX_FLAGS);
+	pci_write_config_word(p, p->msix_cap + PCI_MSIX_FLAGS,
+			      ctrl | PCI_MSIX_FLAGS_ENABLE | PCI_MSIX_FLAGS_MASKALL);
+	for (unsigned int i = 0; i < p->nr_irqs; i++) {
+		volatile u8 *e = p->msix_table + i * PCI_MSIX_ENTRY_SIZE;
+
+		writel((u32)p->msix_addr[i], e + PCI_MSIX_ENTRY_LOWER_ADDR);
+		writel((u32)(p->msix_addr[i] >> 32), e + PCI_MSIX_ENTRY_UPPER_ADDR);
+		writel(p->msix_data[i], e + PCI_MSIX_ENTRY_DATA);
+		writel(0, e + PCI_MSIX_ENTRY_VECTOR_CTRL);
+	}
+	pci_write_config_word(p, PCI_COMMAND,
+			      pci_read_config_word(p, PCI_COMMAND) | PCI_COMMAND_INTX_DISABLE);
+	pci_write_config_word(p, p->msix_cap + PCI_MSIX_FLAGS,
+			      (ctrl | PCI_MSIX_FLAGS_ENABLE) & ~PCI_MSIX_FLAGS_MASKALL);
 }
 
 static int enable_intx(struct pci_dev *p)

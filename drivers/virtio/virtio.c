@@ -7,7 +7,10 @@
  * driver's probe sets up its queues, DRIVER_OK. A failure at any step sets
  * FAILED and the device is left alone.
  */
+#include <pagoda/pm.h>
 #include <pagoda/printk.h>
+#include <pagoda/sched.h>
+#include <pagoda/time.h>
 #include <pagoda/shell.h>
 #include <pagoda/virtio.h>
 
@@ -123,6 +126,74 @@ int register_virtio_driver(struct virtio_driver *drv)
 		try_bind(vdev, drv);
 	return 0;
 }
+
+/* --- hibernation (pagoda/pm.h) ------------------------------------------ */
+
+/* Before the snapshot: every request the drivers queued must have completed. */
+static int virtio_pm_freeze(void)
+{
+	u64 deadline = ktime_get_ns() + 5 * NSEC_PER_SEC;
+	struct virtio_device *vdev;
+	struct virtqueue *vq;
+
+	list_for_each_entry(vdev, &virtio_devices, node)
+		list_for_each_entry(vq, &vdev->vqs, list)
+			while (!virtqueue_idle(vq)) {
+				if (ktime_get_ns() > deadline) {
+					pr_err("virtio %s: queue %s still busy\n", vdev->name, vq->name);
+					return -EBUSY;
+				}
+				msleep(1);
+			}
+	return 0;
+}
+
+/* The boot kernel, before it jumps into an image: no device may DMA on. */
+static void virtio_pm_quiesce(void)
+{
+	struct virtio_device *vdev;
+
+	list_for_each_entry(vdev, &virtio_devices, node)
+		vdev->config->reset(vdev);
+}
+
+/*
+ * The resumed kernel: the device was last driven by the boot kernel (and
+ * reset by it). Walk the status byte again with this kernel's features
+ * and queues, as a probe would, without making anything new.
+ */
+static void virtio_pm_restore(void)
+{
+	struct virtio_device *vdev;
+
+	list_for_each_entry(vdev, &virtio_devices, node) {
+		int err = 0;
+
+		vdev->config->reset(vdev);
+		add_status(vdev, VIRTIO_CONFIG_S_ACKNOWLEDGE);
+		if (!vdev->driver)
+			continue;
+		add_status(vdev, VIRTIO_CONFIG_S_DRIVER);
+		err = vdev->config->finalize_features(vdev);
+		if (!err) {
+			add_status(vdev, VIRTIO_CONFIG_S_FEATURES_OK);
+			if (!(vdev->config->get_status(vdev) & VIRTIO_CONFIG_S_FEATURES_OK))
+				err = -ENODEV;
+		}
+		if (!err && vdev->config->restore_vqs)
+			err = vdev->config->restore_vqs(vdev);
+		if (err) {
+			pr_err("virtio %s: could not be set up again after resume (%d)\n",
+			       vdev->name, err);
+			add_status(vdev, VIRTIO_CONFIG_S_FAILED);
+			continue;
+		}
+		virtio_device_ready(vdev);
+	}
+}
+
+DEV_PM_HOOKS(virtio, .freeze = virtio_pm_freeze, .quiesce = virtio_pm_quiesce,
+	     .restore = virtio_pm_restore);
 
 static int cmd_virtio(int argc, char **argv)
 {

@@ -206,6 +206,25 @@ static int vm_find_vqs(struct virtio_device *vdev, unsigned int nvqs, struct vir
 	return 0;
 }
 
+static int vm_restore_vqs(struct virtio_device *vdev)
+{
+	struct virtio_mmio_device *vm = to_vm(vdev);
+	volatile u8 *b = vm->base;
+
+	for (unsigned int i = 0; i < vm->nvqs; i++) {
+		struct virtqueue *vq = vm->vqs[i];
+
+		virtqueue_reset_indices(vq);
+		writel(i, b + VIRTIO_MMIO_QUEUE_SEL);
+		writel(virtqueue_get_vring_size(vq), b + VIRTIO_MMIO_QUEUE_NUM);
+		lo_hi_writeq(virtqueue_get_desc_addr(vq), b + VIRTIO_MMIO_QUEUE_DESC_LOW);
+		lo_hi_writeq(virtqueue_get_avail_addr(vq), b + VIRTIO_MMIO_QUEUE_AVAIL_LOW);
+		lo_hi_writeq(virtqueue_get_used_addr(vq), b + VIRTIO_MMIO_QUEUE_USED_LOW);
+		writel(1, b + VIRTIO_MMIO_QUEUE_READY);
+	}
+	return 0;
+}
+
 static const struct virtio_config_ops vm_config_ops = {
 	.get = vm_get,
 	.get_status = vm_get_status,
@@ -216,6 +235,7 @@ static const struct virtio_config_ops vm_config_ops = {
 	.find_vqs = vm_find_vqs,
 	.del_vqs = vm_del_vqs,
 	.generation = vm_generation,
+	.restore_vqs = vm_restore_vqs,
 };
 
 static void probe_node(const void *fdt, int node)

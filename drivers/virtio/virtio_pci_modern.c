@@ -189,6 +189,46 @@ static int setup_vq(struct virtio_pci_device *vp, unsigned int i, vq_callback_t 
 	return 0;
 }
 
+/* The vector queue i was given by vp_find_vqs(). */
+static u16 vq_vector(struct virtio_pci_device *vp, unsigned int i)
+{
+	if (vp->intx)
+		return VIRTIO_MSI_NO_VECTOR;
+	if (vp->per_vq_vectors)
+		return (u16)(i + 1);
+	return vp->pci->nr_irqs > 1 ? 1 : 0;
+}
+
+static int vp_restore_vqs(struct virtio_device *vdev)
+{
+	struct virtio_pci_device *vp = to_vp(vdev);
+	volatile u8 *c = vp->common;
+
+	pci_msix_restore(vp->pci);
+	if (vp->pci->msix_enabled)
+		writew(0, c + VP_MSIX_CONFIG);
+	for (unsigned int i = 0; i < vp->nvqs; i++) {
+		struct virtqueue *vq = vp->vqs[i];
+		u16 vector = vq_vector(vp, i);
+
+		if (!vq)
+			continue;
+		virtqueue_reset_indices(vq);
+		writew((u16)i, c + VP_Q_SELECT);
+		writew((u16)virtqueue_get_vring_size(vq), c + VP_Q_SIZE);
+		lo_hi_writeq(virtqueue_get_desc_addr(vq), c + VP_Q_DESCLO);
+		lo_hi_writeq(virtqueue_get_avail_addr(vq), c + VP_Q_AVAILLO);
+		lo_hi_writeq(virtqueue_get_used_addr(vq), c + VP_Q_USEDLO);
+		if (vector != VIRTIO_MSI_NO_VECTOR) {
+			writew(vector, c + VP_Q_MSIX_VECTOR);
+			if (readw(c + VP_Q_MSIX_VECTOR) != vector)
+				return -EBUSY;
+		}
+		writew(1, c + VP_Q_ENABLE);
+	}
+	return 0;
+}
+
 static void vp_del_vqs(struct virtio_device *vdev)
 {
 	struct virtio_pci_device *vp = to_vp(vdev);
@@ -231,8 +271,7 @@ static int vp_find_vqs(struct virtio_device *vdev, unsigned int nvqs, struct vir
 		request_irq(pci_irq_vector(pci, 0), vp_config_irq, "virtio-config", vp);
 	}
 	for (unsigned int i = 0; i < nvqs; i++) {
-		u16 vector = vp->intx ? VIRTIO_MSI_NO_VECTOR :
-			     vp->per_vq_vectors ? (u16)(i + 1) : (n > 1 ? 1 : 0);
+		u16 vector = vq_vector(vp, i);
 
 		err = setup_vq(vp, i, callbacks[i], names[i], vector);
 		if (err)
@@ -273,6 +312,7 @@ static const struct virtio_config_ops vp_config_ops = {
 	.find_vqs = vp_find_vqs,
 	.del_vqs = vp_del_vqs,
 	.generation = vp_generation,
+	.restore_vqs = vp_restore_vqs,
 };
 
 /* Map the region a virtio capability names; its length through *len. */

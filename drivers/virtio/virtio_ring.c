@@ -319,6 +319,30 @@ void vring_del_virtqueue(struct virtqueue *_vq)
 	kfree(vq);
 }
 
+bool virtqueue_idle(const struct virtqueue *vq)
+{
+	return READ_ONCE(vq->num_free) == vq->num_max;
+}
+
+void virtqueue_reset_indices(struct virtqueue *_vq)
+{
+	struct vring_virtqueue *vq = to_vvq(_vq);
+
+	/*
+	 * A reset device starts reading the available ring at index 0 and
+	 * writing the used ring at 0: the ring's own indices must agree. The
+	 * descriptors' free list stays as it is: nothing is in flight.
+	 */
+	vq->last_used_idx = 0;
+	vq->avail_idx_shadow = 0;
+	vq->num_added = 0;
+	WRITE_ONCE(vq->vring.avail->idx, 0);
+	WRITE_ONCE(vq->vring.used->idx, 0);
+	WRITE_ONCE(vq->vring.used->flags, 0);
+	WRITE_ONCE(vq->vring.avail->flags, vq->avail_flags_shadow);
+	wmb();
+}
+
 dma_addr_t virtqueue_get_desc_addr(const struct virtqueue *_vq)
 {
 	const struct vring_virtqueue *vq = container_of(_vq, struct vring_virtqueue, vq);

@@ -63,6 +63,9 @@ struct pci_dev {
 	bool msix_enabled;
 	u8 msix_cap;
 	volatile u8 *msix_table;
+	/* What each MSI-X entry was given, to write again after a hibernation. */
+	u64 msix_addr[32];
+	u32 msix_data[32];
 	struct pci_driver *driver;
 	void *driver_data;
 };
@@ -132,5 +135,7 @@ int pci_alloc_irq_vectors(struct pci_dev *pdev, unsigned int min, unsigned int m
 			  unsigned int flags);
 void pci_free_irq_vectors(struct pci_dev *pdev);
 int pci_irq_vector(struct pci_dev *pdev, unsigned int nr);
+/* Write the MSI-X entries and enable bits again (after a resume from hibernation). */
+void pci_msix_restore(struct pci_dev *pdev);
 
 #endif

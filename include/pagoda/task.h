@@ -62,6 +62,9 @@ struct task {
 	/* locks held, for lockdep and hold times */
 	int lockdep_depth;
 	struct held_lock held_locks[MAX_LOCK_DEPTH];
+	/* The freezer (kernel/power/freezer.c): may be frozen, and is. */
+	bool freezable;
+	bool frozen;
 	/* block requests being collected, between blk_start/finish_plug() */
 	struct blk_plug *plug;
 };

@@ -51,6 +51,11 @@ struct virtio_config_ops {
 	void (*del_vqs)(struct virtio_device *vdev);
 	/* Read the device config generation counter (0 where there is none). */
 	u32 (*generation)(struct virtio_device *vdev);
+	/*
+	 * After a resume from hibernation: give the (reset) device the queues
+	 * this kernel already has, and their interrupt vectors.
+	 */
+	int (*restore_vqs)(struct virtio_device *vdev);
 };
 
 struct virtio_device_id {
@@ -133,6 +138,10 @@ bool virtqueue_kick(struct virtqueue *vq);
 /* The next completed request's data (and bytes written), or NULL. */
 void *virtqueue_get_buf(struct virtqueue *vq, unsigned int *len);
 void virtqueue_disable_cb(struct virtqueue *vq);
+/* No request in flight (every descriptor free). */
+bool virtqueue_idle(const struct virtqueue *vq);
+/* After a device reset with nothing in flight: both rings start again at index 0. */
+void virtqueue_reset_indices(struct virtqueue *vq);
 /* Re-enable callbacks; false when completions arrived meanwhile (poll again). */
 bool virtqueue_enable_cb(struct virtqueue *vq);
 bool virtqueue_is_broken(struct virtqueue *vq);

@@ -69,6 +69,18 @@ void task_list_add(struct task *t)
 	arch_irq_restore(flags);
 }
 
+void task_for_each(void (*fn)(struct task *t, void *arg), void *arg)
+{
+	unsigned long flags = arch_irq_save();
+	struct task *t;
+
+	arch_spin_lock(&tasks_lock);
+	list_for_each_entry(t, &all_tasks, tasks)
+		fn(t, arg);
+	arch_spin_unlock(&tasks_lock);
+	arch_irq_restore(flags);
+}
+
 static void task_list_del(struct task *t)
 {
 	unsigned long flags = arch_irq_save();

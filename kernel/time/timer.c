@@ -225,6 +225,24 @@ bool realtime_from_rtc(void)
 	return have_rtc;
 }
 
+void timekeeping_resume(u64 saved_ns)
+{
+	s64 secs;
+
+	/*
+	 * The counter restarted with the machine. Move the clock's origin so
+	 * that "now" is the instant the image was taken: uptime and every
+	 * timer deadline carry on from there. The unsigned difference in
+	 * ktime_get_ns() stays right even when the new origin is "negative".
+	 */
+	boot_entry_cycles = arch_cycles() - (ktime_to_cycles(saved_ns) - boot_entry_cycles);
+	secs = arch_rtc_read_seconds();
+	if (secs >= 0)
+		realtime_offset_ns = secs * (s64)NSEC_PER_SEC - (s64)ktime_get_ns();
+	realtime_offset_invalidate();
+	vdso_update_clock();
+}
+
 void time_init(void)
 {
 	s64 secs = arch_rtc_read_seconds();

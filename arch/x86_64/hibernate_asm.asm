@@ -1,0 +1,122 @@
+; SPDX-License-Identifier: MIT
+;
+; Hibernation's CPU side on x86-64 (include/pagoda/suspend.h).
+;
+; swsusp_arch_suspend saves what a called function must keep (rbx, rbp,
+; r12-r15, rsp) and the flags and CR3 in hib_context, in kernel data, so
+; that they are part of the image, then makes the copy. A resume enters
+; hibernate_resume_entry, which puts them back and returns from
+; swsusp_arch_suspend a second time, with 1.
+;
+; At resume the boot kernel's own page tables and code are about to be
+; overwritten, so the copy runs from restore_image_code, position-
+; independent code the C side (hibernate.c) copies into a "safe" page,
+; reached through hibernate_jump with temporary page tables (also in safe
+; pages) that map RAM at its physical address, the direct map and the
+; kernel image.
+
+bits 64
+
+section .data
+align 8
+global hib_context
+hib_context:
+.rsp:	dq 0
+.rbx:	dq 0
+.rbp:	dq 0
+.r12:	dq 0
+.r13:	dq 0
+.r14:	dq 0
+.r15:	dq 0
+.rflags:	dq 0
+.cr3:	dq 0
+
+section .text
+extern swsusp_save
+
+; int swsusp_arch_suspend(void)
+global swsusp_arch_suspend
+swsusp_arch_suspend:
+	mov [rel hib_context.rsp], rsp
+	mov [rel hib_context.rbx], rbx
+	mov [rel hib_context.rbp], rbp
+	mov [rel hib_context.r12], r12
+	mov [rel hib_context.r13], r13
+	mov [rel hib_context.r14], r14
+	mov [rel hib_context.r15], r15
+	pushfq
+	pop qword [rel hib_context.rflags]
+	mov rax, cr3
+	mov [rel hib_context.cr3], rax
+	; The copy: its return value (0 or -errno) is ours.
+	call swsusp_save
+	ret
+
+; Entered at the end of a resume, on the temporary page tables, with the
+; image's memory in place and interrupts off.
+global hibernate_resume_entry
+hibernate_resume_entry:
+	mov rax, [rel hib_context.cr3]
+	mov cr3, rax
+	; Drop global TLB entries too: the boot kernel's are stale now.
+	mov rcx, cr4
+	mov rax, rcx
+	and rax, ~(1 << 7)
+	mov cr4, rax
+	mov cr4, rcx
+	mov rsp, [rel hib_context.rsp]
+	mov rbx, [rel hib_context.rbx]
+	mov rbp, [rel hib_context.rbp]
+	mov r12, [rel hib_context.r12]
+	mov r13, [rel hib_context.r13]
+	mov r14, [rel hib_context.r14]
+	mov r15, [rel hib_context.r15]
+	push qword [rel hib_context.rflags]
+	popfq
+	mov eax, 1
+	ret
+
+; void hibernate_jump(u64 pbe_pa, u64 temp_pml4_pa, u64 code_pa, u64 entry)
+; From kernel text, mapped the same by both page tables: switch to the
+; temporary ones, then run the relocated copy at its physical address.
+global hibernate_jump
+hibernate_jump:
+	mov cr3, rsi
+	mov rax, cr4
+	mov rsi, rax
+	and rax, ~(1 << 7)
+	mov cr4, rax
+	mov cr4, rsi
+	mov rax, rdx
+	mov rdx, rcx
+	jmp rax
+
+; The relocated copy: rdi = first pbe_page (physical; 0 for none), rdx =
+; where to jump when done. Uses no stack and no kernel data: every address
+; it touches is physical, in a safe page or a destination frame.
+global restore_image_code
+global restore_image_code_end
+restore_image_code:
+.page:
+	test rdi, rdi
+	jz .done
+	mov r8, [rdi + 8]		; entries in this pbe_page
+	lea r9, [rdi + 16]		; the first one: {src, dst}
+.entry:
+	test r8, r8
+	jz .chain
+	mov r10, rdi
+	mov rsi, [r9]
+	mov rdi, [r9 + 8]
+	mov ecx, 512
+	rep movsq			; one page
+	mov rdi, r10
+	add r9, 16
+	dec r8
+	jmp .entry
+.chain:
+	mov rdi, [rdi]			; next_pa
+	jmp .page
+.done:
+	jmp rdx
+restore_image_code_end:

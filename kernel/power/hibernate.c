@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Hibernation's control flow (Linux's kernel/power/hibernate.c):
+ *
+ *   hibernate()         freeze tasks, freeze devices, stop the other CPUs,
+ *                       swsusp_arch_suspend() -> swsusp_save() (the atomic
+ *                       copy), CPUs and devices back, write the image,
+ *                       power off. When the image is resumed, the same
+ *                       swsusp_arch_suspend() call returns a second time,
+ *                       with 1, and hibernate() carries on from there.
+ *   software_resume()   at boot, after the drivers: if resume= holds an
+ *                       image this kernel may load, read it, erase its
+ *                       signature, stop every device, and jump.
+ *
+ * Parameters: resume=<block device> (a partition or a whole disk),
+ * noresume (boot normally, leave the image alone).
+ */
+#include <pagoda/arch.h>
+#include <pagoda/blkdev.h>
+#include <pagoda/err.h>
+#include <pagoda/freezer.h>
+#include <pagoda/mm.h>
+#include <pagoda/params.h>
+#include <pagoda/pm.h>
+#include <pagoda/printk.h>
+#include <pagoda/sched.h>
+#include <pagoda/smp.h>
+#include <pagoda/string.h>
+#include <pagoda/suspend.h>
+#include <pagoda/time.h>
+#include <pagoda/timer.h>
+
+#include "power.h"
+
+static char resume_dev[32];
+PARAM_STRING("resume", resume_dev,
+	     "the block device hibernation writes its image to and resumes from (vda2...)");
+static bool noresume;
+PARAM_BOOL("noresume", noresume, "do not resume from the resume= device at boot");
+
+bool hibernation_resuming;
+
+/*
+ * The saving kernel's state for the snapshot. In kernel data, so it is in
+ * the image itself: after a resume these are what they were at the copy.
+ */
+static struct snapshot snap;
+static struct swsusp_header header;
+static u64 snapshot_ktime_ns, snapshot_real_ns;
+
+int swsusp_save(void)
+{
+	return snapshot_copy_atomic(snapshot_in_progress);
+}
+
+/* The image's identity and the machine it was made on. */
+static void fill_header(struct swsusp_header *h)
+{
+	struct swsusp_region regions[SWSUSP_MAX_REGIONS];
+	struct swsusp_expect e;
+	unsigned int nr;
+
+	memset(h, 0, sizeof(*h));
+	swsusp_fill_expect(&e, NULL, regions, &nr);
+	strlcpy(h->arch, e.arch, sizeof(h->arch));
+	strlcpy(h->platform, e.platform, sizeof(h->platform));
+	memcpy(h->build_id, e.build_id, e.build_id_len);
+	h->build_id_len = e.build_id_len;
+	h->nr_cpus = num_online_cpus();
+	h->nr_regions = nr;
+	memcpy(h->regions, regions, nr * sizeof(*regions));
+	arch_hibernation_header(&h->restore_pgd, &h->resume_entry);
+}
+
+static struct block_device *open_resume_device(const char *who)
+{
+	struct block_device *bdev;
+
+	if (!resume_dev[0]) {
+		pr_err("PM: %s: no resume device: boot with resume=<device> (e.g. resume=vda2)\n", who);
+		return ERR_PTR(-ENODEV);
+	}
+	bdev = blkdev_get_by_name(resume_dev);
+	if (IS_ERR(bdev))
+		pr_err("PM: %s: resume device %s not found (%ld)\n", who, resume_dev, (long)PTR_ERR(bdev));
+	return bdev;
+}
+
+/* The copy, with every other CPU stopped and interrupts off. */
+static int create_image(void)
+{
+	unsigned long flags;
+	int ret;
+
+	if (num_online_cpus() > 1) {
+		pr_err("PM: hibernation: %u CPUs online; this kernel hibernates with one "
+		       "(boot with one CPU)\n", num_online_cpus());
+		return -EBUSY;
+	}
+	flags = arch_irq_save();
+	snapshot_ktime_ns = ktime_get_ns();
+	snapshot_real_ns = ktime_get_real_ns();
+	snapshot_in_progress = &snap;
+	ret = swsusp_arch_suspend();
+	if (ret == 1) {
+		/* Back from the image: this CPU's clock and timer first. */
+		hibernation_resuming = true;
+		timekeeping_resume(snapshot_ktime_ns);
+		arch_hibernation_resumed();
+		clockevent_reprogram();
+	}
+	arch_irq_restore(flags);
+	return ret;
+}
+
+static void report_resumed(void)
+{
+	pr_info("PM: resumed from hibernation: %lu pages restored, the clock carries on at %llu.%03llu s\n",
+		snap.image_pages, (unsigned long long)(snapshot_ktime_ns / NSEC_PER_SEC),
+		(unsigned long long)(snapshot_ktime_ns / NSEC_PER_MSEC % 1000));
+}
+
+int hibernate(void)
+{
+	struct block_device *bdev = open_resume_device("hibernation");
+	u64 t0 = ktime_get_ns();
+	int err;
+
+	if (IS_ERR(bdev))
+		return (int)PTR_ERR(bdev);
+	/* Every struct page must be written before the pages are walked. */
+	page_alloc_wait_deferred();
+	pr_info("PM: hibernation: freezing tasks\n");
+	err = freeze_processes();
+	if (err)
+		goto out_put;
+	err = dpm_freeze();
+	if (err)
+		goto out_thaw;
+	err = snapshot_create_bitmaps(&snap);
+	if (!err)
+		err = snapshot_preallocate(&snap);
+	if (err) {
+		pr_err("PM: hibernation: cannot prepare the snapshot (%d)\n", err);
+		goto out_release;
+	}
+	err = create_image();
+	if (err < 0) {
+		pr_err("PM: hibernation: the atomic copy failed (%d)\n", err);
+		goto out_release;
+	}
+	if (err == 1) {
+		/* The resumed kernel: devices for this kernel's memory, then tasks. */
+		dpm_restore();
+		snapshot_release(&snap);
+		thaw_processes();
+		hibernation_resuming = false;
+		blkdev_put(bdev);
+		report_resumed();
+		return 0;
+	}
+	snapshot_trim_copies(&snap);
+	pr_info("PM: hibernation: snapshot of %lu pages (%lu MiB) in %llu ms\n", snap.image_pages,
+		snap.image_pages >> (20 - PAGE_SHIFT),
+		(unsigned long long)((ktime_get_ns() - t0) / NSEC_PER_MSEC));
+	/* Devices back, to write the image; tasks stay frozen. */
+	dpm_thaw();
+	fill_header(&header);
+	header.ktime_ns = snapshot_ktime_ns;
+	header.real_ns = snapshot_real_ns;
+	err = swsusp_write(bdev, &snap, &header);
+	if (!err) {
+		u64 ns = swsusp_last_write_ns;
+
+		pr_info("PM: hibernation: image written to %s: %lu pages in %llu ms (%llu MiB/s); "
+			"powering off\n", bdev->bd_name, snap.image_pages,
+			(unsigned long long)(ns / NSEC_PER_MSEC),
+			(unsigned long long)(ns ? ((u64)snap.image_pages * PAGE_SIZE * 1000 /
+						   (ns / 1000)) >> 20 : 0));
+		arch_emulator_exit(0);
+		arch_poweroff();
+	}
+	snapshot_release(&snap);
+	goto out_thaw_dev;
+out_release:
+	snapshot_release(&snap);
+out_thaw_dev:
+	dpm_thaw();
+out_thaw:
+	thaw_processes();
+out_put:
+	blkdev_put(bdev);
+	return err;
+}
+
+static void *next_safe_page(void *ctx)
+{
+	return restore_plan_safe_page(ctx);
+}
+
+static struct restore_plan plan;
+
+void software_resume(void)
+{
+	struct block_device *bdev;
+	struct swsusp_header h;
+	int err;
+
+	if (!resume_dev[0])
+		return;
+	if (noresume) {
+		pr_info("PM: resume: noresume: not looking at %s\n", resume_dev);
+		return;
+	}
+	bdev = open_resume_device("resume");
+	if (IS_ERR(bdev))
+		return;
+	if (swsusp_check(bdev, &h))
+		goto out_put;
+	pr_info("PM: resume: image on %s: %llu pages, taken at uptime %llu s; loading\n",
+		bdev->bd_name, (unsigned long long)h.image_pages,
+		(unsigned long long)(h.ktime_ns / NSEC_PER_SEC));
+	page_alloc_wait_deferred();
+	err = restore_plan_init(&plan, h.image_pages);
+	if (err) {
+		pr_err("PM: resume: no memory for the bitmaps (%d); booting normally\n", err);
+		goto out_put;
+	}
+	err = swsusp_read(bdev, &h, &plan);
+	if (err)
+		goto out_release;
+	pr_info("PM: resume: image read in %llu ms: %lu pages in place, %lu to copy\n",
+		(unsigned long long)(swsusp_last_read_ns / NSEC_PER_MSEC), plan.direct,
+		plan.relocated);
+	/* Used once: a crash from here on must not resume the same image again. */
+	err = swsusp_erase_signature(bdev);
+	if (err) {
+		pr_err("PM: resume: cannot erase the image's signature (%d); booting normally\n", err);
+		goto out_release;
+	}
+	blkdev_put(bdev);
+	if (num_online_cpus() > 1)
+		smp_send_stop();
+	dpm_quiesce();
+	arch_irq_disable();
+	err = swsusp_arch_resume(plan.pbe_head ? __pa(plan.pbe_head) : 0, h.restore_pgd,
+				 h.resume_entry, next_safe_page, &plan);
+	/* Devices are reset and the other CPUs stopped: no way back to a normal boot. */
+	panic("PM: resume: the restore code could not start (%d)", err);
+out_release:
+	restore_plan_release(&plan);
+out_put:
+	blkdev_put(bdev);
+}
