@@ -72,6 +72,13 @@ static void fill_header(struct swsusp_header *h)
 	arch_hibernation_header(&h->restore_pgd, &h->resume_entry);
 }
 
+u64 hibernate_mib_per_s(u64 bytes, u64 ns)
+{
+	u64 us = ns / 1000;
+
+	return (bytes >> 10) * 1000000 / (us ? us : 1) >> 10;
+}
+
 static struct block_device *open_resume_device(const char *who)
 {
 	struct block_device *bdev;
@@ -115,8 +122,8 @@ static int create_image(void)
 
 static void report_resumed(void)
 {
-	pr_info("PM: resumed from hibernation: %lu pages restored, the clock carries on at %llu.%03llu s\n",
-		snap.image_pages, (unsigned long long)(snapshot_ktime_ns / NSEC_PER_SEC),
+	pr_info("PM: resumed from hibernation; the clock carries on from %llu.%03llu s\n",
+		(unsigned long long)(snapshot_ktime_ns / NSEC_PER_SEC),
 		(unsigned long long)(snapshot_ktime_ns / NSEC_PER_MSEC % 1000));
 }
 
@@ -175,8 +182,7 @@ int hibernate(void)
 		pr_info("PM: hibernation: image written to %s: %lu pages in %llu ms (%llu MiB/s); "
 			"powering off\n", bdev->bd_name, snap.image_pages,
 			(unsigned long long)(ns / NSEC_PER_MSEC),
-			(unsigned long long)(ns ? ((u64)snap.image_pages * PAGE_SIZE * 1000 /
-						   (ns / 1000)) >> 20 : 0));
+			(unsigned long long)hibernate_mib_per_s((u64)snap.image_pages * PAGE_SIZE, ns));
 		arch_emulator_exit(0);
 		arch_poweroff();
 	}

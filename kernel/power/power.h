@@ -94,6 +94,9 @@ void swsusp_fill_expect(struct swsusp_expect *e, struct block_device *bdev,
 			struct swsusp_region *regions, unsigned int *nr);
 extern u64 swsusp_last_write_ns, swsusp_last_read_ns;
 
+/* Bandwidth for the reports. */
+u64 hibernate_mib_per_s(u64 bytes, u64 ns);
+
 /* Freezer (freezer.c). */
 int freeze_processes(void);
 void thaw_processes(void);

@@ -98,14 +98,23 @@ static void plain_free(void *ctx, void *p)
 
 static const struct bm_page_ops plain_ops = { plain_alloc, plain_free, NULL };
 
-/* Pages of the other bitmaps: forbidden (not saved), freed by memory_bm_free(). */
+/*
+ * Pages of the other bitmaps: forbidden (not saved) and free. They are not
+ * in the image, so after a resume their contents are whatever the boot
+ * kernel left there: such a bitmap must never be walked again, not even
+ * by memory_bm_free(). swsusp_free() gives its pages back instead, from
+ * the two basic bitmaps, which are saved. (free_page is only called by
+ * memory_bm_create() when it fails half way.)
+ */
 static void *forbidden_alloc(void *ctx)
 {
 	struct snapshot *s = ctx;
 	void *p = plain_alloc(NULL);
 
-	if (p)
+	if (p) {
 		memory_bm_set_bit(&s->forbidden, PHYS_PFN(__pa(p)));
+		memory_bm_set_bit(&s->free, PHYS_PFN(__pa(p)));
+	}
 	return p;
 }
 
@@ -114,6 +123,7 @@ static void forbidden_free(void *ctx, void *p)
 	struct snapshot *s = ctx;
 
 	memory_bm_clear_bit(&s->forbidden, PHYS_PFN(__pa(p)));
+	memory_bm_clear_bit(&s->free, PHYS_PFN(__pa(p)));
 	plain_free(NULL, p);
 }
 
@@ -317,11 +327,8 @@ void snapshot_release(struct snapshot *s)
 {
 	if (!s->have_basic)
 		return;
+	/* The copies, and the pages of orig and copy themselves (forbidden_alloc()). */
 	swsusp_free(s);
-	if (s->have_copy)
-		memory_bm_free(&s->copy);
-	if (s->have_orig)
-		memory_bm_free(&s->orig);
 	memory_bm_free(&s->free);
 	memory_bm_free(&s->forbidden);
 	s->have_basic = s->have_orig = s->have_copy = false;
@@ -457,10 +464,7 @@ void *restore_plan_buffer(struct restore_plan *p, u64 pfn)
 
 void restore_plan_release(struct restore_plan *p)
 {
-	if (p->have_owned)
-		memory_bm_free(&p->owned);
-	if (p->have_image)
-		memory_bm_free(&p->image);
+	/* image and owned go with the rest in swsusp_free() (forbidden_alloc()). */
 	p->have_owned = p->have_image = false;
 	kfree(p->safe);
 	p->safe = NULL;

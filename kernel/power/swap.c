@@ -113,6 +113,23 @@ static void progress(const char *what, u64 done, u64 total, unsigned int *shown)
 	}
 }
 
+/* The header block: the header, zeroes after it. */
+static int header_io(struct block_device *bdev, blk_opf_t op, struct swsusp_header *h)
+{
+	void *block = kzalloc(SWSUSP_BLOCK, GFP_KERNEL);
+	int err;
+
+	if (!block)
+		return -ENOMEM;
+	if (op_is_write(op))
+		memcpy(block, h, sizeof(*h));
+	err = blkdev_rw(bdev, op, 0, block, SWSUSP_BLOCK);
+	if (!err && !op_is_write(op))
+		memcpy(h, block, sizeof(*h));
+	kfree(block);
+	return err;
+}
+
 int swsusp_erase_signature(struct block_device *bdev)
 {
 	void *zero = kzalloc(SWSUSP_BLOCK, GFP_KERNEL);
@@ -200,7 +217,7 @@ int swsusp_write(struct block_device *bdev, struct snapshot *s, struct swsusp_he
 	h->data_crc = data_crc;
 	h->written_ns = ktime_get_ns() - start;
 	h->header_crc = swsusp_header_crc(h);
-	err = blkdev_rw(bdev, REQ_OP_WRITE | REQ_SYNC | REQ_FUA, 0, h, sizeof(*h));
+	err = header_io(bdev, REQ_OP_WRITE | REQ_SYNC | REQ_FUA, h);
 	if (!err)
 		err = blkdev_issue_flush(bdev);
 	swsusp_last_write_ns = ktime_get_ns() - start;
@@ -238,7 +255,7 @@ int swsusp_check(struct block_device *bdev, struct swsusp_header *h)
 	unsigned int nr;
 	int err;
 
-	err = blkdev_rw(bdev, REQ_OP_READ, 0, h, sizeof(*h));
+	err = header_io(bdev, REQ_OP_READ, h);
 	if (err) {
 		pr_err("PM: resume: cannot read %s (%d); booting normally\n", bdev->bd_name, err);
 		return err;
