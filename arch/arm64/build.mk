@@ -8,7 +8,8 @@ $(error ARCH=arm64 needs PLATFORM=virt or PLATFORM=pi4, not '$(PLATFORM)')
 endif
 CROSS := aarch64-linux-gnu-
 ARCH_CSRCS := $(wildcard arch/arm64/*.c)
-ARCH_SSRCS := boot/arm64/head.S arch/arm64/entry.S arch/arm64/switch.S arch/arm64/fpsimd.S
+ARCH_SSRCS := boot/arm64/head.S arch/arm64/entry.S arch/arm64/switch.S arch/arm64/fpsimd.S \
+	arch/arm64/hibernate_asm.S
 # No FP/SIMD registers in the kernel (no state to save on exceptions), no
 # out-of-line atomics (they live in libgcc), and a frame record in every
 # function, leaf or not, for the stack traces.
