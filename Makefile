@@ -313,7 +313,7 @@ fuzz-partitions: $(HB)/fuzz-partitions $(PART_SEEDS)/gpt
 
 # make fuzz: every fuzzer, FUZZ_SECONDS each.
 fuzz: fuzz-page-alloc fuzz-fdt fuzz-elf fuzz-partitions fuzz-swiotlb fuzz-virtqueue fuzz-dm-snap \
-	fuzz-cr-image
+	fuzz-cr-image fuzz-swsusp
 
 # libFuzzer on the SWIOTLB slot allocator (dma/swiotlb.c).
 FUZZ_SWIOTLB_SRCS := $(HOST_RUNTIME) dma/swiotlb.c tests/host/fuzz_swiotlb.c
@@ -362,6 +362,18 @@ fuzz-cr-image: $(HB)/fuzz-cr-image
 	@mkdir -p build/fuzz/cr-image
 	$(HB)/fuzz-cr-image -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 		-print_final_stats=1 build/fuzz/cr-image
+
+# libFuzzer on the hibernation image's header and pfn-list checks (kernel/power/image.c).
+FUZZ_SWSUSP_SRCS := $(HOST_RUNTIME) lib/crc32.c kernel/power/image.c tests/host/fuzz_swsusp_header.c
+$(HB)/fuzz-swsusp: $(FUZZ_SWSUSP_SRCS) tests/host/host_prefix.h kernel/power/image.h
+	@mkdir -p $(HB)
+	@echo "  CLANG   $@"
+	@clang $(FUZZ_CFLAGS) -o $@ $(FUZZ_SWSUSP_SRCS)
+.PHONY: fuzz-swsusp
+fuzz-swsusp: $(HB)/fuzz-swsusp
+	@mkdir -p build/fuzz/swsusp
+	$(HB)/fuzz-swsusp -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
+		-print_final_stats=1 build/fuzz/swsusp
 
 # The ELF checker's fuzzer (lib/elf.c): `make fuzz-elf` runs it FUZZ_SECONDS.
 FUZZ_ELF_SRCS := tests/host/fuzz_elf.c lib/elf.c lib/string.c
@@ -417,7 +429,7 @@ test-build-arm64-pi4:
 host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc $(HB)/fuzz-elf \
 	$(HB)/fuzz-partitions $(PART_SEEDS)/gpt $(HB)/mmlab-run \
 	$(HB)/bench-page-alloc $(HB)/fuzz-swiotlb $(HB)/fuzz-virtqueue $(HB)/bench-hibernate \
-	$(HB)/fuzz-dm-snap $(HB)/fuzz-cr-image
+	$(HB)/fuzz-dm-snap $(HB)/fuzz-cr-image $(HB)/fuzz-swsusp
 
 # The course (docs/course.md): `make lab LAB=NAME` writes the student tree
 # (build/labs/NAME, a git repository to hand out), `make grade` grades this
