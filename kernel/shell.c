@@ -208,6 +208,19 @@ void shell_run(void)
 	}
 }
 
+/* The lines typed, oldest first, numbered as they were entered (Up walks them too). */
+static int cmd_history(int argc, char **argv)
+{
+	unsigned int first = history.count > LINE_EDIT_HISTORY ? history.count - LINE_EDIT_HISTORY : 0;
+
+	(void)argc;
+	(void)argv;
+	for (unsigned int i = first; i < history.count; i++)
+		kprintf("%5u  %s\n", i + 1, history.lines[i % LINE_EDIT_HISTORY]);
+	return 0;
+}
+SHELL_CMD(history, "history", "the lines typed at this prompt, oldest first", cmd_history);
+
 /* In alphabetical order: print the smallest name greater than the last. */
 static int cmd_help(int argc, char **argv)
 {

@@ -1,0 +1,244 @@
+"""Level 3, hibernation across QEMU restarts (kernel/power/, docs/hibernation.md).
+
+A boot builds up state (commands typed at the shell, a kernel thread that
+counts, 64 MiB of patterned pages), then `hibernate` writes the image to
+the resume device and powers off; QEMU ends. A new QEMU on the same disk,
+same command line, resumes: the shell carries on (the next prompt, the
+same history, no new welcome), the thread has counted on, the pattern is
+intact and the clock continues. A third boot finds the signature erased.
+
+    system-hibernate-x86_64      resume=vda2 (a partition, MBR)
+    system-hibernate-arm64-virt  resume=vda (the whole disk)
+    system-hibernate-refused     x86-64: a flipped data byte, a damaged
+                                 header, another kernel build, a truncated
+                                 device, foreign data: each refused with its
+                                 reason, and the machine boots normally
+    system-hibernate-crash       x86-64: QEMU killed during the image write
+                                 (10% and 90%), an older image on the device:
+                                 the next boot starts fresh and says why
+"""
+import os
+import re
+import shutil
+import struct
+
+from .common import rel, unit
+from .disks import scratch
+
+DISK_MIB = 160
+PART_START = 2048          # sectors: partition 1, 4 MiB, unused
+PART2_START = 2048 + 8192  # partition 2: the resume partition, the rest
+
+
+def mbr(path, mib):
+    """Two primary partitions: a small Linux one and the rest as Linux swap."""
+    total = mib * 2048
+    entries = b""
+    for start, size, ptype in ((PART_START, 8192, 0x83),
+                               (PART2_START, total - PART2_START, 0x82)):
+        entries += struct.pack("<B3sB3sII", 0, b"\0\0\0", ptype, b"\0\0\0", start, size)
+    sector = bytearray(512)
+    sector[446:446 + 64] = entries + bytes(64 - len(entries))
+    sector[510:512] = b"\x55\xaa"
+    with open(path, "r+b") as f:
+        f.write(sector)
+
+
+def line(dev, extra=""):
+    return "resume=%s panic=-1 %s" % (dev, extra)
+
+
+def first_session():
+    return [(r"pagoda> ", "hibstate counter\r"),
+            (r"pagoda> ", "hibstate fill 64 7\r"),
+            (r"pagoda> ", "uptime\r"),
+            (r"pagoda> ", "hibernate\r")]
+
+
+def second_session():
+    return [(r"pagoda> ", "hibstate counter\r"),
+            (r"pagoda> ", "hibstate check\r"),
+            (r"pagoda> ", "uptime\r"),
+            (r"pagoda> ", "history\r"),
+            (r"pagoda> ", "poweroff\r")]
+
+
+def counter_of(text):
+    m = re.findall(r"hibstate: counter (\d+) at uptime (\d+) ms", text)
+    return [(int(a), int(b)) for a, b in m]
+
+
+def uptime_of(text):
+    return [float(x) for x in re.findall(r"up (\d+\.\d+) s", text)]
+
+
+def hibernate_unit(name, needs, make_cmd, dev, partitioned):
+    @unit(name, "system", needs=[needs])
+    def run(ctx):
+        disk = scratch(name + ".img", DISK_MIB)
+        if partitioned:
+            mbr(disk, DISK_MIB)
+        b1 = ctx.boot(make_cmd(ctx, line(dev), [disk]), name + "-1", 300, first_session())
+        t1 = b1.clean_text()
+        wrote = "PM: hibernation: image written to %s" % dev in t1 and not b1.timed_out
+        if not ctx.tally.check("%s:image-written" % name, wrote,
+                               "no image written, or QEMU did not end (log %s)" % rel(b1.log)):
+            return
+        b2 = ctx.boot(make_cmd(ctx, line(dev), [disk]), name + "-2", 300, second_session())
+        t2 = b2.clean_text()
+        c1, c2 = counter_of(t1), counter_of(t2)
+        u1, u2 = uptime_of(t1), uptime_of(t2)
+        after = t2.split("PM: resumed from hibernation", 1)[-1]
+        checks = [
+            ("resumed", "PM: resume: image on %s" % dev in t2 and
+             "PM: resumed from hibernation" in t2),
+            # The shell carried on: no second welcome, the same history.
+            ("shell-carried-on", "Welcome to Pagoda" not in after and
+             re.search(r"\n +\d+  hibstate fill 64 7\n +\d+  uptime\n +\d+  hibernate\n", t2)
+             is not None),
+            ("thread-counted-on", bool(c1 and c2 and c2[0][0] > c1[-1][0])),
+            ("pattern-intact", "hibstate: 16384 of 16384 pages intact, 0 bad" in t2),
+            ("clock-continues", bool(u1 and u2 and u2[0] > u1[-1] and
+                                     c1 and c2 and c2[0][1] > c1[-1][1])),
+            ("powered-off", "Power down." in t2 and not b2.timed_out),
+        ]
+        for what, ok in checks:
+            ctx.tally.check("%s:%s" % (name, what), ok, "(logs %s, %s)" % (rel(b1.log), rel(b2.log)))
+        # Used once: the signature was erased, so this boot is a fresh one.
+        b3 = ctx.boot(make_cmd(ctx, line(dev), [disk]), name + "-3", 200,
+                      [(r"pagoda> ", "poweroff\r")])
+        t3 = b3.clean_text()
+        ctx.tally.check("%s:used-once" % name,
+                        "PM: resume: no image on %s" % dev in t3 and "Welcome to Pagoda" in t3,
+                        "the image was offered again (log %s)" % rel(b3.log))
+    run.__doc__ = ("hibernation on %s: state built, hibernate, QEMU restarted with "
+                   "resume=%s: shell, thread, memory and clock carry on" % (needs, dev))
+
+
+hibernate_unit("system-hibernate-x86_64", "x86_64",
+               lambda ctx, l, d: ctx.x86_cmd(cmdline=l, disks=d, smp=1), "vda2", True)
+hibernate_unit("system-hibernate-arm64-virt", "arm64-virt",
+               lambda ctx, l, d: ctx.arm64_cmd("virt", l, disks=d, smp=1), "vda", False)
+
+
+# --- bad images ---------------------------------------------------------------
+
+HEADER = struct.Struct("<16sIIII16s16s32sII QQII II")  # through nr_regions, reserved0
+
+
+def crc32c(data, crc=0xffffffff):
+    table = crc32c.table
+    if table is None:
+        table = crc32c.table = []
+        for i in range(256):
+            c = i
+            for _ in range(8):
+                c = (c >> 1) ^ (0x82f63b78 if c & 1 else 0)
+            table.append(c)
+    for b in data:
+        crc = (crc >> 8) ^ table[(crc ^ b) & 0xff]
+    return crc
+
+
+crc32c.table = None
+IMAGE_PAGES_OFF = 104  # u64 image_pages
+HEADER_CRC_OFF = 28
+BUILD_ID_OFF = 64
+
+
+def reseal(block, size):
+    """Make the header checksum right again, as a forger would."""
+    block[HEADER_CRC_OFF:HEADER_CRC_OFF + 4] = b"\0\0\0\0"
+    block[HEADER_CRC_OFF:HEADER_CRC_OFF + 4] = struct.pack("<I", crc32c(bytes(block[:size])))
+
+
+def variant(src, dst, change):
+    shutil.copyfile(src, dst)
+    with open(dst, "r+b") as f:
+        block = bytearray(f.read(4096))
+        fields = HEADER.unpack_from(block)
+        size, meta = fields[2], fields[11]
+        change(f, block, size, meta)
+
+
+@unit("system-hibernate-refused", "system", needs=["x86_64"])
+def refused(ctx):
+    """x86-64: images that must not be resumed (a flipped data byte, a
+    damaged header, another build, a truncated device, foreign data) are
+    refused with the reason, and the machine boots normally"""
+    name = "system-hibernate-refused"
+    good = scratch(name + "-good.img", 64)
+    cmd = lambda l, d: ctx.x86_cmd(cmdline=l, disks=[d], smp=1)
+    b = ctx.boot(cmd(line("vda", 'shell.run="hibstate fill 4 3;hibernate"'), good), name + "-0", 300)
+    if not ctx.tally.check(name + ":image-written", "PM: hibernation: image written" in b.clean_text(),
+                           "(log %s)" % rel(b.log)):
+        return
+
+    def flip_data(f, block, size, meta):
+        f.seek((1 + meta) * 4096 + 1000)
+        byte = f.read(1)
+        f.seek((1 + meta) * 4096 + 1000)
+        f.write(bytes([byte[0] ^ 0x40]))
+
+    def damage_header(f, block, size, meta):
+        block[IMAGE_PAGES_OFF] ^= 1   # a count, checksum left as it was
+        f.seek(0)
+        f.write(block)
+
+    def other_build(f, block, size, meta):
+        block[BUILD_ID_OFF] ^= 0xff
+        reseal(block, size)
+        f.seek(0)
+        f.write(block)
+
+    def truncate(f, block, size, meta):
+        f.truncate((1 + meta + 8) * 4096 // (1 << 20) * (1 << 20) + (1 << 20))
+
+    def foreign(f, block, size, meta):
+        f.seek(0)
+        f.write(os.urandom(1 << 20))
+
+    cases = [("data-checksum", flip_data, "data checksum does not match"),
+             ("header-checksum", damage_header, "header checksum does not match"),
+             ("other-build", other_build, "different kernel build"),
+             ("truncated", truncate, "larger than the resume device"),
+             ("foreign-data", foreign, "no hibernation signature")]
+    for what, change, why in cases:
+        disk = os.path.join(os.path.dirname(good), "%s-%s.img" % (name, what))
+        variant(good, disk, change)
+        b = ctx.boot(cmd(line("vda", 'shell.run="poweroff"'), disk), "%s-%s" % (name, what), 200)
+        t = b.clean_text()
+        ctx.tally.check("%s:%s" % (name, what),
+                        why in t and "PM: resumed" not in t and "Welcome to Pagoda" in t
+                        and "Power down." in t,
+                        "expected a refusal naming %r and a normal boot (log %s)" % (why, rel(b.log)))
+
+
+@unit("system-hibernate-crash", "system", needs=["x86_64"])
+def crash(ctx):
+    """x86-64: QEMU killed while the image is written (an older image on the
+    device): the next boot finds no image, says so and starts fresh"""
+    name = "system-hibernate-crash"
+    for pct in (10, 90):
+        disk = scratch("%s-%d.img" % (name, pct), 64)
+        cmd = lambda l: ctx.x86_cmd(cmdline=l, disks=[disk], smp=1)
+        old = ctx.boot(cmd(line("vda", 'shell.run="hibernate"')), "%s-%d-old" % (name, pct), 300)
+        if not ctx.tally.check("%s:%d.old-image" % (name, pct),
+                               "PM: hibernation: image written" in old.clean_text(),
+                               "(log %s)" % rel(old.log)):
+            continue
+        # noresume leaves the old image alone; the new write is cut short.
+        b1 = ctx.boot(cmd(line("vda", 'noresume shell.run="hibstate fill 16 1;hibernate"')),
+                      "%s-%d-1" % (name, pct), 300,
+                      [(r"PM: writing image: %d%%" % pct, "")], stop_after_script=True)
+        killed = "PM: writing image: %d%%" % pct in b1.clean_text() and \
+            "image written" not in b1.clean_text()
+        if not ctx.tally.check("%s:%d.killed" % (name, pct), killed, "(log %s)" % rel(b1.log)):
+            continue
+        b2 = ctx.boot(cmd(line("vda", 'shell.run="poweroff"')), "%s-%d-2" % (name, pct), 200)
+        t = b2.clean_text()
+        ctx.tally.check("%s:%d.fresh-boot" % (name, pct),
+                        "PM: resume: no image on vda: no hibernation signature" in t and
+                        "PM: resumed" not in t and "Welcome to Pagoda" in t,
+                        "a half-written image was taken, or the boot did not say why (log %s)"
+                        % rel(b2.log))
