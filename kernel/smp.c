@@ -20,6 +20,7 @@
 #include <pagoda/shell.h>
 #include <pagoda/smp.h>
 #include <pagoda/spinlock.h>
+#include <pagoda/suspend.h>
 #include <pagoda/time.h>
 #include <pagoda/timer.h>
 
@@ -98,6 +99,9 @@ void secondary_start_kernel(unsigned int cpu)
 	arch_set_this_cpu(c);
 	arch_set_current(c->current_task);
 	arch_secondary_init();
+	/* Started again after a resume from hibernation: back to where it parked. */
+	if (hibernate_cpu_restarting(cpu))
+		hibernate_cpu_restarted(cpu);
 	timers_init_cpu();
 	smp_store_release(&c->online, true);
 	arch_irq_enable();
@@ -295,7 +299,7 @@ void ipi_handle(enum ipi_type type)
 	case IPI_STOP:
 		smp_store_release(&c->online, false);
 		arch_irq_disable();
-		arch_halt_forever();
+		arch_cpu_die();
 	default:
 		break;
 	}

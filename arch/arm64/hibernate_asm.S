@@ -86,6 +86,39 @@ hibernate_resume_entry:
 	ret
 
 /*
+ * Another CPU's part (kernel/power/cpu.c): where it parked, so that after
+ * a resume it can be started again and carry on from there.
+ * int hib_cpu_save(struct hib_cpu_ctx *c): 0 now, 1 when hib_cpu_restore()
+ * comes back to it.
+ */
+	.globl hib_cpu_save
+hib_cpu_save:
+	stp	x19, x20, [x0, #0]
+	stp	x21, x22, [x0, #16]
+	stp	x23, x24, [x0, #32]
+	stp	x25, x26, [x0, #48]
+	stp	x27, x28, [x0, #64]
+	stp	x29, x30, [x0, #80]
+	mov	x9, sp
+	str	x9, [x0, #96]
+	mov	x0, #0
+	ret
+
+/* void hib_cpu_restore(struct hib_cpu_ctx *c) */
+	.globl hib_cpu_restore
+hib_cpu_restore:
+	ldp	x19, x20, [x0, #0]
+	ldp	x21, x22, [x0, #16]
+	ldp	x23, x24, [x0, #32]
+	ldp	x25, x26, [x0, #48]
+	ldp	x27, x28, [x0, #64]
+	ldp	x29, x30, [x0, #80]
+	ldr	x9, [x0, #96]
+	mov	sp, x9
+	mov	x0, #1
+	ret
+
+/*
  * void hibernate_jump(u64 pbe_pa, u64 temp_ttbr0, u64 restore_pgd, u64 entry, u64 code_pa)
  * Kernel text: TTBR0 gets the temporary identity tables, then the copy runs
  * at its physical address.

@@ -18,6 +18,7 @@
 #include "platform.h"
 
 #define PSCI_CPU_ON_64 0xc4000003
+#define PSCI_CPU_OFF 0x84000002
 #define PSCI_SYSTEM_OFF 0x84000008
 #define PSCI_SYSTEM_RESET 0x84000009
 
@@ -140,6 +141,14 @@ void arch_emulator_exit(int status)
 
 	/* Returns (after a fixed-up undefined instruction) without semihosting. */
 	arm64_semihost(SEMIHOST_SYS_EXIT, block);
+}
+
+void arch_cpu_die(void)
+{
+	arch_irq_disable();
+	/* Off, so that CPU_ON can start it again; returns only when PSCI is absent or refuses. */
+	psci_call(PSCI_CPU_OFF, 0, 0, 0);
+	arch_halt_forever();
 }
 
 void arch_poweroff(void)

@@ -120,3 +120,36 @@ restore_image_code:
 .done:
 	jmp rdx
 restore_image_code_end:
+
+; Another CPU's part (kernel/power/cpu.c): where it parked, so that after a
+; resume it can be started again and carry on from there.
+; int hib_cpu_save(struct hib_cpu_ctx *c): 0 now, 1 when hib_cpu_restore()
+; comes back to it. The return address is kept in the context, not trusted
+; to the stack, which the caller goes on using.
+global hib_cpu_save
+hib_cpu_save:
+	mov rax, [rsp]
+	mov [rdi + 0], rax
+	lea rax, [rsp + 8]
+	mov [rdi + 8], rax
+	mov [rdi + 16], rbx
+	mov [rdi + 24], rbp
+	mov [rdi + 32], r12
+	mov [rdi + 40], r13
+	mov [rdi + 48], r14
+	mov [rdi + 56], r15
+	xor eax, eax
+	ret
+
+; void hib_cpu_restore(struct hib_cpu_ctx *c)
+global hib_cpu_restore
+hib_cpu_restore:
+	mov rbx, [rdi + 16]
+	mov rbp, [rdi + 24]
+	mov r12, [rdi + 32]
+	mov r13, [rdi + 40]
+	mov r14, [rdi + 48]
+	mov r15, [rdi + 56]
+	mov rsp, [rdi + 8]
+	mov eax, 1
+	jmp [rdi + 0]

@@ -31,6 +31,12 @@ void arch_halt_forever(void)
 		__asm__ volatile("cli; hlt");
 }
 
+void arch_cpu_die(void)
+{
+	/* Halted with interrupts off, only INIT (a restart) moves it again. */
+	arch_halt_forever();
+}
+
 void arch_poweroff(void)
 {
 	arch_irq_disable();

@@ -53,6 +53,13 @@ void arch_irq_enable(void);
 #include <asm/irqflags.h>
 void arch_cpu_relax(void);           /* spin-wait hint */
 __noreturn void arch_halt_forever(void);
+/*
+ * Stop this CPU for good, interrupts off, in a state from which a later
+ * kernel can start it again with the usual bring-up (a resume from
+ * hibernation does): x86 halts (INIT restarts it), arm64 asks PSCI to
+ * turn it off (CPU_ON would refuse a CPU that is still on).
+ */
+__noreturn void arch_cpu_die(void);
 /* True when local interrupts are enabled. */
 bool arch_irqs_enabled(void);
 /*

@@ -70,6 +70,8 @@ void set_user_nice(struct task *t, int nice);
 
 /* Threads alive now (for tests: memory back to baseline). */
 unsigned int nr_threads(void);
+/* After a resume from hibernation: restamp this CPU's running task and idle time. */
+void sched_clock_resumed(void);
 /* Call fn on every task, under the task list's lock with interrupts off (fn must not sleep). */
 void task_for_each(void (*fn)(struct task *t, void *arg), void *arg);
 

@@ -52,6 +52,27 @@ void arch_hibernation_header(u64 *restore_pgd, u64 *resume_entry);
 /* After a resume: what the arch must set up again (timer, per-CPU registers). */
 void arch_hibernation_resumed(void);
 
+/*
+ * The other CPUs (kernel/power/cpu.c) park during the copy with
+ * hib_cpu_save() (0 then; 1 when hib_cpu_restore() comes back to it, on
+ * this CPU after a resume, where it parked). Callee-saved registers, the
+ * stack pointer and the return address: 14 words on either arch.
+ */
+struct hib_cpu_ctx {
+	u64 regs[14];
+};
+int hib_cpu_save(struct hib_cpu_ctx *c);
+__noreturn void hib_cpu_restore(struct hib_cpu_ctx *c);
+/* Stop the other CPUs for the copy (0, or -EBUSY if one would not come). */
+int hibernate_park_cpus(void);
+/* Let them go on where they were (after the copy, or when hibernation failed). */
+void hibernate_release_cpus(void);
+/* The resumed kernel: start them again; each carries on where it parked. */
+void hibernate_restart_cpus(void);
+/* secondary_start_kernel() of a CPU restarted this way: never returns. */
+__noreturn void hibernate_cpu_restarted(unsigned int cpu);
+bool hibernate_cpu_restarting(unsigned int cpu);
+
 /* kernel/power/hibernate.c */
 /* Save the system to the resume device and power off; returns on failure or after resume. */
 int hibernate(void);

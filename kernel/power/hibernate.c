@@ -22,6 +22,7 @@
 #include <pagoda/mm.h>
 #include <pagoda/params.h>
 #include <pagoda/pm.h>
+#include <pagoda/preempt.h>
 #include <pagoda/printk.h>
 #include <pagoda/sched.h>
 #include <pagoda/smp.h>
@@ -99,10 +100,12 @@ static int create_image(void)
 	unsigned long flags;
 	int ret;
 
-	if (num_online_cpus() > 1) {
-		pr_err("PM: hibernation: %u CPUs online; this kernel hibernates with one "
-		       "(boot with one CPU)\n", num_online_cpus());
-		return -EBUSY;
+	/* This thread stays on this CPU while the others park. */
+	preempt_disable();
+	ret = hibernate_park_cpus();
+	if (ret) {
+		preempt_enable();
+		return ret;
 	}
 	flags = arch_irq_save();
 	snapshot_ktime_ns = ktime_get_ns();
@@ -114,9 +117,14 @@ static int create_image(void)
 		hibernation_resuming = true;
 		timekeeping_resume(snapshot_ktime_ns);
 		arch_hibernation_resumed();
+		sched_clock_resumed();
 		clockevent_reprogram();
+		hibernate_restart_cpus();
+	} else {
+		hibernate_release_cpus();
 	}
 	arch_irq_restore(flags);
+	preempt_enable();
 	return ret;
 }
 
@@ -206,6 +214,23 @@ static void *next_safe_page(void *ctx)
 
 static struct restore_plan plan;
 
+/*
+ * The boot kernel's other CPUs: stopped in a state the resumed kernel can
+ * start them from (arch_cpu_die()), and known to be there before the jump.
+ */
+static void stop_other_cpus(void)
+{
+	unsigned int cpu, me = smp_processor_id();
+	u64 deadline = ktime_get_ns() + NSEC_PER_SEC;
+
+	smp_send_stop();
+	for_each_online_cpu(cpu)
+		while (cpu != me && cpu_online(cpu) && ktime_get_ns() < deadline)
+			arch_cpu_relax();
+	/* Past clearing its flag, each is on its way off: give it time to get there. */
+	udelay(20000);
+}
+
 void software_resume(void)
 {
 	struct block_device *bdev;
@@ -245,8 +270,7 @@ void software_resume(void)
 		goto out_release;
 	}
 	blkdev_put(bdev);
-	if (num_online_cpus() > 1)
-		smp_send_stop();
+	stop_other_cpus();
 	dpm_quiesce();
 	arch_irq_disable();
 	err = swsusp_arch_resume(plan.pbe_head ? __pa(plan.pbe_head) : 0, h.restore_pgd,

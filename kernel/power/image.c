@@ -86,6 +86,10 @@ int swsusp_header_check(const struct swsusp_header *h, const struct swsusp_expec
 		*why = "image made with a different memory layout";
 		return -EPERM;
 	}
+	if (!h->nr_cpus || h->nr_cpus > e->nr_cpus) {
+		*why = "image made with more CPUs than this machine has";
+		return -EPERM;
+	}
 	if (!h->resume_entry || !h->restore_pgd || (h->restore_pgd & (SWSUSP_BLOCK - 1))) {
 		*why = "resume address or page-table root is missing";
 		return -EINVAL;

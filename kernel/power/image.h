@@ -71,6 +71,7 @@ struct swsusp_expect {
 	const struct swsusp_region *regions;
 	u32 nr_regions;
 	u64 max_pfn;			/* no pfn of the image may reach this */
+	u32 nr_cpus;			/* CPUs this machine has, online or not */
 };
 
 u32 swsusp_header_crc(const struct swsusp_header *h);

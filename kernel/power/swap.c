@@ -14,6 +14,7 @@
 #include <pagoda/mm.h>
 #include <pagoda/printk.h>
 #include <pagoda/slab.h>
+#include <pagoda/smp.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
 #include <pagoda/wait.h>
@@ -242,6 +243,7 @@ void swsusp_fill_expect(struct swsusp_expect *e, struct block_device *bdev,
 		e->build_id_len = note[1];
 	}
 	e->device_blocks = bdev ? device_blocks(bdev) : 0;
+	e->nr_cpus = num_possible_cpus();
 	*nr = hibernate_ram_regions(regions, SWSUSP_MAX_REGIONS);
 	e->regions = regions;
 	e->nr_regions = *nr;

@@ -82,6 +82,23 @@ void resched_cpu(unsigned int cpu)
 		arch_send_ipi(cpu, IPI_RESCHEDULE);
 }
 
+/*
+ * After a resume from hibernation the cycle counter has restarted: the
+ * stamps this CPU took from it before the snapshot belong to another
+ * count. Take them again, so that nobody is charged (and no idle time
+ * counted) across the jump. Interrupts off, on the CPU concerned.
+ */
+void sched_clock_resumed(void)
+{
+	struct rq *rq = &runqueues[smp_processor_id()];
+	struct cpu_local *c = this_cpu();
+
+	if (rq->curr)
+		rq->curr->exec_start = arch_cycles();
+	if (c->idle_since)
+		c->idle_since = arch_cycles();
+}
+
 /* Charge the running task for the time since it was last charged. */
 static void update_curr(struct rq *rq)
 {

@@ -24,6 +24,7 @@ static const struct swsusp_region regions[2] = { { 0, 0x9f }, { 0x100, 0x40000 }
 static const struct swsusp_expect expect = {
 	.arch = "x86_64", .platform = "pc", .build_id = build_id, .build_id_len = 20,
 	.device_blocks = 65536, .regions = regions, .nr_regions = 2, .max_pfn = 0x40000,
+	.nr_cpus = 4,
 };
 
 static void valid_header(struct swsusp_header *h)

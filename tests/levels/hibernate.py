@@ -116,9 +116,9 @@ def hibernate_unit(name, needs, make_cmd, dev, partitioned):
 
 
 hibernate_unit("system-hibernate-x86_64", "x86_64",
-               lambda ctx, l, d: ctx.x86_cmd(cmdline=l, disks=d, smp=1), "vda2", True)
+               lambda ctx, l, d: ctx.x86_cmd(cmdline=l, disks=d, smp=2), "vda2", True)
 hibernate_unit("system-hibernate-arm64-virt", "arm64-virt",
-               lambda ctx, l, d: ctx.arm64_cmd("virt", l, disks=d, smp=1), "vda", False)
+               lambda ctx, l, d: ctx.arm64_cmd("virt", l, disks=d, smp=2), "vda", False)
 
 
 # --- bad images ---------------------------------------------------------------
