@@ -41,9 +41,19 @@ u32 crc32_le(u32 crc, const void *p, size_t len)
 	return crc_bytes(crc32_table, crc, p, len);
 }
 
-u32 crc32c(u32 crc, const void *p, size_t len)
+u32 (*crc32c_arch)(u32 crc, const void *p, size_t len);
+
+u32 crc32c_sw(u32 crc, const void *p, size_t len)
 {
 	if (!smp_load_acquire(&crc32c_table_ready))
 		init_table(crc32c_table, CRC32C_POLY_LE, &crc32c_table_ready);
 	return crc_bytes(crc32c_table, crc, p, len);
+}
+
+u32 crc32c(u32 crc, const void *p, size_t len)
+{
+	/* An image is hundreds of MiB: the CPU's instruction is many times the table. */
+	if (crc32c_arch)
+		return crc32c_arch(crc, p, len);
+	return crc32c_sw(crc, p, len);
 }

@@ -27,10 +27,28 @@ static void test_crc32c_check_value(struct ktest *t)
 	KEXPECT_NE(t, crc32c(~0U, "123456789", 9), crc32_le(~0U, "123456789", 9));
 }
 
+/* The CPU's instruction (where the arch found one) agrees with the table. */
+static void test_crc32c_arch_matches_table(struct ktest *t)
+{
+	u8 buf[1031];
+	u32 seed = 12345;
+
+	for (unsigned int i = 0; i < sizeof(buf); i++) {
+		seed = seed * 1103515245 + 12345;
+		buf[i] = (u8)(seed >> 16);
+	}
+	/* Every start alignment and a spread of lengths. */
+	for (unsigned int off = 0; off < 9; off++)
+		for (unsigned int len = 0; len + off <= sizeof(buf); len += 97)
+			KEXPECT_EQ(t, crc32c(~0U, buf + off, len), crc32c_sw(~0U, buf + off, len));
+	ktest_log(t, "crc32c: %s", crc32c_arch ? "the CPU's instruction" : "the table (no instruction)");
+}
+
 static struct ktest_case crc32_cases[] = {
 	KTEST_CASE(test_crc32_check_value),
 	KTEST_CASE(test_crc32_incremental),
 	KTEST_CASE(test_crc32c_check_value),
+	KTEST_CASE(test_crc32c_arch_matches_table),
 	{}
 };
 KTEST_SUITE(crc32, crc32_cases);

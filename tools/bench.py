@@ -12,6 +12,7 @@ under nested virtualization. Every column says which it is.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -199,6 +200,70 @@ def bench_host():
     """build/host/bench-page-alloc's table and records (host_program)."""
     return host_program("bench-page-alloc",
                         "page allocator on the host against a minimal buddy", ["--instructions"])
+
+
+FIO_SEQ = ("fio --name=seq%s --filename=vda --rw=%s --bs=256k --iodepth=8 --size=64m "
+           "--ioengine=async --direct=1")
+
+
+def fio_mib(text, direction):
+    """fio's group line (READ: bw=12.3MiB/s ...) in MiB/s, or None."""
+    m = re.search(r"%s: bw=([\d.]+)(KiB|MiB|GiB)/s" % direction, text)
+    if not m:
+        return None
+    return float(m.group(1)) * {"KiB": 1 / 1024, "MiB": 1, "GiB": 1024}[m.group(2)]
+
+
+def hibernate_image(target, accel, mem, fill_mib=256):
+    """Hibernation's own I/O: in one boot, fio's sequential write and read
+    on the resume disk, then `hibernate` with fill_mib MiB of patterned
+    pages; the next boot resumes. Returns one record, or None."""
+    disk = scratch_disk(size=512 << 20, name="hibernate512.img")
+    with open(disk, "r+b") as f:  # no image left from an earlier run
+        f.write(bytes(4096))
+    cmdline = ('resume=vda panic=-1 shell.run="%s;%s;hibstate fill %d 1;hibernate;poweroff"'
+               % (FIO_SEQ % ("w", "write"), FIO_SEQ % ("r", "read"), fill_mib))
+    logs, texts = [], []
+    for i in (1, 2):
+        cmd = target_cmd(target, accel, mem, cmdline, None, [disk])
+        b = Boot(cmd, os.path.join(OUT, "hibernate-image-%s-%s-%d.log" % (target, accel, i)),
+                 900).run()
+        logs.append(b.log)
+        texts.append(b.text.replace("\r", ""))
+    one, two = texts
+    w = re.search(r"image written to vda: (\d+) pages in (\d+) ms \((\d+) MiB/s\)", one)
+    done = re.search(r"hibernation: done in (\d+) ms", one)
+    r = re.search(r"image read in (\d+) ms \((\d+) MiB/s\)", two)
+    jump = re.search(r"jumping into the image (\d+) ms after boot", two)
+    back = re.search(r"resumed from hibernation;.* back in (\d+) us", two)
+    if not (w and done and r and jump and back):
+        print("bench: hibernate image on %s: no complete hibernate/resume (logs %s)"
+              % (target, ", ".join(logs)))
+        return None
+    return {"bench": "hibernate-image", "case": "image", "target": target,
+            "qemu_accel": accel, "mem": mem, "image_pages": int(w.group(1)),
+            "fio_write_mib_s": fio_mib(one, "WRITE"), "fio_read_mib_s": fio_mib(one, "READ"),
+            "image_write_mib_s": int(w.group(3)), "image_read_mib_s": int(r.group(2)),
+            "hibernate_ms": int(done.group(1)), "write_ms": int(w.group(2)),
+            "read_ms": int(r.group(1)),
+            "resume_ms": int(jump.group(1)) + int(back.group(1)) / 1000.0}
+
+
+def hibernate_image_table(rows):
+    print("\nhibernate: the image against the disk's own sequential bandwidth (fio, same boot),"
+          " and end-to-end times")
+    print("  %-18s %8s %10s %10s %6s %10s %10s %6s %12s %10s" % (
+        "target", "image", "fio write", "img write", "ratio", "fio read", "img read", "ratio",
+        "hibernate", "resume"))
+    for r in rows:
+        fw, fr = r["fio_write_mib_s"] or 0, r["fio_read_mib_s"] or 0
+        print("  %-18s %5d MiB %6.1f MiB/s %6d MiB/s %5.2fx %6.1f MiB/s %6d MiB/s %5.2fx %9d ms %7.0f ms" % (
+            "%s %s" % (r["target"], r["qemu_accel"]), r["image_pages"] >> 8, fw,
+            r["image_write_mib_s"], r["image_write_mib_s"] / fw if fw else 0, fr,
+            r["image_read_mib_s"], r["image_read_mib_s"] / fr if fr else 0,
+            r["hibernate_ms"], r["resume_ms"]))
+    print("  (resume: the boot kernel's time to the jump, reading the image included, plus the"
+          " resumed kernel's restore)")
 
 
 def host_program(name, what, args=()):
@@ -519,6 +584,16 @@ def main():
                         r["before_ns"] / max(r["after_ns"], 1)))
             hb.append(("%s %s" % (target, accel), boots))
         results += hb
+        rows = []
+        for target, accel in columns:
+            if target == "arm64-pi4":  # QEMU's raspi4b SD hosts: PIO, too slow for an image
+                continue
+            print("bench: hibernate image on %s under %s" % (target, accel.upper()))
+            rec = hibernate_image(target, accel, a.mem)
+            if rec:
+                rows.append(rec)
+        hibernate_image_table(rows)
+        results.append(("hibernate-image", [rows]))
     # dm-snapshot, the fine-grained locking seed's table: fio through
     # snapshot-origin and snapshot, the mutex and the fine scheme in one boot.
     if a.bench in ("all", "dmsnap"):

@@ -246,6 +246,7 @@ void arch_late_init(void)
 {
 	int err;
 
+	arm64_crc32c_init();
 	if (!uart_irq) {
 		pr_info("arm64: console input stays polled (the device tree names no GIC "
 			"interrupt for the PL011)\n");

@@ -56,6 +56,7 @@ void arch_late_init(void)
 {
 	int err = uart_enable_rx_irq(&com1.port, isa_irq_to_gsi(4));
 
+	x86_crc32c_init();
 	if (err)
 		pr_warn("x86: COM1 stays polled (%s)\n", errmsg(err));
 }

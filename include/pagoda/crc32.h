@@ -9,5 +9,9 @@
 u32 crc32_le(u32 crc, const void *p, size_t len);
 /* CRC-32C (Castagnoli, reflected, 0x82f63b78), the same convention: ~crc32c(~0, ...) is iSCSI's. */
 u32 crc32c(u32 crc, const void *p, size_t len);
+/* The table way, whatever the CPU has (the tests compare the two). */
+u32 crc32c_sw(u32 crc, const void *p, size_t len);
+/* Set by the arch at boot when the CPU computes CRC-32C itself (SSE4.2, ARMv8 CRC32). */
+extern u32 (*crc32c_arch)(u32 crc, const void *p, size_t len);
 
 #endif

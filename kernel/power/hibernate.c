@@ -48,6 +48,8 @@ bool hibernation_resuming;
 static struct snapshot snap;
 static struct swsusp_header header;
 static u64 snapshot_ktime_ns, snapshot_real_ns;
+/* In the resumed kernel: when its clock started again, for the report. */
+static u64 resumed_at_ns;
 
 int swsusp_save(void)
 {
@@ -116,6 +118,7 @@ static int create_image(void)
 		/* Back from the image: this CPU's clock and timer first. */
 		hibernation_resuming = true;
 		timekeeping_resume(snapshot_ktime_ns);
+		resumed_at_ns = ktime_get_ns();
 		arch_hibernation_resumed();
 		sched_clock_resumed();
 		clockevent_reprogram();
@@ -130,15 +133,17 @@ static int create_image(void)
 
 static void report_resumed(void)
 {
-	pr_info("PM: resumed from hibernation; the clock carries on from %llu.%03llu s\n",
+	pr_info("PM: resumed from hibernation; the clock carries on from %llu.%03llu s; "
+		"CPUs, devices and tasks back in %llu us\n",
 		(unsigned long long)(snapshot_ktime_ns / NSEC_PER_SEC),
-		(unsigned long long)(snapshot_ktime_ns / NSEC_PER_MSEC % 1000));
+		(unsigned long long)(snapshot_ktime_ns / NSEC_PER_MSEC % 1000),
+		(unsigned long long)((ktime_get_ns() - resumed_at_ns) / 1000));
 }
 
 int hibernate(void)
 {
 	struct block_device *bdev = open_resume_device("hibernation");
-	u64 t0 = ktime_get_ns();
+	u64 t0 = ktime_get_ns(), t_frozen, t_copied;
 	int err;
 
 	if (IS_ERR(bdev))
@@ -152,6 +157,7 @@ int hibernate(void)
 	err = dpm_freeze();
 	if (err)
 		goto out_thaw;
+	t_frozen = ktime_get_ns();
 	err = snapshot_create_bitmaps(&snap);
 	if (!err)
 		err = snapshot_preallocate(&snap);
@@ -175,9 +181,10 @@ int hibernate(void)
 		return 0;
 	}
 	snapshot_trim_copies(&snap);
+	t_copied = ktime_get_ns();
 	pr_info("PM: hibernation: snapshot of %lu pages (%lu MiB) in %llu ms\n", snap.image_pages,
 		snap.image_pages >> (20 - PAGE_SHIFT),
-		(unsigned long long)((ktime_get_ns() - t0) / NSEC_PER_MSEC));
+		(unsigned long long)((t_copied - t_frozen) / NSEC_PER_MSEC));
 	/* Devices back, to write the image; tasks stay frozen. */
 	dpm_thaw();
 	fill_header(&header);
@@ -187,10 +194,14 @@ int hibernate(void)
 	if (!err) {
 		u64 ns = swsusp_last_write_ns;
 
-		pr_info("PM: hibernation: image written to %s: %lu pages in %llu ms (%llu MiB/s); "
-			"powering off\n", bdev->bd_name, snap.image_pages,
-			(unsigned long long)(ns / NSEC_PER_MSEC),
+		pr_info("PM: hibernation: image written to %s: %lu pages in %llu ms (%llu MiB/s)\n",
+			bdev->bd_name, snap.image_pages, (unsigned long long)(ns / NSEC_PER_MSEC),
 			(unsigned long long)hibernate_mib_per_s((u64)snap.image_pages * PAGE_SIZE, ns));
+		pr_info("PM: hibernation: done in %llu ms (freeze %llu, snapshot %llu, write %llu); "
+			"powering off\n", (unsigned long long)((ktime_get_ns() - t0) / NSEC_PER_MSEC),
+			(unsigned long long)((t_frozen - t0) / NSEC_PER_MSEC),
+			(unsigned long long)((t_copied - t_frozen) / NSEC_PER_MSEC),
+			(unsigned long long)(ns / NSEC_PER_MSEC));
 		arch_emulator_exit(0);
 		arch_poweroff();
 	}
@@ -260,9 +271,10 @@ void software_resume(void)
 	err = swsusp_read(bdev, &h, &plan);
 	if (err)
 		goto out_release;
-	pr_info("PM: resume: image read in %llu ms: %lu pages in place, %lu to copy\n",
-		(unsigned long long)(swsusp_last_read_ns / NSEC_PER_MSEC), plan.direct,
-		plan.relocated);
+	pr_info("PM: resume: image read in %llu ms (%llu MiB/s): %lu pages in place, %lu to copy\n",
+		(unsigned long long)(swsusp_last_read_ns / NSEC_PER_MSEC),
+		(unsigned long long)hibernate_mib_per_s(h.image_pages * PAGE_SIZE, swsusp_last_read_ns),
+		plan.direct, plan.relocated);
 	/* Used once: a crash from here on must not resume the same image again. */
 	err = swsusp_erase_signature(bdev);
 	if (err) {
@@ -272,6 +284,8 @@ void software_resume(void)
 	blkdev_put(bdev);
 	stop_other_cpus();
 	dpm_quiesce();
+	pr_info("PM: resume: jumping into the image %llu ms after boot\n",
+		(unsigned long long)(ktime_get_ns() / NSEC_PER_MSEC));
 	arch_irq_disable();
 	err = swsusp_arch_resume(plan.pbe_head ? __pa(plan.pbe_head) : 0, h.restore_pgd,
 				 h.resume_entry, next_safe_page, &plan);

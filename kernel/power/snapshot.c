@@ -425,14 +425,19 @@ int restore_plan_reserve(struct restore_plan *p, unsigned long arch_extra)
 	return 0;
 }
 
-void *restore_plan_safe_page(struct restore_plan *p)
+static void *take_safe_page(struct restore_plan *p)
 {
-	void *va;
-
 	if (p->safe_used == p->nr_safe)
 		return NULL;
-	va = page_address(p->safe[p->safe_used++]);
-	memset(va, 0, PAGE_SIZE);
+	return page_address(p->safe[p->safe_used++]);
+}
+
+void *restore_plan_safe_page(struct restore_plan *p)
+{
+	void *va = take_safe_page(p);
+
+	if (va)
+		memset(va, 0, PAGE_SIZE);
 	return va;
 }
 
@@ -453,7 +458,7 @@ void *restore_plan_buffer(struct restore_plan *p, u64 pfn)
 			p->pbe_head = pp;
 		p->pbe_tail = pp;
 	}
-	buf = restore_plan_safe_page(p);
+	buf = take_safe_page(p); /* the read fills all of it */
 	if (!buf)
 		return NULL;
 	p->pbe_tail->e[p->pbe_tail->count].src = __pa(buf);

@@ -271,29 +271,55 @@ int swsusp_check(struct block_device *bdev, struct swsusp_header *h)
 	return err;
 }
 
-/* Read blocks [block, block + n) into bufs, then fold them into *crc in order. */
-static int read_batch(struct block_device *bdev, u64 block, void **bufs, unsigned int n, u32 *crc)
-{
-	struct hib_io io;
-	int err = 0;
+#define BATCH (IO_PAGES * IO_DEPTH)
 
-	hib_io_init(&io, bdev, REQ_OP_READ, block);
-	for (unsigned int i = 0; i < n && !err; i++)
-		err = hib_io_page(&io, bufs[i]);
-	err = hib_io_finish(&io) ? io.error : err;
-	for (unsigned int i = 0; i < n && !err; i++)
-		*crc = crc32c(*crc, bufs[i], SWSUSP_BLOCK);
+/*
+ * The data is read a batch at a time, and each batch is checksummed while
+ * the next one is on its way from the device: two batches, alternating.
+ */
+struct read_pipe {
+	struct hib_io io[2];
+	void **bufs[2];
+	unsigned int n[2];
+	int cur;
+	u32 crc;
+};
+
+static int pipe_finish(struct read_pipe *rp, int which)
+{
+	int err = hib_io_finish(&rp->io[which]);
+
+	for (unsigned int i = 0; i < rp->n[which] && !err; i++)
+		rp->crc = crc32c(rp->crc, rp->bufs[which][i], SWSUSP_BLOCK);
+	rp->n[which] = 0;
 	return err;
 }
 
-#define BATCH (IO_PAGES * IO_DEPTH)
+/* Send the filled batch off, then checksum the one before it. */
+static int pipe_submit(struct read_pipe *rp, struct block_device *bdev, u64 block)
+{
+	int me = rp->cur, err = 0;
+
+	hib_io_init(&rp->io[me], bdev, REQ_OP_READ, block);
+	for (unsigned int i = 0; i < rp->n[me] && !err; i++)
+		err = hib_io_page(&rp->io[me], rp->bufs[me][i]);
+	hib_io_submit(&rp->io[me]);
+	rp->cur = !me;
+	if (rp->n[rp->cur]) {
+		int e = pipe_finish(rp, rp->cur);
+
+		err = err ? err : e;
+	}
+	return err;
+}
 
 int swsusp_read(struct block_device *bdev, const struct swsusp_header *h, struct restore_plan *p)
 {
 	u64 start = ktime_get_ns(), last = ~0ULL, block = 1 + h->meta_pages, done = 0;
-	u32 meta_crc = ~0U, data_crc = ~0U;
-	void **bufs = kmalloc(BATCH * sizeof(void *), GFP_KERNEL);
+	u32 meta_crc = ~0U;
+	void **bufs = kmalloc(2 * BATCH * sizeof(void *), GFP_KERNEL);
 	u64 *pfns = (u64 *)__get_free_pages(GFP_KERNEL, 0);
+	struct read_pipe rp = { .crc = ~0U };
 	unsigned int shown = 0;
 	const char *why = NULL;
 	int err = 0;
@@ -329,6 +355,8 @@ int swsusp_read(struct block_device *bdev, const struct swsusp_header *h, struct
 		goto out;
 
 	/* Pass 2: the data, each page into its own frame or a safe buffer. */
+	rp.bufs[0] = bufs;
+	rp.bufs[1] = bufs + BATCH;
 	for (u64 m = 0; m < h->meta_pages && !err; m++) {
 		u64 left = h->image_pages - m * SWSUSP_PFNS_PER_BLOCK;
 		unsigned int n = left < SWSUSP_PFNS_PER_BLOCK ? (unsigned int)left : SWSUSP_PFNS_PER_BLOCK;
@@ -337,17 +365,26 @@ int swsusp_read(struct block_device *bdev, const struct swsusp_header *h, struct
 		for (unsigned int i = 0; i < n && !err; i += BATCH) {
 			unsigned int k = MIN(n - i, (unsigned int)BATCH);
 
-			for (unsigned int j = 0; j < k; j++)
-				if (!(bufs[j] = restore_plan_buffer(p, pfns[i + j])))
+			for (unsigned int j = 0; j < k && !err; j++)
+				if (!(rp.bufs[rp.cur][j] = restore_plan_buffer(p, pfns[i + j])))
 					err = -ENOMEM;
-			if (!err)
-				err = read_batch(bdev, block, bufs, k, &data_crc);
+			if (!err) {
+				rp.n[rp.cur] = k;
+				err = pipe_submit(&rp, bdev, block);
+			}
 			block += k;
 			done += k;
 			progress("reading", done, h->image_pages, &shown);
 		}
 	}
-	if (!err && data_crc != h->data_crc) {
+	/* The last batch in flight (and on an error, whatever is still out). */
+	for (int i = 0; i < 2; i++)
+		if (rp.n[i]) {
+			int e = pipe_finish(&rp, i);
+
+			err = err ? err : e;
+		}
+	if (!err && rp.crc != h->data_crc) {
 		pr_err("PM: resume: image refused: data checksum does not match; booting normally\n");
 		err = -EINVAL;
 	} else if (err) {

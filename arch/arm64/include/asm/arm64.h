@@ -74,6 +74,8 @@ enum vector_kind {
 void arm64_dump_regs(const struct pt_regs *r);
 void arm64_user_sync(struct pt_regs *regs, const char *name);
 void arm64_fpsimd_cpu_init(void);
+/* CRC-32C with the ARMv8 CRC32 instructions, when the CPU has them (crc32c.c). */
+void arm64_crc32c_init(void);
 
 /* mmu.c */
 void paging_init(u64 image_pa);

@@ -86,6 +86,8 @@ struct cpu_features {
 };
 extern struct cpu_features cpu;
 void cpu_detect(void);
+/* CRC-32C with SSE4.2, when the CPU has it (crc32c.c). */
+void x86_crc32c_init(void);
 
 /* Saved by the exception entry stubs (entry.asm); the layout is shared. */
 struct pt_regs {
