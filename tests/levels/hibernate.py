@@ -48,19 +48,37 @@ def line(dev, extra=""):
     return "resume=%s panic=-1 %s" % (dev, extra)
 
 
-def first_session():
-    return [(r"pagoda> ", "hibstate counter\r"),
-            (r"pagoda> ", "hibstate fill 64 7\r"),
-            (r"pagoda> ", "uptime\r"),
-            (r"pagoda> ", "hibernate\r")]
+# x86-64 also leaves a user process running through it (a musl program in a
+# clock_gettime loop): after the resume it is still there, and ends by the
+# signal it is sent, not by a fault.
+USER_PROG = "run /bin/libctest-musl clock 100000000000 &\r"
 
 
-def second_session():
+def first_session(with_process):
+    return ([(r"pagoda> ", USER_PROG)] if with_process else []) + [
+        (r"pagoda> ", "hibstate counter\r"),
+        (r"pagoda> ", "hibstate fill 64 7\r"),
+        (r"pagoda> ", "uptime\r"),
+        (r"pagoda> ", "hibernate\r")]
+
+
+def second_session(with_process):
+    seen = {}
+
+    def remember(m):
+        seen["pid"] = m.group(1)
+        return ""
+    tail = [(r"pagoda> ", "poweroff\r")]
+    if with_process:
+        tail = [(r"pagoda> ", "ps\r"),
+                (r"\n +(\d+) +\d+ +[RS] +\d+ libctest-musl", remember),
+                (r"pagoda> ", lambda m: "kill %s\r" % seen["pid"]),
+                (r"killed by signal|pagoda> ", "\r"),
+                (r"pagoda> ", "poweroff\r")]
     return [(r"pagoda> ", "hibstate counter\r"),
             (r"pagoda> ", "hibstate check\r"),
             (r"pagoda> ", "uptime\r"),
-            (r"pagoda> ", "history\r"),
-            (r"pagoda> ", "poweroff\r")]
+            (r"pagoda> ", "history\r")] + tail
 
 
 def counter_of(text):
@@ -72,19 +90,21 @@ def uptime_of(text):
     return [float(x) for x in re.findall(r"up (\d+\.\d+) s", text)]
 
 
-def hibernate_unit(name, needs, make_cmd, dev, partitioned):
+def hibernate_unit(name, needs, make_cmd, dev, partitioned, with_process):
     @unit(name, "system", needs=[needs])
     def run(ctx):
         disk = scratch(name + ".img", DISK_MIB)
         if partitioned:
             mbr(disk, DISK_MIB)
-        b1 = ctx.boot(make_cmd(ctx, line(dev), [disk]), name + "-1", 300, first_session())
+        b1 = ctx.boot(make_cmd(ctx, line(dev), [disk]), name + "-1", 300,
+                      first_session(with_process))
         t1 = b1.clean_text()
         wrote = "PM: hibernation: image written to %s" % dev in t1 and not b1.timed_out
         if not ctx.tally.check("%s:image-written" % name, wrote,
                                "no image written, or QEMU did not end (log %s)" % rel(b1.log)):
             return
-        b2 = ctx.boot(make_cmd(ctx, line(dev), [disk]), name + "-2", 300, second_session())
+        b2 = ctx.boot(make_cmd(ctx, line(dev), [disk]), name + "-2", 300,
+                      second_session(with_process))
         t2 = b2.clean_text()
         c1, c2 = counter_of(t1), counter_of(t2)
         u1, u2 = uptime_of(t1), uptime_of(t2)
@@ -102,6 +122,9 @@ def hibernate_unit(name, needs, make_cmd, dev, partitioned):
                                      c1 and c2 and c2[0][1] > c1[-1][1])),
             ("powered-off", "Power down." in t2 and not b2.timed_out),
         ]
+        if with_process:
+            checks.append(("user-process-carried-on",
+                           re.search(r"libctest-musl: killed by signal 15", after) is not None))
         for what, ok in checks:
             ctx.tally.check("%s:%s" % (name, what), ok, "(logs %s, %s)" % (rel(b1.log), rel(b2.log)))
         # Used once: the signature was erased, so this boot is a fresh one.
@@ -116,9 +139,9 @@ def hibernate_unit(name, needs, make_cmd, dev, partitioned):
 
 
 hibernate_unit("system-hibernate-x86_64", "x86_64",
-               lambda ctx, l, d: ctx.x86_cmd(cmdline=l, disks=d, smp=2), "vda2", True)
+               lambda ctx, l, d: ctx.x86_cmd(cmdline=l, disks=d, smp=2), "vda2", True, True)
 hibernate_unit("system-hibernate-arm64-virt", "arm64-virt",
-               lambda ctx, l, d: ctx.arm64_cmd("virt", l, disks=d, smp=2), "vda", False)
+               lambda ctx, l, d: ctx.arm64_cmd("virt", l, disks=d, smp=2), "vda", False, False)
 
 
 # --- bad images ---------------------------------------------------------------
