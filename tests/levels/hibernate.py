@@ -7,8 +7,9 @@ same command line, resumes: the shell carries on (the next prompt, the
 same history, no new welcome), the thread has counted on, the pattern is
 intact and the clock continues. A third boot finds the signature erased.
 
-    system-hibernate-x86_64      resume=vda2 (a partition, MBR)
-    system-hibernate-arm64-virt  resume=vda (the whole disk)
+    system-hibernate-x86_64      resume=vda2 (a partition, MBR), 2 CPUs, a user
+                                 process and a dm device through it
+    system-hibernate-arm64-virt  resume=vda (the whole disk), 2 CPUs
     system-hibernate-refused     x86-64: a flipped data byte, a damaged
                                  header, another kernel build, a truncated
                                  device, foreign data: each refused with its
@@ -50,12 +51,18 @@ def line(dev, extra=""):
 
 # x86-64 also leaves a user process running through it (a musl program in a
 # clock_gettime loop): after the resume it is still there, and ends by the
-# signal it is sent, not by a fault.
+# signal it is sent, not by a fault. And a device-mapper device on the
+# disk's first partition, written before: after the resume it is still
+# there, reads back what was written, and takes new writes.
 USER_PROG = "run /bin/libctest-musl clock 100000000000 &\r"
+DM_BEFORE = ["dmsetup create lin --table '0 8192 linear vda1 0'\r", "blk write dm-0 0 64 9\r"]
+DM_AFTER = ["dmsetup status lin\r", "blk verify dm-0 0 64 9\r", "blk write dm-0 64 8 3\r",
+            "blk verify dm-0 64 8 3\r"]
 
 
 def first_session(with_process):
-    return ([(r"pagoda> ", USER_PROG)] if with_process else []) + [
+    extra = [USER_PROG] + DM_BEFORE if with_process else []
+    return [(r"pagoda> ", x) for x in extra] + [
         (r"pagoda> ", "hibstate counter\r"),
         (r"pagoda> ", "hibstate fill 64 7\r"),
         (r"pagoda> ", "uptime\r"),
@@ -78,7 +85,8 @@ def second_session(with_process):
     return [(r"pagoda> ", "hibstate counter\r"),
             (r"pagoda> ", "hibstate check\r"),
             (r"pagoda> ", "uptime\r"),
-            (r"pagoda> ", "history\r")] + tail
+            (r"pagoda> ", "history\r")] + \
+        [(r"pagoda> ", x) for x in (DM_AFTER if with_process else [])] + tail
 
 
 def counter_of(text):
@@ -125,6 +133,10 @@ def hibernate_unit(name, needs, make_cmd, dev, partitioned, with_process):
         if with_process:
             checks.append(("user-process-carried-on",
                            re.search(r"libctest-musl: killed by signal 15", after) is not None))
+            checks.append(("dm-device-carried-on",
+                           "0 8192 linear" in after and
+                           "verify 64 sectors at 0: 0 bad" in after and
+                           "verify 8 sectors at 64: 0 bad" in after))
         for what, ok in checks:
             ctx.tally.check("%s:%s" % (name, what), ok, "(logs %s, %s)" % (rel(b1.log), rel(b2.log)))
         # Used once: the signature was erased, so this boot is a fresh one.
