@@ -11,7 +11,8 @@ intact and the clock continues. A third boot finds the signature erased.
                                  process and a dm device through it
     system-hibernate-arm64-virt  resume=vda (the whole disk), 2 CPUs
     system-hibernate-refused     x86-64: a flipped data byte, a damaged
-                                 header, another kernel build, a truncated
+                                 header, another kernel build (forged, and
+                                 the real VDSO_LAYOUT=alt kernel), a truncated
                                  device, foreign data: each refused with its
                                  reason, and the machine boots normally
     system-hibernate-crash       x86-64: QEMU killed during the image write
@@ -23,7 +24,7 @@ import re
 import shutil
 import struct
 
-from .common import rel, unit
+from .common import paths, rel, unit
 from .disks import scratch
 
 DISK_MIB = 160
@@ -196,7 +197,7 @@ def variant(src, dst, change):
         change(f, block, size, meta)
 
 
-@unit("system-hibernate-refused", "system", needs=["x86_64"])
+@unit("system-hibernate-refused", "system", needs=["x86_64", "x86_64-vdso-alt"])
 def refused(ctx):
     """x86-64: images that must not be resumed (a flipped data byte, a
     damaged header, another build, a truncated device, foreign data) are
@@ -233,15 +234,24 @@ def refused(ctx):
         f.seek(0)
         f.write(os.urandom(1 << 20))
 
-    cases = [("data-checksum", flip_data, "data checksum does not match"),
-             ("header-checksum", damage_header, "header checksum does not match"),
-             ("other-build", other_build, "different kernel build"),
-             ("truncated", truncate, "larger than the resume device"),
-             ("foreign-data", foreign, "no hibernation signature")]
-    for what, change, why in cases:
+    def unchanged(f, block, size, meta):
+        pass
+
+    # (what, the change, the reason expected, the kernel that boots)
+    cases = [("data-checksum", flip_data, "data checksum does not match", None),
+             ("header-checksum", damage_header, "header checksum does not match", None),
+             ("other-build-forged", other_build, "different kernel build", None),
+             # A real other build: the kernel of make VDSO_LAYOUT=alt, given a good image.
+             ("other-build", unchanged, "different kernel build", paths.X86_KERNEL_VDSO_ALT),
+             ("truncated", truncate, "larger than the resume device", None),
+             ("foreign-data", foreign, "no hibernation signature", None)]
+    for what, change, why, kernel in cases:
         disk = os.path.join(os.path.dirname(good), "%s-%s.img" % (name, what))
         variant(good, disk, change)
-        b = ctx.boot(cmd(line("vda", 'shell.run="poweroff"'), disk), "%s-%s" % (name, what), 200)
+        l = line("vda", 'shell.run="poweroff"')
+        c = cmd(l, disk) if not kernel else \
+            ctx.x86_cmd(cmdline=l, disks=[disk], smp=1, kernel=kernel)
+        b = ctx.boot(c, "%s-%s" % (name, what), 200)
         t = b.clean_text()
         ctx.tally.check("%s:%s" % (name, what),
                         why in t and "PM: resumed" not in t and "Welcome to Pagoda" in t
