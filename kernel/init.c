@@ -128,6 +128,8 @@ void start_kernel(void)
 	page_alloc_init_late();
 	/* resume=: if it holds a hibernation image, this boot ends here (kernel/power/). */
 	software_resume();
+	/* hibernate: the tests' way to hibernate without a shell (kernel/power/). */
+	hibernate_boot_request();
 	if (test_list[0] || bench_list[0])
 		page_alloc_wait_deferred(); /* tests and benchmarks want all of memory, still */
 	if (test_list[0])

@@ -78,6 +78,8 @@ bool hibernate_cpu_restarting(unsigned int cpu);
 int hibernate(void);
 /* At boot, after the drivers: resume from resume= if it holds an image. */
 void software_resume(void);
+/* The `hibernate` boot parameter: hibernate once the boot is done. */
+void hibernate_boot_request(void);
 /* True from the resume entry until devices and threads run again. */
 extern bool hibernation_resuming;
 

@@ -38,6 +38,9 @@ PARAM_STRING("resume", resume_dev,
 	     "the block device hibernation writes its image to and resumes from (vda2...)");
 static bool noresume;
 PARAM_BOOL("noresume", noresume, "do not resume from the resume= device at boot");
+static bool hibernate_at_boot;
+PARAM_BOOL("hibernate", hibernate_at_boot,
+	   "hibernate as soon as the boot is done (tests); the resumed kernel goes on to the shell");
 
 bool hibernation_resuming;
 
@@ -104,6 +107,11 @@ static int create_image(void)
 
 	/* This thread stays on this CPU while the others park. */
 	preempt_disable();
+	if (smp_processor_id() != 0) {
+		/* hibernate() moved us to CPU 0; a resume can only come back there. */
+		preempt_enable();
+		return -EBUSY;
+	}
 	ret = hibernate_park_cpus();
 	if (ret) {
 		preempt_enable();
@@ -143,11 +151,19 @@ static void report_resumed(void)
 int hibernate(void)
 {
 	struct block_device *bdev = open_resume_device("hibernation");
-	u64 t0 = ktime_get_ns(), t_frozen, t_copied;
+	u64 t0 = ktime_get_ns(), t_frozen, t_copied, allowed = current->cpus_allowed;
 	int err;
 
 	if (IS_ERR(bdev))
 		return (int)PTR_ERR(bdev);
+	/*
+	 * The boot kernel jumps into the image on the boot CPU, so the image
+	 * must be made there: the CPU state it holds is that CPU's, and the
+	 * others are the parked ones. (Linux hibernates from the boot CPU too.)
+	 */
+	err = set_cpus_allowed(current, 1);
+	if (err)
+		goto out_put;
 	/* Every struct page must be written before the pages are walked. */
 	page_alloc_wait_deferred();
 	pr_info("PM: hibernation: freezing tasks\n");
@@ -176,6 +192,7 @@ int hibernate(void)
 		snapshot_release(&snap);
 		thaw_processes();
 		hibernation_resuming = false;
+		set_cpus_allowed(current, allowed);
 		blkdev_put(bdev);
 		report_resumed();
 		return 0;
@@ -214,6 +231,7 @@ out_thaw_dev:
 out_thaw:
 	thaw_processes();
 out_put:
+	set_cpus_allowed(current, allowed);
 	blkdev_put(bdev);
 	return err;
 }
@@ -240,6 +258,19 @@ static void stop_other_cpus(void)
 			arch_cpu_relax();
 	/* Past clearing its flag, each is on its way off: give it time to get there. */
 	udelay(20000);
+}
+
+void hibernate_boot_request(void)
+{
+	int err;
+
+	if (!hibernate_at_boot)
+		return;
+	/* Once: the resumed kernel comes back here, and must not go round again. */
+	hibernate_at_boot = false;
+	err = hibernate();
+	if (err)
+		pr_err("PM: hibernate (command line): failed (%d); going on with the boot\n", err);
 }
 
 void software_resume(void)

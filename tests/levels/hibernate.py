@@ -267,7 +267,8 @@ def crash(ctx):
     for pct in (10, 90):
         disk = scratch("%s-%d.img" % (name, pct), 64)
         cmd = lambda l: ctx.x86_cmd(cmdline=l, disks=[disk], smp=1)
-        old = ctx.boot(cmd(line("vda", 'shell.run="hibernate"')), "%s-%d-old" % (name, pct), 300)
+        # The older image comes from the `hibernate` boot parameter.
+        old = ctx.boot(cmd(line("vda", "hibernate")), "%s-%d-old" % (name, pct), 300)
         if not ctx.tally.check("%s:%d.old-image" % (name, pct),
                                "PM: hibernation: image written" in old.clean_text(),
                                "(log %s)" % rel(old.log)):
