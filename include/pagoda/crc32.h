@@ -11,7 +11,15 @@ u32 crc32_le(u32 crc, const void *p, size_t len);
 u32 crc32c(u32 crc, const void *p, size_t len);
 /* The table way, whatever the CPU has (the tests compare the two). */
 u32 crc32c_sw(u32 crc, const void *p, size_t len);
-/* Set by the arch at boot when the CPU computes CRC-32C itself (SSE4.2, ARMv8 CRC32). */
+/* Set at boot when the CPU computes CRC-32C itself (SSE4.2, ARMv8 CRC32) faster than the table. */
 extern u32 (*crc32c_arch)(u32 crc, const void *p, size_t len);
+/* The CPU's routine, chosen or not (the crc32 suite checks it either way). */
+extern u32 (*crc32c_insn)(u32 crc, const void *p, size_t len);
+/*
+ * Time the CPU's routine against the table on 64 KiB and keep the faster
+ * in crc32c_arch; returns the chosen one's name and both speeds (MiB/s).
+ */
+const char *crc32c_pick(u32 (*insn)(u32 crc, const void *p, size_t len), const char *name,
+			u64 (*now_ns)(void), u64 *insn_mib_s, u64 *sw_mib_s);
 
 #endif

@@ -211,9 +211,12 @@ int hibernate(void)
 	if (!err) {
 		u64 ns = swsusp_last_write_ns;
 
-		pr_info("PM: hibernation: image written to %s: %lu pages in %llu ms (%llu MiB/s)\n",
+		pr_info("PM: hibernation: image written to %s: %lu pages in %llu ms (%llu MiB/s; "
+			"checksums %llu ms, waiting for the device %llu ms)\n",
 			bdev->bd_name, snap.image_pages, (unsigned long long)(ns / NSEC_PER_MSEC),
-			(unsigned long long)hibernate_mib_per_s((u64)snap.image_pages * PAGE_SIZE, ns));
+			(unsigned long long)hibernate_mib_per_s((u64)snap.image_pages * PAGE_SIZE, ns),
+			(unsigned long long)(swsusp_crc_ns / NSEC_PER_MSEC),
+			(unsigned long long)(swsusp_wait_ns / NSEC_PER_MSEC));
 		pr_info("PM: hibernation: done in %llu ms (freeze %llu, snapshot %llu, write %llu); "
 			"powering off\n", (unsigned long long)((ktime_get_ns() - t0) / NSEC_PER_MSEC),
 			(unsigned long long)((t_frozen - t0) / NSEC_PER_MSEC),
@@ -302,10 +305,12 @@ void software_resume(void)
 	err = swsusp_read(bdev, &h, &plan);
 	if (err)
 		goto out_release;
-	pr_info("PM: resume: image read in %llu ms (%llu MiB/s): %lu pages in place, %lu to copy\n",
+	pr_info("PM: resume: image read in %llu ms (%llu MiB/s; checksums %llu ms, waiting for "
+		"the device %llu ms): %lu pages in place, %lu to copy\n",
 		(unsigned long long)(swsusp_last_read_ns / NSEC_PER_MSEC),
 		(unsigned long long)hibernate_mib_per_s(h.image_pages * PAGE_SIZE, swsusp_last_read_ns),
-		plan.direct, plan.relocated);
+		(unsigned long long)(swsusp_crc_ns / NSEC_PER_MSEC),
+		(unsigned long long)(swsusp_wait_ns / NSEC_PER_MSEC), plan.direct, plan.relocated);
 	/* Used once: a crash from here on must not resume the same image again. */
 	err = swsusp_erase_signature(bdev);
 	if (err) {

@@ -92,7 +92,7 @@ int swsusp_read(struct block_device *bdev, const struct swsusp_header *h,
 int swsusp_erase_signature(struct block_device *bdev);
 void swsusp_fill_expect(struct swsusp_expect *e, struct block_device *bdev,
 			struct swsusp_region *regions, unsigned int *nr);
-extern u64 swsusp_last_write_ns, swsusp_last_read_ns;
+extern u64 swsusp_last_write_ns, swsusp_last_read_ns, swsusp_crc_ns, swsusp_wait_ns;
 
 /* Bandwidth for the reports. */
 u64 hibernate_mib_per_s(u64 bytes, u64 ns);

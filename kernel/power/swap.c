@@ -26,6 +26,17 @@
 #define SECTORS_PER_BLOCK (SWSUSP_BLOCK / 512)
 
 u64 swsusp_last_write_ns, swsusp_last_read_ns;
+/* Of those, the time spent checksumming and waiting for the device: where it goes. */
+u64 swsusp_crc_ns, swsusp_wait_ns;
+
+static u32 crc_page(u32 crc, const void *page)
+{
+	u64 t = ktime_get_ns();
+
+	crc = crc32c(crc, page, SWSUSP_BLOCK);
+	swsusp_crc_ns += ktime_get_ns() - t;
+	return crc;
+}
 
 /* Bios in flight for one pass over the image; the first error is kept. */
 struct hib_io {
@@ -66,7 +77,12 @@ static void hib_io_submit(struct hib_io *io)
 	if (!bio)
 		return;
 	io->bio = NULL;
-	wait_event(io->wait, atomic_read(&io->inflight) < IO_DEPTH);
+	if (atomic_read(&io->inflight) >= IO_DEPTH) {
+		u64 t = ktime_get_ns();
+
+		wait_event(io->wait, atomic_read(&io->inflight) < IO_DEPTH);
+		swsusp_wait_ns += ktime_get_ns() - t;
+	}
 	atomic_inc(&io->inflight);
 	submit_bio(bio);
 }
@@ -93,8 +109,12 @@ static int hib_io_page(struct hib_io *io, void *buf)
 /* Submit what is queued and wait for all of it. */
 static int hib_io_finish(struct hib_io *io)
 {
+	u64 t;
+
 	hib_io_submit(io);
+	t = ktime_get_ns();
 	wait_event(io->wait, atomic_read(&io->inflight) == 0);
+	swsusp_wait_ns += ktime_get_ns() - t;
 	return io->error;
 }
 
@@ -148,6 +168,8 @@ int swsusp_erase_signature(struct block_device *bdev)
 int swsusp_write(struct block_device *bdev, struct snapshot *s, struct swsusp_header *h)
 {
 	u64 meta = swsusp_meta_pages(s->image_pages), start = ktime_get_ns(), done = 0;
+
+	swsusp_crc_ns = swsusp_wait_ns = 0;
 	u32 meta_crc = ~0U, data_crc = ~0U;
 	unsigned int shown = 0;
 	struct hib_io io;
@@ -193,7 +215,7 @@ int swsusp_write(struct block_device *bdev, struct snapshot *s, struct swsusp_he
 	       (pfn = memory_bm_next_pfn(&s->copy)) != BM_END_OF_MAP) {
 		void *page = page_address(pfn_to_page(pfn));
 
-		data_crc = crc32c(data_crc, page, SWSUSP_BLOCK);
+		data_crc = crc_page(data_crc, page);
 		err = hib_io_page(&io, page);
 		progress("writing", ++done, s->image_pages, &shown);
 	}
@@ -290,7 +312,7 @@ static int pipe_finish(struct read_pipe *rp, int which)
 	int err = hib_io_finish(&rp->io[which]);
 
 	for (unsigned int i = 0; i < rp->n[which] && !err; i++)
-		rp->crc = crc32c(rp->crc, rp->bufs[which][i], SWSUSP_BLOCK);
+		rp->crc = crc_page(rp->crc, rp->bufs[which][i]);
 	rp->n[which] = 0;
 	return err;
 }
@@ -316,6 +338,8 @@ static int pipe_submit(struct read_pipe *rp, struct block_device *bdev, u64 bloc
 int swsusp_read(struct block_device *bdev, const struct swsusp_header *h, struct restore_plan *p)
 {
 	u64 start = ktime_get_ns(), last = ~0ULL, block = 1 + h->meta_pages, done = 0;
+
+	swsusp_crc_ns = swsusp_wait_ns = 0;
 	u32 meta_crc = ~0U;
 	void **bufs = kmalloc(2 * BATCH * sizeof(void *), GFP_KERNEL);
 	u64 *pfns = (u64 *)__get_free_pages(GFP_KERNEL, 0);
