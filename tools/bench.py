@@ -231,9 +231,9 @@ def hibernate_image(target, accel, mem, fill_mib=256):
         logs.append(b.log)
         texts.append(b.text.replace("\r", ""))
     one, two = texts
-    w = re.search(r"image written to vda: (\d+) pages in (\d+) ms \((\d+) MiB/s\)", one)
+    w = re.search(r"image written to vda: (\d+) pages in (\d+) ms \((\d+) MiB/s[;)]", one)
     done = re.search(r"hibernation: done in (\d+) ms", one)
-    r = re.search(r"image read in (\d+) ms \((\d+) MiB/s\)", two)
+    r = re.search(r"image read in (\d+) ms \((\d+) MiB/s[;)]", two)
     jump = re.search(r"jumping into the image (\d+) ms after boot", two)
     back = re.search(r"resumed from hibernation;.* back in (\d+) us", two)
     if not (w and done and r and jump and back):
