@@ -78,6 +78,31 @@ no_loop_calls void *memcpy(void *dst, const void *src, size_t n)
 	return dst;
 }
 
+/*
+ * One whole, aligned page: eight words a turn, loads before stores. Half
+ * the instructions of memcpy()'s word loop, which is what an emulator
+ * charges for (hibernation's atomic copy moves hundreds of MiB with it).
+ */
+no_loop_calls void copy_page(void *dst, const void *src)
+{
+	word_t *d = dst;
+	const word_t *s = src;
+
+	for (size_t i = 0; i < 4096 / WSIZE; i += 8) {
+		word_t a = s[i], b = s[i + 1], c = s[i + 2], e = s[i + 3];
+		word_t f = s[i + 4], g = s[i + 5], h = s[i + 6], k = s[i + 7];
+
+		d[i] = a;
+		d[i + 1] = b;
+		d[i + 2] = c;
+		d[i + 3] = e;
+		d[i + 4] = f;
+		d[i + 5] = g;
+		d[i + 6] = h;
+		d[i + 7] = k;
+	}
+}
+
 no_loop_calls void *memmove(void *dst, const void *src, size_t n)
 {
 	/* Unsigned distance: true exactly when dst lies inside [src, src+n). */

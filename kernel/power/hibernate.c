@@ -151,7 +151,7 @@ static void report_resumed(void)
 int hibernate(void)
 {
 	struct block_device *bdev = open_resume_device("hibernation");
-	u64 t0 = ktime_get_ns(), t_frozen, t_copied, allowed = current->cpus_allowed;
+	u64 t0 = ktime_get_ns(), t_frozen, t_prepared, t_copied, allowed = current->cpus_allowed;
 	int err;
 
 	if (IS_ERR(bdev))
@@ -181,6 +181,7 @@ int hibernate(void)
 		pr_err("PM: hibernation: cannot prepare the snapshot (%d)\n", err);
 		goto out_release;
 	}
+	t_prepared = ktime_get_ns();
 	err = create_image();
 	if (err < 0) {
 		pr_err("PM: hibernation: the atomic copy failed (%d)\n", err);
@@ -199,9 +200,12 @@ int hibernate(void)
 	}
 	snapshot_trim_copies(&snap);
 	t_copied = ktime_get_ns();
-	pr_info("PM: hibernation: snapshot of %lu pages (%lu MiB) in %llu ms\n", snap.image_pages,
+	pr_info("PM: hibernation: snapshot of %lu pages (%lu MiB) in %llu ms (bitmaps and %lu "
+		"copy pages %llu ms, the atomic copy %llu ms)\n", snap.image_pages,
 		snap.image_pages >> (20 - PAGE_SHIFT),
-		(unsigned long long)((t_copied - t_frozen) / NSEC_PER_MSEC));
+		(unsigned long long)((t_copied - t_frozen) / NSEC_PER_MSEC), snap.nr_copies,
+		(unsigned long long)((t_prepared - t_frozen) / NSEC_PER_MSEC),
+		(unsigned long long)((t_copied - t_prepared) / NSEC_PER_MSEC));
 	/* Devices back, to write the image; tasks stay frozen. */
 	dpm_thaw();
 	fill_header(&header);

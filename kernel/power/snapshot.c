@@ -291,7 +291,7 @@ static bool save_one(struct snapshot *s, unsigned long pfn)
 	if (to == BM_END_OF_MAP)
 		return false;
 	memory_bm_set_bit(&s->orig, pfn);
-	memcpy(page_address(pfn_to_page(to)), page_address(pfn_to_page(pfn)), PAGE_SIZE);
+	copy_page(page_address(pfn_to_page(to)), page_address(pfn_to_page(pfn)));
 	return true;
 }
 
