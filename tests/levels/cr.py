@@ -45,11 +45,16 @@ class Session:
 MAPS_LINE = re.compile(r"^[0-9a-f]{8,}-[0-9a-f]{8,} .*$", re.M)
 
 
+# What the test programs print as they run.
+PROGRAM_LINE = re.compile(r"(crtree: round \d+|crloop: tick \d+)\n")
+
+
 def maps_in(text):
     """The `maps` lines in a stretch of output. Programs print while the
-    shell does, so a typed command's echo may be split by their lines;
-    whole lines are not, so the stretch is found by the lines around it."""
-    return MAPS_LINE.findall(text)
+    shell does, so a typed command's echo may be split by their lines, and
+    so may a line `maps` prints (seen once: "...r-xp 00crtree: round 8");
+    their lines are taken out first, which joins the halves again."""
+    return MAPS_LINE.findall(PROGRAM_LINE.sub("", text))
 
 
 def stretches(text, stops):
