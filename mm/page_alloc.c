@@ -780,7 +780,7 @@ static inline enum zone_type gfp_zone(gfp_t gfp)
 /* Where an allocation starts: its highest allowed zone that has frames. */
 static inline struct zone *first_zone(struct pglist_data *pgdat, gfp_t gfp)
 {
-	return &pgdat->node_zones[pgdat->first_zone[gfp & (__GFP_DMA | __GFP_DMA32)]];
+	return pgdat->first_zone[gfp & (__GFP_DMA | __GFP_DMA32)];
 }
 
 static void set_first_zones(struct pglist_data *pgdat)
@@ -790,7 +790,8 @@ static void set_first_zones(struct pglist_data *pgdat)
 
 		while (z > 0 && zone_is_empty(&pgdat->node_zones[z]))
 			z--;
-		pgdat->first_zone[bits] = (u8)z;
+		/* a pointer, not an index: no multiply on the fast path */
+		pgdat->first_zone[bits] = &pgdat->node_zones[z];
 	}
 }
 
@@ -864,6 +865,15 @@ static void prep_new_page_slow(struct zone *zone, struct page *page,
 		check_poison(page, order);
 	if (gfp & __GFP_ZERO)
 		memset(page_address(page), 0, PAGE_SIZE << order);
+}
+
+/* The pcp pop's poison check or zeroing, as a tail call: the pop then
+ * saves no register for it. */
+static __attribute__((noinline)) struct page *
+prep_new_pcp_page_slow(struct zone *zone, struct page *page, gfp_t gfp)
+{
+	prep_new_page_slow(zone, page, 0, gfp);
+	return page;
 }
 
 static inline void prep_new_page(struct zone *zone, struct page *page,
@@ -1022,7 +1032,7 @@ static __attribute__((noinline)) struct page *pcp_alloc_fast(struct zone *zone, 
 	page->flags &= ~(PG_pcp | PG_head | PG_slab);
 	page->order = 0;
 	if (unlikely(page_alloc_debug || (gfp & __GFP_ZERO)))
-		prep_new_page_slow(zone, page, 0, gfp);
+		return prep_new_pcp_page_slow(zone, page, gfp);
 	return page;
 }
 

@@ -149,7 +149,7 @@ struct pglist_data {
 	 * tries first: the highest one allowed that spans any frames (a
 	 * 1 GiB machine has no Normal zone at all, and its allocations
 	 * should not go through the fallback to reach DMA32). */
-	u8 first_zone[4];
+	struct zone *first_zone[4];
 
 	/* The placement policy steering this node's allocator (mm/policy.h)
 	 * and its per-node state, which only the policy reads; its memory
