@@ -12,8 +12,10 @@
 #include <pagoda/crc32.h>
 #include <pagoda/gfp.h>
 #include <pagoda/mm.h>
+#include <pagoda/params.h>
 #include <pagoda/printk.h>
 #include <pagoda/slab.h>
+#include <pagoda/sched.h>
 #include <pagoda/smp.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
@@ -123,14 +125,29 @@ static u64 device_blocks(struct block_device *bdev)
 	return bdev_nr_sectors(bdev) / SECTORS_PER_BLOCK;
 }
 
-static void progress(const char *what, u64 done, u64 total, unsigned int *shown)
+/*
+ * For the crash tests: stop writing the data at this percent and wait
+ * there, header unwritten, for QEMU to be killed (a write is too fast to
+ * kill at a given point by watching its progress).
+ */
+static u64 stall_at;
+PARAM_UINT("hibernate.stall_at", stall_at, 0, 99,
+	   "testing: stop writing the image at this percent and wait (0: never)");
+
+static void progress(const char *what, u64 done, u64 total, unsigned int *shown, bool writing)
 {
 	unsigned int pct = (unsigned int)(done * 100 / total);
 
-	/* Every tenth: what the crash tests wait for before killing QEMU. */
+	/* Every tenth, for whoever watches. */
 	while (*shown + 10 <= pct) {
 		*shown += 10;
 		pr_info("PM: %s image: %u%%\n", what, *shown);
+	}
+	if (writing && stall_at && pct >= stall_at) {
+		pr_info("PM: writing image: stalled at %u%% (hibernate.stall_at); waiting to be killed\n",
+			pct);
+		for (;;)
+			msleep(1000);
 	}
 }
 
@@ -217,7 +234,7 @@ int swsusp_write(struct block_device *bdev, struct snapshot *s, struct swsusp_he
 
 		data_crc = crc_page(data_crc, page);
 		err = hib_io_page(&io, page);
-		progress("writing", ++done, s->image_pages, &shown);
+		progress("writing", ++done, s->image_pages, &shown, true);
 	}
 	err = err ? err : hib_io_finish(&io);
 	if (!err && done != s->image_pages)
@@ -398,7 +415,7 @@ int swsusp_read(struct block_device *bdev, const struct swsusp_header *h, struct
 			}
 			block += k;
 			done += k;
-			progress("reading", done, h->image_pages, &shown);
+			progress("reading", done, h->image_pages, &shown, false);
 		}
 	}
 	/* The last batch in flight (and on an error, whatever is still out). */

@@ -16,7 +16,8 @@ intact and the clock continues. A third boot finds the signature erased.
                                  device, foreign data: each refused with its
                                  reason, and the machine boots normally
     system-hibernate-crash       x86-64: QEMU killed during the image write
-                                 (10% and 90%), an older image on the device:
+                                 (stopped at 10% and 90% by hibernate.stall_at),
+                                 an older image on the device:
                                  the next boot starts fresh and says why
 """
 import os
@@ -273,11 +274,13 @@ def crash(ctx):
                                "PM: hibernation: image written" in old.clean_text(),
                                "(log %s)" % rel(old.log)):
             continue
-        # noresume leaves the old image alone; the new write is cut short.
-        b1 = ctx.boot(cmd(line("vda", 'noresume shell.run="hibstate fill 16 1;hibernate"')),
+        # noresume leaves the old image alone; the new write stops at pct%
+        # (hibernate.stall_at) and QEMU is killed there.
+        b1 = ctx.boot(cmd(line("vda", 'noresume hibernate.stall_at=%d '
+                               'shell.run="hibstate fill 16 1;hibernate"' % pct)),
                       "%s-%d-1" % (name, pct), 300,
-                      [(r"PM: writing image: %d%%" % pct, "")], stop_after_script=True)
-        killed = "PM: writing image: %d%%" % pct in b1.clean_text() and \
+                      [(r"stalled at \d+%", "")], stop_after_script=True)
+        killed = re.search(r"stalled at \d+%", b1.clean_text()) is not None and \
             "image written" not in b1.clean_text()
         if not ctx.tally.check("%s:%d.killed" % (name, pct), killed, "(log %s)" % rel(b1.log)):
             continue
