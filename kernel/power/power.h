@@ -42,7 +42,7 @@ struct snapshot {
 	struct memory_bitmap orig, copy;
 	unsigned long nr_copies;	/* copy pages allocated */
 	unsigned long image_pages;	/* frames the atomic copy saved */
-	bool have_basic, have_orig, have_copy;
+	bool have_basic;		/* forbidden and free exist */
 };
 
 /* Saving (snapshot.c). */

@@ -199,11 +199,9 @@ int snapshot_create_bitmaps(struct snapshot *s)
 	err = memory_bm_create(&s->orig, s->kind, s->zones, s->nr_zones, ops);
 	if (err)
 		goto fail;
-	s->have_orig = true;
 	err = memory_bm_create(&s->copy, s->kind, s->zones, s->nr_zones, ops);
 	if (err)
 		goto fail;
-	s->have_copy = true;
 	return 0;
 fail:
 	snapshot_release(s);
@@ -331,7 +329,7 @@ void snapshot_release(struct snapshot *s)
 	swsusp_free(s);
 	memory_bm_free(&s->free);
 	memory_bm_free(&s->forbidden);
-	s->have_basic = s->have_orig = s->have_copy = false;
+	s->have_basic = false;
 }
 
 /* --- loading ------------------------------------------------------------ */

@@ -185,8 +185,6 @@ int swsusp_erase_signature(struct block_device *bdev)
 int swsusp_write(struct block_device *bdev, struct snapshot *s, struct swsusp_header *h)
 {
 	u64 meta = swsusp_meta_pages(s->image_pages), start = ktime_get_ns(), done = 0;
-
-	swsusp_crc_ns = swsusp_wait_ns = 0;
 	u32 meta_crc = ~0U, data_crc = ~0U;
 	unsigned int shown = 0;
 	struct hib_io io;
@@ -194,6 +192,7 @@ int swsusp_write(struct block_device *bdev, struct snapshot *s, struct swsusp_he
 	unsigned long pfn;
 	int err;
 
+	swsusp_crc_ns = swsusp_wait_ns = 0;
 	if (1 + meta + s->image_pages > device_blocks(bdev)) {
 		pr_err("PM: hibernation: %s is too small: the image needs %llu KiB, it has %llu KiB\n",
 		       bdev->bd_name, (unsigned long long)(1 + meta + s->image_pages) * 4,
@@ -220,7 +219,7 @@ int swsusp_write(struct block_device *bdev, struct snapshot *s, struct swsusp_he
 			pfns[n++] = pfn;
 		meta_crc = crc32c(meta_crc, pfns, SWSUSP_BLOCK);
 		err = hib_io_page(&io, pfns);
-		/* Freed once written: hib_io_finish() below waits for them all. */
+		/* One block per 2 MiB of image: each is written and waited for, then freed. */
 		hib_io_submit(&io);
 		err = err ? err : hib_io_finish(&io);
 		free_pages((unsigned long)pfns, 0);
@@ -355,8 +354,6 @@ static int pipe_submit(struct read_pipe *rp, struct block_device *bdev, u64 bloc
 int swsusp_read(struct block_device *bdev, const struct swsusp_header *h, struct restore_plan *p)
 {
 	u64 start = ktime_get_ns(), last = ~0ULL, block = 1 + h->meta_pages, done = 0;
-
-	swsusp_crc_ns = swsusp_wait_ns = 0;
 	u32 meta_crc = ~0U;
 	void **bufs = kmalloc(2 * BATCH * sizeof(void *), GFP_KERNEL);
 	u64 *pfns = (u64 *)__get_free_pages(GFP_KERNEL, 0);
@@ -365,6 +362,7 @@ int swsusp_read(struct block_device *bdev, const struct swsusp_header *h, struct
 	const char *why = NULL;
 	int err = 0;
 
+	swsusp_crc_ns = swsusp_wait_ns = 0;
 	if (!bufs || !pfns) {
 		err = -ENOMEM;
 		goto out;
