@@ -379,11 +379,15 @@ int process_write(struct process *p, u64 va, const void *src, size_t n)
 
 	while (n) {
 		size_t chunk = MIN(n, PAGE_SIZE - (va & (PAGE_SIZE - 1)));
+		unsigned int prot;
 		phys_addr_t pa;
 
-		if (arch_lookup(&p->mm, va, &pa, NULL))
+		if (arch_lookup(&p->mm, va, &pa, &prot))
 			return -EFAULT;
 		memcpy(__va(pa), s, chunk);
+		/* exec's text, restore's code: mapped before it was written */
+		if (prot & PROT_EXEC)
+			arch_sync_icache(__va(pa), chunk);
 		va += chunk;
 		s += chunk;
 		n -= chunk;

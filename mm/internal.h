@@ -116,7 +116,6 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
 bool pcp_reachable(struct zone *zone, int cpu);
 /* Return the per-CPU pages this CPU may reach to the buddy lists. */
 void drain_zone_pages(struct zone *zone);
-void drain_all_pages(struct pglist_data *pgdat);
 
 /*
  * Check every invariant of a node's free lists (see page_alloc.c). Returns

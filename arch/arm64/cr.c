@@ -52,16 +52,3 @@ unsigned int arch_cr_write_jump(u8 *code, unsigned int room, u64 at, u64 target)
 	memcpy(code + lit, &target, 8);
 	return lit + 8;
 }
-
-/* New instructions written through the kernel's mapping: clean to PoU, invalidate the I-cache. */
-void arch_cr_sync_code(void *kaddr, size_t len)
-{
-	u64 start = (u64)kaddr & ~63ULL, end = (u64)kaddr + len;
-
-	for (u64 a = start; a < end; a += 64)
-		__asm__ volatile("dc cvau, %0" ::"r"(a) : "memory");
-	__asm__ volatile("dsb ish" ::: "memory");
-	for (u64 a = start; a < end; a += 64)
-		__asm__ volatile("ic ivau, %0" ::"r"(a) : "memory");
-	__asm__ volatile("dsb ish\n\tisb" ::: "memory");
-}

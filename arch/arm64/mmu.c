@@ -396,6 +396,18 @@ static u64 prot_attrs(unsigned int prot)
 	return a;
 }
 
+/*
+ * A user page that becomes executable gets a coherent instruction cache
+ * now, as Linux does when it sets such an entry: a page copied by fork, a
+ * zeroed page whose frame held another program's code, a page a program
+ * wrote and then made executable (arch_sync_icache()).
+ */
+static void sync_user_text(phys_addr_t pa, u64 size, unsigned int prot)
+{
+	if ((prot & (PROT_USER | PROT_EXEC | PROT_DEVICE)) == (PROT_USER | PROT_EXEC))
+		arch_sync_icache(__va(pa), size);
+}
+
 static bool range_ok(struct mm_struct *mm, u64 va, u64 size)
 {
 	if (!size || !IS_ALIGNED(va, PAGE_SIZE) || !IS_ALIGNED(size, PAGE_SIZE) ||
@@ -486,6 +498,7 @@ int arch_map_range(struct mm_struct *mm, u64 va, phys_addr_t pa, u64 size,
 		}
 		WRITE_ONCE(*e, (pa + off) | attrs);
 	}
+	sync_user_text(pa, size, prot);
 	/* No TLB holds an invalid entry: the walkers need only see the writes. */
 	dsb(ishst);
 	isb();
@@ -514,6 +527,7 @@ int arch_protect_range(struct mm_struct *mm, u64 va, u64 size, unsigned int prot
 		u64 *e = pt_walk(mm, a, PT_LEAF, false, &level);
 
 		WRITE_ONCE(*e, (*e & PTE_ADDR_MASK) | attrs);
+		sync_user_text(*e & PTE_ADDR_MASK, PAGE_SIZE, prot);
 	}
 	dsb(ishst);
 	isb();

@@ -61,10 +61,3 @@ unsigned int arch_cr_write_jump(u8 *code, unsigned int room, u64 at, u64 target)
 	memcpy(code + 10, jmp_r11, 3);
 	return 13;
 }
-
-/* x86 keeps instruction fetches coherent with stores: nothing to do. */
-void arch_cr_sync_code(void *kaddr, size_t len)
-{
-	(void)kaddr;
-	(void)len;
-}

@@ -235,6 +235,13 @@ static unsigned int cache_prot(u64 v)
 	return v & PTE_PWT ? PROT_DEVICE : PROT_NOCACHE;
 }
 
+/* x86 keeps instruction fetches coherent with stores: nothing to do. */
+void arch_sync_icache(void *kaddr, size_t len)
+{
+	(void)kaddr;
+	(void)len;
+}
+
 int arch_lookup(struct mm_struct *mm, u64 va, phys_addr_t *pa, unsigned int *prot)
 {
 	int level;

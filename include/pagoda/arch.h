@@ -231,6 +231,10 @@ void arch_stack_walk(void (*fn)(u64 pc, void *arg), void *arg);
  *  - arch_lookup() works on any address: 0 with the physical address and
  *    effective PROT_* bits, or -ENOENT when nothing is mapped there. It
  *    sees the kernel half through a user mm too.
+ *  - A user page mapped or made executable has its instruction cache
+ *    made coherent with its contents then (arch_sync_icache()); bytes the
+ *    kernel writes into an executable page later go through
+ *    process_write(), which syncs them again.
  */
 #define PROT_PRESENT 1u
 #define PROT_WRITE 2u
@@ -250,6 +254,14 @@ int arch_map_range(struct mm_struct *mm, u64 va, phys_addr_t pa, u64 size,
 int arch_protect_range(struct mm_struct *mm, u64 va, u64 size, unsigned int prot);
 int arch_unmap_range(struct mm_struct *mm, u64 va, u64 size);
 int arch_lookup(struct mm_struct *mm, u64 va, phys_addr_t *pa, unsigned int *prot);
+/*
+ * Make instructions stored through kaddr (a kernel address of the same
+ * memory) visible to instruction fetches from any address of it: arm64
+ * cleans the data cache to the point of unification and invalidates the
+ * instruction cache; x86 keeps fetches coherent with stores and does
+ * nothing.
+ */
+void arch_sync_icache(void *kaddr, size_t len);
 
 /* The effective protection of va in mm (0 when unmapped). */
 static inline unsigned int arch_page_prot(struct mm_struct *mm, u64 va)
@@ -352,12 +364,10 @@ extern const unsigned int arch_pt_regs_size;
  * outside user space. write_jump: at code (which
  * the process sees at at, room bytes) a jump to target that clobbers only
  * what a call may: the bytes written, or 0 when it does not fit.
- * sync_code: make instructions written through kaddr visible to fetches.
  */
 void arch_cr_restart_syscall(struct pt_regs *regs, u64 nr, u64 arg0);
 int arch_cr_regs_check(struct pt_regs *regs, struct arch_user_state *us);
 unsigned int arch_cr_write_jump(u8 *code, unsigned int room, u64 at, u64 target);
-void arch_cr_sync_code(void *kaddr, size_t len);
 /* Can the vDSO read the CPU number itself (x86-64: RDTSCP and TSC_AUX)? */
 bool arch_vdso_cpu_number_ok(void);
 /* Set the thread pointer (x86 FS base, arm64 TPIDR_EL0) of the running task. */

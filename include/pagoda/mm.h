@@ -101,6 +101,9 @@ void page_alloc_init_late(void);
 /* Write every deferred struct page of node 0 now (tests and benchmarks
  * want a node that does not grow under them). */
 void page_alloc_wait_deferred(void);
+/* Give every per-CPU list's pages of the node back to its buddy lists
+ * (hibernation counts free frames from the buddy lists alone). */
+void drain_all_pages(struct pglist_data *pgdat);
 
 /* Totals over node 0, in pages. */
 unsigned long nr_free_pages(void);

@@ -212,7 +212,7 @@ static int map_with_trampolines(struct process *p, const struct cr_proc *pr,
 			return -ENOSPC;
 		}
 		memcpy(__va(pa), code, len);
-		arch_cr_sync_code(__va(pa), len);
+		arch_sync_icache(__va(pa), len);
 		cr_stats.trampolines++;
 	}
 	return 0;

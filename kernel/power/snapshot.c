@@ -29,7 +29,6 @@
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
 
-#include "../../mm/internal.h"
 #include "power.h"
 
 struct snapshot *snapshot_in_progress;
