@@ -140,6 +140,22 @@ def rel(path):
     return paths.rel(path)
 
 
+def panic_summary(text, most=14):
+    """The lines that say why a kernel died (the exception, the faulting
+    address, the call trace, the panic message), so that a failure seen
+    only in a CI run's printed output still tells where to look."""
+    lines = text.splitlines()
+    start = next((i for i, l in enumerate(lines)
+                  if any(mk in l for mk in PANIC_MARKERS)), None)
+    if start is None:
+        return ""
+    keep = [re.sub(r"^\[[ 0-9.]+\] ", "", l).strip() for l in lines[start:]]
+    # register dumps say little in one line; the call trace says where
+    keep = [l for l in keep if l and not l.startswith("---")
+            and not re.match(r"^(?!RIP)(X\d\d|SP|R[A-Z0-9]{1,2}|CR\d|ESR|TTBR0):", l)]
+    return ": " + " | ".join(keep[:most])
+
+
 def ktap_boot(tally, target, boot):
     """Count a KTAP boot: each case is a test, and so is the boot itself."""
     cases, suites, plan = parse_ktap(boot.text)
@@ -153,7 +169,7 @@ def ktap_boot(tally, target, boot):
     if boot.timed_out:
         problems.append("hung (no exit within %ds)" % boot.timeout)
     if any(mk in boot.text for mk in PANIC_MARKERS):
-        problems.append("kernel panic")
+        problems.append("kernel panic" + panic_summary(boot.text))
     if plan is None:
         problems.append("no KTAP output: did it boot?")
     elif len(suites) != plan:
