@@ -10,6 +10,7 @@
 #include <pagoda/sched.h>
 #include <pagoda/smp.h>
 #include <pagoda/time.h>
+#include <pagoda/timer.h>
 #include <pagoda/uaccess.h>
 #include <pagoda/vdso.h>
 #include "syscalls.h"

@@ -16,6 +16,7 @@
 #include <pagoda/sched.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
+#include <pagoda/timer.h>
 #include <pagoda/uaccess.h>
 #include "syscalls.h"
 
@@ -167,27 +168,6 @@ static long sys_mremap(const unsigned long *args)
 #define CLOCK_REALTIME_COARSE 5
 #define CLOCK_MONOTONIC_COARSE 6
 #define CLOCK_BOOTTIME 7
-
-/* The wall clock: the RTC's seconds when first asked, then the monotonic clock. */
-static s64 offset;
-static bool known;
-
-/* The real-time clock moved under us (a resume from hibernation): ask the RTC again. */
-void realtime_offset_invalidate(void)
-{
-	smp_store_release(&known, false);
-}
-
-s64 realtime_offset_ns(void)
-{
-	if (!smp_load_acquire(&known)) {
-		s64 rtc = arch_rtc_read_seconds();
-
-		offset = (rtc > 0 ? rtc * (s64)NSEC_PER_SEC : 0) - (s64)ktime_get_ns();
-		smp_store_release(&known, true);
-	}
-	return offset;
-}
 
 static int clock_ns(unsigned long clk, u64 *ns)
 {

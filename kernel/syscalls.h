@@ -55,7 +55,5 @@ struct file *file_console(void);
 void signal_pipe_broken(void);
 /* A NUL-terminated string from user memory, at most len bytes with its NUL. */
 int string_from_user(char *buf, u64 ustr, size_t len);
-/* CLOCK_REALTIME - CLOCK_MONOTONIC, in ns (syscall.c; the vDSO shares it). */
-s64 realtime_offset_ns(void);
 
 #endif

@@ -15,6 +15,7 @@
 #include <pagoda/process.h>
 #include <pagoda/spinlock.h>
 #include <pagoda/time.h>
+#include <pagoda/timer.h>
 #include <pagoda/vdso.h>
 #include "syscalls.h"
 
@@ -40,7 +41,7 @@ static void write_end(void)
 void vdso_update_clock(void)
 {
 	unsigned long flags;
-	s64 offset = realtime_offset_ns(); /* may read the RTC: outside the lock */
+	s64 offset = realtime_offset_ns();
 
 	spin_lock_irqsave(&vvar_lock, flags);
 	write_begin();

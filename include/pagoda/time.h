@@ -17,8 +17,6 @@ u64 cycles_to_ns(u64 cycles);
 u64 ktime_to_cycles(u64 ns);
 /* After a resume from hibernation: the clock carries on from saved_ns (timer.c). */
 void timekeeping_resume(u64 saved_ns);
-/* Forget the cached real-time offset of the system calls (kernel/syscall.c). */
-void realtime_offset_invalidate(void);
 /* Busy-wait. */
 void udelay(u64 us);
 

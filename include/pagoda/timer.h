@@ -43,6 +43,9 @@ bool timer_pending(const struct timer_list *t);
 
 /* CLOCK_REALTIME: nanoseconds since 1970 (RTC at boot + monotonic). */
 u64 ktime_get_real_ns(void);
+/* CLOCK_REALTIME - CLOCK_MONOTONIC, in ns: the one offset the system
+ * calls, the vDSO and the kernel share (set at boot and on resume). */
+s64 realtime_offset_ns(void);
 /* Whether the RTC was read (else realtime counts from 1970 at boot). */
 bool realtime_from_rtc(void);
 

@@ -24,7 +24,7 @@ static struct timer_base {
 	u64 next_tick;
 } bases[NR_CPUS];
 
-static s64 realtime_offset_ns;
+static s64 realtime_offset; /* CLOCK_REALTIME - CLOCK_MONOTONIC */
 static bool have_rtc;
 
 void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *))
@@ -215,9 +215,14 @@ void msleep(unsigned int ms)
 
 /* ---- clocks ------------------------------------------------------------ */
 
+s64 realtime_offset_ns(void)
+{
+	return READ_ONCE(realtime_offset);
+}
+
 u64 ktime_get_real_ns(void)
 {
-	return (u64)((s64)ktime_get_ns() + realtime_offset_ns);
+	return (u64)((s64)ktime_get_ns() + realtime_offset_ns());
 }
 
 bool realtime_from_rtc(void)
@@ -238,8 +243,7 @@ void timekeeping_resume(u64 saved_ns)
 	boot_entry_cycles = arch_cycles() - (ktime_to_cycles(saved_ns) - boot_entry_cycles);
 	secs = arch_rtc_read_seconds();
 	if (secs >= 0)
-		realtime_offset_ns = secs * (s64)NSEC_PER_SEC - (s64)ktime_get_ns();
-	realtime_offset_invalidate();
+		WRITE_ONCE(realtime_offset, secs * (s64)NSEC_PER_SEC - (s64)ktime_get_ns());
 	vdso_update_clock();
 }
 
@@ -249,7 +253,7 @@ void time_init(void)
 
 	if (secs >= 0) {
 		have_rtc = true;
-		realtime_offset_ns = secs * (s64)NSEC_PER_SEC - (s64)ktime_get_ns();
+		WRITE_ONCE(realtime_offset, secs * (s64)NSEC_PER_SEC - (s64)ktime_get_ns());
 	} else {
 		pr_warn("time: no real-time clock (%s); the date starts at 1970\n",
 			errmsg((int)secs));
