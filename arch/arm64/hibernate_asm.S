@@ -2,12 +2,13 @@
 /*
  * Hibernation's CPU side on arm64 (include/pagoda/suspend.h).
  *
- * swsusp_arch_suspend saves the callee-saved registers x19-x30, sp, and
- * what this CPU keeps in system registers (SP_EL0: the current task;
- * TPIDR_EL1: its cpu_local; both translation table bases) in
- * hib_context, kernel data, so they are in the image; then makes the copy.
- * hibernate_resume_entry puts them back, and swsusp_arch_suspend returns a
- * second time, with 1.
+ * swsusp_arch_suspend saves the callee-saved registers x19-x30 and sp, as
+ * every other CPU does when it parks (hib_cpu_save below), and what this
+ * CPU keeps in system registers (SP_EL0: the current task; TPIDR_EL1: its
+ * cpu_local; both translation table bases) in hib_context, kernel data,
+ * so they are in the image; then makes the copy. hibernate_resume_entry
+ * puts the system registers back and leaves through hib_cpu_restore:
+ * swsusp_arch_suspend returns a second time, with 1.
  *
  * At resume the copy runs from restore_image_code, which hibernate.c
  * copies into a "safe" page and reaches through hibernate_jump: TTBR0
@@ -17,13 +18,12 @@
  * image's root and the jump goes to hibernate_resume_entry, kernel text.
  */
 
-#define CTX_X19 0
-#define CTX_SP 96
-#define CTX_SP_EL0 104
-#define CTX_TTBR0 112
-#define CTX_TTBR1 120
-#define CTX_TPIDR 128
-#define CTX_SIZE 136
+#define CTX_CPU 0		/* a struct hib_cpu_ctx, 14 words */
+#define CTX_SP_EL0 112
+#define CTX_TTBR0 120
+#define CTX_TTBR1 128
+#define CTX_TPIDR 136
+#define CTX_SIZE 144
 
 	.data
 	.balign 16
@@ -36,16 +36,14 @@ hib_context:
 /* int swsusp_arch_suspend(void) */
 	.globl swsusp_arch_suspend
 swsusp_arch_suspend:
+	stp	x29, x30, [sp, #-16]!
+	mov	x29, sp
+	adrp	x0, hib_context
+	add	x0, x0, :lo12:hib_context + CTX_CPU
+	bl	hib_cpu_save
+	cbnz	x0, 1f			/* 1: resumed */
 	adrp	x9, hib_context
 	add	x9, x9, :lo12:hib_context
-	stp	x19, x20, [x9, #CTX_X19 + 0]
-	stp	x21, x22, [x9, #CTX_X19 + 16]
-	stp	x23, x24, [x9, #CTX_X19 + 32]
-	stp	x25, x26, [x9, #CTX_X19 + 48]
-	stp	x27, x28, [x9, #CTX_X19 + 64]
-	stp	x29, x30, [x9, #CTX_X19 + 80]
-	mov	x10, sp
-	str	x10, [x9, #CTX_SP]
 	mrs	x10, sp_el0
 	str	x10, [x9, #CTX_SP_EL0]
 	mrs	x10, ttbr0_el1
@@ -54,8 +52,10 @@ swsusp_arch_suspend:
 	str	x10, [x9, #CTX_TTBR1]
 	mrs	x10, tpidr_el1
 	str	x10, [x9, #CTX_TPIDR]
-	/* The copy; x30 is still our caller's, so its result comes back to it. */
-	b	swsusp_save
+	/* The copy: its return value (0 or -errno) is ours. */
+	bl	swsusp_save
+1:	ldp	x29, x30, [sp], #16
+	ret
 
 /* Entered at the end of a resume, TTBR1 already the image's, interrupts masked. */
 	.globl hibernate_resume_entry
@@ -74,16 +74,8 @@ hibernate_resume_entry:
 	msr	sp_el0, x10
 	ldr	x10, [x9, #CTX_TPIDR]
 	msr	tpidr_el1, x10
-	ldr	x10, [x9, #CTX_SP]
-	mov	sp, x10
-	ldp	x19, x20, [x9, #CTX_X19 + 0]
-	ldp	x21, x22, [x9, #CTX_X19 + 16]
-	ldp	x23, x24, [x9, #CTX_X19 + 32]
-	ldp	x25, x26, [x9, #CTX_X19 + 48]
-	ldp	x27, x28, [x9, #CTX_X19 + 64]
-	ldp	x29, x30, [x9, #CTX_X19 + 80]
-	mov	x0, #1
-	ret
+	add	x0, x9, #CTX_CPU
+	b	hib_cpu_restore
 
 /*
  * Another CPU's part (kernel/power/cpu.c): where it parked, so that after

@@ -2,11 +2,12 @@
 ;
 ; Hibernation's CPU side on x86-64 (include/pagoda/suspend.h).
 ;
-; swsusp_arch_suspend saves what a called function must keep (rbx, rbp,
-; r12-r15, rsp) and the flags and CR3 in hib_context, in kernel data, so
-; that they are part of the image, then makes the copy. A resume enters
-; hibernate_resume_entry, which puts them back and returns from
-; swsusp_arch_suspend a second time, with 1.
+; swsusp_arch_suspend saves what a called function must keep, as every
+; other CPU does when it parks (hib_cpu_save below: rbx, rbp, r12-r15, rsp
+; and where to go on), and the flags and CR3, in hib_context, kernel data,
+; so that they are part of the image; then makes the copy. A resume enters
+; hibernate_resume_entry, which puts CR3 and the flags back and leaves
+; through hib_cpu_restore: swsusp_arch_suspend returns a second time, with 1.
 ;
 ; At resume the boot kernel's own page tables and code are about to be
 ; overwritten, so the copy runs from restore_image_code, position-
@@ -21,13 +22,7 @@ section .data
 align 8
 global hib_context
 hib_context:
-.rsp:	dq 0
-.rbx:	dq 0
-.rbp:	dq 0
-.r12:	dq 0
-.r13:	dq 0
-.r14:	dq 0
-.r15:	dq 0
+.cpu:	times 14 dq 0		; a struct hib_cpu_ctx
 .rflags:	dq 0
 .cr3:	dq 0
 
@@ -37,19 +32,19 @@ extern swsusp_save
 ; int swsusp_arch_suspend(void)
 global swsusp_arch_suspend
 swsusp_arch_suspend:
-	mov [rel hib_context.rsp], rsp
-	mov [rel hib_context.rbx], rbx
-	mov [rel hib_context.rbp], rbp
-	mov [rel hib_context.r12], r12
-	mov [rel hib_context.r13], r13
-	mov [rel hib_context.r14], r14
-	mov [rel hib_context.r15], r15
+	sub rsp, 8			; the call below finds the stack as C leaves it
+	lea rdi, [rel hib_context.cpu]
+	call hib_cpu_save
+	test eax, eax
+	jnz .out			; 1: resumed
 	pushfq
 	pop qword [rel hib_context.rflags]
 	mov rax, cr3
 	mov [rel hib_context.cr3], rax
 	; The copy: its return value (0 or -errno) is ours.
 	call swsusp_save
+.out:
+	add rsp, 8
 	ret
 
 ; Entered at the end of a resume, on the temporary page tables, with the
@@ -64,17 +59,12 @@ hibernate_resume_entry:
 	and rax, ~(1 << 7)
 	mov cr4, rax
 	mov cr4, rcx
-	mov rsp, [rel hib_context.rsp]
-	mov rbx, [rel hib_context.rbx]
-	mov rbp, [rel hib_context.rbp]
-	mov r12, [rel hib_context.r12]
-	mov r13, [rel hib_context.r13]
-	mov r14, [rel hib_context.r14]
-	mov r15, [rel hib_context.r15]
+	; The saved stack (the image's) carries the flags across.
+	mov rsp, [rel hib_context.cpu + 8]
 	push qword [rel hib_context.rflags]
 	popfq
-	mov eax, 1
-	ret
+	lea rdi, [rel hib_context.cpu]
+	jmp hib_cpu_restore
 
 ; void hibernate_jump(u64 pbe_pa, u64 temp_pml4_pa, u64 code_pa, u64 entry)
 ; From kernel text, mapped the same by both page tables: switch to the
