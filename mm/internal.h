@@ -88,6 +88,9 @@ bool policy_allows_deferred_init(const struct page_alloc_policy *policy);
 /* rmqueue_bulk() cuts whole blocks (on: the default) or takes page by
  * page, with the same result; a switch for the test that says so. */
 extern bool page_alloc_bulk_carve;
+/* A pcp drain frees runs of consecutive frames as whole blocks (tests
+ * compare it with page by page). */
+extern bool page_alloc_drain_runs;
 /* page_alloc.pcp_blocks=: free pageblock-order blocks on per-CPU caches. */
 extern bool page_alloc_pcp_blocks;
 /* Linux's min_free_kbytes rule, spread over the zones by size. */

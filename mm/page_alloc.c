@@ -584,6 +584,43 @@ static inline int page_pb_mt(const struct page *page)
 }
 
 /*
+ * A drain's run of n pages that are consecutive frames, taken off the
+ * pcp list in address order, freed as the naturally aligned blocks it
+ * is made of (each at most a pageblock, so one migratetype), lowest
+ * first: one merge per block instead of one per page.
+ *
+ * The buddy lists end exactly as freeing the pages one by one leaves
+ * them. Until a block's last page is freed, every merge stays inside
+ * the block (its pages' buddies up to the block's order are the block's
+ * own pages, none of them free before), and what was listed on the way
+ * is unlisted again by the next merge, leaving every other entry's
+ * place unchanged. The last page then completes the block and merges on
+ * outward from the same state as the block freed whole, and the head or
+ * tail choice for the result looks at that same state.
+ * test_pcp_drain_runs_same_as_page_by_page checks it.
+ */
+bool page_alloc_drain_runs = true;
+
+static __attribute__((noinline)) void free_pcp_run(struct zone *zone, struct page *page,
+						   unsigned long pfn, unsigned long n,
+						   struct zone_interior in)
+{
+	while (n) {
+		/* the largest block aligned at pfn, no longer than n, no
+		 * larger than a pageblock */
+		unsigned int order = (unsigned int)__builtin_ctzl(pfn | pageblock_nr_pages);
+		unsigned int fit = 63 - (unsigned int)__builtin_clzl(n);
+
+		if (fit < order)
+			order = fit;
+		free_one_page_in(page, pfn, zone, order, page_pb_mt(page), FPI_NONE, false, in);
+		page += 1UL << order;
+		pfn += 1UL << order;
+		n -= 1UL << order;
+	}
+}
+
+/*
  * Give up to count pages back from a pcp list to the buddy lists. What
  * stays the same for the whole batch (the node's array, whether the policy
  * has hooks on free) is looked up once, not per page.
@@ -595,6 +632,7 @@ static __hot_inline void free_pcppages_batch(struct zone *zone, int count,
 	const struct page *map = pgdat->node_mem_map;
 	unsigned long start = pgdat->node_start_pfn;
 	struct zone_interior in = zone_interior(zone);
+	bool runs = !hooked && page_alloc_drain_runs;
 
 	for (int mt = 0; mt < MIGRATE_TYPES && count > 0; mt++) {
 		struct list_head *list = &pcp->lists[mt], *pos = list->prev;
@@ -609,12 +647,32 @@ static __hot_inline void free_pcppages_batch(struct zone *zone, int count,
 		while (done < count && pos != list) {
 			struct page *page = list_entry(pos, struct page, lru);
 			unsigned long pfn = start + (unsigned long)(page - map);
+			unsigned long run = 1;
 
 			pos = pos->prev;
 			page->flags &= ~PG_pcp;
 			done++;
-			/* to its pageblock's type as it is now */
-			free_one_page_in(page, pfn, zone, 0, page_pb_mt(page), FPI_NONE, hooked, in);
+			/*
+			 * The pages that follow on the walk and are the next
+			 * frames (a burst freed in the order it was allocated)
+			 * go back as the aligned blocks they make up: see
+			 * free_pcp_run(). Not under a policy that hooks each
+			 * free: it is owed one call per page.
+			 */
+			if (runs) {
+				/* (the list head is no page's: pos == list ends it) */
+				while (pos == &page[run].lru && done < count) {
+					page[run].flags &= ~PG_pcp;
+					pos = pos->prev;
+					done++;
+					run++;
+				}
+			}
+			if (likely(run == 1)) /* to its pageblock's type as it is now */
+				free_one_page_in(page, pfn, zone, 0, page_pb_mt(page), FPI_NONE,
+						 hooked, in);
+			else
+				free_pcp_run(zone, page, pfn, run, in);
 		}
 		pos->next = list;
 		list->prev = pos;

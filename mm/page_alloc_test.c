@@ -870,6 +870,84 @@ static void test_pcp_refill_same_as_page_by_page(struct ktest *t)
 }
 
 /*
+ * One run for the test below: on the fragmented holey node, a burst of
+ * order-0 pages of both migratetypes with the per-CPU lists on, then
+ * freed in several orders (allocation order, runs that cross pageblocks,
+ * backwards, every other page), so that the lists go over their high
+ * mark many times; hashes of the lists after the frees and after a full
+ * drain.
+ */
+static void drain_run(struct ktest *t, bool runs, u64 hash[3])
+{
+	enum { N = 3000 };
+	static struct page *kept[300], *got[N];
+	bool saved_runs = page_alloc_drain_runs;
+	struct pglist_data *pgdat = sim_node(t, false, 1);
+	unsigned int n = 0;
+	struct rng r;
+
+	if (!pgdat)
+		return;
+	page_alloc_pcp = false;
+	rng_seed(&r, 7);
+	fragment_node(&r, kept, ARRAY_SIZE(kept));
+	preempt_disable();
+	page_alloc_pcp = true;
+	page_alloc_drain_runs = runs;
+	for (; n < N; n++) {
+		gfp_t gfp = __GFP_NOWARN | (n % 7 == 6 ? __GFP_MOVABLE : 0);
+
+		got[n] = alloc_pages_node(SIM_NID, gfp, 0);
+		if (!got[n])
+			break;
+	}
+	KEXPECT_EQ(t, n, (unsigned int)N);
+	/* the first third in allocation order */
+	for (unsigned int i = 0; i < n / 3; i++)
+		__free_pages(got[i], 0);
+	/* the next third backwards, */
+	for (unsigned int i = 2 * n / 3; i-- > n / 3;)
+		if (i % 2)
+			__free_pages(got[i], 0);
+	for (unsigned int i = 2 * n / 3; i-- > n / 3;)
+		if (!(i % 2))
+			__free_pages(got[i], 0);
+	/* the last third every other page, then the rest */
+	for (unsigned int i = 2 * n / 3; i < n; i += 2)
+		__free_pages(got[i], 0);
+	hash[0] = free_lists_hash(pgdat);
+	for (unsigned int i = 2 * n / 3 + 1; i < n; i += 2)
+		__free_pages(got[i], 0);
+	hash[1] = free_lists_hash(pgdat) ^ pcp_lists_hash(pgdat);
+	drain_zone_pages(&pgdat->node_zones[ZONE_NORMAL]);
+	drain_zone_pages(&pgdat->node_zones[ZONE_DMA32]);
+	drain_zone_pages(&pgdat->node_zones[ZONE_DMA]);
+	hash[2] = free_lists_hash(pgdat);
+	page_alloc_drain_runs = saved_runs;
+	preempt_enable();
+	expect_consistent(t, pgdat);
+	memsim_destroy(pgdat);
+}
+
+/*
+ * A per-CPU drain frees a run of consecutive frames as the aligned
+ * blocks it makes up (free_pcp_run()): the free lists must end exactly
+ * as freeing the pages one by one leaves them, block for block and in
+ * the same places on the lists.
+ */
+static void test_pcp_drain_runs_same_as_page_by_page(struct ktest *t)
+{
+	bool saved = page_alloc_pcp;
+	u64 with_runs[3], one_by_one[3];
+
+	drain_run(t, true, with_runs);
+	drain_run(t, false, one_by_one);
+	page_alloc_pcp = saved;
+	for (int i = 0; i < 3; i++)
+		KEXPECT_EQ(t, with_runs[i], one_by_one[i]);
+}
+
+/*
  * Pageblock-order blocks wait on the per-CPU cache when freed and are
  * handed out again from it; the cache holds at most PCP_MAX_BLOCKS, the
  * invariants hold with blocks cached, an allocation that needs a cached
@@ -996,6 +1074,7 @@ static struct ktest_case page_alloc_cases[] = {
 	KTEST_CASE(test_bad_frees_refused),
 	KTEST_CASE(test_online_later_is_shuffled),
 	KTEST_CASE(test_pcp_refill_same_as_page_by_page),
+	KTEST_CASE(test_pcp_drain_runs_same_as_page_by_page),
 	KTEST_CASE(test_pcp_blocks),
 	KTEST_CASE(test_first_zone_without_normal),
 	{}
