@@ -659,14 +659,16 @@ static __hot_inline void free_pcppages_batch(struct zone *zone, int count,
 			 * free_pcp_run(). Not under a policy that hooks each
 			 * free: it is owed one call per page.
 			 */
-			if (runs) {
+			if (runs && pos == &page[1].lru && done < count) {
 				/* (the list head is no page's: pos == list ends it) */
-				while (pos == &page[run].lru && done < count) {
-					page[run].flags &= ~PG_pcp;
+				struct page *q = page + 1, *end = q + (count - done);
+
+				do {
+					q->flags &= ~PG_pcp;
 					pos = pos->prev;
-					done++;
-					run++;
-				}
+				} while (++q != end && pos == &q->lru);
+				run = (unsigned long)(q - page);
+				done += (int)run - 1;
 			}
 			if (likely(run == 1)) /* to its pageblock's type as it is now */
 				free_one_page_in(page, pfn, zone, 0, page_pb_mt(page), FPI_NONE,
@@ -1276,10 +1278,11 @@ static __attribute__((noinline)) void free_pcp_overflow(struct zone *zone,
 	arch_irq_restore(flags);
 }
 
-static __attribute__((noinline)) void free_pcp_fast(struct zone *zone, struct page *page)
+static __hot_inline void free_pcp_fast(struct zone *zone, struct page *page)
 {
 	int mt = page_pb_mt(page);
 	struct per_cpu_pages *pcp;
+	struct list_head *list;
 	unsigned long flags;
 
 	/* the check saw order 0: page->order is 0 already */
@@ -1287,7 +1290,11 @@ static __attribute__((noinline)) void free_pcp_fast(struct zone *zone, struct pa
 	flags = arch_irq_save();
 	pcp = &zone->pcp[smp_processor_id()];
 	__asm__("" : "+r"(pcp)); /* one register, as for the zone */
-	list_add(&page->lru, &pcp->lists[mt]); /* hot: reused first */
+	list = &pcp->lists[mt];
+	/* and one for the list: left alone, gcc builds its address twice,
+	 * once for the head and once for head->next */
+	__asm__("" : "+r"(list));
+	list_add(&page->lru, list); /* hot: reused first */
 	zone->free_count++;
 	if (unlikely(++pcp->count >= pcp->high)) {
 		free_pcp_overflow(zone, pcp, flags);
