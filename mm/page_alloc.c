@@ -129,11 +129,15 @@ static inline void add_to_free_list(struct page *page, struct zone *zone,
 				    unsigned int order, int mt, bool tail)
 {
 	struct free_area *area = &zone->free_area[order];
+	struct list_head *list = &area->free_list[mt];
 
+	/* one register for the list: left alone, gcc builds its address
+	 * anew in each branch and for each of its uses */
+	__asm__("" : "+r"(list));
 	if (tail)
-		list_add_tail(&page->lru, &area->free_list[mt]);
+		list_add_tail(&page->lru, list);
 	else
-		list_add(&page->lru, &area->free_list[mt]);
+		list_add(&page->lru, list);
 	area->nr_free++;
 }
 
