@@ -633,10 +633,15 @@ static __hot_inline void free_pcppages_batch(struct zone *zone, int count,
 					     struct per_cpu_pages *pcp, bool hooked)
 {
 	const struct pglist_data *pgdat = zone->zone_pgdat;
-	const struct page *map = pgdat->node_mem_map;
-	unsigned long start = pgdat->node_start_pfn;
+	/*
+	 * A page's pfn is (its address - bias) / sizeof(struct page): one
+	 * value kept for the batch instead of the array and its first pfn
+	 * (the loop is short of registers). The difference is a whole
+	 * number of struct pages, so the division is exact.
+	 */
+	unsigned long bias = (unsigned long)pgdat->node_mem_map -
+			     pgdat->node_start_pfn * sizeof(struct page);
 	struct zone_interior in = zone_interior(zone);
-	bool runs = !hooked && page_alloc_drain_runs;
 
 	for (int mt = 0; mt < MIGRATE_TYPES && count > 0; mt++) {
 		struct list_head *list = &pcp->lists[mt], *pos = list->prev;
@@ -650,7 +655,7 @@ static __hot_inline void free_pcppages_batch(struct zone *zone, int count,
 		 */
 		while (done < count && pos != list) {
 			struct page *page = list_entry(pos, struct page, lru);
-			unsigned long pfn = start + (unsigned long)(page - map);
+			unsigned long pfn = ((unsigned long)page - bias) / sizeof(struct page);
 			unsigned long run = 1;
 
 			pos = pos->prev;
@@ -663,7 +668,7 @@ static __hot_inline void free_pcppages_batch(struct zone *zone, int count,
 			 * free_pcp_run(). Not under a policy that hooks each
 			 * free: it is owed one call per page.
 			 */
-			if (runs && pos == &page[1].lru && done < count) {
+			if (!hooked && pos == &page[1].lru && done < count) {
 				/* (the list head is no page's: pos == list ends it) */
 				struct page *q = page + 1, *end = q + (count - done);
 
@@ -691,8 +696,13 @@ static void free_pcppages_bulk(struct zone *zone, int count,
 			       struct per_cpu_pages *pcp)
 {
 	spin_lock(&zone->lock);
-	/* two copies of the loop: the common one has no policy code at all */
-	if (unlikely(policy_hooks_free(zone)))
+	/*
+	 * Two copies of the loop: the common one has no policy code at all.
+	 * The other, page by page, also serves the test that compares the
+	 * two ways (page_alloc_drain_runs off): for a policy without hooks
+	 * its checks change nothing.
+	 */
+	if (unlikely(policy_hooks_free(zone) || !page_alloc_drain_runs))
 		free_pcppages_batch(zone, count, pcp, true);
 	else
 		free_pcppages_batch(zone, count, pcp, false);
