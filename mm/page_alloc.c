@@ -198,10 +198,17 @@ struct zone_interior {
 
 static inline struct zone_interior zone_interior(const struct zone *zone)
 {
+	return (struct zone_interior){ zone->interior_lo, zone->interior_span };
+}
+
+/* Computed once, when the zone's span is set (pgdat_init()). */
+static void zone_set_interior(struct zone *zone)
+{
 	unsigned long lo = ALIGN_UP(zone->zone_start_pfn, MAX_ORDER_NR_PAGES);
 	unsigned long hi = ALIGN_DOWN(zone_end_pfn(zone), MAX_ORDER_NR_PAGES);
 
-	return (struct zone_interior){ lo, hi > lo ? hi - lo : 0 };
+	zone->interior_lo = lo;
+	zone->interior_span = hi > lo ? hi - lo : 0;
 }
 
 /*
@@ -273,9 +280,7 @@ static __hot_inline void free_one_page(struct page *page, unsigned long pfn,
 
 static inline bool policy_hooks_free(const struct zone *zone)
 {
-	const struct page_alloc_policy *policy = zone->zone_pgdat->policy;
-
-	return policy->freed || policy->free_to_tail;
+	return zone->zone_pgdat->free_hooked;
 }
 
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
@@ -1519,6 +1524,7 @@ void pgdat_init(struct pglist_data *pgdat, int nid, const char *name,
 		zone->idx = z;
 		zone->zone_start_pfn = zstart;
 		zone->spanned_pages = zend - zstart;
+		zone_set_interior(zone);
 		spin_lock_init(&zone->lock);
 		for (int o = 0; o < MAX_ORDER; o++)
 			for (int mt = 0; mt < MIGRATE_TYPES; mt++)

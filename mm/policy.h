@@ -114,8 +114,8 @@ struct page_alloc_policy {
 static inline void policy_set(struct pglist_data *pgdat, const struct page_alloc_policy *policy)
 {
 	pgdat->policy = policy;
-	pgdat->pcp_blocks_ok = !policy->pick && !policy->taken && !policy->freed &&
-			       !policy->free_to_tail;
+	pgdat->free_hooked = policy->freed || policy->free_to_tail;
+	pgdat->pcp_blocks_ok = !policy->pick && !policy->taken && !pgdat->free_hooked;
 }
 
 /*

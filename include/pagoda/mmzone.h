@@ -102,6 +102,10 @@ struct zone {
 	enum zone_type idx;
 	unsigned long zone_start_pfn;
 	unsigned long spanned_pages; /* end - start, holes included */
+	/* The pfns whose whole max-order block lies in the zone,
+	 * [interior_lo, interior_lo + interior_span): set with the span,
+	 * read by every free (mm/page_alloc.c, zone_interior()). */
+	unsigned long interior_lo, interior_span;
 	unsigned long present_pages; /* frames that exist */
 	unsigned long managed_pages; /* frames given to the buddy allocator */
 	unsigned long watermark_min; /* free pages kept back for atomic callers */
@@ -160,6 +164,9 @@ struct pglist_data {
 	/* The policy has no hook on allocation or free, so freed
 	 * pageblock-order blocks may wait on per-CPU caches (policy_set()). */
 	bool pcp_blocks_ok;
+	/* The policy has a hook on free (freed, free_to_tail): one byte
+	 * for the free path to test instead of two pointers (policy_set()). */
+	bool free_hooked;
 	void *(*state_alloc)(size_t size);    /* zeroed memory */
 	void (*state_free)(void *p);          /* NULL: never given back */
 	/* Deferred struct page init (mm/page_alloc.c): some zone's struct
