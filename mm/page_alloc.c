@@ -221,7 +221,8 @@ static __hot_inline void free_one_page_in(struct page *page, unsigned long pfn,
 					   int migratetype, unsigned int fpi, bool hooked,
 					   struct zone_interior in)
 {
-	const struct page_alloc_policy *policy = zone->zone_pgdat->policy;
+	/* read only by the hooked copy: the other keeps no register for it */
+	const struct page_alloc_policy *policy = hooked ? zone->zone_pgdat->policy : NULL;
 	unsigned long pages = 1UL << order;
 	bool inside = pfn - in.lo < in.span;
 	bool to_tail;
@@ -465,7 +466,7 @@ static __hot_inline struct page *__rmqueue(struct zone *zone, unsigned int order
 
 /*
  * Put 2^order pages, from page on, at the tail of a pcp list in address
- * order, as page-by-page allocation leaves them (clear_buddy(), PG_pcp).
+ * order, as page-by-page allocation leaves them (PG_pcp).
  * The run is chained in one pass, each page linked to the one before it
  * and the list closed once at the end: list_add_tail() per page would
  * also rewrite the list head's prev and the new page's next each time
@@ -475,9 +476,15 @@ static inline void pcp_add_run(struct page *page, unsigned int order, struct lis
 {
 	struct list_head *prev = to->prev;
 
+	/*
+	 * Only PG_pcp to set: the run is part of a block just taken off a
+	 * free list, whose head del_from_free_list() cleared and whose other
+	 * pages are never PG_buddy (page_alloc_verify() checks it); expand()
+	 * marked only the halves it gave back. The order byte is not looked
+	 * at on a pcp list, and the pop writes it (pcp_alloc_fast()).
+	 */
 	for (unsigned long i = 0; i < (1UL << order); i++) {
-		page[i].flags = (page[i].flags & ~PG_buddy) | PG_pcp;
-		page[i].order = 0;
+		page[i].flags |= PG_pcp;
 		page[i].lru.prev = prev;
 		prev->next = &page[i].lru;
 		prev = &page[i].lru;
@@ -1087,21 +1094,25 @@ alloc_pages_zone(int nid, gfp_t gfp, unsigned int order, bool fail_checked)
  * in a tail call, so that alloc_pages_node() saves no registers on its way
  * to alloc_pages_zone() (gcc saves them on entry otherwise).
  */
-static __attribute__((noinline)) struct page *pcp_alloc_fast(struct zone *zone, gfp_t gfp)
+static __hot_inline struct page *pcp_alloc_fast(struct zone *zone, gfp_t gfp)
 {
-	struct list_head *list;
+	struct list_head *list, *first;
 	struct page *page;
 	unsigned long flags = arch_irq_save();
 	struct per_cpu_pages *pcp = &zone->pcp[smp_processor_id()];
 
 	__asm__("" : "+r"(pcp)); /* one register, as for the zone */
 	list = &pcp->lists[gfp_migratetype(gfp)];
-	if (unlikely(list_empty(list))) {
+	__asm__("" : "+r"(list)); /* and the list's (see free_pcp_fast()) */
+	/* the first entry read once: list_empty()'s READ_ONCE and
+	 * list_first_entry() would read it twice (interrupts are off) */
+	first = list->next;
+	if (unlikely(first == list)) {
 		arch_irq_restore(flags);
 		/* refill: nid from the zone (the same value) */
 		return alloc_pages_zone(zone->zone_pgdat->node_id, gfp, 0, true);
 	}
-	page = list_first_entry(list, struct page, lru);
+	page = list_entry(first, struct page, lru);
 	list_del(&page->lru);
 	pcp->count--;
 	arch_irq_restore(flags);
