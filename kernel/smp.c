@@ -15,6 +15,7 @@
 #include <pagoda/errname.h>
 #include <pagoda/irq.h>
 #include <pagoda/list.h>
+#include <pagoda/params.h>
 #include <pagoda/printk.h>
 #include <pagoda/sched.h>
 #include <pagoda/shell.h>
@@ -63,11 +64,24 @@ void percpu_init_boot_cpu(void)
 	cpu_locals[0].online = true;
 }
 
+/*
+ * Linux's maxcpus=: start no more CPUs than this, the boot CPU included.
+ * The others are left where the firmware holds them, as if absent (a
+ * Pi 4 hibernates only with one CPU: see kernel/power/cpu.c).
+ */
+static u64 maxcpus = NR_CPUS;
+PARAM_UINT("maxcpus", maxcpus, 1, NR_CPUS, "start at most this many CPUs, the boot CPU included");
+
 void smp_init(void)
 {
 	unsigned int n = arch_smp_prepare(), cpu;
 
 	nr_possible = MIN(MAX(n, 1u), (unsigned int)NR_CPUS);
+	if (nr_possible > maxcpus) {
+		pr_info("smp: %u CPUs, starting %llu (maxcpus=)\n", nr_possible,
+			(unsigned long long)maxcpus);
+		nr_possible = (unsigned int)maxcpus;
+	}
 	for (cpu = 1; cpu < nr_possible; cpu++) {
 		struct task *idle = idle_task_create(cpu);
 		int err;

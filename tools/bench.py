@@ -231,9 +231,9 @@ def hibernate_image(target, accel, mem, fill_mib=256):
         logs.append(b.log)
         texts.append(b.text.replace("\r", ""))
     one, two = texts
-    w = re.search(r"image written to vda: (\d+) pages in (\d+) ms \((\d+) MiB/s[;)]", one)
+    w = re.search(r"image written to vda: (\d+) pages in (\d+) ms \(([\d.]+) MiB/s[;)]", one)
     done = re.search(r"hibernation: done in (\d+) ms", one)
-    r = re.search(r"image read in (\d+) ms \((\d+) MiB/s[;)]", two)
+    r = re.search(r"image read in (\d+) ms \(([\d.]+) MiB/s[;)]", two)
     jump = re.search(r"jumping into the image (\d+) ms after boot", two)
     back = re.search(r"resumed from hibernation;.* back in (\d+) us", two)
     if not (w and done and r and jump and back):
@@ -243,7 +243,7 @@ def hibernate_image(target, accel, mem, fill_mib=256):
     return {"bench": "hibernate-image", "case": "image", "target": target,
             "qemu_accel": accel, "mem": mem, "image_pages": int(w.group(1)),
             "fio_write_mib_s": fio_mib(one, "WRITE"), "fio_read_mib_s": fio_mib(one, "READ"),
-            "image_write_mib_s": int(w.group(3)), "image_read_mib_s": int(r.group(2)),
+            "image_write_mib_s": float(w.group(3)), "image_read_mib_s": float(r.group(2)),
             "hibernate_ms": int(done.group(1)), "write_ms": int(w.group(2)),
             "read_ms": int(r.group(1)),
             "resume_ms": int(jump.group(1)) + int(back.group(1)) / 1000.0}
@@ -257,7 +257,7 @@ def hibernate_image_table(rows):
         "hibernate", "resume"))
     for r in rows:
         fw, fr = r["fio_write_mib_s"] or 0, r["fio_read_mib_s"] or 0
-        print("  %-18s %5d MiB %6.1f MiB/s %6d MiB/s %5.2fx %6.1f MiB/s %6d MiB/s %5.2fx %9d ms %7.0f ms" % (
+        print("  %-18s %5d MiB %6.1f MiB/s %6.1f MiB/s %5.2fx %6.1f MiB/s %6.1f MiB/s %5.2fx %9d ms %7.0f ms" % (
             "%s %s" % (r["target"], r["qemu_accel"]), r["image_pages"] >> 8, fw,
             r["image_write_mib_s"], r["image_write_mib_s"] / fw if fw else 0, fr,
             r["image_read_mib_s"], r["image_read_mib_s"] / fr if fr else 0,

@@ -172,6 +172,11 @@ int arch_cpu_start(unsigned int cpu, void *stack_top)
 	return smp_load_acquire(&cpu_arrived) == (int)cpu ? 0 : -ETIMEDOUT;
 }
 
+bool arch_cpu_can_restart(unsigned int cpu)
+{
+	return cpu < nr_cpus && cpu_method[cpu] == BOOT_CPU_ENABLE_PSCI;
+}
+
 /* head.S's secondary_virt: the MMU, stack, vectors and per-CPU registers are set. */
 void arm64_secondary_start(u64 cpu);
 void arm64_secondary_start(u64 cpu)

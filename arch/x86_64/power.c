@@ -37,6 +37,13 @@ void arch_cpu_die(void)
 	arch_halt_forever();
 }
 
+/* INIT and a start-up IPI start any CPU again, wherever it stopped. */
+bool arch_cpu_can_restart(unsigned int cpu)
+{
+	(void)cpu;
+	return true;
+}
+
 void arch_poweroff(void)
 {
 	arch_irq_disable();

@@ -60,6 +60,13 @@ __noreturn void arch_halt_forever(void);
  * turn it off (CPU_ON would refuse a CPU that is still on).
  */
 __noreturn void arch_cpu_die(void);
+/*
+ * Whether arch_cpu_die() leaves cpu where a later kernel can start it
+ * again. Not so for a CPU a spin table released (the Pi 4): nothing can
+ * send it back to the firmware's loop, and halted in the kernel it would
+ * run whatever a resume writes over that kernel.
+ */
+bool arch_cpu_can_restart(unsigned int cpu);
 /* True when local interrupts are enabled. */
 bool arch_irqs_enabled(void);
 /*

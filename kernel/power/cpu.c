@@ -80,6 +80,20 @@ static bool wait_parked(int want, u64 ms)
 	return true;
 }
 
+int hibernate_cpus_restartable(const char *what)
+{
+	unsigned int cpu, me = smp_processor_id();
+
+	for_each_online_cpu(cpu)
+		if (cpu != me && !arch_cpu_can_restart(cpu)) {
+			pr_err("PM: %s: CPU %u came up through the firmware's spin table and cannot be "
+			       "started again across an image; boot with maxcpus=1 for %s\n",
+			       what, cpu, what);
+			return -EOPNOTSUPP;
+		}
+	return 0;
+}
+
 int hibernate_park_cpus(void)
 {
 	unsigned int cpu, me = smp_processor_id();

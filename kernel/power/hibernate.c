@@ -78,11 +78,12 @@ static void fill_header(struct swsusp_header *h)
 	arch_hibernation_header(&h->restore_pgd, &h->resume_entry);
 }
 
-u64 hibernate_mib_per_s(u64 bytes, u64 ns)
+/* Tenths of a MiB/s: an SD card under emulation moves well under one. */
+u64 hibernate_mib_per_s_x10(u64 bytes, u64 ns)
 {
 	u64 us = ns / 1000;
 
-	return (bytes >> 10) * 1000000 / (us ? us : 1) >> 10;
+	return (bytes >> 10) * 10000000 / (us ? us : 1) >> 10;
 }
 
 static struct block_device *open_resume_device(const char *who)
@@ -156,6 +157,9 @@ int hibernate(void)
 
 	if (IS_ERR(bdev))
 		return (int)PTR_ERR(bdev);
+	err = hibernate_cpus_restartable("hibernation");
+	if (err)
+		goto out_put;
 	/*
 	 * The boot kernel jumps into the image on the boot CPU, so the image
 	 * must be made there: the CPU state it holds is that CPU's, and the
@@ -214,11 +218,12 @@ int hibernate(void)
 	err = swsusp_write(bdev, &snap, &header);
 	if (!err) {
 		u64 ns = swsusp_last_write_ns;
+		u64 mibs = hibernate_mib_per_s_x10((u64)snap.image_pages * PAGE_SIZE, ns);
 
-		pr_info("PM: hibernation: image written to %s: %lu pages in %llu ms (%llu MiB/s; "
+		pr_info("PM: hibernation: image written to %s: %lu pages in %llu ms (%llu.%llu MiB/s; "
 			"checksums %llu ms, waiting for the device %llu ms)\n",
 			bdev->bd_name, snap.image_pages, (unsigned long long)(ns / NSEC_PER_MSEC),
-			(unsigned long long)hibernate_mib_per_s((u64)snap.image_pages * PAGE_SIZE, ns),
+			(unsigned long long)(mibs / 10), (unsigned long long)(mibs % 10),
 			(unsigned long long)(swsusp_crc_ns / NSEC_PER_MSEC),
 			(unsigned long long)(swsusp_wait_ns / NSEC_PER_MSEC));
 		pr_info("PM: hibernation: done in %llu ms (freeze %llu, snapshot %llu, write %llu); "
@@ -284,6 +289,7 @@ void software_resume(void)
 {
 	struct block_device *bdev;
 	struct swsusp_header h;
+	u64 mibs;
 	int err;
 
 	if (!resume_dev[0])
@@ -300,6 +306,11 @@ void software_resume(void)
 	pr_info("PM: resume: image on %s: %llu pages, taken at uptime %llu s; loading\n",
 		bdev->bd_name, (unsigned long long)h.image_pages,
 		(unsigned long long)(h.ktime_ns / NSEC_PER_SEC));
+	/* Kept for a boot that can use it: nothing is read, nothing erased. */
+	if (hibernate_cpus_restartable("resume")) {
+		pr_err("PM: resume: the image on %s is kept; booting normally\n", bdev->bd_name);
+		goto out_put;
+	}
 	page_alloc_wait_deferred();
 	err = restore_plan_init(&plan, h.image_pages);
 	if (err) {
@@ -309,10 +320,11 @@ void software_resume(void)
 	err = swsusp_read(bdev, &h, &plan);
 	if (err)
 		goto out_release;
-	pr_info("PM: resume: image read in %llu ms (%llu MiB/s; checksums %llu ms, waiting for "
-		"the device %llu ms): %lu pages in place, %lu to copy\n",
+	mibs = hibernate_mib_per_s_x10(h.image_pages * PAGE_SIZE, swsusp_last_read_ns);
+	pr_info("PM: resume: image read in %llu ms (%llu.%llu MiB/s; checksums %llu ms, waiting "
+		"for the device %llu ms): %lu pages in place, %lu to copy\n",
 		(unsigned long long)(swsusp_last_read_ns / NSEC_PER_MSEC),
-		(unsigned long long)hibernate_mib_per_s(h.image_pages * PAGE_SIZE, swsusp_last_read_ns),
+		(unsigned long long)(mibs / 10), (unsigned long long)(mibs % 10),
 		(unsigned long long)(swsusp_crc_ns / NSEC_PER_MSEC),
 		(unsigned long long)(swsusp_wait_ns / NSEC_PER_MSEC), plan.direct, plan.relocated);
 	/* Used once: a crash from here on must not resume the same image again. */

@@ -95,7 +95,7 @@ void swsusp_fill_expect(struct swsusp_expect *e, struct block_device *bdev,
 extern u64 swsusp_last_write_ns, swsusp_last_read_ns, swsusp_crc_ns, swsusp_wait_ns;
 
 /* Bandwidth for the reports. */
-u64 hibernate_mib_per_s(u64 bytes, u64 ns);
+u64 hibernate_mib_per_s_x10(u64 bytes, u64 ns);
 
 /* Freezer (freezer.c). */
 int freeze_processes(void);

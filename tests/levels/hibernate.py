@@ -10,6 +10,11 @@ intact and the clock continues. A third boot finds the signature erased.
     system-hibernate-x86_64      resume=vda2 (a partition, MBR), 2 CPUs, a user
                                  process and a dm device through it
     system-hibernate-arm64-virt  resume=vda (the whole disk), 2 CPUs
+    system-hibernate-arm64-pi4   resume=mmcblk0 (the SD card), maxcpus=1 (its
+                                 spin-table CPUs cannot be started twice:
+                                 with all four, hibernate is refused and an
+                                 image is kept, not resumed); 4 MiB of
+                                 pattern, as QEMU's SD host moves data by PIO
     system-hibernate-refused     x86-64: a flipped data byte, a damaged
                                  header, another kernel build (forged, and
                                  the real VDSO_LAYOUT=alt kernel), a truncated
@@ -62,11 +67,11 @@ DM_AFTER = ["dmsetup status lin\r", "blk verify dm-0 0 64 9\r", "blk write dm-0 
             "blk verify dm-0 64 8 3\r"]
 
 
-def first_session(with_process):
+def first_session(with_process, fill_mib):
     extra = [USER_PROG] + DM_BEFORE if with_process else []
     return [(r"pagoda> ", x) for x in extra] + [
         (r"pagoda> ", "hibstate counter\r"),
-        (r"pagoda> ", "hibstate fill 64 7\r"),
+        (r"pagoda> ", "hibstate fill %d 7\r" % fill_mib),
         (r"pagoda> ", "uptime\r"),
         (r"pagoda> ", "hibernate\r")]
 
@@ -100,20 +105,25 @@ def uptime_of(text):
     return [float(x) for x in re.findall(r"up (\d+\.\d+) s", text)]
 
 
-def hibernate_unit(name, needs, make_cmd, dev, partitioned, with_process):
+def hibernate_unit(name, needs, make_cmd, dev, partitioned, with_process, fill_mib=64,
+                   disk_mib=DISK_MIB, before=None):
+    pages = fill_mib * 256
+
     @unit(name, "system", needs=[needs])
     def run(ctx):
-        disk = scratch(name + ".img", DISK_MIB)
+        disk = scratch(name + ".img", disk_mib)
         if partitioned:
-            mbr(disk, DISK_MIB)
-        b1 = ctx.boot(make_cmd(ctx, line(dev), [disk]), name + "-1", 300,
-                      first_session(with_process))
+            mbr(disk, disk_mib)
+        b1 = ctx.boot(make_cmd(ctx, line(dev), [disk]), name + "-1", 600,
+                      first_session(with_process, fill_mib))
         t1 = b1.clean_text()
         wrote = "PM: hibernation: image written to %s" % dev in t1 and not b1.timed_out
         if not ctx.tally.check("%s:image-written" % name, wrote,
                                "no image written, or QEMU did not end (log %s)" % rel(b1.log)):
             return
-        b2 = ctx.boot(make_cmd(ctx, line(dev), [disk]), name + "-2", 300,
+        if before and not before(ctx, name, disk):
+            return
+        b2 = ctx.boot(make_cmd(ctx, line(dev), [disk]), name + "-2", 600,
                       second_session(with_process))
         t2 = b2.clean_text()
         c1, c2 = counter_of(t1), counter_of(t2)
@@ -124,10 +134,10 @@ def hibernate_unit(name, needs, make_cmd, dev, partitioned, with_process):
              "PM: resumed from hibernation" in t2),
             # The shell carried on: no second welcome, the same history.
             ("shell-carried-on", "Welcome to Pagoda" not in after and
-             re.search(r"\n +\d+  hibstate fill 64 7\n +\d+  uptime\n +\d+  hibernate\n", t2)
-             is not None),
+             re.search(r"\n +\d+  hibstate fill %d 7\n +\d+  uptime\n +\d+  hibernate\n"
+                       % fill_mib, t2) is not None),
             ("thread-counted-on", bool(c1 and c2 and c2[0][0] > c1[-1][0])),
-            ("pattern-intact", "hibstate: 16384 of 16384 pages intact, 0 bad" in t2),
+            ("pattern-intact", "hibstate: %d of %d pages intact, 0 bad" % (pages, pages) in t2),
             ("clock-continues", bool(u1 and u2 and u2[0] > u1[-1] and
                                      c1 and c2 and c2[0][1] > c1[-1][1])),
             ("powered-off", "Power down." in t2 and not b2.timed_out),
@@ -156,6 +166,29 @@ hibernate_unit("system-hibernate-x86_64", "x86_64",
                lambda ctx, l, d: ctx.x86_cmd(cmdline=l, disks=d, smp=2), "vda2", True, True)
 hibernate_unit("system-hibernate-arm64-virt", "arm64-virt",
                lambda ctx, l, d: ctx.arm64_cmd("virt", l, disks=d, smp=2), "vda", False, False)
+
+
+def pi4_all_cpus(ctx, name, disk):
+    """Between the two boots of the Pi 4 unit: with all four CPUs up, the
+    image is found but kept (no read, no erase), and `hibernate` is
+    refused; both say to boot with maxcpus=1."""
+    b = ctx.boot(ctx.arm64_cmd("pi4", line("mmcblk0"), disks=[disk]), name + "-4cpus", 300,
+                 [(r"pagoda> ", "hibernate\r"), (r"pagoda> ", "poweroff\r")])
+    t = b.clean_text()
+    return all([
+        ctx.tally.check("%s:image-kept-with-4-cpus" % name,
+                        "PM: resume: the image on mmcblk0 is kept; booting normally" in t and
+                        "maxcpus=1 for resume" in t and "Welcome to Pagoda" in t,
+                        "four CPUs: the image was not kept, or no normal boot (log %s)"
+                        % rel(b.log)),
+        ctx.tally.check("%s:hibernate-refused-with-4-cpus" % name,
+                        "maxcpus=1 for hibernation" in t and "Power down." in t,
+                        "four CPUs: hibernate was not refused (log %s)" % rel(b.log))])
+
+
+hibernate_unit("system-hibernate-arm64-pi4", "arm64-pi4",
+               lambda ctx, l, d: ctx.arm64_cmd("pi4", l + " maxcpus=1", disks=d), "mmcblk0",
+               False, False, fill_mib=4, disk_mib=128, before=pi4_all_cpus)
 
 
 # --- bad images ---------------------------------------------------------------
