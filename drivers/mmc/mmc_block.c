@@ -69,6 +69,9 @@ static blk_status_t mmc_blk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	bool write;
 	int err;
 
+	/* The card went away (another card found after a resume, drivers/mmc/pm.c). */
+	if (!READ_ONCE(host->card_present))
+		return BLK_STS_IOERR;
 	switch (req_op(rq)) {
 	case REQ_OP_READ:
 		write = false;

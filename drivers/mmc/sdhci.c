@@ -526,6 +526,33 @@ static int sdhci_request_irq(struct mmc_host *h)
 	return request_irq(h->irq, sdhci_irq, "sdhci", h);
 }
 
+void sdhci_init_regs(struct mmc_host *h)
+{
+	sdhci_reset(h, SDHCI_RESET_ALL);
+	wr8(h, SDHCI_HOST_CONTROL, (rd8(h, SDHCI_HOST_CONTROL) & ~SDHCI_CTRL_DMA_MASK) |
+				      (h->use_adma ? SDHCI_CTRL_ADMA32 : 0));
+	wr8(h, SDHCI_HOST_CONTROL + 1, SDHCI_POWER_330 | SDHCI_POWER_ON);
+	sdhci_set_clock(h, 400000);
+	wr8(h, SDHCI_CLOCK_CONTROL + 2, 0xe); /* data timeout: the longest */
+	wr(h, SDHCI_INT_ENABLE, SDHCI_INT_USED);
+	wr(h, SDHCI_SIGNAL_ENABLE, 0);
+	wr(h, SDHCI_INT_STATUS, ~0u);
+	/* Give the card its 74 clocks (and the supply time to settle). */
+	udelay(1000);
+}
+
+void sdhci_quiesce(struct mmc_host *h)
+{
+	wr(h, SDHCI_SIGNAL_ENABLE, 0);
+	sdhci_reset(h, SDHCI_RESET_ALL);
+}
+
+void sdhci_enable_irq(struct mmc_host *h)
+{
+	h->irq_mode = true;
+	wr(h, SDHCI_SIGNAL_ENABLE, SDHCI_INT_USED);
+}
+
 int sdhci_add_host(struct mmc_host *h)
 {
 	u32 base;
@@ -556,16 +583,7 @@ int sdhci_add_host(struct mmc_host *h)
 		}
 		h->adma_entries = ADMA2_TABLE_SIZE / sizeof(struct adma2_desc);
 	}
-	wr8(h, SDHCI_HOST_CONTROL, (rd8(h, SDHCI_HOST_CONTROL) & ~SDHCI_CTRL_DMA_MASK) |
-				      (h->use_adma ? SDHCI_CTRL_ADMA32 : 0));
-	wr8(h, SDHCI_HOST_CONTROL + 1, SDHCI_POWER_330 | SDHCI_POWER_ON);
-	sdhci_set_clock(h, 400000);
-	wr8(h, SDHCI_CLOCK_CONTROL + 2, 0xe); /* data timeout: the longest */
-	wr(h, SDHCI_INT_ENABLE, SDHCI_INT_USED);
-	wr(h, SDHCI_SIGNAL_ENABLE, 0);
-	wr(h, SDHCI_INT_STATUS, ~0u);
-	/* Give the card its 74 clocks (and the supply time to settle). */
-	udelay(1000);
+	sdhci_init_regs(h);
 	h->card_present = h->assume_card || (rd(h, SDHCI_PRESENT_STATE) & SDHCI_CARD_PRESENT);
 	pr_info("%s: SDHCI %u.00 at %u MHz, caps %#x, %s, card %s\n", h->name, h->version + 1,
 		h->max_clk / 1000000, h->caps, h->use_adma ? "ADMA2" : "PIO",
@@ -595,7 +613,9 @@ int mmc_add_host(struct mmc_host *h)
 		pr_warn("%s: interrupt %u unavailable (%d)\n", h->name, h->irq, err);
 		return err;
 	}
-	h->irq_mode = true;
-	wr(h, SDHCI_SIGNAL_ENABLE, SDHCI_INT_USED);
-	return mmc_blk_probe(h);
+	sdhci_enable_irq(h);
+	err = mmc_blk_probe(h);
+	if (!err)
+		mmc_pm_register(h);
+	return err;
 }

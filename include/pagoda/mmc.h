@@ -96,6 +96,13 @@ struct mmc_host {
 /* ---- sdhci.c ---- */
 /* Reset and power up a host whose ioaddr, irq and dev are set. */
 int sdhci_add_host(struct mmc_host *host);
+/* Reset it and program what sdhci_add_host() does, from what host holds
+ * (DMA mode, power, the identification clock, interrupt sources). */
+void sdhci_init_regs(struct mmc_host *host);
+/* No interrupts, no DMA: signals off and a full reset. */
+void sdhci_quiesce(struct mmc_host *host);
+/* Commands end in the interrupt handler from now on. */
+void sdhci_enable_irq(struct mmc_host *host);
 void sdhci_set_clock(struct mmc_host *host, unsigned int hz);
 void sdhci_set_bus_width(struct mmc_host *host, unsigned int width);
 void sdhci_set_high_speed(struct mmc_host *host, bool on);
@@ -108,6 +115,9 @@ int sdhci_start_request(struct mmc_host *host, struct mmc_command *cmd, mmc_done
 int mmc_wait_for_cmd(struct mmc_host *host, struct mmc_command *cmd);
 /* Register a host found by glue code: card init, block device. */
 int mmc_add_host(struct mmc_host *host);
+/* ---- pm.c ---- */
+/* A host with a block device: set up again around a hibernation. */
+void mmc_pm_register(struct mmc_host *host);
 
 /* ---- sd.c ---- */
 int mmc_sd_init_card(struct mmc_host *host);

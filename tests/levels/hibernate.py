@@ -76,7 +76,7 @@ def first_session(with_process, fill_mib):
         (r"pagoda> ", "hibernate\r")]
 
 
-def second_session(with_process):
+def second_session(with_process, after_cmds=()):
     seen = {}
 
     def remember(m):
@@ -93,7 +93,8 @@ def second_session(with_process):
             (r"pagoda> ", "hibstate check\r"),
             (r"pagoda> ", "uptime\r"),
             (r"pagoda> ", "history\r")] + \
-        [(r"pagoda> ", x) for x in (DM_AFTER if with_process else [])] + tail
+        [(r"pagoda> ", x) for x in (DM_AFTER if with_process else [])] + \
+        [(r"pagoda> ", x) for x in after_cmds] + tail
 
 
 def counter_of(text):
@@ -106,7 +107,7 @@ def uptime_of(text):
 
 
 def hibernate_unit(name, needs, make_cmd, dev, partitioned, with_process, fill_mib=64,
-                   disk_mib=DISK_MIB, before=None):
+                   disk_mib=DISK_MIB, before=None, after_cmds=(), after_expect=()):
     pages = fill_mib * 256
 
     @unit(name, "system", needs=[needs])
@@ -124,7 +125,7 @@ def hibernate_unit(name, needs, make_cmd, dev, partitioned, with_process, fill_m
         if before and not before(ctx, name, disk):
             return
         b2 = ctx.boot(make_cmd(ctx, line(dev), [disk]), name + "-2", 600,
-                      second_session(with_process))
+                      second_session(with_process, after_cmds))
         t2 = b2.clean_text()
         c1, c2 = counter_of(t1), counter_of(t2)
         u1, u2 = uptime_of(t1), uptime_of(t2)
@@ -142,6 +143,10 @@ def hibernate_unit(name, needs, make_cmd, dev, partitioned, with_process, fill_m
                                      c1 and c2 and c2[0][1] > c1[-1][1])),
             ("powered-off", "Power down." in t2 and not b2.timed_out),
         ]
+        if after_expect:
+            # (the devices' lines come before "resumed from hibernation")
+            resumed = t2.split("PM: resume: jumping into the image", 1)[-1]
+            checks.append(("device-set-up-again", all(x in resumed for x in after_expect)))
         if with_process:
             checks.append(("user-process-carried-on",
                            re.search(r"libctest-musl: killed by signal 15", after) is not None))
@@ -188,7 +193,11 @@ def pi4_all_cpus(ctx, name, disk):
 
 hibernate_unit("system-hibernate-arm64-pi4", "arm64-pi4",
                lambda ctx, l, d: ctx.arm64_cmd("pi4", l + " maxcpus=1", disks=d), "mmcblk0",
-               False, False, fill_mib=4, disk_mib=128, before=pi4_all_cpus)
+               False, False, fill_mib=4, disk_mib=128, before=pi4_all_cpus,
+               # the card identified again, and reading and writing it (past the image)
+               after_cmds=["blk write mmcblk0 200000 64 5\r", "blk verify mmcblk0 200000 64 5\r"],
+               after_expect=["mmc0: card identified again after resume",
+                             "verify 64 sectors at 200000: 0 bad"])
 
 
 # --- bad images ---------------------------------------------------------------
