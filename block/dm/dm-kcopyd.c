@@ -63,8 +63,8 @@ static void run_job(struct work_struct *w)
 	}
 	job->fn(job->read_err, job->write_err, job->context);
 	kfree(job);
-	if (atomic_dec_and_test(&kc->nr_jobs))
-		wake_up_all(&kc->destroyq);
+	/* The client may be destroyed the moment the count reaches 0. */
+	atomic_dec_wake_up_all(&kc->nr_jobs, &kc->destroyq);
 }
 
 struct dm_kcopyd_client *dm_kcopyd_client_create(void)

@@ -67,6 +67,12 @@ void dm_accept_partial_bio(struct bio *bio, unsigned int n_sectors)
 	bio->bi_iter.bi_size = n_sectors << SECTOR_SHIFT;
 }
 
+/* One I/O fewer; the last lets a suspend waiting for none go on (and free md). */
+static void dm_pending_dec(struct mapped_device *md)
+{
+	atomic_dec_wake_up_all(&md->pending, &md->wait);
+}
+
 static void dm_io_dec(struct dm_io *io)
 {
 	struct mapped_device *md = io->md;
@@ -77,8 +83,7 @@ static void dm_io_dec(struct dm_io *io)
 	bio_endio(io->orig);
 	kfree(io);
 	/* The last bio out lets a waiting suspend go on. */
-	if (atomic_dec_and_test(&md->pending))
-		wake_up_all(&md->wait);
+	dm_pending_dec(md);
 }
 
 static void clone_endio(struct bio *clone)
@@ -162,8 +167,7 @@ static void dm_start_io(struct mapped_device *md)
 		atomic_inc_return(&md->pending);
 		if (!READ_ONCE(md->suspended))
 			return;
-		if (atomic_dec_and_test(&md->pending))
-			wake_up_all(&md->wait);
+		dm_pending_dec(md);
 		wait_event(md->wait, !READ_ONCE(md->suspended));
 	}
 }
@@ -200,8 +204,7 @@ static void __dm_submit_bio(struct bio *bio)
 	if (!io || !map) {
 		kfree(io);
 		bio_io_error(bio);
-		if (atomic_dec_and_test(&md->pending))
-			wake_up_all(&md->wait);
+		dm_pending_dec(md);
 		return;
 	}
 	io->md = md;

@@ -11,6 +11,7 @@
 #ifndef PAGODA_WAIT_H
 #define PAGODA_WAIT_H
 
+#include <pagoda/atomic.h>
 #include <pagoda/list.h>
 #include <pagoda/sched.h>
 #include <pagoda/spinlock.h>
@@ -47,6 +48,18 @@ void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *w);
 void __wake_up(struct wait_queue_head *wq, int nr);
 #define wake_up(wq) __wake_up(wq, 1)
 #define wake_up_all(wq) __wake_up(wq, 0)
+/* The same with wq->lock already held. */
+void __wake_up_locked(struct wait_queue_head *wq, int nr);
+/*
+ * Drop *count and wake every waiter, in one hold of wq->lock. A waiter
+ * ends its wait_event() through that lock too (finish_wait()), so once it
+ * has seen the count fall, nothing here touches wq again and it may free
+ * both: an I/O tracker on its stack, a device being removed. Dropping the
+ * count and then calling wake_up_all() leaves a window in which a waker
+ * held up (an interrupt, a virtual CPU the host descheduled) would wake a
+ * queue in freed memory.
+ */
+void atomic_dec_wake_up_all(atomic_t *count, struct wait_queue_head *wq);
 
 #define wait_event(wq, cond)                                                 \
 	do {                                                                 \

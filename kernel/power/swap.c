@@ -58,9 +58,8 @@ static void hib_end_io(struct bio *bio)
 	if (bio->bi_status && !io->error)
 		io->error = -EIO;
 	bio_put(bio);
-	/* Wake after the count falls: the waiter tests the count. */
-	atomic_dec(&io->inflight);
-	wake_up_all(&io->wait);
+	/* io is on the waiter's stack: gone once it sees the count fall. */
+	atomic_dec_wake_up_all(&io->inflight, &io->wait);
 }
 
 static void hib_io_init(struct hib_io *io, struct block_device *bdev, blk_opf_t op, u64 block)

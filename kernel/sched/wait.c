@@ -44,20 +44,44 @@ void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *w)
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
-void __wake_up(struct wait_queue_head *wq, int nr)
+void __wake_up_locked(struct wait_queue_head *wq, int nr)
 {
 	struct wait_queue_entry *w, *n;
-	unsigned long flags;
 
-	spin_lock_irqsave(&wq->lock, flags);
 	list_for_each_entry_safe(w, n, &wq->head, entry) {
 		wake_up_process(w->task);
 		if (w->exclusive && nr && --nr == 0)
 			break;
 	}
+}
+
+void atomic_dec_wake_up_all(atomic_t *count, struct wait_queue_head *wq)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	atomic_dec(count);
+	__wake_up_locked(wq, 0);
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
+void __wake_up(struct wait_queue_head *wq, int nr)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	__wake_up_locked(wq, nr);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+/*
+ * The count and the wake-up in one hold of the lock, and nothing of c
+ * touched after it is dropped: a waiter that sees done (it takes the same
+ * lock to look) may return at once and free c, as every completion on a
+ * stack is (submit_bio_wait()). With the wake-up in a second hold, a
+ * completer held up between the two (an interrupt, a virtual CPU the host
+ * descheduled) would walk a wait queue in freed memory.
+ */
 void complete(struct completion *c)
 {
 	unsigned long flags;
@@ -65,9 +89,9 @@ void complete(struct completion *c)
 	spin_lock_irqsave(&c->wait.lock, flags);
 	if (c->done != COMPLETION_ALL)
 		c->done++;
-	spin_unlock_irqrestore(&c->wait.lock, flags);
 	/* One waiter per complete(): waiters queue exclusively. */
-	__wake_up(&c->wait, 1);
+	__wake_up_locked(&c->wait, 1);
+	spin_unlock_irqrestore(&c->wait.lock, flags);
 }
 
 void complete_all(struct completion *c)
@@ -76,8 +100,8 @@ void complete_all(struct completion *c)
 
 	spin_lock_irqsave(&c->wait.lock, flags);
 	c->done = COMPLETION_ALL;
+	__wake_up_locked(&c->wait, 0);
 	spin_unlock_irqrestore(&c->wait.lock, flags);
-	__wake_up(&c->wait, 0);
 }
 
 bool try_wait_for_completion(struct completion *c)
