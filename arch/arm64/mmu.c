@@ -488,6 +488,8 @@ int arch_map_range(struct mm_struct *mm, u64 va, phys_addr_t pa, u64 size,
 		return -EINVAL;
 	if (any_mapped(mm, va, size))
 		return -EEXIST;
+	/* before the entries: no fetch through them may find stale lines */
+	sync_user_text(pa, size, prot);
 	for (u64 off = 0; off < size; off += PAGE_SIZE) {
 		u64 *e = pt_walk(mm, va + off, PT_LEAF, true, &level);
 
@@ -498,7 +500,6 @@ int arch_map_range(struct mm_struct *mm, u64 va, phys_addr_t pa, u64 size,
 		}
 		WRITE_ONCE(*e, (pa + off) | attrs);
 	}
-	sync_user_text(pa, size, prot);
 	/* No TLB holds an invalid entry: the walkers need only see the writes. */
 	dsb(ishst);
 	isb();
@@ -526,8 +527,8 @@ int arch_protect_range(struct mm_struct *mm, u64 va, u64 size, unsigned int prot
 	for (u64 a = va; a < va + size; a += PAGE_SIZE) {
 		u64 *e = pt_walk(mm, a, PT_LEAF, false, &level);
 
-		WRITE_ONCE(*e, (*e & PTE_ADDR_MASK) | attrs);
 		sync_user_text(*e & PTE_ADDR_MASK, PAGE_SIZE, prot);
+		WRITE_ONCE(*e, (*e & PTE_ADDR_MASK) | attrs);
 	}
 	dsb(ishst);
 	isb();
