@@ -44,9 +44,13 @@ static inline void set_pageblock_migratetype(struct page *page, int mt)
 	/* the node's last pageblock may be cut short by its end */
 	struct page *end = MIN(p + pageblock_nr_pages,
 			       pgdat->node_mem_map + pgdat->node_spanned_pages);
+	unsigned long n = (unsigned long)(end - p);
 
-	for (; p < end; p++)
-		p->pb_migratetype = (u8)mt;
+	/* a byte store per page is what the loop should cost: eight a
+	 * step over a counted loop (measured in a steal's burst) */
+#pragma GCC unroll 8
+	for (unsigned long i = 0; i < n; i++)
+		p[i].pb_migratetype = (u8)mt;
 }
 
 /* Is pfn inside the zone's span and does it have a struct page? */
