@@ -178,8 +178,9 @@ struct fio_job {
 	struct rng rng;
 	u64 seq_pos;
 	struct fio_slot *slots;
-	spinlock_t lock;
-	struct fio_slot *done;    /* completed, not yet seen by the job */
+	/* completed, not yet seen by the job; under wait.lock, so that a
+	 * completion's wake-up is done before the job can see its slot */
+	struct fio_slot *done;
 	struct wait_queue_head wait;
 };
 
@@ -255,11 +256,11 @@ static void fio_async_endio(struct bio *bio)
 	unsigned long flags;
 
 	s->end_ns = ktime_get_ns();
-	spin_lock_irqsave(&j->lock, flags);
+	spin_lock_irqsave(&j->wait.lock, flags);
 	s->done_next = j->done;
 	j->done = s;
-	spin_unlock_irqrestore(&j->lock, flags);
-	wake_up(&j->wait);
+	__wake_up_locked(&j->wait, 1);
+	spin_unlock_irqrestore(&j->wait.lock, flags);
 }
 
 static struct fio_slot *take_done(struct fio_job *j)
@@ -267,10 +268,10 @@ static struct fio_slot *take_done(struct fio_job *j)
 	unsigned long flags;
 	struct fio_slot *list;
 
-	spin_lock_irqsave(&j->lock, flags);
+	spin_lock_irqsave(&j->wait.lock, flags);
 	list = j->done;
 	j->done = NULL;
-	spin_unlock_irqrestore(&j->lock, flags);
+	spin_unlock_irqrestore(&j->wait.lock, flags);
 	return list;
 }
 
@@ -681,7 +682,6 @@ int fio_run(const struct fio_opts *opts, struct fio_summary *sum)
 		j->bdev = bdev;
 		j->index = i;
 		j->cpu = cpus[i % ncpu];
-		spin_lock_init(&j->lock);
 		init_waitqueue_head(&j->wait);
 		rng_seed(&j->rng, get_random_u64());
 		err = job_alloc_slots(j);
