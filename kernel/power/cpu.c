@@ -86,9 +86,9 @@ int hibernate_cpus_restartable(const char *what)
 
 	for_each_online_cpu(cpu)
 		if (cpu != me && !arch_cpu_can_restart(cpu)) {
-			pr_err("PM: %s: CPU %u came up through the firmware's spin table and cannot be "
-			       "started again across an image; boot with maxcpus=1 for %s\n",
-			       what, cpu, what);
+			pr_err("PM: %s: CPU %u could not be started again across an image (nothing "
+			       "can take it back from where its firmware released it); boot with "
+			       "maxcpus=1 for %s\n", what, cpu, what);
 			return -EOPNOTSUPP;
 		}
 	return 0;
