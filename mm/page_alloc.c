@@ -378,21 +378,31 @@ static struct page *take_picked(struct zone *zone, struct page *want,
 	return NULL;
 }
 
-static __hot_inline struct page *__rmqueue_smallest(struct zone *zone, unsigned int order,
-						     int mt)
+/* A policy's say in an allocation: which block, and its accounting. */
+static __attribute__((noinline)) struct page *rmqueue_hooked(struct zone *zone,
+							     unsigned int order, int mt)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	const struct page_alloc_policy *policy = pgdat->policy;
 	struct page *page = NULL, *want;
 
-	if (unlikely(policy->pick) &&
-	    (want = policy->pick(zone, order, mt))) /* policy: which block */
+	if (policy->pick && (want = policy->pick(zone, order, mt))) /* policy: which block */
 		page = take_picked(zone, want, order, mt);
 	if (likely(!page))
 		page = take_smallest(zone, order, mt);
-	if (unlikely(policy->taken) && page)
+	if (policy->taken && page)
 		policy->taken(pgdat, zone_page_pfn(zone, page), order); /* policy: accounting */
 	return page;
+}
+
+/* Without a hook on allocation (the default) the core chooses alone:
+ * one byte tested instead of the policy's two pointers. */
+static __hot_inline struct page *__rmqueue_smallest(struct zone *zone, unsigned int order,
+						     int mt)
+{
+	if (unlikely(zone->zone_pgdat->alloc_hooked))
+		return rmqueue_hooked(zone, order, mt);
+	return take_smallest(zone, order, mt);
 }
 
 /*
@@ -818,17 +828,30 @@ void drain_all_pages(struct pglist_data *pgdat)
 
 /* --- allocation ------------------------------------------------------------ */
 
-static inline bool zone_watermark_ok(struct zone *z, unsigned int order, gfp_t gfp)
+/* Below the minimum: may this caller dig into the reserve? */
+static __attribute__((noinline)) bool zone_watermark_reserve(struct zone *z, unsigned int order,
+							     gfp_t gfp)
 {
 	unsigned long min = z->watermark_min;
 
-	if (unlikely(gfp & (__GFP_MEMALLOC | __GFP_ATOMIC))) {
-		if (gfp & __GFP_MEMALLOC)
-			min = 0;
-		else
-			min /= 2; /* atomic callers cannot wait: let them dig deeper */
-	}
+	if (gfp & __GFP_MEMALLOC)
+		min = 0;
+	else if (gfp & __GFP_ATOMIC)
+		min /= 2; /* atomic callers cannot wait: let them dig deeper */
+	else
+		return false;
 	return z->free_pages >= min + (1UL << order);
+}
+
+/*
+ * Above the full minimum every caller may allocate: one compare. Only a
+ * zone near its minimum asks what the caller may dip into.
+ */
+static inline bool zone_watermark_ok(struct zone *z, unsigned int order, gfp_t gfp)
+{
+	if (likely(z->free_pages >= z->watermark_min + (1UL << order)))
+		return true;
+	return zone_watermark_reserve(z, order, gfp);
 }
 
 static __hot_inline struct page *rmqueue(struct zone *zone, unsigned int order, int mt,
@@ -977,7 +1000,10 @@ static inline void prep_new_page(struct zone *zone, struct page *page,
 				 unsigned int order, gfp_t gfp)
 {
 	page->refcount = 1;
-	page->flags = (page->flags & ~(PG_head | PG_slab)) | (order ? PG_head : 0);
+	/* off a free list: no PG_head (cleared when freed) or PG_slab (a
+	 * slab page is refused by the free checks until the slab clears it) */
+	if (order)
+		page->flags |= PG_head;
 	page->order = (u8)order;
 	if (unlikely(page_alloc_debug || (gfp & __GFP_ZERO)))
 		prep_new_page_slow(zone, page, order, gfp);

@@ -115,7 +115,8 @@ static inline void policy_set(struct pglist_data *pgdat, const struct page_alloc
 {
 	pgdat->policy = policy;
 	pgdat->free_hooked = policy->freed || policy->free_to_tail;
-	pgdat->pcp_blocks_ok = !policy->pick && !policy->taken && !pgdat->free_hooked;
+	pgdat->alloc_hooked = policy->pick || policy->taken;
+	pgdat->pcp_blocks_ok = !pgdat->alloc_hooked && !pgdat->free_hooked;
 }
 
 /*

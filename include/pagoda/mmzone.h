@@ -167,6 +167,9 @@ struct pglist_data {
 	/* The policy has a hook on free (freed, free_to_tail): one byte
 	 * for the free path to test instead of two pointers (policy_set()). */
 	bool free_hooked;
+	/* And one for the allocation path: a hook on allocation (pick,
+	 * taken). */
+	bool alloc_hooked;
 	void *(*state_alloc)(size_t size);    /* zeroed memory */
 	void (*state_free)(void *p);          /* NULL: never given back */
 	/* Deferred struct page init (mm/page_alloc.c): some zone's struct
