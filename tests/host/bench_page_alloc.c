@@ -144,6 +144,24 @@ static inline void pagoda_f(void *p, unsigned int order) { __free_pages(p, order
 DEFINE_CASES(peer, peer_a, peer_f)
 DEFINE_CASES(pagoda, pagoda_a, pagoda_f)
 
+/*
+ * The zone lock taken and released, uncontended, as every operation with
+ * the lists off does once and the peer never does: the part of the
+ * lists-off figures that is the lock's (--cost prints it).
+ */
+__attribute__((noinline)) static unsigned long zone_lock_pairs(unsigned long n)
+{
+	spinlock_t *lock = &NODE_DATA(NID)->node_zones[ZONE_NORMAL].lock;
+
+	for (unsigned long i = 0; i < n; i++) {
+		unsigned long flags;
+
+		spin_lock_irqsave(lock, flags);
+		spin_unlock_irqrestore(lock, flags);
+	}
+	return 0;
+}
+
 /* --- set-up ---------------------------------------------------------------- */
 
 static void *map_fresh(unsigned long len)
@@ -395,6 +413,31 @@ static u64 count_instructions(enum alloc a, enum bcase c)
 	return total;
 }
 
+/* Instructions per zone lock pair under callgrind; 0 if it failed. */
+static u64 count_lock_instructions(void)
+{
+	char cmd[512], out[64], line[256];
+	u64 total = 0;
+	void *f;
+
+	snprintf(out, sizeof(out), "/tmp/bench-page-alloc.%d.cg", getpid());
+	snprintf(cmd, sizeof(cmd),
+		 "valgrind --tool=callgrind --callgrind-out-file=%s --collect-atstart=no "
+		 "--toggle-collect=zone_lock_pairs* %s --one lock pairs >/dev/null 2>&1",
+		 out, self_path);
+	if (system(cmd) != 0)
+		return 0;
+	f = fopen(out, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "totals:", 7) || !strncmp(line, "summary:", 8))
+			total = (u64)strtol(strchr(line, ':') + 1, NULL, 10);
+	fclose(f);
+	unlink(out);
+	return total * 1000 / N_PAIRS;
+}
+
 /*
  * What callgrind runs: the case twice, a warm-up and the run (set-up:
  * once); callgrind counts both, so the caller divides by twice the
@@ -405,6 +448,10 @@ static int run_one(const char *alloc, const char *key)
 	enum alloc a = NR_ALLOCS;
 	enum bcase c = NR_CASES;
 
+	if (!strcmp(alloc, "lock")) {
+		setup_all();
+		return (int)zone_lock_pairs(N_PAIRS);
+	}
 	for (int i = 0; i < NR_ALLOCS; i++)
 		if (!strcmp(alloc, alloc_names[i]))
 			a = i;
@@ -431,6 +478,7 @@ static int cost_table(int runs, bool want_instr)
 	static const enum bcase cc[] = { PAIR0, BURST_ALLOC, BURST_FREE };
 	static const enum alloc ca[] = { PCP_OFF, PCP_ON, PCP_ON };
 	u64 ns[NR_VARIANTS][3], in[NR_VARIANTS][3] = { { 0 } };
+	u64 lock_ps = ~0ULL, lock_in = 0;
 
 	for (int v = 0; v < NR_VARIANTS; v++) {
 		variant = v;
@@ -451,6 +499,14 @@ static int cost_table(int runs, bool want_instr)
 		page_alloc_debug = false;
 		fail_page_alloc_set(1, 100, 0);
 	}
+	for (int r = 0; r < runs; r++) {
+		u64 t0 = ktime_get_ns();
+
+		zone_lock_pairs(N_PAIRS);
+		lock_ps = MIN(lock_ps, (ktime_get_ns() - t0) * 1000 / N_PAIRS);
+	}
+	if (want_instr)
+		lock_in = count_lock_instructions();
 	kprintf("what each check and hook costs (Pagoda on the host, 1 GiB, min of %d runs;\n"
 		"+N = instructions per operation above the default, callgrind)\n\n", runs);
 	kprintf("%-44s  %-22s  %-22s  %-22s\n", "variant", "order-0 pair, pcp off",
@@ -478,6 +534,17 @@ static int cost_table(int runs, bool want_instr)
 		}
 		kprintf("\n");
 	}
+	kprintf("\nthe zone lock, taken and released (uncontended; every operation with the\n"
+		"lists off pays it once, the peer never): %llu.%llu ns",
+		(unsigned long long)(lock_ps / 1000), (unsigned long long)(lock_ps % 1000 / 100));
+	if (lock_in)
+		kprintf(", %llu instructions", (unsigned long long)(lock_in / 1000));
+	kprintf("\n");
+	kprintf("BENCH {\"bench\":\"pagealloc-host-cost\",\"variant\":\"zone-lock\","
+		"\"case\":\"lock-pair\",\"alloc\":\"pcp-off\",\"ns\":%llu.%03llu,"
+		"\"instructions\":%llu.%03llu}\n", (unsigned long long)(lock_ps / 1000),
+		(unsigned long long)(lock_ps % 1000), (unsigned long long)(lock_in / 1000),
+		(unsigned long long)(lock_in % 1000));
 	for (int v = 0; v < NR_VARIANTS; v++)
 		for (int k = 0; k < 3; k++)
 			kprintf("BENCH {\"bench\":\"pagealloc-host-cost\",\"variant\":\"%s\","
