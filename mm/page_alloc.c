@@ -1311,20 +1311,42 @@ static __attribute__((noinline)) void free_check_hook(struct page *page, unsigne
 /*
  * The buddy path of a free (pcp lists off, or order > 0): merge under the
  * zone lock. Out of line, so that the pcp fast path in __free_pages()
- * keeps few registers live.
+ * keeps few registers live. Two copies: the policy's hooks on free are
+ * calls, and a call in a function makes gcc keep the values that live
+ * across it in registers the function must save and restore; the copy
+ * without hooks has no call but the lock's.
  */
-static __attribute__((noinline)) void free_pages_zone(struct zone *zone, struct page *page,
-						      unsigned int order)
+static __hot_inline void __free_pages_zone(struct zone *zone, struct page *page,
+					   unsigned int order, bool hooked)
 {
-	unsigned long flags, pfn = zone_page_pfn(zone, page);
-	int mt = page_pb_mt(page);
+	unsigned long flags;
 
 	page->flags &= ~PG_head;
 	page->order = 0;
 	spin_lock_irqsave(&zone->lock, flags);
+	/* the pfn and the type worked out under the lock, for the same
+	 * reason: nothing of the merge is live across the lock's call */
 	zone->free_count++;
-	free_one_page(page, pfn, zone, order, mt, FPI_NONE, policy_hooks_free(zone));
+	free_one_page(page, zone_page_pfn(zone, page), zone, order, page_pb_mt(page), FPI_NONE,
+		      hooked);
 	spin_unlock_irqrestore(&zone->lock, flags);
+}
+
+static __attribute__((noinline)) void free_pages_zone_hooked(struct zone *zone,
+							     struct page *page,
+							     unsigned int order)
+{
+	__free_pages_zone(zone, page, order, true);
+}
+
+static __attribute__((noinline)) void free_pages_zone(struct zone *zone, struct page *page,
+						      unsigned int order)
+{
+	if (unlikely(policy_hooks_free(zone))) {
+		free_pages_zone_hooked(zone, page, order);
+		return;
+	}
+	__free_pages_zone(zone, page, order, false);
 }
 
 /*
