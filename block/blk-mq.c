@@ -152,6 +152,7 @@ int blk_mq_init_queue_on(struct request_queue *q, struct blk_mq_tag_set *set)
 
 	q->tag_set = set;
 	q->mq_ops = set->ops;
+	atomic_set(&q->q_usage_counter, 0);
 	q->nr_hw_queues = nr;
 	q->queue_hw_ctx = kcalloc(nr, sizeof(*q->queue_hw_ctx), GFP_KERNEL);
 	q->queue_ctx = kcalloc(NR_CPUS, sizeof(*q->queue_ctx), GFP_KERNEL);
@@ -355,7 +356,9 @@ void blk_mq_quiesce_wait(struct request_queue *q)
 	for (unsigned int i = 0; i < q->nr_hw_queues; i++) {
 		struct blk_mq_hw_ctx *hctx = q->queue_hw_ctx[i];
 
-		while (atomic_read(&hctx->tags->active) || hctx_has_work(hctx))
+		/* not the tags in use: a tag is given back before its
+		 * request's freeing is over (see blk_mq_free_request()) */
+		while (atomic_read(&q->q_usage_counter) || hctx_has_work(hctx))
 			msleep(1);
 		flush_work(&hctx->run_work);
 	}
@@ -385,6 +388,7 @@ static struct request *blk_mq_get_request(struct request_queue *q, struct bio *b
 		wait_event(hctx->tags->wait,
 			   (unsigned int)atomic_read(&hctx->tags->active) < hctx->tags->nr_tags);
 	}
+	atomic_inc(&q->q_usage_counter);
 	rq = hctx->tags->static_rqs[tag];
 	rq->q = q;
 	rq->mq_ctx = ctx;
@@ -565,16 +569,20 @@ bool blk_update_request(struct request *rq, blk_status_t status, unsigned int nr
 static void blk_mq_free_request(struct request *rq)
 {
 	struct blk_mq_hw_ctx *hctx = rq->mq_hctx;
+	struct request_queue *q = rq->q;
 
 	if (rq->state == MQ_RQ_IN_FLIGHT)
 		atomic_dec(&hctx->nr_in_flight);
 	rq->state = MQ_RQ_IDLE;
 	rq->bio = rq->biotail = NULL;
+	/* rq may be another submitter's from here on */
 	blk_mq_put_tag(hctx->tags, (unsigned int)rq->tag);
 	/* The driver was full: it has room now. */
 	if (test_bit(BLK_MQ_S_RESTART, &hctx->state) &&
 	    test_and_clear_bit(BLK_MQ_S_RESTART, &hctx->state))
 		blk_mq_run_hw_queue(hctx, true);
+	/* last: nothing of the queue is touched after it */
+	atomic_dec(&q->q_usage_counter);
 }
 
 void blk_mq_end_request(struct request *rq, blk_status_t status)

@@ -319,6 +319,14 @@ static void test_full_queue_waits(struct ktest *t)
 	KEXPECT_GE(t, hctx->max_in_flight, 1);
 	KEXPECT_LE(t, hctx->max_in_flight, 2);
 	KEXPECT_EQ(t, atomic64_read(&null_disk(nb)->queue->nr_requests) - before, nr);
+	/*
+	 * The last bio's end_io runs before its request is freed, so wait
+	 * (bounded) for the queue's count of requests not yet freed: zero,
+	 * and only then are the tags all back.
+	 */
+	for (int ms = 0; ms < 2000 && atomic_read(&null_disk(nb)->queue->q_usage_counter); ms++)
+		msleep(1);
+	KEXPECT_EQ(t, atomic_read(&null_disk(nb)->queue->q_usage_counter), 0);
 	KEXPECT_EQ(t, atomic_read(&hctx->tags->active), 0);
 	blkdev_put(bdev);
 out:

@@ -138,6 +138,14 @@ struct request_queue {
 	struct blk_mq_hw_ctx **queue_hw_ctx;
 	struct blk_mq_ctx *queue_ctx;      /* one per possible CPU */
 	struct list_head tag_set_list;
+	/*
+	 * Requests of this queue taken and not yet freed (Linux's
+	 * q_usage_counter, a plain count here). Dropped as the very last
+	 * step of freeing one, after the tag, its wake-up and the restart:
+	 * a queue about to be freed waits for zero, and then no CPU is still
+	 * inside a request's freeing touching the queue's memory.
+	 */
+	atomic_t q_usage_counter;
 	/* statistics, for lsblk and the benchmarks */
 	atomic64_t nr_bios, nr_splits, nr_merges, nr_requests;
 };
