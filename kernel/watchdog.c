@@ -11,6 +11,10 @@
  * and past the threshold reports "BUG: soft lockup" with the stack, once
  * until the CPU makes progress again.
  *
+ * Past half the threshold the tick also asks for a reschedule (see
+ * watchdog_tick()), so that code which enables preemption now and then,
+ * but never when a tick lands, is not reported.
+ *
  * It cannot see a CPU with interrupts off (no tick reaches it): that is a
  * hard lockup, which needs an NMI (Linux's hardlockup detector).
  * A loop that knows it is long and harmless calls
@@ -20,6 +24,7 @@
 #include <pagoda/params.h>
 #include <pagoda/preempt.h>
 #include <pagoda/printk.h>
+#include <pagoda/sched.h>
 #include <pagoda/smp.h>
 #include <pagoda/task.h>
 #include <pagoda/time.h>
@@ -54,7 +59,19 @@ void watchdog_tick(bool preemptible)
 	}
 	now = ktime_get_ns();
 	stuck = now - READ_ONCE(watchdog_cpu[cpu].touch_ns);
-	if (stuck <= thresh * NSEC_PER_SEC || watchdog_cpu[cpu].reported)
+	if (watchdog_cpu[cpu].reported)
+		return;
+	/*
+	 * Half way, ask for a reschedule, as Linux's watchdog thread waking
+	 * up does: a CPU that only passes through preemptible code between
+	 * long stretches with preemption off (programmed I/O, one request at
+	 * a time under the host's lock) is seldom caught there by a tick,
+	 * but its next preempt_enable() now schedules, which touches. A CPU
+	 * that never gets there is stuck indeed.
+	 */
+	if (stuck > thresh * NSEC_PER_SEC / 2)
+		resched_cpu(cpu);
+	if (stuck <= thresh * NSEC_PER_SEC)
 		return;
 	watchdog_cpu[cpu].reported = true;
 	__atomic_fetch_add(&reports, 1, __ATOMIC_RELAXED);

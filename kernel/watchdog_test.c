@@ -2,7 +2,8 @@
 /*
  * The soft-lockup watchdog, with its threshold shortened to one second:
  * a CPU that spins with preemption off for longer is reported (once), one
- * that schedules is not; and the hibernation bitmap's worst case, a walk
+ * that schedules is not, nor one that only passes preemption points now
+ * and then; and the hibernation bitmap's worst case, a walk
  * over a bitmap of the guest's whole memory with every bit set, repeated
  * with preemption off for longer than the threshold, stays quiet because
  * the walk touches the watchdog at each leaf (the memory-bitmap seed's
@@ -53,6 +54,28 @@ static void test_scheduling_cpu_is_quiet(struct ktest *t)
 	end = ktime_get_ns() + SPIN_NS;
 	while (ktime_get_ns() < end)
 		arch_cpu_relax(); /* busy, but preemptible: not stuck */
+	watchdog_set_thresh(saved);
+	KEXPECT_EQ(t, softlockup_reports(), before);
+}
+
+/*
+ * Preemption off in 20 ms stretches for twice the threshold, on again
+ * for a few instructions between them: a tick almost never lands in the
+ * gaps, but the CPU could schedule at each. The watchdog's half-way
+ * reschedule makes the next gap schedule; without it this is reported
+ * (the SD card's programmed I/O during a Pi 4 resume was).
+ */
+static void test_preemption_points_are_quiet(struct ktest *t)
+{
+	unsigned int saved = watchdog_get_thresh();
+	unsigned long before = softlockup_reports();
+	u64 end;
+
+	watchdog_set_thresh(1);
+	msleep(20);
+	end = ktime_get_ns() + SPIN_NS;
+	while (ktime_get_ns() < end)
+		spin_preempt_off(20 * NSEC_PER_MSEC);
 	watchdog_set_thresh(saved);
 	KEXPECT_EQ(t, softlockup_reports(), before);
 }
@@ -112,6 +135,7 @@ static void test_full_bitmap_walk_is_quiet(struct ktest *t)
 static struct ktest_case watchdog_cases[] = {
 	KTEST_CASE(test_stuck_cpu_is_reported),
 	KTEST_CASE(test_scheduling_cpu_is_quiet),
+	KTEST_CASE(test_preemption_points_are_quiet),
 	KTEST_CASE(test_full_bitmap_walk_is_quiet),
 	{}
 };

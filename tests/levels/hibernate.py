@@ -142,6 +142,9 @@ def hibernate_unit(name, needs, make_cmd, dev, partitioned, with_process, fill_m
             ("clock-continues", bool(u1 and u2 and u2[0] > u1[-1] and
                                      c1 and c2 and c2[0][1] > c1[-1][1])),
             ("powered-off", "Power down." in t2 and not b2.timed_out),
+            # Long image I/O is not a lockup: the reading or writing task
+            # passes preemption points (kernel/watchdog.c).
+            ("no-soft-lockup", "BUG: soft lockup" not in t1 + t2),
         ]
         if after_expect:
             # (the devices' lines come before "resumed from hibernation")
