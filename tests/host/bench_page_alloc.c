@@ -387,8 +387,11 @@ static const char *case_function(enum alloc a, enum bcase c)
 	return fn;
 }
 
-/* Instructions per operation of case c under callgrind; 0 if it failed. */
-static u64 count_instructions(enum alloc a, enum bcase c)
+/*
+ * Instructions callgrind counts inside function fn (a glob) while this
+ * program runs with the given arguments; 0 if it failed.
+ */
+static u64 callgrind_count(const char *fn, const char *args)
 {
 	char cmd[512], out[64], line[256];
 	u64 total = 0;
@@ -397,9 +400,7 @@ static u64 count_instructions(enum alloc a, enum bcase c)
 	snprintf(out, sizeof(out), "/tmp/bench-page-alloc.%d.cg", getpid());
 	snprintf(cmd, sizeof(cmd),
 		 "valgrind --tool=callgrind --callgrind-out-file=%s --collect-atstart=no "
-		 "--toggle-collect=%s %s --variant %s --one %s %s >/dev/null 2>&1",
-		 out, case_function(a, c), self_path, variants[variant].key, alloc_names[a],
-		 cases[c].key);
+		 "--toggle-collect=%s %s %s >/dev/null 2>&1", out, fn, self_path, args);
 	if (system(cmd) != 0)
 		return 0;
 	f = fopen(out, "r");
@@ -413,29 +414,21 @@ static u64 count_instructions(enum alloc a, enum bcase c)
 	return total;
 }
 
-/* Instructions per zone lock pair under callgrind; 0 if it failed. */
+/* Instructions of case c under callgrind (both of its runs); 0 if it failed. */
+static u64 count_instructions(enum alloc a, enum bcase c)
+{
+	char args[128];
+
+	snprintf(args, sizeof(args), "--variant %s --one %s %s", variants[variant].key,
+		 alloc_names[a], cases[c].key);
+	return callgrind_count(case_function(a, c), args);
+}
+
+/* Instructions per zone lock pair, x1000, under callgrind; 0 if it failed.
+ * (gcc may rename the function: the glob takes its clones too.) */
 static u64 count_lock_instructions(void)
 {
-	char cmd[512], out[64], line[256];
-	u64 total = 0;
-	void *f;
-
-	snprintf(out, sizeof(out), "/tmp/bench-page-alloc.%d.cg", getpid());
-	snprintf(cmd, sizeof(cmd),
-		 "valgrind --tool=callgrind --callgrind-out-file=%s --collect-atstart=no "
-		 "--toggle-collect=zone_lock_pairs* %s --one lock pairs >/dev/null 2>&1",
-		 out, self_path);
-	if (system(cmd) != 0)
-		return 0;
-	f = fopen(out, "r");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "totals:", 7) || !strncmp(line, "summary:", 8))
-			total = (u64)strtol(strchr(line, ':') + 1, NULL, 10);
-	fclose(f);
-	unlink(out);
-	return total * 1000 / N_PAIRS;
+	return callgrind_count("zone_lock_pairs*", "--one lock pairs") * 1000 / N_PAIRS;
 }
 
 /*
