@@ -394,6 +394,7 @@ long sys_lseek(const unsigned long *args)
 }
 
 #define AT_EMPTY_PATH 0x1000
+#define AT_SYMLINK_NOFOLLOW 0x100
 #define S_IFCHR 0020000
 #define S_IFIFO 0010000
 
@@ -440,9 +441,10 @@ static long put_stat(u64 ubuf, const struct kstat *k)
 static void stat_ramfs(const struct ramfs_file *rf, struct kstat *k)
 {
 	*k = (struct kstat){
-		/* No inode numbers in the ramfs: the entry's address is unique and stable. */
-		.ino = ((u64)(uintptr_t)rf >> 4) & 0xffffffff,
-		.nlink = 1,
+		/* The file's first entry's address: unique and stable, and the
+		 * same for every name of a hard-linked file. */
+		.ino = ((u64)(uintptr_t)rf->inode >> 4) & 0xffffffff,
+		.nlink = rf->nlink,
 		.size = rf->size,
 		.blocks = (rf->size + 511) / 512,
 		.mode = rf->mode,
@@ -489,7 +491,8 @@ long sys_newfstatat(const unsigned long *args)
 		return (args[3] & AT_EMPTY_PATH) ? stat_fd((long)args[0], args[2]) : -ENOENT;
 	if (path[0] != '/' && (long)args[0] != AT_FDCWD && (int)args[0] != AT_FDCWD)
 		return -ENOENT;
-	rf = ramfs_lookup(path);
+	/* lstat: a symbolic link at the end is described, not followed */
+	rf = (args[3] & AT_SYMLINK_NOFOLLOW) ? ramfs_lookup_nofollow(path) : ramfs_lookup(path);
 	if (!rf)
 		return -ENOENT;
 	stat_ramfs(rf, &k);

@@ -36,6 +36,7 @@ declare -A PKG_OF=(
 	[dtc]=device-tree-compiler
 	[musl-gcc]=musl-tools # user/libc: an unmodified program against musl
 	[gnuplot]=gnuplot-nox # make experiment: the allocator-policy plot
+	[cpio]=cpio # the initramfs read from GNU cpio's own archives (make test)
 )
 # Package files that have no command of their own.
 declare -A FILE_OF=(

@@ -21,14 +21,40 @@ struct cpio_entry {
 	u64 size;
 	u32 mode;           /* file type and permission bits */
 	u32 mtime;
+	u32 ino, nlink;     /* hard links: the same ino (and dev) within one archive */
+	u32 dev_major, dev_minor;
 };
 
 /*
- * The entry at *pos of the archive [buf, buf + size), and *pos moved past
- * it: 1, 0 at the trailer (or at the end of the buffer, which may hold
- * zero padding), or -EINVAL with *why saying what is malformed.
+ * A walk over a buffer that may hold several archives one after the other
+ * (Linux unpacks them in turn: an early microcode archive, then the main
+ * one), with zero bytes between and after them.
  */
-int cpio_next(const void *buf, size_t size, size_t *pos, struct cpio_entry *e,
-	      const char **why);
+struct cpio_iter {
+	const char *buf;
+	size_t size, pos;   /* pos: where the next header is, or the error was */
+	bool between;       /* at the start or past a trailer: zeros may follow */
+};
+
+static inline void cpio_iter_init(struct cpio_iter *it, const void *buf, size_t size)
+{
+	*it = (struct cpio_iter){ .buf = buf, .size = size, .pos = 0, .between = true };
+}
+
+enum { CPIO_END = 0, CPIO_ENTRY = 1, CPIO_TRAILER = 2 };
+
+/*
+ * The next entry: CPIO_ENTRY; CPIO_TRAILER at the end of one archive
+ * (another may follow); CPIO_END at the end of the buffer; or -EINVAL with
+ * *why saying what is malformed (it->pos then is where). As Linux: an
+ * archive starts at a multiple of 4 bytes, only zeros may stand between
+ * archives, "070702" archives carry a checksum of each regular file's data
+ * that must match, and a buffer may end without a trailer but not in the
+ * middle of an entry.
+ */
+int cpio_next(struct cpio_iter *it, struct cpio_entry *e, const char **why);
+
+/* The name of a compression format whose magic starts buf, or NULL. */
+const char *cpio_compression(const void *buf, size_t size);
 
 #endif

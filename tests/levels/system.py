@@ -1,9 +1,12 @@
 """Level 3: system tests, whole stories told through a boot: a deliberate
 crash reported properly, bad parameters survived, a typed shell session,
 the ways into and out of each arm64 board."""
+import os
 import re
+import shutil
+import subprocess
 
-from .common import expect, unit
+from .common import OUT, expect, unit
 
 
 @unit("system-panic", "system", needs=["x86_64"])
@@ -213,3 +216,67 @@ def arm64_shell(name, platform, el2, entered, power, gic):
 
 arm64_shell("virt-el2", "virt", True, "entered at EL2", "PSCI via SMC", 3)
 arm64_shell("pi4", "pi4", False, "entered at EL2", "BCM2835 watchdog", 2)
+
+
+def gnu_cpio(tree, out):
+    """An archive of tree made by GNU cpio itself (find . | cpio -o -H newc),
+    as a Linux user makes an initramfs."""
+    names = subprocess.run(["find", "."], cwd=tree, check=True, capture_output=True).stdout
+    with open(out, "wb") as f:
+        subprocess.run(["cpio", "-o", "-H", "newc", "--quiet"], cwd=tree, input=names,
+                       stdout=f, check=True)
+
+
+@unit("system-initrd-gnu-cpio", "system", needs=["x86_64"])
+def initrd_gnu_cpio(ctx):
+    """x86-64 with -initrd: two archives GNU cpio made, back to back (its
+    512-byte padding between): a hard link keeps its data under both
+    names, a symbolic link to a program and one to a directory run
+    /bin/hello, the second archive's file is there; then the same gzipped,
+    which is named and refused, not dropped quietly"""
+    work = os.path.join(OUT, "initrd")
+    shutil.rmtree(work, ignore_errors=True)
+    one, two = os.path.join(work, "one"), os.path.join(work, "two")
+    for d in (os.path.join(one, "etc"), os.path.join(one, "bin"), os.path.join(two, "etc")):
+        os.makedirs(d)
+    with open(os.path.join(one, "etc", "linked-a"), "w") as f:
+        f.write("one file, two names\n")
+    os.link(os.path.join(one, "etc", "linked-a"), os.path.join(one, "etc", "linked-b"))
+    os.symlink("/bin/hello", os.path.join(one, "bin", "greet"))
+    os.symlink("bin", os.path.join(one, "sbin"))
+    with open(os.path.join(two, "etc", "second"), "w") as f:
+        f.write("from the second archive\n")
+    a, b = os.path.join(work, "a.cpio"), os.path.join(work, "b.cpio")
+    gnu_cpio(one, a)
+    gnu_cpio(two, b)
+    both = os.path.join(work, "initrd.cpio")
+    with open(both, "wb") as f:
+        f.write(open(a, "rb").read() + open(b, "rb").read())
+    script = [(r"pagoda> ", "ls\r"), (r"pagoda> ", "run /bin/greet x\r"),
+              (r"pagoda> ", "run /sbin/hello y\r"), (r"pagoda> ", "poweroff\r")]
+    boot = ctx.boot(ctx.x86_cmd(cmdline="panic=-1", extra=["-initrd", both]),
+                    "system-initrd-gnu-cpio", 120, script)
+    t = boot.clean_text()
+    size = len("one file, two names\n")
+    checks = [
+        ("two-archives", re.search(r"initramfs: \S+: \d+ entries in 2 archives", t) is not None),
+        ("hard-link", re.search(r"\n-0644 +%d /etc/linked-a\n" % size, t) is not None and
+         re.search(r"\n-0644 +%d /etc/linked-b\n" % size, t) is not None),
+        ("symlinks-listed", "/bin/greet -> /bin/hello" in t and "/sbin -> bin" in t),
+        ("second-archive", "/etc/second" in t),
+        ("run-through-symlink", "argv[0]=/bin/greet argv[1]=x" in t),
+        ("run-through-dir-symlink", "argv[0]=/sbin/hello argv[1]=y" in t),
+        ("poweroff", "Power down." in t and not boot.timed_out),
+    ]
+    # the same archives gzipped: Linux would unpack them; Pagoda says it cannot
+    gz = both + ".gz"
+    with open(gz, "wb") as f:
+        subprocess.run(["gzip", "-9", "-n", "-c", both], stdout=f, check=True)
+    boot2 = ctx.boot(ctx.x86_cmd(cmdline="panic=-1", extra=["-initrd", gz]),
+                     "system-initrd-gzip", 120, [(r"pagoda> ", "poweroff\r")])
+    t2 = boot2.clean_text()
+    checks.append(("gzip-named", re.search(r"initramfs: \S+: gzip-compressed; .*unpack it first",
+                                           t2) is not None and "/etc/second" not in t2))
+    for what, ok in checks:
+        ctx.tally.check("system:initrd-gnu-cpio.%s" % what, ok,
+                        "(logs %s, %s)" % (boot.log, boot2.log))
