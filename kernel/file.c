@@ -477,24 +477,85 @@ long sys_fstat(const unsigned long *args)
 	return stat_fd((long)args[0], args[1]);
 }
 
-/* newfstatat(dirfd, path, buf, flags); x86-64 calls it fstatat too. */
-long sys_newfstatat(const unsigned long *args)
+/* A path a *at() call may take: absolute, or relative to the cwd ("/"). */
+static int at_path(long dirfd, u64 upath, char *path)
+{
+	int err = path_from_user(path, upath);
+
+	if (err)
+		return err;
+	if (path[0] && path[0] != '/' && dirfd != AT_FDCWD && (int)dirfd != AT_FDCWD)
+		return -ENOENT; /* no directories to be relative to, yet */
+	return 0;
+}
+
+static long stat_path(long dirfd, u64 upath, u64 ubuf, unsigned long flags)
 {
 	const struct ramfs_file *rf;
 	char path[PATH_MAX];
 	struct kstat k;
-	int err = path_from_user(path, args[1]);
+	int err = path_from_user(path, upath);
 
 	if (err)
 		return err;
 	if (!path[0])
-		return (args[3] & AT_EMPTY_PATH) ? stat_fd((long)args[0], args[2]) : -ENOENT;
-	if (path[0] != '/' && (long)args[0] != AT_FDCWD && (int)args[0] != AT_FDCWD)
+		return (flags & AT_EMPTY_PATH) ? stat_fd(dirfd, ubuf) : -ENOENT;
+	if (path[0] != '/' && dirfd != AT_FDCWD && (int)dirfd != AT_FDCWD)
 		return -ENOENT;
 	/* lstat: a symbolic link at the end is described, not followed */
-	rf = (args[3] & AT_SYMLINK_NOFOLLOW) ? ramfs_lookup_nofollow(path) : ramfs_lookup(path);
+	rf = (flags & AT_SYMLINK_NOFOLLOW) ? ramfs_lookup_nofollow(path) : ramfs_lookup(path);
 	if (!rf)
 		return -ENOENT;
 	stat_ramfs(rf, &k);
-	return put_stat(args[2], &k);
+	return put_stat(ubuf, &k);
 }
+
+/* newfstatat(dirfd, path, buf, flags); x86-64 calls it fstatat too. */
+long sys_newfstatat(const unsigned long *args)
+{
+	return stat_path((long)args[0], args[1], args[2], args[3]);
+}
+
+/*
+ * readlinkat(dirfd, path, buf, size): a symbolic link's target, not
+ * NUL-terminated, cut at size; -EINVAL if path is not a link.
+ */
+long sys_readlinkat(const unsigned long *args)
+{
+	const struct ramfs_file *rf;
+	char path[PATH_MAX];
+	size_t n;
+	int err = at_path((long)args[0], args[1], path);
+
+	if (err)
+		return err;
+	if ((long)args[3] <= 0)
+		return -EINVAL;
+	rf = ramfs_lookup_nofollow(path);
+	if (!rf)
+		return -ENOENT;
+	if ((rf->mode & CPIO_S_IFMT) != CPIO_S_IFLNK)
+		return -EINVAL;
+	n = MIN((size_t)rf->size, (size_t)args[3]);
+	return copy_to_user(args[2], rf->data, n) ? -EFAULT : (long)n;
+}
+
+#ifdef __x86_64__
+/* x86-64's older calls: the same, relative to the current directory. */
+long sys_stat(const unsigned long *args)
+{
+	return stat_path(AT_FDCWD, args[0], args[1], 0);
+}
+
+long sys_lstat(const unsigned long *args)
+{
+	return stat_path(AT_FDCWD, args[0], args[1], AT_SYMLINK_NOFOLLOW);
+}
+
+long sys_readlink(const unsigned long *args)
+{
+	const unsigned long at[4] = { (unsigned long)AT_FDCWD, args[0], args[1], args[2] };
+
+	return sys_readlinkat(at);
+}
+#endif

@@ -319,6 +319,7 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_pipe2] = sys_pipe2,
 	[__NR_fstat] = sys_fstat,
 	[__NR_newfstatat] = sys_newfstatat,
+	[__NR_readlinkat] = sys_readlinkat,
 	[__NR_execve] = sys_execve,
 	[__NR_clone] = sys_clone,
 	[__NR_wait4] = sys_wait4,
@@ -345,6 +346,9 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_fork] = sys_fork,
 	[__NR_vfork] = sys_vfork,
 	[__NR_arch_prctl] = sys_arch_prctl,
+	[__NR_stat] = sys_stat,
+	[__NR_lstat] = sys_lstat,
+	[__NR_readlink] = sys_readlink,
 #endif
 };
 

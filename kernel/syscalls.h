@@ -16,6 +16,12 @@ long sys_pipe2(const unsigned long *args);
 long sys_pipe(const unsigned long *args);
 long sys_fstat(const unsigned long *args);
 long sys_newfstatat(const unsigned long *args);
+long sys_readlinkat(const unsigned long *args);
+#ifdef __x86_64__
+long sys_stat(const unsigned long *args);
+long sys_lstat(const unsigned long *args);
+long sys_readlink(const unsigned long *args);
+#endif
 long sys_execve(const unsigned long *args);
 long sys_fork(const unsigned long *args);
 long sys_vfork(const unsigned long *args);

@@ -3,6 +3,7 @@
 """Write a cpio "newc" archive (Linux's initramfs format) from NAME=FILE pairs.
 
     tools/mkcpio.py OUT bin/hello=build/x86_64-pc/user/hello ...
+    tools/mkcpio.py OUT etc/motd-link@motd      (a symbolic link to "motd")
 
 Directories on the way to each name get entries of their own, mtimes are 0
 and inode numbers count up, so the same inputs always give the same bytes.
@@ -31,9 +32,10 @@ def main(argv):
     out, pairs = argv[1], argv[2:]
     blob, ino, dirs = b"", 1, set()
     for pair in pairs:
-        if "=" not in pair:
-            sys.exit("mkcpio.py: %r is not NAME=FILE" % pair)
-        name, path = pair.split("=", 1)
+        link = "@" in pair and ("=" not in pair or pair.index("@") < pair.index("="))
+        if not link and "=" not in pair:
+            sys.exit("mkcpio.py: %r is not NAME=FILE or NAME@TARGET" % pair)
+        name, path = pair.split("@" if link else "=", 1)
         name = name.strip("/")
         parts = name.split("/")
         for i in range(1, len(parts)):
@@ -42,9 +44,12 @@ def main(argv):
                 dirs.add(d)
                 blob += entry(ino, stat.S_IFDIR | 0o755, d, b"")
                 ino += 1
-        with open(path, "rb") as f:
-            data = f.read()
-        mode = stat.S_IFREG | (0o755 if os.access(path, os.X_OK) else 0o644)
+        if link:
+            data, mode = path.encode(), stat.S_IFLNK | 0o777
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+            mode = stat.S_IFREG | (0o755 if os.access(path, os.X_OK) else 0o644)
         blob += entry(ino, mode, name, data)
         ino += 1
     blob += entry(ino, 0, "TRAILER!!!", b"")

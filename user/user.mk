@@ -34,9 +34,10 @@ $(B)/user/libctest-glibc: user/libc/libctest.c user/user.mk | $(DEPS_STAMP)
 	@gcc -static -O2 -o $@ $<
 USER_PROGS += libctest-musl libctest-glibc
 endif
-# Fixtures for exec's refusals: a text file, and a program cut short.
+# Fixtures for exec's refusals: a text file, and a program cut short; a
+# symbolic link for fstest.
 INITRAMFS_FILES := $(foreach p,$(USER_PROGS),bin/$(p)=$(B)/user/$(p)) \
-	etc/motd=user/motd bin/truncated=$(B)/user/truncated
+	etc/motd=user/motd bin/truncated=$(B)/user/truncated etc/motd-link@motd
 
 $(B)/user/truncated: $(B)/user/hello
 	@head -c 200 $< > $@

@@ -22,6 +22,7 @@ long __syscall6(long nr, long a, long b, long c, long d, long e, long f);
 #define syscall1(n, a) __syscall6(n, (long)(a), 0, 0, 0, 0, 0)
 #define syscall2(n, a, b) __syscall6(n, (long)(a), (long)(b), 0, 0, 0, 0)
 #define syscall3(n, a, b, c) __syscall6(n, (long)(a), (long)(b), (long)(c), 0, 0, 0)
+#define syscall4(n, a, b, c, d) __syscall6(n, (long)(a), (long)(b), (long)(c), (long)(d), 0, 0)
 #define syscall6(n, a, b, c, d, e, f) \
 	__syscall6(n, (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), (long)(f))
 

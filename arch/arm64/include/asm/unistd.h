@@ -30,6 +30,7 @@
 #define __NR_dup 23
 #define __NR_dup3 24
 #define __NR_pipe2 59
+#define __NR_readlinkat 78
 #define __NR_newfstatat 79
 #define __NR_fstat 80
 #define __NR_futex 98

@@ -28,7 +28,9 @@
 #define __NR_exit_group 231
 #define __NR_openat 257
 #define __NR_getrandom 318
+#define __NR_stat 4
 #define __NR_fstat 5
+#define __NR_lstat 6
 #define __NR_rt_sigaction 13
 #define __NR_rt_sigprocmask 14
 #define __NR_rt_sigreturn 15
@@ -37,6 +39,7 @@
 #define __NR_madvise 28
 #define __NR_dup 32
 #define __NR_dup2 33
+#define __NR_readlink 89
 #define __NR_clone 56
 #define __NR_fork 57
 #define __NR_vfork 58
@@ -53,6 +56,7 @@
 #define __NR_clock_nanosleep 230
 #define __NR_tgkill 234
 #define __NR_newfstatat 262
+#define __NR_readlinkat 267
 #define __NR_set_robust_list 273
 #define __NR_dup3 292
 #define __NR_pipe2 293
