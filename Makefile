@@ -313,7 +313,7 @@ fuzz-partitions: $(HB)/fuzz-partitions $(PART_SEEDS)/gpt
 
 # make fuzz: every fuzzer, FUZZ_SECONDS each.
 fuzz: fuzz-page-alloc fuzz-fdt fuzz-elf fuzz-partitions fuzz-swiotlb fuzz-virtqueue fuzz-dm-snap \
-	fuzz-cr-image fuzz-swsusp
+	fuzz-cr-image fuzz-swsusp fuzz-cpio
 
 # libFuzzer on the SWIOTLB slot allocator (dma/swiotlb.c).
 FUZZ_SWIOTLB_SRCS := $(HOST_RUNTIME) dma/swiotlb.c tests/host/fuzz_swiotlb.c
@@ -375,6 +375,19 @@ fuzz-swsusp: $(HB)/fuzz-swsusp
 	$(HB)/fuzz-swsusp -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
 		-print_final_stats=1 build/fuzz/swsusp
 
+# libFuzzer on the initramfs reader and its file table (lib/cpio.c, lib/ramfs.c).
+FUZZ_CPIO_SRCS := $(HOST_RUNTIME) lib/cpio.c lib/ramfs.c tests/host/fuzz_cpio.c
+$(HB)/fuzz-cpio: $(FUZZ_CPIO_SRCS) tests/host/host_prefix.h include/pagoda/cpio.h \
+		include/pagoda/ramfs.h
+	@mkdir -p $(HB)
+	@echo "  CLANG   $@"
+	@clang $(FUZZ_CFLAGS) -o $@ $(FUZZ_CPIO_SRCS)
+.PHONY: fuzz-cpio
+fuzz-cpio: $(HB)/fuzz-cpio
+	@mkdir -p build/fuzz/cpio
+	$(HB)/fuzz-cpio -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+		-print_final_stats=1 -artifact_prefix=$(HB)/ build/fuzz/cpio
+
 # The ELF checker's fuzzer (lib/elf.c): `make fuzz-elf` runs it FUZZ_SECONDS.
 FUZZ_ELF_SRCS := tests/host/fuzz_elf.c lib/elf.c lib/string.c
 $(HB)/fuzz-elf: $(FUZZ_ELF_SRCS) tests/host/host_prefix.h include/pagoda/elf.h | $(DEPS_STAMP)
@@ -429,7 +442,7 @@ test-build-arm64-pi4:
 host-test-bins: $(HB)/ktest-host $(HB)/printf-vs-libc $(HB)/fuzz-page-alloc $(HB)/fuzz-elf \
 	$(HB)/fuzz-partitions $(PART_SEEDS)/gpt $(HB)/mmlab-run \
 	$(HB)/bench-page-alloc $(HB)/fuzz-swiotlb $(HB)/fuzz-virtqueue $(HB)/bench-hibernate \
-	$(HB)/fuzz-dm-snap $(HB)/fuzz-cr-image $(HB)/fuzz-swsusp
+	$(HB)/fuzz-dm-snap $(HB)/fuzz-cr-image $(HB)/fuzz-swsusp $(HB)/fuzz-cpio
 
 # The course (docs/course.md): `make lab LAB=NAME` writes the student tree
 # (build/labs/NAME, a git repository to hand out), `make grade` grades this

@@ -100,7 +100,8 @@ def fuzz(ctx, seconds=10):
                ("fuzz-virtqueue", "virtqueue", ["-max_len=2048"]),
                ("fuzz-dm-snap", "dm-snap", ["-max_len=65536"]),
                ("fuzz-cr-image", "cr-image", ["-max_len=65536"]),
-               ("fuzz-swsusp", "swsusp", ["-max_len=16384"]))
+               ("fuzz-swsusp", "swsusp", ["-max_len=16384"]),
+               ("fuzz-cpio", "cpio", ["-max_len=8192"]))
     for name, corpus, extra in fuzzers:
         exe = paths.host_bin(name)
         cdir = os.path.join(paths.BUILD, "fuzz", corpus)
