@@ -24,11 +24,15 @@
 #include <pagoda/string.h>
 #include <pagoda/task.h>
 #include <pagoda/time.h>
+#include <pagoda/timer.h>
 
 #include "fio.h"
 
 static const char *const rw_names[] = { "read", "write", "randread", "randwrite", "rw", "randrw" };
-static const unsigned int pct_x100[] = { 100, 5000, 9000, 9900, 9990 };
+/* fio's default clat percentiles (x100), in its order */
+static const unsigned int pct_x100[] = { 100,  500,  1000, 2000, 3000, 4000, 5000, 6000, 7000,
+					 8000, 9000, 9500, 9900, 9950, 9990, 9995, 9999 };
+static const char *const engine_names[] = { "psync", "libaio" };
 
 void fio_default_opts(struct fio_opts *o)
 {
@@ -328,6 +332,7 @@ static int job_fn(void *arg)
 		run_async(j, t0);
 	j->res.runtime_ns = ktime_get_ns() - t0;
 	j->res.cpu = smp_processor_id();
+	j->res.pid = current->pid;
 	return 0;
 }
 
@@ -540,61 +545,114 @@ static void print_dir_normal(const char *dname, const struct fio_dir_stats *s, u
 	fmt_num(bw_bin, sizeof(bw_bin), per_sec(s->bytes, runtime_ns), 1024, "B/s");
 	fmt_num(bw_dec, sizeof(bw_dec), per_sec(s->bytes, runtime_ns), 1000, "B/s");
 	fmt_num(io, sizeof(io), s->bytes, 1024, "B");
-	kprintf("  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)\n", dname, iops, bw_bin, bw_dec, io,
-		(unsigned long long)(runtime_ns / NSEC_PER_MSEC));
-	kprintf("    clat (%s): min=%llu, max=%llu, avg=%llu.%02llu, stdev=%llu.%02llu\n", unit,
-		(unsigned long long)(s->lat_min / div), (unsigned long long)(s->lat_max / div),
-		(unsigned long long)(mean / div), (unsigned long long)(mean % div * 100 / div),
-		(unsigned long long)(sd / div), (unsigned long long)(sd % div * 100 / div));
-	kprintf("     clat percentiles (%s):\n     |", unit);
+	/* fio 3.x's lines; a write's ends with its zone resets (none here) */
+	kprintf("  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n", dname, iops, bw_bin, bw_dec, io,
+		(unsigned long long)(runtime_ns / NSEC_PER_MSEC),
+		strcmp(dname, "write") ? "" : "; 0 zone resets");
+	/* completion and total latency are the same here: nothing is
+	 * timed apart for submission (fio's slat is 0 for psync too) */
+	for (int l = 0; l < 2; l++)
+		kprintf("    %s (%s): min=%llu, max=%llu, avg=%llu.%02llu, stdev=%llu.%02llu\n",
+			l ? " lat" : "clat", unit, (unsigned long long)(s->lat_min / div),
+			(unsigned long long)(s->lat_max / div), (unsigned long long)(mean / div),
+			(unsigned long long)(mean % div * 100 / div), (unsigned long long)(sd / div),
+			(unsigned long long)(sd % div * 100 / div));
+	kprintf("    clat percentiles (%s):", unit);
 	for (unsigned int i = 0; i < ARRAY_SIZE(pct_x100); i++)
-		kprintf(" %2u.%02uth=[%5llu]%s", pct_x100[i] / 100, pct_x100[i] % 100,
+		kprintf("%s %2u.%02uth=[%5llu]%s", i % 4 ? "" : "\n     |", pct_x100[i] / 100,
+			pct_x100[i] % 100,
 			(unsigned long long)(stats_percentile(s, pct_x100[i]) / div),
 			i + 1 < ARRAY_SIZE(pct_x100) ? "," : "\n");
 }
 
-static void print_dir_json(const char *dname, const struct fio_dir_stats *s, u64 runtime_ns,
-			   bool last)
+/* A latency object of fio's JSON (clat_ns, lat_ns); percentiles: clat only. */
+static void print_lat_json(const char *key, const struct fio_dir_stats *s, bool percentiles)
 {
-	u64 iops_milli = per_sec(s->ios * 1000, runtime_ns);
 	u64 mean_milli = s->ios ? s->lat_sum * 1000 / s->ios : 0;
-	u64 sd = stats_stdev(s);
+
+	kprintf("        \"%s\" : {\n          \"min\" : %llu,\n          \"max\" : %llu,\n", key,
+		(unsigned long long)(s->ios ? s->lat_min : 0), (unsigned long long)s->lat_max);
+	kprintf("          \"mean\" : %llu.%03llu,\n          \"stddev\" : %llu.000000,\n"
+		"          \"N\" : %llu%s\n", (unsigned long long)(mean_milli / 1000),
+		(unsigned long long)(mean_milli % 1000), (unsigned long long)stats_stdev(s),
+		(unsigned long long)s->ios, percentiles && s->ios ? "," : "");
+	/* fio leaves the percentiles out when there are no samples */
+	if (percentiles && s->ios) {
+		kprintf("          \"percentile\" : {\n");
+		for (unsigned int i = 0; i < ARRAY_SIZE(pct_x100); i++)
+			kprintf("            \"%u.%02u0000\" : %llu%s\n", pct_x100[i] / 100,
+				pct_x100[i] % 100,
+				(unsigned long long)stats_percentile(s, pct_x100[i]),
+				i + 1 < ARRAY_SIZE(pct_x100) ? "," : "");
+		kprintf("          }\n");
+	}
+	kprintf("        },\n");
+}
+
+/*
+ * One direction as fio 3.x's JSON has it: the same keys, in its order.
+ * What Pagoda does not measure is fio's own "nothing": submission
+ * latency with N 0 (as fio's psync), bandwidth and IOPS samples 0 (as
+ * fio's when a job is shorter than its sampling interval).
+ */
+static void print_dir_json(const char *dname, const struct fio_dir_stats *s, u64 runtime_ns)
+{
+	u64 iops_micro = per_sec(s->ios * 1000000, runtime_ns);
+	static const struct fio_dir_stats none;
 
 	kprintf("      \"%s\" : {\n", dname);
 	kprintf("        \"io_bytes\" : %llu,\n        \"io_kbytes\" : %llu,\n",
 		(unsigned long long)s->bytes, (unsigned long long)(s->bytes / 1024));
-	kprintf("        \"bw\" : %llu,\n        \"iops\" : %llu.%03llu,\n",
-		(unsigned long long)(per_sec(s->bytes, runtime_ns) / 1024),
-		(unsigned long long)(iops_milli / 1000), (unsigned long long)(iops_milli % 1000));
-	kprintf("        \"runtime\" : %llu,\n        \"total_ios\" : %llu,\n",
-		(unsigned long long)(runtime_ns / NSEC_PER_MSEC), (unsigned long long)s->ios);
-	kprintf("        \"clat_ns\" : {\n          \"min\" : %llu,\n          \"max\" : %llu,\n",
-		(unsigned long long)(s->ios ? s->lat_min : 0), (unsigned long long)s->lat_max);
-	kprintf("          \"mean\" : %llu.%03llu,\n          \"stddev\" : %llu.000000,\n"
-		"          \"N\" : %llu,\n          \"percentile\" : {\n",
-		(unsigned long long)(mean_milli / 1000), (unsigned long long)(mean_milli % 1000),
-		(unsigned long long)sd, (unsigned long long)s->ios);
-	for (unsigned int i = 0; i < ARRAY_SIZE(pct_x100); i++)
-		kprintf("            \"%u.%02u0000\" : %llu%s\n", pct_x100[i] / 100, pct_x100[i] % 100,
-			(unsigned long long)(s->ios ? stats_percentile(s, pct_x100[i]) : 0),
-			i + 1 < ARRAY_SIZE(pct_x100) ? "," : "");
-	kprintf("          }\n        }\n      }%s\n", last ? "" : ",");
+	kprintf("        \"bw_bytes\" : %llu,\n        \"bw\" : %llu,\n",
+		(unsigned long long)per_sec(s->bytes, runtime_ns),
+		(unsigned long long)(per_sec(s->bytes, runtime_ns) / 1024));
+	kprintf("        \"iops\" : %llu.%06llu,\n", (unsigned long long)(iops_micro / 1000000),
+		(unsigned long long)(iops_micro % 1000000));
+	kprintf("        \"runtime\" : %llu,\n        \"total_ios\" : %llu,\n"
+		"        \"short_ios\" : 0,\n        \"drop_ios\" : 0,\n",
+		(unsigned long long)(s->ios ? runtime_ns / NSEC_PER_MSEC : 0),
+		(unsigned long long)s->ios);
+	print_lat_json("slat_ns", &none, false);
+	print_lat_json("clat_ns", s, true);
+	print_lat_json("lat_ns", s, false);
+	kprintf("        \"bw_min\" : 0,\n        \"bw_max\" : 0,\n        \"bw_agg\" : 0.000000,\n"
+		"        \"bw_mean\" : 0.000000,\n        \"bw_dev\" : 0.000000,\n"
+		"        \"bw_samples\" : 0,\n        \"iops_min\" : 0,\n        \"iops_max\" : 0,\n"
+		"        \"iops_mean\" : 0.000000,\n        \"iops_stddev\" : 0.000000,\n"
+		"        \"iops_samples\" : 0\n      },\n");
+}
+
+/* fio's "job options": what was asked, as option strings. */
+static void print_job_options(const struct fio_opts *o)
+{
+	kprintf("      \"job options\" : {\n        \"name\" : \"%s\",\n"
+		"        \"filename\" : \"%s\",\n        \"rw\" : \"%s\",\n"
+		"        \"bs\" : \"%u\",\n        \"iodepth\" : \"%u\",\n"
+		"        \"numjobs\" : \"%u\",\n        \"ioengine\" : \"%s\"\n      },\n",
+		o->name, o->filename, rw_names[o->rw], o->bs, o->iodepth, o->numjobs,
+		engine_names[o->ioengine]);
 }
 
 static void print_job(const struct fio_opts *o, const char *name, unsigned int jobs,
 		      const struct fio_job_result *r, bool first)
 {
 	if (o->json) {
+		static const struct fio_dir_stats none;
+
 		kprintf("%s    {\n      \"jobname\" : \"%s\",\n      \"groupid\" : 0,\n"
-			"      \"jobs\" : %u,\n      \"error\" : %d,\n      \"job_runtime\" : %llu,\n",
-			first ? "" : ",\n", name, jobs, -r->error,
+			"      \"error\" : %d,\n      \"eta\" : 0,\n      \"elapsed\" : %llu,\n",
+			first ? "" : ",\n", name, -r->error,
+			(unsigned long long)DIV_ROUND_UP(r->runtime_ns, NSEC_PER_SEC));
+		print_job_options(o);
+		print_dir_json("read", &r->dir[0], r->runtime_ns);
+		print_dir_json("write", &r->dir[1], r->runtime_ns);
+		print_dir_json("trim", &none, r->runtime_ns);
+		kprintf("      \"job_runtime\" : %llu\n    }",
 			(unsigned long long)(r->runtime_ns / NSEC_PER_MSEC));
-		print_dir_json("read", &r->dir[0], r->runtime_ns, false);
-		print_dir_json("write", &r->dir[1], r->runtime_ns, true);
-		kprintf("    }");
 		return;
 	}
-	kprintf("%s: (groupid=0, jobs=%u): err=%2d: cpu=%u\n", name, jobs, -r->error, r->cpu);
+	/* fio's job line (its date left out), then the CPU the job ran on */
+	kprintf("%s: (groupid=0, jobs=%u): err=%2d: pid=%d\n", name, jobs, -r->error, r->pid);
 	print_dir_normal("read", &r->dir[0], r->runtime_ns);
 	print_dir_normal("write", &r->dir[1], r->runtime_ns);
 }
@@ -694,6 +752,13 @@ int fio_run(const struct fio_opts *opts, struct fio_summary *sum)
 			goto out;
 		set_cpus_allowed(j->task, 1ULL << j->cpu);
 	}
+	if (!o.quiet && !o.json) {
+		/* fio's lines before a run ("processes": its jobs are threads here) */
+		kprintf("%s: (g=0): rw=%s, bs=(R) %uB-%uB, (W) %uB-%uB, (T) %uB-%uB, "
+			"ioengine=%s, iodepth=%u\npagoda-fio\nStarting %u process%s\n\n", o.name,
+			rw_names[o.rw], o.bs, o.bs, o.bs, o.bs, o.bs, o.bs, engine_names[o.ioengine],
+			o.iodepth, o.numjobs, o.numjobs > 1 ? "es" : "");
+	}
 	for (unsigned int i = 0; i < o.numjobs; i++)
 		wake_up_process(jobs[i].task);
 	for (unsigned int i = 0; i < o.numjobs; i++) {
@@ -709,9 +774,15 @@ int fio_run(const struct fio_opts *opts, struct fio_summary *sum)
 			g->error = jobs[i].res.error;
 	}
 	g->cpu = jobs[0].res.cpu;
+	g->pid = jobs[0].res.pid;
 	if (!o.quiet) {
-		if (o.json)
-			kprintf("{\n  \"fio version\" : \"pagoda-fio\",\n  \"jobs\" : [\n");
+		if (o.json) {
+			u64 now_ms = ktime_get_real_ns() / NSEC_PER_MSEC;
+
+			kprintf("{\n  \"fio version\" : \"pagoda-fio\",\n  \"timestamp\" : %llu,\n"
+				"  \"timestamp_ms\" : %llu,\n  \"jobs\" : [\n",
+				(unsigned long long)(now_ms / 1000), (unsigned long long)now_ms);
+		}
 		if (o.group_reporting) {
 			print_job(&o, o.name, o.numjobs, g, true);
 		} else {

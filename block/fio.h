@@ -43,6 +43,7 @@ struct fio_job_result {
 	u64 runtime_ns;
 	int error;
 	unsigned int cpu;
+	int pid;                      /* the job's thread */
 };
 
 /* What a run gives back, for the bench: per direction, the whole group. */

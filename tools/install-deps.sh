@@ -37,6 +37,7 @@ declare -A PKG_OF=(
 	[musl-gcc]=musl-tools # user/libc: an unmodified program against musl
 	[gnuplot]=gnuplot-nox # make experiment: the allocator-policy plot
 	[cpio]=cpio # the initramfs read from GNU cpio's own archives (make test)
+	[fio]=fio # the shell's fio output checked against fio's own (make test)
 )
 # Package files that have no command of their own.
 declare -A FILE_OF=(

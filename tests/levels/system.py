@@ -1,6 +1,7 @@
 """Level 3: system tests, whole stories told through a boot: a deliberate
 crash reported properly, bad parameters survived, a typed shell session,
 the ways into and out of each arm64 board."""
+import json
 import os
 import re
 import shutil
@@ -280,3 +281,100 @@ def initrd_gnu_cpio(ctx):
     for what, ok in checks:
         ctx.tally.check("system:initrd-gnu-cpio.%s" % what, ok,
                         "(logs %s, %s)" % (boot.log, boot2.log))
+
+
+# fio 3.x's line shapes, checked against fio's own output before Pagoda's.
+FIO_LINES = [
+    ("job-line", r"^j: \(g=0\): rw=randrw, bs=\(R\) 4096B-4096B, \(W\) 4096B-4096B, "
+                 r"\(T\) 4096B-4096B, ioengine=psync, iodepth=1$"),
+    ("starting", r"^Starting 1 process$"),
+    ("result-line", r"^j: \(groupid=0, jobs=1\): err= 0: pid=\d+"),
+    ("read", r"^  read: IOPS=[\d.]+k?, BW=[\d.]+[KMG]?iB/s \([\d.]+[kMG]?B/s\)"
+             r"\([\d.]+[KMG]?i?B/\d+msec\)$"),
+    ("write", r"^  write: IOPS=[\d.]+k?, BW=[\d.]+[KMG]?iB/s \([\d.]+[kMG]?B/s\)"
+              r"\([\d.]+[KMG]?i?B/\d+msec\); 0 zone resets$"),
+    ("clat", r"^    clat \([num]sec\): min=\d+, max=\d+, avg=\d+\.\d\d, stdev=\d+\.\d\d$"),
+    ("lat", r"^     lat \([num]sec\): min=\d+, max=\d+, avg=\d+\.\d\d, stdev=\d+\.\d\d$"),
+    ("percentiles-head", r"^    clat percentiles \([num]sec\):$"),
+    ("percentiles", r"^     \|( +\d+\.\d\dth=\[ *\d+\],){4}$"),
+    ("percentiles-last", r"^     \| +99\.99th=\[ *\d+\]$"),
+    ("group", r"^Run status group 0 \(all jobs\):$"),
+    ("group-read", r"^   READ: bw=[\d.]+[KMG]?iB/s \([\d.]+[kMG]?B/s\), [\d.]+[KMG]?iB/s-[\d.]+"
+                   r"[KMG]?iB/s \([\d.]+[kMG]?B/s-[\d.]+[kMG]?B/s\), io=[\d.]+[KMG]?i?B "
+                   r"\([\d.]+[kMG]?B\), run=\d+-\d+msec$"),
+]
+
+
+def json_shape(v, path=""):
+    """{path: type} of every value in a JSON document (lists by their first item)."""
+    out = {path: type(v).__name__}
+    if isinstance(v, dict):
+        for k, x in v.items():
+            out.update(json_shape(x, path + "/" + k))
+    elif isinstance(v, list) and v:
+        out.update(json_shape(v[0], path + "/0"))
+    return out
+
+
+def json_in(text):
+    """The first JSON document in a boot's text (from a line that is "{")."""
+    start = text.find("\n{\n")
+    if start < 0:
+        return None
+    depth, i = 0, start + 1
+    for i in range(start + 1, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[i], 0)
+        if depth == 0:
+            break
+    try:
+        return json.loads(text[start + 1:i + 1])
+    except ValueError:
+        return None
+
+
+@unit("system-fio-like-fio", "system", needs=["x86_64"])
+def fio_like_fio(ctx):
+    """the shell's fio against fio itself (the host's fio 3.x, same job on a
+    file): every line shape of the normal output that fio prints, Pagoda
+    prints; every key of Pagoda's JSON is fio's, with the same type, and
+    each direction has all of fio's keys"""
+    work = os.path.join(OUT, "fio")
+    os.makedirs(work, exist_ok=True)
+    data = os.path.join(work, "fio.dat")
+    job = ["--name=j", "--rw=randrw", "--bs=4k", "--size=4M", "--ioengine=psync"]
+    real_normal = subprocess.run(["fio", "--filename=" + data] + job, capture_output=True,
+                                 text=True, check=True).stdout
+    real_json = json.loads(subprocess.run(["fio", "--filename=" + data, "--output-format=json"]
+                                          + job, capture_output=True, text=True,
+                                          check=True).stdout)
+    line = "fio --filename=nullb0 " + " ".join(job)
+    script = [(r"pagoda> ", line + "\r"), (r"Run status group", ""),
+              (r"pagoda> ", line + " --output-format=json\r"), (r"\n}", ""),
+              (r"pagoda> ", "poweroff\r")]
+    boot = ctx.boot(ctx.x86_cmd(cmdline="panic=-1"), "system-fio-like-fio", 120, script)
+    t = boot.clean_text().replace("\r", "")
+    normal = t.split("--output-format=json", 1)[0]
+    ours = json_in(t)
+    for what, rx in FIO_LINES:
+        ctx.tally.check("system:fio-like-fio.fio-itself.%s" % what,
+                        re.search(rx, real_normal, re.M) is not None,
+                        "fio %s no longer prints this shape: %s" % (real_json["fio version"], rx))
+        ctx.tally.check("system:fio-like-fio.normal.%s" % what,
+                        re.search(rx, normal, re.M) is not None,
+                        "no line of shape %s (log %s)" % (rx, boot.log))
+    if not ctx.tally.check("system:fio-like-fio.json-parses", ours is not None,
+                           "no JSON document in the output (log %s)" % boot.log):
+        return
+    theirs = json_shape(real_json)
+    mine = json_shape(ours)
+    # (job options: the options a job was given, strings either way)
+    foreign = ["%s (%s)" % (p, ty) for p, ty in sorted(mine.items())
+               if theirs.get(p) != ty and "/job options/" not in p]
+    ctx.tally.check("system:fio-like-fio.json-keys-are-fio's", not foreign,
+                    "not in fio's JSON, or of another type: %s" % ", ".join(foreign[:8]))
+    missing = [p for p in theirs if p.startswith(("/jobs/0/read/", "/jobs/0/write/"))
+               and p not in mine]
+    ctx.tally.check("system:fio-like-fio.json-directions-whole", not missing,
+                    "fio has, Pagoda lacks: %s" % ", ".join(missing[:8]))
+    ctx.tally.check("system:fio-like-fio.poweroff", "Power down." in t and not boot.timed_out,
+                    "(log %s)" % boot.log)
