@@ -34,7 +34,7 @@ static void format_size(u64 bytes, char *buf, size_t n)
 static void lsblk_one(struct block_device *bdev, void *arg)
 {
 	struct request_queue *q = bdev_get_queue(bdev);
-	char size[16], queues[24];
+	char size[16], queues[24], name[BDEVNAME_SIZE + 2], devt[16];
 	const char *type = bdev->bd_partno ? "part" : "disk";
 
 	(void)arg;
@@ -44,21 +44,23 @@ static void lsblk_one(struct block_device *bdev, void *arg)
 			 q->tag_set->queue_depth);
 	else
 		snprintf(queues, sizeof(queues), "bio");
-	kprintf("%s%-10s %8s %5u %5u %-8s %-5s %5d %12llu\n", bdev->bd_partno ? "`-" : "",
-		bdev->bd_name, size, q->limits.logical_block_size,
-		q->limits.physical_block_size, queues, type, atomic_read(&bdev->bd_openers),
-		(unsigned long long)bdev->bd_start_sect);
+	snprintf(name, sizeof(name), "%s%s", bdev->bd_partno ? "`-" : "", bdev->bd_name);
+	snprintf(devt, sizeof(devt), "%u:%u", MAJOR(bdev->bd_dev), MINOR(bdev->bd_dev));
+	kprintf("%-12s %-8s %8s %5u %5u %-8s %-5s %5d %12llu\n", name, devt, size,
+		q->limits.logical_block_size, q->limits.physical_block_size, queues, type,
+		atomic_read(&bdev->bd_openers), (unsigned long long)bdev->bd_start_sect);
 }
 
 static int cmd_lsblk(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	kprintf("NAME         SIZE   LOG  PHYS QUEUES   TYPE   OPEN        START\n");
+	/* NAME and MAJ:MIN first, as Linux's lsblk */
+	kprintf("NAME         MAJ:MIN      SIZE   LOG  PHYS QUEUES   TYPE   OPEN        START\n");
 	bdev_for_each(lsblk_one, NULL);
 	return 0;
 }
-SHELL_CMD(lsblk, "lsblk", "block devices: size, block sizes, hw queues x depth, partitions",
+SHELL_CMD(lsblk, "lsblk", "block devices: MAJ:MIN, size, block sizes, hw queues x depth, partitions",
 	  cmd_lsblk);
 
 /* The pattern of one 512-byte sector: its number and a seed, repeated. */

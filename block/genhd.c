@@ -19,6 +19,44 @@
 DEFINE_MUTEX(bdev_lock);
 static LIST_HEAD(all_bdevs);
 
+#define BLKDEV_MAJOR_MAX 512
+#define DYNAMIC_MAJOR_FIRST 254
+#define DYNAMIC_MAJOR_LAST 234
+static const char *major_names[BLKDEV_MAJOR_MAX];
+static unsigned int ext_minors_used; /* of BLOCK_EXT_MAJOR */
+
+int register_blkdev(unsigned int major, const char *name)
+{
+	int ret = -EBUSY;
+
+	mutex_lock(&bdev_lock);
+	if (!major) {
+		for (unsigned int m = DYNAMIC_MAJOR_FIRST; m >= DYNAMIC_MAJOR_LAST; m--)
+			if (!major_names[m]) {
+				major = m;
+				break;
+			}
+	}
+	if (major && major < BLKDEV_MAJOR_MAX && !major_names[major]) {
+		major_names[major] = name;
+		ret = (int)major;
+	} else if (major && major < BLKDEV_MAJOR_MAX && !strcmp(major_names[major], name)) {
+		ret = (int)major; /* the same driver again */
+	}
+	mutex_unlock(&bdev_lock);
+	if (ret < 0)
+		pr_err("block: no major for %s\n", name);
+	return ret;
+}
+
+/* A partition's number: the disk's next minor, or the extended major's. */
+static dev_t part_devt(struct gendisk *disk, unsigned int partno)
+{
+	if (partno < disk->minors)
+		return MKDEV(disk->major, disk->first_minor + partno);
+	return MKDEV(BLOCK_EXT_MAJOR, ext_minors_used++);
+}
+
 /* "vda" + 2 = "vda2"; a name ending in a digit gets a 'p': "nullb0p1". */
 void disk_name_part(const char *disk, unsigned int partno, char *buf, size_t size)
 {
@@ -43,7 +81,29 @@ struct block_device *bdev_alloc(struct gendisk *disk, u8 partno)
 	atomic_set(&bdev->bd_openers, 0);
 	INIT_LIST_HEAD(&bdev->bd_list);
 	disk_name_part(disk->disk_name, partno, bdev->bd_name, sizeof(bdev->bd_name));
+	if (partno)
+		bdev->bd_dev = part_devt(disk, partno);
 	return bdev;
+}
+
+/* "vda", or a device number as Linux writes it, "254:0" */
+static bool bdev_matches(const struct block_device *bdev, const char *name)
+{
+	unsigned int ma = 0, mi = 0;
+	const char *p = name;
+
+	if (!strcmp(bdev->bd_name, name))
+		return true;
+	if (*p < '0' || *p > '9')
+		return false;
+	while (*p >= '0' && *p <= '9' && ma < BLKDEV_MAJOR_MAX)
+		ma = ma * 10 + (unsigned int)(*p++ - '0');
+	if (*p++ != ':' || *p < '0' || *p > '9')
+		return false;
+	while (*p >= '0' && *p <= '9' && mi < (1U << MINORBITS))
+		mi = mi * 10 + (unsigned int)(*p++ - '0');
+	return !*p && ma < BLKDEV_MAJOR_MAX && mi < (1U << MINORBITS) &&
+	       bdev->bd_dev == MKDEV(ma, mi);
 }
 
 static struct block_device *__bdev_lookup(const char *name)
@@ -51,7 +111,7 @@ static struct block_device *__bdev_lookup(const char *name)
 	struct block_device *bdev;
 
 	list_for_each_entry(bdev, &all_bdevs, bd_list)
-		if (!strcmp(bdev->bd_name, name))
+		if (bdev_matches(bdev, name))
 			return bdev;
 	return NULL;
 }
@@ -106,6 +166,11 @@ int add_disk(struct gendisk *disk)
 
 	if (!disk->disk_name[0] || (!disk->queue->mq_ops && !(disk->fops && disk->fops->submit_bio)))
 		return -EINVAL;
+	if (!disk->major || !disk->minors) {
+		pr_err("block: %s has no device numbers (major, minors)\n", disk->disk_name);
+		return -EINVAL;
+	}
+	part0->bd_dev = MKDEV(disk->major, disk->first_minor);
 	/* The name may have been written after allocation. */
 	disk_name_part(disk->disk_name, 0, part0->bd_name, sizeof(part0->bd_name));
 	mutex_lock(&bdev_lock);

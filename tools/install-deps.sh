@@ -38,6 +38,7 @@ declare -A PKG_OF=(
 	[gnuplot]=gnuplot-nox # make experiment: the allocator-policy plot
 	[cpio]=cpio # the initramfs read from GNU cpio's own archives (make test)
 	[fio]=fio # the shell's fio output checked against fio's own (make test)
+	[dmsetup]=dmsetup # the shell's dmsetup options checked against dmsetup's own usage
 )
 # Package files that have no command of their own.
 declare -A FILE_OF=(

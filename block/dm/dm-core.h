@@ -64,6 +64,7 @@ struct dm_table *dm_table_create(struct mapped_device *md, const char *text, cha
 void dm_table_destroy(struct dm_table *t);
 struct dm_target *dm_table_find_target(struct dm_table *t, sector_t sector);
 struct target_type *dm_get_target_type(const char *name);
+void dm_for_each_target_type(void (*fn)(struct target_type *tt, void *arg), void *arg);
 
 /* The built-in targets, registered on first use of the core. */
 int dm_linear_init(void);

@@ -23,6 +23,16 @@ int dm_register_target(struct target_type *tt)
 	return 0;
 }
 
+void dm_for_each_target_type(void (*fn)(struct target_type *tt, void *arg), void *arg)
+{
+	struct target_type *tt;
+
+	mutex_lock(&target_types_lock);
+	list_for_each_entry(tt, &target_types, list)
+		fn(tt, arg);
+	mutex_unlock(&target_types_lock);
+}
+
 struct target_type *dm_get_target_type(const char *name)
 {
 	struct target_type *tt, *found = NULL;

@@ -26,6 +26,7 @@
 static DEFINE_MUTEX(dm_devices_lock);	/* the list and the names */
 static LIST_HEAD(dm_devices);
 static unsigned int dm_next_minor;
+static int dm_major;
 static char dm_error[DM_ERROR_LEN];
 
 static void dm_init_once(void)
@@ -310,6 +311,12 @@ int dm_create(const char *name, struct mapped_device **out)
 	}
 	md->disk->fops = &dm_blk_dops;
 	md->disk->private_data = md;
+	/* "device-mapper"'s dynamic major; the minor is dm-N's N */
+	if (!dm_major)
+		dm_major = register_blkdev(0, "device-mapper");
+	md->disk->major = dm_major > 0 ? (unsigned int)dm_major : 0;
+	md->disk->first_minor = dm_next_minor;
+	md->disk->minors = 1;
 	snprintf(md->disk->disk_name, DISK_NAME_LEN, "dm-%u", dm_next_minor++);
 	strlcpy(md->name, name, sizeof(md->name));
 	mutex_init(&md->suspend_lock);
@@ -499,6 +506,29 @@ const char *dm_disk_name(struct mapped_device *md)
 	return md->disk->disk_name;
 }
 
+void dm_list_targets(void (*fn)(struct target_type *tt, void *arg), void *arg)
+{
+	mutex_lock(&dm_devices_lock);
+	dm_init_once();
+	mutex_unlock(&dm_devices_lock);
+	dm_for_each_target_type(fn, arg);
+}
+
+dev_t dm_devt(struct mapped_device *md)
+{
+	return MKDEV(md->disk->major, md->disk->first_minor);
+}
+
+int dm_open_count(struct mapped_device *md)
+{
+	return atomic_read(&md->disk->open_count);
+}
+
+unsigned int dm_num_targets(struct mapped_device *md)
+{
+	return md->map ? md->map->num_targets : 0;
+}
+
 bool dm_suspended(struct mapped_device *md)
 {
 	return READ_ONCE(md->suspended);
@@ -525,7 +555,11 @@ void dm_for_each(void (*fn)(struct mapped_device *md, void *arg), void *arg)
 	mutex_unlock(&dm_devices_lock);
 }
 
-/* Device names in tables: "nullb0", "/dev/nullb0", "/dev/mapper/NAME", "dm-0". */
+/*
+ * Devices in tables: "nullb0", "/dev/nullb0", "/dev/mapper/NAME", "dm-0",
+ * or a number, "254:0", as LVM writes them and `dmsetup table` prints
+ * them back.
+ */
 int dm_get_device(struct dm_target *ti, const char *path, struct dm_dev **result)
 {
 	struct dm_dev *d;
@@ -555,7 +589,8 @@ int dm_get_device(struct dm_target *ti, const char *path, struct dm_dev **result
 		return -ENOMEM;
 	}
 	d->bdev = bdev;
-	strlcpy(d->name, name, sizeof(d->name));
+	/* as Linux's dm_dev: its number, which is what tables print */
+	snprintf(d->name, sizeof(d->name), "%u:%u", MAJOR(bdev->bd_dev), MINOR(bdev->bd_dev));
 	*result = d;
 	return 0;
 }

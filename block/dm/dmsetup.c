@@ -8,9 +8,14 @@
  *	dmsetup status snap          0 131072 snapshot 4072/65536 24
  *	dmsetup suspend base; dmsetup load base --table '...'; dmsetup resume base
  *	dmsetup message NAME 0 ...   dmsetup table NAME   dmsetup ls   dmsetup remove NAME
+ *	dmsetup table snap           0 131072 snapshot 253:0 253:16 P 8   (devices as major:minor)
  *
- * The shell splits words at spaces and knows no quotes, so the words after
- * --table are joined again and one pair of surrounding quotes dropped.
+ * Options stand anywhere, as getopt lets them in Linux's: --table TABLE
+ * or --table=TABLE, -n/--notable (create without a table), -f/--force;
+ * those about udev, device nodes, UUIDs and read-ahead are taken and
+ * have nothing to act on. The shell splits words at spaces and knows no
+ * quotes, so a quoted table's words are joined again and the quotes
+ * dropped; an unquoted one is every word left.
  * Several table lines are separated by "\n" written out, or by ';'
  * inside the quotes (the shell's ';' would end the command only outside them
  * in Linux's shell; here a `shell.run=` line splits at ';' first: use "\n").
@@ -65,39 +70,129 @@ static struct mapped_device *find_or_say(const char *name)
 	return md;
 }
 
-static int load(struct mapped_device *md, int argc, char **argv, int from)
+/*
+ * A command line taken apart as Linux's dmsetup (getopt) takes it: the
+ * options may stand anywhere, the rest are the verb and its words.
+ */
+struct dm_args {
+	char *words[16];
+	int nr_words;
+	int table_from, table_to; /* the table's words in argv: [from, to) */
+	bool notable, force;
+};
+
+/* Options that only concern udev, device nodes or verbosity: nothing to do here. */
+static bool ignored_option(const char *a, bool *takes_value)
+{
+	static const char *const flags[] = { "--noudevsync", "--noudevrules", "--verifyudev",
+					     "--addnodeoncreate", "--addnodeonresume", "-v",
+					     "--verbose", "-y", "--yes", "--noflush" };
+	static const char *const valued[] = { "-u", "--uuid", "--readahead", "--udevcookie" };
+
+	*takes_value = false;
+	for (size_t i = 0; i < ARRAY_SIZE(flags); i++)
+		if (!strcmp(a, flags[i]))
+			return true;
+	for (size_t i = 0; i < ARRAY_SIZE(valued); i++)
+		if (!strcmp(a, valued[i]))
+			return *takes_value = true;
+	return !strncmp(a, "--uuid=", 7) || !strncmp(a, "--readahead=", 12);
+}
+
+/*
+ * The table after --table: one quoted run of words (the shell keeps the
+ * quotes), or, unquoted, every word left, as Pagoda's shell always took it.
+ */
+static int table_words(int argc, char **argv, int i)
+{
+	char q = argv[i][0];
+	size_t len;
+
+	if (q != '\'' && q != '"')
+		return argc;
+	for (int j = i; j < argc; j++) {
+		len = strlen(argv[j]);
+		if (len && argv[j][len - 1] == q && (j > i || len > 1))
+			return j + 1;
+	}
+	return argc;
+}
+
+static int parse_args(int argc, char **argv, struct dm_args *a)
+{
+	bool value;
+
+	*a = (struct dm_args){ .table_from = -1 };
+	for (int i = 1; i < argc; i++) {
+		const char *w = argv[i];
+
+		if (!strcmp(w, "--table") && i + 1 < argc) {
+			a->table_from = i + 1;
+			a->table_to = table_words(argc, argv, i + 1);
+			i = a->table_to - 1;
+		} else if (!strncmp(w, "--table=", 8)) {
+			argv[i] += 8;
+			a->table_from = i;
+			a->table_to = table_words(argc, argv, i);
+			i = a->table_to - 1;
+		} else if (!strcmp(w, "-n") || !strcmp(w, "--notable")) {
+			a->notable = true;
+		} else if (!strcmp(w, "-f") || !strcmp(w, "--force")) {
+			a->force = true;
+		} else if (!strcmp(w, "-r") || !strcmp(w, "--readonly")) {
+			kprintf("dmsetup: %s: read-only mapped devices are not supported\n", w);
+			return -EINVAL;
+		} else if (ignored_option(w, &value)) {
+			i += value; /* no udev and no /dev nodes here: nothing to do */
+		} else if (w[0] == '-' && w[1]) {
+			kprintf("dmsetup: unrecognized option '%s'\n", w);
+			return -EINVAL;
+		} else if (a->nr_words < (int)ARRAY_SIZE(a->words)) {
+			a->words[a->nr_words++] = argv[i];
+		}
+	}
+	return 0;
+}
+
+static int load(struct mapped_device *md, int argc, char **argv, const struct dm_args *a)
 {
 	char *table;
 	int err;
 
-	if (from >= argc || strcmp(argv[from], "--table") || from + 1 >= argc)
+	if (a->table_from < 0) {
+		kprintf("dmsetup: --table is needed (Pagoda reads no table from standard input)\n");
 		return -EINVAL;
+	}
 	table = kmalloc(TABLE_MAX, GFP_KERNEL);
 	if (!table)
 		return -ENOMEM;
-	err = join_table(argc, argv, from + 1, table, TABLE_MAX);
+	err = join_table(a->table_to, argv, a->table_from, table, TABLE_MAX);
 	if (!err)
 		err = dm_table_load(md, table);
 	if (err && *dm_last_error())
 		kprintf("device-mapper: reload ioctl on %s failed: %s\n", dm_device_name(md),
 			dm_last_error());
 	kfree(table);
+	(void)argc;
 	return err;
 }
 
-static int do_create(int argc, char **argv)
+static int do_create(int argc, char **argv, const struct dm_args *a)
 {
 	struct mapped_device *md;
 	int err;
 
-	if (argc < 5)
+	if (a->nr_words < 2)
 		return -EINVAL;
-	err = dm_create(argv[2], &md);
+	err = dm_create(a->words[1], &md);
 	if (err) {
-		kprintf("device-mapper: create ioctl on %s failed: %s\n", argv[2], errmsg(err));
+		kprintf("device-mapper: create ioctl on %s failed: %s\n", a->words[1], errmsg(err));
 		return err;
 	}
-	err = load(md, argc, argv, 3);
+	/* --notable: the device exists, with no table until load and resume */
+	if (a->notable)
+		return 0;
+	err = load(md, argc, argv, a);
 	if (!err)
 		err = dm_resume(md);
 	if (err) {
@@ -107,9 +202,12 @@ static int do_create(int argc, char **argv)
 	return 0;
 }
 
+/* `dmsetup ls`: the name, a tab, the device number, as Linux's */
 static void print_one(struct mapped_device *md, void *arg)
 {
-	kprintf("%s\t(%s)\n", dm_device_name(md), dm_disk_name(md));
+	dev_t dev = dm_devt(md);
+
+	kprintf("%s\t(%u:%u)\n", dm_device_name(md), MAJOR(dev), MINOR(dev));
 	(*(int *)arg)++;
 }
 
@@ -135,40 +233,64 @@ static int do_status(struct mapped_device *md, status_type_t type)
 	return 0;
 }
 
+/* Linux's lines, those Pagoda keeps (no read-ahead, no event counter) */
 static int do_info(struct mapped_device *md)
 {
+	dev_t dev = dm_devt(md);
+
 	kprintf("Name:              %s\n", dm_device_name(md));
 	kprintf("State:             %s\n", dm_suspended(md) ? "SUSPENDED" : "ACTIVE");
-	kprintf("Tables present:    LIVE%s\n", dm_has_inactive_table(md) ? " & INACTIVE" : "");
-	kprintf("Block device:      %s\n", dm_disk_name(md));
+	kprintf("Tables present:    %s\n", dm_num_targets(md) ?
+		(dm_has_inactive_table(md) ? "LIVE & INACTIVE" : "LIVE") :
+		(dm_has_inactive_table(md) ? "INACTIVE" : "None"));
+	kprintf("Open count:        %d\n", dm_open_count(md));
+	kprintf("Major, minor:      %u, %u\n", MAJOR(dev), MINOR(dev));
+	kprintf("Number of targets: %u\n", dm_num_targets(md));
 	return 0;
+}
+
+/* `dmsetup targets`: name and version, as Linux's */
+static void print_target(struct target_type *tt, void *arg)
+{
+	(void)arg;
+	kprintf("%-16s v%u.%u.%u\n", tt->name, tt->version[0], tt->version[1], tt->version[2]);
 }
 
 static int cmd_dmsetup(int argc, char **argv)
 {
 	struct mapped_device *md;
+	struct dm_args a;
 	const char *verb;
 	char result[256];
 	int err;
 
-	if (argc < 2)
+	err = parse_args(argc, argv, &a);
+	if (err)
+		return err;
+	if (a.nr_words < 1)
 		return -EINVAL;
-	verb = argv[1];
+	verb = a.words[0];
 	if (!strcmp(verb, "create"))
-		return do_create(argc, argv);
+		return do_create(argc, argv, &a);
 	if (!strcmp(verb, "ls"))
 		return do_ls();
-	if (!strcmp(verb, "version") || !strcmp(verb, "targets")) {
-		kprintf("linear, snapshot-origin, snapshot, snapshot-merge\n");
+	if (!strcmp(verb, "targets")) {
+		dm_list_targets(print_target, NULL);
 		return 0;
 	}
-	if (argc < 3)
+	if (!strcmp(verb, "version")) {
+		/* no libdevmapper, and no ioctl interface to version: say so */
+		kprintf("Library version:   none (the shell's dmsetup)\n"
+			"Driver version:    none (Pagoda's device-mapper: see dmsetup targets)\n");
+		return 0;
+	}
+	if (a.nr_words < 2)
 		return -EINVAL;
-	md = find_or_say(argv[2]);
+	md = find_or_say(a.words[1]);
 	if (!md)
 		return -ENXIO;
 	if (!strcmp(verb, "load") || !strcmp(verb, "reload"))
-		return load(md, argc, argv, 3);
+		return load(md, argc, argv, &a);
 	if (!strcmp(verb, "suspend"))
 		return dm_suspend(md);
 	if (!strcmp(verb, "resume"))
@@ -177,7 +299,7 @@ static int cmd_dmsetup(int argc, char **argv)
 		err = dm_remove(md);
 		if (err == -EBUSY)
 			kprintf("device-mapper: remove ioctl on %s failed: Device or resource busy\n",
-				argv[2]);
+				a.words[1]);
 		return err;
 	}
 	if (!strcmp(verb, "table"))
@@ -187,7 +309,8 @@ static int cmd_dmsetup(int argc, char **argv)
 	if (!strcmp(verb, "info"))
 		return do_info(md);
 	if (!strcmp(verb, "message")) {
-		err = dm_message(md, (unsigned int)(argc - 3), argv + 3, result, sizeof(result));
+		err = dm_message(md, (unsigned int)(a.nr_words - 2), a.words + 2, result,
+				 sizeof(result));
 		if (!err && result[0])
 			kprintf("%s\n", result);
 		return err;
@@ -195,6 +318,6 @@ static int cmd_dmsetup(int argc, char **argv)
 	return -EINVAL;
 }
 
-SHELL_CMD(dmsetup, "dmsetup create|load|suspend|resume|remove|table|status|info|message|ls [NAME] [--table '...']",
+SHELL_CMD(dmsetup, "dmsetup create|load|suspend|resume|remove|table|status|info|message|ls|targets [NAME] [--table '...']",
 	  "device-mapper: mapped devices with linear, snapshot-origin, snapshot, snapshot-merge",
 	  cmd_dmsetup);

@@ -146,6 +146,10 @@ static int brd_alloc(unsigned int i)
 	brd->disk->fops = &brd_fops;
 	brd->disk->private_data = brd;
 	snprintf(brd->disk->disk_name, DISK_NAME_LEN, "ram%u", i);
+	/* /dev/ram0 is 1:0 in Linux too */
+	brd->disk->major = RAMDISK_MAJOR;
+	brd->disk->first_minor = i;
+	brd->disk->minors = 1;
 	set_capacity(brd->disk, bytes >> SECTOR_SHIFT);
 	err = add_disk(brd->disk);
 	if (err) {

@@ -103,6 +103,7 @@ struct virtio_blk {
 };
 
 static int virtblk_next_index;
+static int virtblk_major;
 
 static blk_status_t virtblk_result(u8 status)
 {
@@ -367,6 +368,17 @@ static int virtblk_probe(struct virtio_device *vdev)
 	}
 	vblk->index = virtblk_next_index++;
 	snprintf(vblk->disk->disk_name, DISK_NAME_LEN, "vd%c", 'a' + vblk->index % 26);
+	/* Linux's numbers: a dynamic major, 16 minors a disk (15 partitions) */
+	if (!virtblk_major)
+		virtblk_major = register_blkdev(0, "virtblk");
+	if (virtblk_major < 0) {
+		err = virtblk_major;
+		virtblk_major = 0;
+		goto out_disk;
+	}
+	vblk->disk->major = (unsigned int)virtblk_major;
+	vblk->disk->first_minor = (unsigned int)vblk->index << 4;
+	vblk->disk->minors = 1 << 4;
 	set_capacity(vblk->disk, capacity);
 	virtio_device_ready(vdev);
 	err = add_disk(vblk->disk);

@@ -154,6 +154,10 @@ int mmc_blk_probe(struct mmc_host *host)
 		err = PTR_ERR(md->disk);
 		goto out_tags;
 	}
+	/* Linux's MMC_BLOCK_MAJOR, 8 minors a card (CONFIG_MMC_BLOCK_MINORS' default) */
+	md->disk->major = MMC_BLOCK_MAJOR;
+	md->disk->first_minor = (unsigned int)mmc_blk_next_index * 8;
+	md->disk->minors = 8;
 	snprintf(md->disk->disk_name, DISK_NAME_LEN, "mmcblk%d", mmc_blk_next_index++);
 	set_capacity(md->disk, host->card.sectors);
 	err = add_disk(md->disk);

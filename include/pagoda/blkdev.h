@@ -103,6 +103,28 @@ struct blk_mq_ctx;
 struct request;
 struct gendisk;
 
+/*
+ * Device numbers, as Linux's kernel keeps them: 12 bits of major, 20 of
+ * minor. A disk has minors [first_minor, first_minor + minors): the whole
+ * disk, then its partitions; partitions past them get numbers of the
+ * extended major (259, Linux's blkext), as Linux does.
+ */
+typedef u32 dev_t;
+#define MINORBITS 20
+#define MKDEV(ma, mi) ((dev_t)(((ma) << MINORBITS) | (mi)))
+#define MAJOR(dev) ((unsigned int)((dev) >> MINORBITS))
+#define MINOR(dev) ((unsigned int)((dev) & ((1U << MINORBITS) - 1)))
+#define BLOCK_EXT_MAJOR 259
+#define RAMDISK_MAJOR 1
+#define MMC_BLOCK_MAJOR 179
+
+/*
+ * A major for name: the one asked for, or with 0 the first free one from
+ * 254 down (Linux's dynamic majors, so drivers registered in the same
+ * order get the same numbers). The major, or -EBUSY.
+ */
+int register_blkdev(unsigned int major, const char *name);
+
 #define DISK_NAME_LEN 32
 #define BDEVNAME_SIZE 32
 #define DISK_MAX_PARTS 129 /* numbers 1..128, as many as a GPT holds */
@@ -152,6 +174,7 @@ struct request_queue {
 
 struct block_device {
 	char bd_name[BDEVNAME_SIZE];
+	dev_t bd_dev;             /* major:minor, as lsblk and dm tables show it */
 	struct gendisk *bd_disk;
 	sector_t bd_start_sect;   /* 0 for the whole disk */
 	sector_t bd_nr_sectors;
@@ -173,6 +196,8 @@ struct block_device_operations {
 
 struct gendisk {
 	char disk_name[DISK_NAME_LEN];
+	/* the driver's device numbers: major, and its minors (whole disk first) */
+	unsigned int major, first_minor, minors;
 	const struct block_device_operations *fops;
 	struct request_queue *queue;
 	void *private_data;

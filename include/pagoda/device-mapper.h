@@ -76,7 +76,7 @@ struct dm_target {
 /* A device a table uses, opened once per target that names it. */
 struct dm_dev {
 	struct block_device *bdev;
-	char name[BDEVNAME_SIZE];
+	char name[BDEVNAME_SIZE]; /* "major:minor", as Linux's */
 };
 
 int dm_register_target(struct target_type *tt);
@@ -123,6 +123,13 @@ const char *dm_disk_name(struct mapped_device *md);    /* "dm-0" */
 bool dm_suspended(struct mapped_device *md);
 bool dm_has_inactive_table(struct mapped_device *md);
 void dm_for_each(void (*fn)(struct mapped_device *md, void *arg), void *arg);
+/* Every target type this kernel has (`dmsetup targets`). */
+void dm_list_targets(void (*fn)(struct target_type *tt, void *arg), void *arg);
+/* For `dmsetup info`: its device number (0 before the first resume),
+ * opens, and the live table's targets. */
+dev_t dm_devt(struct mapped_device *md);
+int dm_open_count(struct mapped_device *md);
+unsigned int dm_num_targets(struct mapped_device *md);
 /* The last table load's error, for the user. */
 const char *dm_last_error(void);
 

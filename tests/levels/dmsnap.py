@@ -15,6 +15,7 @@ completed, and that the snapshot still reads the origin as it was.
 import os
 import random
 import re
+import subprocess
 import time
 
 from .common import rel, unit
@@ -101,3 +102,84 @@ def crash(ctx):
                         "dmtorture: verified %d writes, 0 bad" % n in t,
                         "seed %d: a write acknowledged before the crash is missing (log %s)"
                         % (seed, rel(b2.log)))
+
+
+# What the shell's dmsetup takes from Linux's syntax (block/dm/dmsetup.c).
+DMSETUP_OPTIONS = ["--table", "-n|--notable", "-f|--force", "-r|--readonly", "--noudevsync",
+                   "--noudevrules", "--verifyudev", "--addnodeoncreate", "--addnodeonresume",
+                   "-v|--verbose", "-y|--yes", "--noflush", "-u|--uuid", "--readahead",
+                   "--udevcookie"]
+DMSETUP_VERBS = ["create", "load", "reload", "suspend", "resume", "remove", "table", "status",
+                 "info", "message", "ls", "targets", "version"]
+
+
+@unit("system-dmsetup-linux", "system", needs=["x86_64"])
+def dmsetup_linux(ctx):
+    """x86-64: dmsetup as a Linux user types it: options before the name,
+    --table=, /dev paths and LVM's major:minor in tables, --notable then
+    load and resume; tables, ls and info print devices as major:minor, as
+    lsblk numbers them; every option and verb is one of the host's own
+    dmsetup (its usage), and an unknown one is refused"""
+    vda, vdb = scratch("dmsetup-a.img", 8), scratch("dmsetup-b.img", 8)
+    usage = subprocess.run(["dmsetup", "help"], capture_output=True, text=True).stdout + \
+        subprocess.run(["dmsetup", "help"], capture_output=True, text=True).stderr
+    for opt in DMSETUP_OPTIONS:
+        ctx.tally.check("system:dmsetup-linux.option-is-dmsetup's.%s" % opt.split("|")[-1],
+                        all(o in usage for o in opt.split("|")),
+                        "the host's dmsetup has no %s" % opt)
+    for verb in DMSETUP_VERBS:
+        ctx.tally.check("system:dmsetup-linux.verb-is-dmsetup's.%s" % verb,
+                        re.search(r"^\s+%s\b" % verb, usage, re.M) is not None,
+                        "the host's dmsetup has no verb %s" % verb)
+    seen = {}
+
+    def numbers(m):
+        seen["vda"], seen["vdb"] = m.group(1), m.group(2)
+        return "dmsetup create --noudevsync --table '0 8192 snapshot-origin /dev/vda' base\r"
+
+    script = [
+        (r"pagoda> ", "lsblk\r"),
+        (r"\nvda +(\d+:\d+) [^\n]*\nvdb +(\d+:\d+) ", numbers),
+        (r"pagoda> ", lambda m: "dmsetup create snap --table '0 8192 snapshot %s %s P 8'\r"
+         % (seen["vda"], seen["vdb"])),
+        (r"pagoda> ", "dmsetup create empty -n\r"),
+        (r"pagoda> ", "dmsetup info empty\r"),
+        (r"pagoda> ", "dmsetup load empty --table=0 8 linear vda 0\r"),
+        (r"pagoda> ", "dmsetup resume empty\r"),
+        (r"pagoda> ", "dmsetup table snap\r"),
+        (r"pagoda> ", "dmsetup table empty\r"),
+        (r"pagoda> ", "dmsetup ls\r"),
+        (r"pagoda> ", "dmsetup info base\r"),
+        (r"pagoda> ", "dmsetup targets\r"),
+        (r"pagoda> ", "lsblk\r"),
+        (r"pagoda> ", "dmsetup create ro --readonly --table '0 8 linear vda 0'\r"),
+        (r"pagoda> ", "dmsetup create odd --bogus --table '0 8 linear vda 0'\r"),
+        (r"pagoda> ", "dmsetup remove -f snap\r"),
+        (r"pagoda> ", "dmsetup ls\r"),
+        (r"pagoda> ", "poweroff\r"),
+    ]
+    b = ctx.boot(ctx.x86_cmd(cmdline="panic=-1", disks=[vda, vdb]), "system-dmsetup-linux",
+                 120, script)
+    t = b.clean_text().replace("\r", "")
+    a, c = seen.get("vda", "?"), seen.get("vdb", "?")
+    base = re.search(r"\nbase\t\((\d+:\d+)\)\n", t)
+    checks = [
+        ("table-as-numbers", "\n0 8192 snapshot %s %s P 8\n" % (a, c) in t),
+        ("notable", re.search(r"Name: +empty\n(.*\n)*?Tables present: +None\n", t) is not None),
+        ("table-eq-form", "\n0 8 linear %s 0\n" % a in t),
+        ("ls", base is not None and "\nsnap\t(" in t and "\nempty\t(" in t),
+        ("info", base is not None and re.search(
+            r"Name: +base\nState: +ACTIVE\nTables present: +LIVE\nOpen count: +\d+\n"
+            r"Major, minor: +%s\nNumber of targets: +1\n"
+            % base.group(1).replace(":", ", "), t) is not None),
+        ("lsblk-agrees", base is not None and
+         re.search(r"\ndm-\d+ +%s " % re.escape(base.group(1)), t) is not None),
+        ("targets", re.search(r"\nsnapshot-origin +v\d+\.\d+\.\d+\n", t) is not None and
+         re.search(r"\nlinear +v\d+\.\d+\.\d+\n", t) is not None),
+        ("readonly-refused", "read-only mapped devices are not supported" in t),
+        ("unknown-refused", "dmsetup: unrecognized option '--bogus'" in t),
+        ("removed", t.rstrip().count("\nsnap\t(") == 1),
+        ("poweroff", "Power down." in t and not b.timed_out),
+    ]
+    for what, ok in checks:
+        ctx.tally.check("system:dmsetup-linux.%s" % what, ok, "(log %s)" % rel(b.log))

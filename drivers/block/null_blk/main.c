@@ -74,6 +74,7 @@ struct nullb_cmd {
 static DEFINE_MUTEX(nullb_lock);
 static LIST_HEAD(nullb_list);
 static unsigned long nullb_indexes[DIV_ROUND_UP(NULLB_MAX_DEVICES, 64)];
+static int null_major;
 
 void null_default_config(struct nullb_config *cfg)
 {
@@ -392,6 +393,19 @@ struct nullb *null_create(const struct nullb_config *cfg)
 	}
 	nb->index = index;
 	snprintf(nb->disk->disk_name, DISK_NAME_LEN, "nullb%d", index);
+	/* as Linux's null_blk: a dynamic major, one minor a device (its
+	 * partitions, which ours may have, take the extended major) */
+	if (!null_major)
+		null_major = register_blkdev(0, "nullb");
+	if (null_major < 0) {
+		err = null_major;
+		null_major = 0;
+		clear_bit((unsigned int)index, nullb_indexes);
+		goto fail;
+	}
+	nb->disk->major = (unsigned int)null_major;
+	nb->disk->first_minor = (unsigned int)index;
+	nb->disk->minors = 1;
 	set_capacity(nb->disk, bytes >> SECTOR_SHIFT);
 	err = add_disk(nb->disk);
 	if (err) {
