@@ -669,6 +669,29 @@ static void test_partitions_on_device(struct ktest *t)
 	disk_name_part(null_disk(nb)->disk_name, 2, name, sizeof(name));
 	p2 = blkdev_get_by_name(name);
 	KASSERT_TRUE(t, !IS_ERR(p2));
+	/*
+	 * Device numbers: a nullb has one minor (Linux's), so its partitions
+	 * take the extended major's; each is found by its number and by its
+	 * /dev path as well as by its name.
+	 */
+	{
+		struct block_device *d = null_disk(nb)->part0;
+		char num[24], path[BDEVNAME_SIZE + 8];
+
+		KEXPECT_EQ(t, MINOR(d->bd_dev), null_disk(nb)->first_minor);
+		KEXPECT_EQ(t, MAJOR(p1->bd_dev), BLOCK_EXT_MAJOR);
+		KEXPECT_EQ(t, MAJOR(p2->bd_dev), BLOCK_EXT_MAJOR);
+		KEXPECT_NE(t, p1->bd_dev, p2->bd_dev);
+		snprintf(num, sizeof(num), "%u:%u", MAJOR(p2->bd_dev), MINOR(p2->bd_dev));
+		KEXPECT_TRUE(t, bdev_lookup(num) == p2);
+		snprintf(num, sizeof(num), "%u:%u", MAJOR(d->bd_dev), MINOR(d->bd_dev));
+		KEXPECT_TRUE(t, bdev_lookup(num) == d);
+		snprintf(path, sizeof(path), "/dev/%s", name);
+		KEXPECT_TRUE(t, bdev_lookup(path) == p2);
+		KEXPECT_TRUE(t, bdev_lookup("511:1048575") == NULL);
+		KEXPECT_TRUE(t, bdev_lookup("1:") == NULL);
+		KEXPECT_TRUE(t, bdev_lookup("99999999999:0") == NULL);
+	}
 	/* Sector 0 of p2 is sector 8192 of the disk. */
 	fill(buf, 4096, 0, 31);
 	KEXPECT_EQ(t, blkdev_rw(p2, REQ_OP_WRITE, 0, buf, 4096), 0);

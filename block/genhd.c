@@ -86,12 +86,18 @@ struct block_device *bdev_alloc(struct gendisk *disk, u8 partno)
 	return bdev;
 }
 
-/* "vda", or a device number as Linux writes it, "254:0" */
+/*
+ * "vda", "/dev/vda" (no /dev here, but Linux users write it: resume=,
+ * fio's --filename=), or a device number as Linux writes it, "254:0".
+ */
 static bool bdev_matches(const struct block_device *bdev, const char *name)
 {
 	unsigned int ma = 0, mi = 0;
-	const char *p = name;
+	const char *p;
 
+	if (!strncmp(name, "/dev/", 5))
+		name += 5;
+	p = name;
 	if (!strcmp(bdev->bd_name, name))
 		return true;
 	if (*p < '0' || *p > '9')

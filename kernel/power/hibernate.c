@@ -35,7 +35,7 @@
 
 static char resume_dev[32];
 PARAM_STRING("resume", resume_dev,
-	     "the block device hibernation writes its image to and resumes from (vda2...)");
+	     "the block device hibernation writes its image to and resumes from (vda2, /dev/vda2, 253:2)");
 static bool noresume;
 PARAM_BOOL("noresume", noresume, "do not resume from the resume= device at boot");
 static bool hibernate_at_boot;
