@@ -66,9 +66,10 @@ __noreturn void hib_cpu_restore(struct hib_cpu_ctx *c);
 /* Stop the other CPUs for the copy (0, or -EBUSY if one would not come). */
 int hibernate_park_cpus(void);
 /*
- * 0 when every other online CPU can be stopped and started again across
- * an image (arch_cpu_can_restart()); else says which cannot and what to
- * do (what: "hibernation" or "resume"), and returns -EOPNOTSUPP.
+ * 0 when every online CPU but the boot CPU (where images are made and
+ * resumed) can be stopped and started again across an image
+ * (arch_cpu_can_restart()); else says which cannot and what to do (what:
+ * "hibernation" or "resume"), and returns -EOPNOTSUPP.
  */
 int hibernate_cpus_restartable(const char *what);
 /* Let them go on where they were (after the copy, or when hibernation failed). */

@@ -82,10 +82,15 @@ static bool wait_parked(int want, u64 ms)
 
 int hibernate_cpus_restartable(const char *what)
 {
-	unsigned int cpu, me = smp_processor_id();
+	unsigned int cpu;
 
+	/*
+	 * Every CPU but the boot CPU: the image is made and resumed there
+	 * (hibernate() moves itself to it after this check), so it is the
+	 * one never stopped, whichever CPU asks.
+	 */
 	for_each_online_cpu(cpu)
-		if (cpu != me && !arch_cpu_can_restart(cpu)) {
+		if (cpu != 0 && !arch_cpu_can_restart(cpu)) {
 			pr_err("PM: %s: CPU %u could not be started again across an image (nothing "
 			       "can take it back from where its firmware released it); boot with "
 			       "maxcpus=1 for %s\n", what, cpu, what);

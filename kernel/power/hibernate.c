@@ -289,7 +289,7 @@ void software_resume(void)
 {
 	struct block_device *bdev;
 	struct swsusp_header h;
-	u64 mibs;
+	u64 mibs, allowed = current->cpus_allowed;
 	int err;
 
 	if (!resume_dev[0])
@@ -306,6 +306,16 @@ void software_resume(void)
 	pr_info("PM: resume: image on %s: %llu pages, taken at uptime %llu s; loading\n",
 		bdev->bd_name, (unsigned long long)h.image_pages,
 		(unsigned long long)(h.ktime_ns / NSEC_PER_SEC));
+	/*
+	 * The jump into the image must be made on the boot CPU, where the
+	 * image was made (hibernate() moves there too): init may run on
+	 * another by now, and that one would be stopped with the rest.
+	 */
+	if (set_cpus_allowed(current, 1) || smp_processor_id() != 0) {
+		pr_err("PM: resume: cannot move to the boot CPU; the image on %s is kept\n",
+		       bdev->bd_name);
+		goto out_put;
+	}
 	/* Kept for a boot that can use it: nothing is read, nothing erased. */
 	if (hibernate_cpus_restartable("resume")) {
 		pr_err("PM: resume: the image on %s is kept; booting normally\n", bdev->bd_name);
@@ -346,5 +356,7 @@ void software_resume(void)
 out_release:
 	restore_plan_release(&plan);
 out_put:
+	/* a normal boot after all: init may run anywhere again */
+	set_cpus_allowed(current, allowed);
 	blkdev_put(bdev);
 }

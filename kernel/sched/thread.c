@@ -315,3 +315,71 @@ static int cmd_ps(int argc, char **argv)
 	return 0;
 }
 SHELL_CMD(ps, "ps", "threads (state, CPU, nice, run time, switches), then user processes", cmd_ps);
+
+/* "1", "0,2", "1-3": a CPU mask, or 0 if the list is malformed. */
+static u64 parse_cpu_list(const char *s)
+{
+	u64 mask = 0;
+
+	while (*s) {
+		unsigned int lo = 0, hi;
+
+		if (*s < '0' || *s > '9')
+			return 0;
+		while (*s >= '0' && *s <= '9' && lo < NR_CPUS)
+			lo = lo * 10 + (unsigned int)(*s++ - '0');
+		hi = lo;
+		if (*s == '-') {
+			s++;
+			if (*s < '0' || *s > '9')
+				return 0;
+			for (hi = 0; *s >= '0' && *s <= '9' && hi < NR_CPUS; s++)
+				hi = hi * 10 + (unsigned int)(*s - '0');
+		}
+		if (lo > hi || hi >= NR_CPUS || hi >= 64)
+			return 0;
+		for (unsigned int c = lo; c <= hi; c++)
+			mask |= 1ULL << c;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return 0;
+	}
+	return mask;
+}
+
+/*
+ * Linux's `taskset -c LIST COMMAND...`: the shell runs one command with
+ * its thread on those CPUs only, then goes back to the CPUs it had.
+ */
+static int cmd_taskset(int argc, char **argv)
+{
+	u64 mask, saved = current->cpus_allowed;
+	char line[256];
+	size_t n = 0;
+	int err;
+
+	if (argc < 4 || strcmp(argv[1], "-c"))
+		return -EINVAL;
+	mask = parse_cpu_list(argv[2]);
+	if (!mask) {
+		kprintf("taskset: '%s' is not a CPU list (e.g. 1, 0,2, 1-3)\n", argv[2]);
+		return -EINVAL;
+	}
+	for (int i = 3; i < argc; i++) {
+		n += snprintf(line + n, n < sizeof(line) ? sizeof(line) - n : 0, "%s%s",
+			      i > 3 ? " " : "", argv[i]);
+		if (n >= sizeof(line))
+			return -E2BIG;
+	}
+	err = set_cpus_allowed(current, mask);
+	if (err) {
+		kprintf("taskset: no CPU of %s is online\n", argv[2]);
+		return err;
+	}
+	err = shell_exec(line);
+	set_cpus_allowed(current, saved);
+	return err < 0 ? 0 : err; /* the command reported its own error */
+}
+SHELL_CMD(taskset, "taskset -c CPUS COMMAND [ARGS...]",
+	  "run one shell command on those CPUs only (e.g. taskset -c 1 hibernate)", cmd_taskset);
