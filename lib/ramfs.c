@@ -2,7 +2,10 @@
 /*
  * The initramfs's file table: what the cpio archives (lib/cpio.c) name,
  * read in place, as Linux's unpacking into its rootfs would leave it.
- *   - Archives are taken in turn; a later name replaces an earlier one.
+ *   - Archives are taken in turn; a later name replaces an earlier one. A
+ *     file over a file writes into it, hard links and all (Linux opens it
+ *     with O_TRUNC); anything else takes the name, and the old file's
+ *     other names keep it (Linux unlinks the name first).
  *   - Hard links: entries of one archive with the same inode number and
  *     device, nlink of 2 or more, are one file. GNU cpio stores the data
  *     with the last of them and none with the others; whichever entry
@@ -63,6 +66,25 @@ static struct ramfs_file *link_of(struct ramfs *fs, const struct cpio_entry *e)
 	return NULL;
 }
 
+/*
+ * f's name is about to be another file (Linux unlinks it first): its
+ * other hard links keep the old file, with one of them as its identity.
+ */
+static void unlink_name(struct ramfs *fs, struct ramfs_file *f)
+{
+	struct ramfs_file *head = NULL;
+
+	for (unsigned int i = 0; i < fs->nr; i++) {
+		struct ramfs_file *g = &fs->files[i];
+
+		if (g == f || g->inode != f)
+			continue;
+		if (!head)
+			head = g;
+		g->inode = head;
+	}
+}
+
 static void add(struct ramfs *fs, const struct cpio_entry *e)
 {
 	const char *name = clean_name(e->name);
@@ -73,7 +95,31 @@ static void add(struct ramfs *fs, const struct cpio_entry *e)
 	if (is_type(&(struct ramfs_file){ .mode = e->mode }, CPIO_S_IFREG))
 		first = link_of(fs, e);
 	f = find_len(fs, name, strlen(name));
-	if (!f) {
+	if (f && !first && is_type(f, CPIO_S_IFREG) &&
+	    is_type(&(struct ramfs_file){ .mode = e->mode }, CPIO_S_IFREG)) {
+		/*
+		 * A file over a file: Linux opens the old one with O_TRUNC
+		 * and writes, so every hard link of it sees the new data.
+		 */
+		const struct ramfs_file *inode = f->inode;
+
+		for (unsigned int i = 0; i < fs->nr; i++)
+			if (fs->files[i].inode == inode) {
+				fs->files[i].data = e->data;
+				fs->files[i].size = e->size;
+				fs->files[i].mode = e->mode;
+			}
+		/* this archive's later names of it link to it */
+		f->nlink = e->nlink ? e->nlink : 1;
+		f->cpio_ino = e->ino;
+		f->dev_major = e->dev_major;
+		f->dev_minor = e->dev_minor;
+		f->archive = fs->archives;
+		return;
+	}
+	if (f) {
+		unlink_name(fs, f);
+	} else {
 		if (fs->nr == RAMFS_MAX_FILES) {
 			pr_warn("initramfs: more than %d files; %s left out\n", RAMFS_MAX_FILES,
 				name);

@@ -152,11 +152,44 @@ static void test_later_archive_wins(struct ktest *t)
 	kfree(fs);
 }
 
+/*
+ * A later archive over a hard-linked name: a file writes into the file,
+ * every name sees it; a symbolic link takes the name alone, the other
+ * name keeps the old file.
+ */
+static void test_later_archive_over_links(struct ktest *t)
+{
+	struct ramfs *fs = fresh();
+	size_t first;
+
+	KASSERT_TRUE(t, fs != NULL);
+	put("etc/a", REG, 4, 2, NULL);
+	put("etc/b", REG, 4, 2, "old\n");
+	put("etc/c", REG, 5, 2, NULL);
+	put("etc/d", REG, 5, 2, "kept\n");
+	put("TRAILER!!!", 0, 0, 1, NULL);
+	first = arc_len;
+	put("etc/a", REG, 9, 1, "new\n");
+	put("etc/c", LNK, 10, 1, "a");
+	put("TRAILER!!!", 0, 0, 1, NULL);
+	KASSERT_EQ(t, ramfs_load(fs, arc, first, "one"), 0);
+	KASSERT_EQ(t, ramfs_load(fs, arc + first, arc_len - first, "two"), 0);
+	KEXPECT_TRUE(t, holds(fs, "etc/a", "new\n"));
+	KEXPECT_TRUE(t, holds(fs, "etc/b", "new\n"));
+	KEXPECT_TRUE(t, holds(fs, "etc/d", "kept\n"));
+	KEXPECT_TRUE(t, holds(fs, "etc/c", "new\n")); /* the link, to etc/a */
+	KEXPECT_TRUE(t, ramfs_find(fs, "etc/d", false)->inode !=
+			ramfs_find(fs, "etc/c", false)->inode);
+	KEXPECT_TRUE(t, ramfs_find(fs, "etc/d", false)->inode == ramfs_find(fs, "etc/d", false));
+	kfree(fs);
+}
+
 static struct ktest_case ramfs_cases[] = {
 	KTEST_CASE(test_hard_links),
 	KTEST_CASE(test_hard_links_first_and_per_archive),
 	KTEST_CASE(test_symlinks),
 	KTEST_CASE(test_later_archive_wins),
+	KTEST_CASE(test_later_archive_over_links),
 	{}
 };
 KTEST_SUITE(ramfs, ramfs_cases);
