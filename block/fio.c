@@ -651,7 +651,7 @@ static void print_job(const struct fio_opts *o, const char *name, unsigned int j
 			(unsigned long long)(r->runtime_ns / NSEC_PER_MSEC));
 		return;
 	}
-	/* fio's job line (its date left out), then the CPU the job ran on */
+	/* fio's job line, its date left out */
 	kprintf("%s: (groupid=0, jobs=%u): err=%2d: pid=%d\n", name, jobs, -r->error, r->pid);
 	print_dir_normal("read", &r->dir[0], r->runtime_ns);
 	print_dir_normal("write", &r->dir[1], r->runtime_ns);

@@ -78,7 +78,8 @@ struct dm_args {
 	char *words[16];
 	int nr_words;
 	int table_from, table_to; /* the table's words in argv: [from, to) */
-	bool notable, force;
+	bool notable;
+	bool force; /* taken: remove never leaves a device half-removed here */
 };
 
 /* Options that only concern udev, device nodes or verbosity: nothing to do here. */
@@ -149,6 +150,9 @@ static int parse_args(int argc, char **argv, struct dm_args *a)
 			return -EINVAL;
 		} else if (a->nr_words < (int)ARRAY_SIZE(a->words)) {
 			a->words[a->nr_words++] = argv[i];
+		} else {
+			kprintf("dmsetup: more than %zu words\n", ARRAY_SIZE(a->words));
+			return -E2BIG;
 		}
 	}
 	return 0;
