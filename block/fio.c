@@ -331,7 +331,6 @@ static int job_fn(void *arg)
 	else
 		run_async(j, t0);
 	j->res.runtime_ns = ktime_get_ns() - t0;
-	j->res.cpu = smp_processor_id();
 	j->res.pid = current->pid;
 	return 0;
 }
@@ -773,7 +772,6 @@ int fio_run(const struct fio_opts *opts, struct fio_summary *sum)
 		if (jobs[i].res.error && !g->error)
 			g->error = jobs[i].res.error;
 	}
-	g->cpu = jobs[0].res.cpu;
 	g->pid = jobs[0].res.pid;
 	if (!o.quiet) {
 		if (o.json) {

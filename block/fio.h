@@ -42,7 +42,6 @@ struct fio_job_result {
 	struct fio_dir_stats dir[2];  /* 0 read, 1 write */
 	u64 runtime_ns;
 	int error;
-	unsigned int cpu;
 	int pid;                      /* the job's thread */
 };
 

@@ -494,14 +494,12 @@ static long stat_path(long dirfd, u64 upath, u64 ubuf, unsigned long flags)
 	const struct ramfs_file *rf;
 	char path[PATH_MAX];
 	struct kstat k;
-	int err = path_from_user(path, upath);
+	int err = at_path(dirfd, upath, path);
 
 	if (err)
 		return err;
 	if (!path[0])
 		return (flags & AT_EMPTY_PATH) ? stat_fd(dirfd, ubuf) : -ENOENT;
-	if (path[0] != '/' && dirfd != AT_FDCWD && (int)dirfd != AT_FDCWD)
-		return -ENOENT;
 	/* lstat: a symbolic link at the end is described, not followed */
 	rf = (flags & AT_SYMLINK_NOFOLLOW) ? ramfs_lookup_nofollow(path) : ramfs_lookup(path);
 	if (!rf)

@@ -79,7 +79,6 @@ struct dm_args {
 	int nr_words;
 	int table_from, table_to; /* the table's words in argv: [from, to) */
 	bool notable;
-	bool force; /* taken: remove never leaves a device half-removed here */
 };
 
 /* Options that only concern udev, device nodes or verbosity: nothing to do here. */
@@ -139,7 +138,7 @@ static int parse_args(int argc, char **argv, struct dm_args *a)
 		} else if (!strcmp(w, "-n") || !strcmp(w, "--notable")) {
 			a->notable = true;
 		} else if (!strcmp(w, "-f") || !strcmp(w, "--force")) {
-			a->force = true;
+			/* taken: a remove here never leaves a device half-removed */
 		} else if (!strcmp(w, "-r") || !strcmp(w, "--readonly")) {
 			kprintf("dmsetup: %s: read-only mapped devices are not supported\n", w);
 			return -EINVAL;
