@@ -409,8 +409,7 @@ int fio_parse(struct fio_opts *o, int argc, char **argv)
 		if (!strcmp(a, "name")) {
 			strlcpy(o->name, v, sizeof(o->name));
 		} else if (!strcmp(a, "filename")) {
-			if (!strncmp(v, "/dev/", 5))
-				v += 5;
+			/* "/dev/vda", "vda", "/dev/mapper/snap", "snap": the block layer's lookup */
 			strlcpy(o->filename, v, sizeof(o->filename));
 		} else if (!strcmp(a, "rw") || !strcmp(a, "readwrite")) {
 			unsigned int k;

@@ -112,12 +112,27 @@ static bool bdev_matches(const struct block_device *bdev, const char *name)
 	       bdev->bd_dev == MKDEV(ma, mi);
 }
 
+/* "base" or "/dev/mapper/base": a whole disk's alias (a mapped device's name). */
+static bool bdev_alias_matches(const struct block_device *bdev, const char *name)
+{
+	const char *alias = bdev->bd_disk->alias;
+
+	if (bdev->bd_partno || !alias[0])
+		return false;
+	if (!strncmp(name, "/dev/mapper/", 12))
+		name += 12;
+	return !strcmp(alias, name);
+}
+
 static struct block_device *__bdev_lookup(const char *name)
 {
 	struct block_device *bdev;
 
 	list_for_each_entry(bdev, &all_bdevs, bd_list)
 		if (bdev_matches(bdev, name))
+			return bdev;
+	list_for_each_entry(bdev, &all_bdevs, bd_list)
+		if (bdev_alias_matches(bdev, name))
 			return bdev;
 	return NULL;
 }

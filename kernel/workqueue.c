@@ -7,19 +7,49 @@
  * as in Linux), appends it and wakes a worker. Each item gets a sequence
  * number; a flush waits until the workers have finished every item up to
  * the number it saw, so flushing never waits for work queued after it.
+ *
+ * Two kinds of queue:
+ *
+ *  - A pool of a fixed size (alloc_workqueue(name, n), n > 0): at most n
+ *    items run at once, which is what the caller asked for (kcopyd's
+ *    copies in flight, an ordered queue with n = 1).
+ *
+ *  - The per-CPU kind (n = 0, system_wq): its items may sleep waiting for
+ *    each other. A dm-snapshot commit sleeps in a worker until a FUA write
+ *    completes, and that completion is itself a work item: with one worker
+ *    per CPU and the other worker asleep on the commit's mutex, nothing
+ *    was left to run it and the snapshot hung for good. Linux's answer is
+ *    the concurrency-managed workqueue (kernel/workqueue.c, "cmwq"): the
+ *    pool always keeps an idle worker in reserve, and the worker that
+ *    takes the last idle place first starts another. The same rule here:
+ *    a worker that leaves the idle set empty creates a new worker before
+ *    it runs its item, so an item queued later always finds someone to
+ *    run it, however many of the earlier ones sleep. The extra workers
+ *    retire after WORKER_IDLE_NS idle; the per-CPU ones stay.
  */
 #include <pagoda/bitops.h>
 #include <pagoda/printk.h>
 #include <pagoda/sched.h>
 #include <pagoda/slab.h>
+#include <pagoda/time.h>
 #include <pagoda/wait.h>
 #include <pagoda/workqueue.h>
 
-#define MAX_WORKERS 8
+/* A fixed pool has at most this many workers. */
+#define MAX_FIXED_WORKERS 8
+/* A growing queue has at most this many: past it, items wait (and we say so). */
+#define MAX_WORKERS 64
+#define WORKER_IDLE_NS (10ULL * NSEC_PER_SEC)
 
-struct worker_arg {
+enum worker_slot { SLOT_FREE, SLOT_STARTING, SLOT_LIVE, SLOT_RETIRED };
+
+struct worker {
 	struct workqueue_struct *wq;
 	unsigned int index;
+	bool extra;            /* started on demand: may retire when idle */
+	enum worker_slot slot;
+	u64 running;           /* seq of the item it runs, 0 if none */
+	struct task *task;
 };
 
 struct workqueue_struct {
@@ -28,17 +58,17 @@ struct workqueue_struct {
 	struct list_head items;
 	u64 queued_seq;        /* last sequence number handed out */
 	u64 done_seq;          /* every item up to this one has finished */
-	u64 running[MAX_WORKERS]; /* seq each worker is running, 0 if none */
 	struct wait_queue_head more_work;
 	struct wait_queue_head flushed;
-	unsigned int nr_workers;
+	bool grows;            /* the per-CPU kind: keeps an idle worker in reserve */
 	bool stopping;
-	struct task *workers[MAX_WORKERS];
-	struct worker_arg args[MAX_WORKERS];
+	bool warned_full;
+	unsigned int nr_idle;  /* workers waiting for an item */
+	unsigned int nr_live;  /* workers started or starting, not retired */
+	struct worker workers[MAX_WORKERS];
 };
 
 struct workqueue_struct *system_wq;
-
 
 /* Done up to the oldest item still queued or running. */
 static void update_done(struct workqueue_struct *wq)
@@ -47,43 +77,124 @@ static void update_done(struct workqueue_struct *wq)
 
 	if (!list_empty(&wq->items))
 		oldest = list_first_entry(&wq->items, struct work_struct, entry)->seq;
-	for (unsigned int i = 0; i < wq->nr_workers; i++)
-		if (wq->running[i] && wq->running[i] < oldest)
-			oldest = wq->running[i];
+	for (unsigned int i = 0; i < MAX_WORKERS; i++)
+		if (wq->workers[i].running && wq->workers[i].running < oldest)
+			oldest = wq->workers[i].running;
 	wq->done_seq = oldest - 1;
 }
 
+static int worker_thread(void *arg);
+
+/*
+ * Start one more worker of wq, bound to cpu (or unbound if cpu < 0).
+ * Process context. A slot a retired worker left is joined first: its
+ * thread is gone or about to be, and join frees it.
+ */
+static bool create_worker(struct workqueue_struct *wq, int cpu, bool extra)
+{
+	struct worker *wk = NULL;
+	struct task *old = NULL, *t;
+	unsigned long flags;
+	unsigned int limit = wq->grows ? MAX_WORKERS : MAX_FIXED_WORKERS;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	for (unsigned int i = 0; i < limit && wq->nr_live < limit; i++) {
+		if (wq->workers[i].slot == SLOT_FREE || wq->workers[i].slot == SLOT_RETIRED) {
+			wk = &wq->workers[i];
+			old = wk->slot == SLOT_RETIRED ? wk->task : NULL;
+			wk->slot = SLOT_STARTING;
+			wk->task = NULL;
+			wq->nr_live++;
+			break;
+		}
+	}
+	if (!wk && wq->grows && !wq->warned_full) {
+		wq->warned_full = true;
+		pr_warn("workqueue %s: all %u workers busy; new items wait for one\n",
+			wq->name, limit);
+	}
+	spin_unlock_irqrestore(&wq->lock, flags);
+	if (!wk)
+		return false;
+	if (old)
+		kthread_join(old);
+
+	wk->wq = wq;
+	wk->index = (unsigned int)(wk - wq->workers);
+	wk->extra = extra;
+	wk->running = 0;
+	if (cpu >= 0)
+		t = kthread_create(worker_thread, wk, "%s/%d", wq->name, cpu);
+	else
+		t = kthread_create(worker_thread, wk, "%s/u%u", wq->name, wk->index);
+	spin_lock_irqsave(&wq->lock, flags);
+	if (t) {
+		wk->task = t;
+		wk->slot = SLOT_LIVE;
+		/* Counted idle from now, so that a queuer sees it is coming. */
+		wq->nr_idle++;
+	} else {
+		wk->slot = SLOT_FREE;
+		wq->nr_live--;
+	}
+	spin_unlock_irqrestore(&wq->lock, flags);
+	if (!t)
+		return false;
+	if (cpu >= 0)
+		set_cpus_allowed(t, 1ULL << cpu);
+	wake_up_process(t);
+	return true;
+}
 
 static int worker_thread(void *arg)
 {
-	struct worker_arg *wa = arg;
-	struct workqueue_struct *wq = wa->wq;
+	struct worker *wk = arg;
+	struct workqueue_struct *wq = wk->wq;
 	unsigned long flags;
 
 	for (;;) {
 		struct work_struct *w;
+		bool more = false, waited;
 
-		wait_event(wq->more_work, !list_empty(&wq->items) || READ_ONCE(wq->stopping));
+		/* Idle (counted in nr_idle) from here until an item is taken. */
+		if (wk->extra)
+			waited = wait_event_timeout(wq->more_work, !list_empty(&wq->items) ||
+							  READ_ONCE(wq->stopping),
+						    WORKER_IDLE_NS);
+		else {
+			wait_event(wq->more_work, !list_empty(&wq->items) || READ_ONCE(wq->stopping));
+			waited = true;
+		}
 		spin_lock_irqsave(&wq->lock, flags);
 		if (list_empty(&wq->items)) {
-			bool stop = wq->stopping;
-
-			spin_unlock_irqrestore(&wq->lock, flags);
-			if (stop)
+			/* Retire when stopping, or when idle long and someone else is idle too. */
+			if (wq->stopping || (!waited && wq->nr_idle > 1)) {
+				wq->nr_idle--;
+				wq->nr_live--;
+				wk->slot = SLOT_RETIRED;
+				spin_unlock_irqrestore(&wq->lock, flags);
 				return 0;
+			}
+			spin_unlock_irqrestore(&wq->lock, flags);
 			continue;
 		}
 		w = list_first_entry(&wq->items, struct work_struct, entry);
 		list_del_init(&w->entry);
-		wq->running[wa->index] = w->seq;
+		wk->running = w->seq;
+		wq->nr_idle--;
+		/* The reserve is gone: start the next worker before this item can sleep. */
+		more = wq->grows && !wq->nr_idle;
 		/* Clear before running: the function may queue itself again. */
 		clear_bit_unlock(0, &w->pending);
 		spin_unlock_irqrestore(&wq->lock, flags);
 
+		if (more)
+			create_worker(wq, -1, true);
 		w->func(w);
 
 		spin_lock_irqsave(&wq->lock, flags);
-		wq->running[wa->index] = 0;
+		wk->running = 0;
+		wq->nr_idle++;
 		update_done(wq);
 		spin_unlock_irqrestore(&wq->lock, flags);
 		wake_up_all(&wq->flushed);
@@ -138,6 +249,11 @@ bool flush_work(struct work_struct *w)
 	return true;
 }
 
+unsigned int workqueue_nr_workers(struct workqueue_struct *wq)
+{
+	return READ_ONCE(wq->nr_live);
+}
+
 struct workqueue_struct *alloc_workqueue(const char *name, unsigned int nr_workers)
 {
 	struct workqueue_struct *wq = kzalloc(sizeof(*wq), GFP_KERNEL);
@@ -152,40 +268,24 @@ struct workqueue_struct *alloc_workqueue(const char *name, unsigned int nr_worke
 	/*
 	 * nr_workers 0: one worker per online CPU, bound to it and named after
 	 * it ("events/1" runs on CPU 1), as readers of Linux's per-CPU kworkers
-	 * expect. Otherwise a pool that runs anywhere, named "name/uN" (Linux
-	 * marks unbound workers with the u as well).
+	 * expect, plus unbound extras on demand. Otherwise a pool that runs
+	 * anywhere, named "name/uN" (Linux marks unbound workers with the u as
+	 * well).
 	 */
 	if (!nr_workers) {
 		unsigned int cpu;
 
-		for_each_online_cpu(cpu) {
-			struct worker_arg *wa = &wq->args[wq->nr_workers];
-			struct task *w;
-
-			if (wq->nr_workers == MAX_WORKERS)
+		wq->grows = true;
+		for_each_online_cpu(cpu)
+			if (!create_worker(wq, (int)cpu, false))
 				break;
-			*wa = (struct worker_arg){ wq, wq->nr_workers };
-			w = kthread_create(worker_thread, wa, "%s/%u", name, cpu);
-			if (!w)
-				break;
-			set_cpus_allowed(w, 1ULL << cpu);
-			wq->workers[wq->nr_workers++] = w;
-		}
 	} else {
-		nr_workers = MIN(nr_workers, (unsigned int)MAX_WORKERS);
-		for (unsigned int i = 0; i < nr_workers; i++) {
-			struct worker_arg *wa = &wq->args[i];
-
-			*wa = (struct worker_arg){ wq, i };
-			wq->workers[i] = kthread_create(worker_thread, wa, "%s/u%u", name, i);
-			if (!wq->workers[i])
+		nr_workers = MIN(nr_workers, (unsigned int)MAX_FIXED_WORKERS);
+		for (unsigned int i = 0; i < nr_workers; i++)
+			if (!create_worker(wq, -1, false))
 				break;
-			wq->nr_workers++;
-		}
 	}
-	for (unsigned int i = 0; i < wq->nr_workers; i++)
-		wake_up_process(wq->workers[i]);
-	if (!wq->nr_workers) {
+	if (!wq->nr_live) {
 		destroy_workqueue(wq);
 		return NULL;
 	}
@@ -201,8 +301,10 @@ void destroy_workqueue(struct workqueue_struct *wq)
 	wq->stopping = true;
 	spin_unlock_irqrestore(&wq->lock, flags);
 	wake_up_all(&wq->more_work);
-	for (unsigned int i = 0; i < wq->nr_workers; i++)
-		kthread_join(wq->workers[i]);
+	/* Nothing is queued or running, so no worker is starting another. */
+	for (unsigned int i = 0; i < MAX_WORKERS; i++)
+		if (wq->workers[i].task)
+			kthread_join(wq->workers[i].task);
 	kfree(wq);
 }
 

@@ -25,7 +25,6 @@
 
 static DEFINE_MUTEX(dm_devices_lock);	/* the list and the names */
 static LIST_HEAD(dm_devices);
-static unsigned int dm_next_minor;
 static int dm_major;
 static char dm_error[DM_ERROR_LEN];
 
@@ -277,6 +276,28 @@ struct mapped_device *dm_find(const char *name)
 	return md;
 }
 
+/*
+ * The lowest minor no mapped device holds, as Linux's IDR hands them out:
+ * a removed device's (or a failed create's) minor is the next one's.
+ */
+static unsigned int dm_free_minor(void)
+{
+	struct mapped_device *md;
+	unsigned int minor = 0;
+	bool taken;
+
+	do {
+		taken = false;
+		list_for_each_entry(md, &dm_devices, list)
+			if (md->disk->first_minor == minor) {
+				taken = true;
+				minor++;
+				break;
+			}
+	} while (taken);
+	return minor;
+}
+
 int dm_create(const char *name, struct mapped_device **out)
 {
 	struct queue_limits lim = {
@@ -315,10 +336,12 @@ int dm_create(const char *name, struct mapped_device **out)
 	if (!dm_major)
 		dm_major = register_blkdev(0, "device-mapper");
 	md->disk->major = dm_major > 0 ? (unsigned int)dm_major : 0;
-	md->disk->first_minor = dm_next_minor;
+	md->disk->first_minor = dm_free_minor();
 	md->disk->minors = 1;
-	snprintf(md->disk->disk_name, DISK_NAME_LEN, "dm-%u", dm_next_minor++);
+	snprintf(md->disk->disk_name, DISK_NAME_LEN, "dm-%u", md->disk->first_minor);
 	strlcpy(md->name, name, sizeof(md->name));
+	/* udev's /dev/mapper/NAME link: blk, fio, resume= and tables take it */
+	strlcpy(md->disk->alias, name, sizeof(md->disk->alias));
 	mutex_init(&md->suspend_lock);
 	init_waitqueue_head(&md->wait);
 	atomic_set(&md->pending, 0);
@@ -563,24 +586,10 @@ void dm_for_each(void (*fn)(struct mapped_device *md, void *arg), void *arg)
 int dm_get_device(struct dm_target *ti, const char *path, struct dm_dev **result)
 {
 	struct dm_dev *d;
-	const char *name = path;
 	struct block_device *bdev;
 
-	if (!strncmp(name, "/dev/", 5))
-		name += 5;
-	if (!strncmp(name, "mapper/", 7)) {
-		struct mapped_device *md;
-
-		/* dm_devices_lock may be ours already (table load under create). */
-		md = NULL;
-		list_for_each_entry(md, &dm_devices, list)
-			if (!strcmp(md->name, name + 7))
-				break;
-		if (&md->list == &dm_devices)
-			return -ENOENT;
-		name = md->disk->disk_name;
-	}
-	bdev = blkdev_get_by_name(name);
+	/* /dev/mapper/NAME is the mapped device's alias (block/genhd.c) */
+	bdev = blkdev_get_by_name(path);
 	if (IS_ERR(bdev))
 		return (int)PTR_ERR(bdev);
 	d = kzalloc(sizeof(*d), GFP_KERNEL);

@@ -206,6 +206,12 @@ struct gendisk {
 	unsigned int nr_parts;             /* highest partition number found */
 	atomic_t open_count;               /* opens of the disk and its partitions */
 	bool registered;
+	/*
+	 * Another name the whole disk answers to, as a udev link gives one on
+	 * Linux: a mapped device's dm name, found as NAME and as
+	 * /dev/mapper/NAME. Kernel names come first when both match.
+	 */
+	char alias[DISK_NAME_LEN];
 };
 
 static inline sector_t get_capacity(const struct gendisk *disk)

@@ -9,6 +9,8 @@
  *	flush_work(&w);               (wait until it has run)
  *
  * Each workqueue has its own worker threads taking items in FIFO order.
+ * system_wq's items may wait for one another: it starts more workers when
+ * its idle ones run out (kernel/workqueue.c).
  */
 #ifndef PAGODA_WORKQUEUE_H
 #define PAGODA_WORKQUEUE_H
@@ -38,7 +40,7 @@ struct work_struct {
 struct workqueue_struct;
 extern struct workqueue_struct *system_wq;
 
-/* A workqueue with nr_workers threads (0: one per online CPU). */
+/* A workqueue with nr_workers threads (0: one per online CPU, more on demand). */
 struct workqueue_struct *alloc_workqueue(const char *name, unsigned int nr_workers);
 /* Flush, stop the workers, free. */
 void destroy_workqueue(struct workqueue_struct *wq);
@@ -48,6 +50,8 @@ static inline bool schedule_work(struct work_struct *w) { return queue_work(syst
 bool flush_work(struct work_struct *w);
 /* Wait until everything queued before this call has run. */
 void flush_workqueue(struct workqueue_struct *wq);
+/* Workers wq has now (a growing queue's count changes). */
+unsigned int workqueue_nr_workers(struct workqueue_struct *wq);
 void workqueue_init(void);
 
 #endif

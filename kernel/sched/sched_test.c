@@ -423,6 +423,50 @@ static void test_workqueue_pending(struct ktest *t)
 	destroy_workqueue(wq);
 }
 
+/*
+ * system_wq: items that sleep until a later item has run. Each item of
+ * the chain waits for the next one's completion, so all of them sleep at
+ * once: with one worker per CPU and no more, the items past the CPU count
+ * never ran (the dm-snapshot hang under async writes was this shape: a
+ * commit asleep on a FUA write whose completion was a queued item).
+ */
+#define WQ_CHAIN 24
+
+static struct {
+	struct work_struct work[WQ_CHAIN];
+	struct completion ran[WQ_CHAIN];
+	atomic_t timeouts;
+} chain;
+
+static void chain_work(struct work_struct *w)
+{
+	unsigned int i = (unsigned int)(w - chain.work);
+
+	if (i + 1 < WQ_CHAIN && !wait_for_completion_timeout(&chain.ran[i + 1], 2 * NSEC_PER_SEC))
+		atomic_inc(&chain.timeouts);
+	complete_all(&chain.ran[i]); /* for the item before and for the test */
+}
+
+static void test_workqueue_items_wait_for_later_items(struct ktest *t)
+{
+	unsigned int before = workqueue_nr_workers(system_wq);
+
+	atomic_set(&chain.timeouts, 0);
+	for (int i = 0; i < WQ_CHAIN; i++) {
+		init_completion(&chain.ran[i]);
+		INIT_WORK(&chain.work[i], chain_work);
+	}
+	for (int i = 0; i < WQ_CHAIN; i++)
+		KEXPECT_TRUE(t, queue_work(system_wq, &chain.work[i]));
+	for (int i = 0; i < WQ_CHAIN; i++)
+		wait_for_completion(&chain.ran[i]);
+	flush_workqueue(system_wq);
+	KEXPECT_EQ(t, atomic_read(&chain.timeouts), 0);
+	KEXPECT_GE(t, workqueue_nr_workers(system_wq), (unsigned int)WQ_CHAIN);
+	ktest_log(t, "system_wq workers: %u before, %u after", before,
+		  workqueue_nr_workers(system_wq));
+}
+
 static void test_all_cpus_online(struct ktest *t)
 {
 	KEXPECT_EQ(t, num_online_cpus(), num_possible_cpus());
@@ -432,6 +476,7 @@ static void test_all_cpus_online(struct ktest *t)
 
 static struct ktest_case sched_cases[] = {
 	KTEST_CASE(test_all_cpus_online),
+	KTEST_CASE(test_workqueue_items_wait_for_later_items),
 	KTEST_CASE(test_create_join),
 	KTEST_CASE(test_exit_code),
 	KTEST_CASE(test_thousands_memory_baseline),
