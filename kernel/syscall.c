@@ -328,6 +328,19 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 #endif
 };
 
+/*
+ * The calls that change a process's areas run under its mmap_lock, as
+ * Linux's take mmap_write_lock(): the shell's maps may be reading them.
+ * None of them copies to or from user memory meanwhile.
+ */
+static const bool changes_areas[NR_syscalls] = {
+	[__NR_brk] = true,
+	[__NR_mmap] = true,
+	[__NR_munmap] = true,
+	[__NR_mprotect] = true,
+	[__NR_mremap] = true,
+};
+
 static unsigned long reported[NR_syscalls / 64 + 1];
 
 static void report_unknown(unsigned long nr)
@@ -351,7 +364,11 @@ long syscall_dispatch(unsigned long nr, const unsigned long args[6])
 		p->nr_syscalls++;
 		signal_check_pending();
 	}
-	if (nr < NR_syscalls && sys_call_table[nr]) {
+	if (nr < NR_syscalls && sys_call_table[nr] && p && changes_areas[nr]) {
+		mutex_lock(&p->mmap_lock);
+		ret = sys_call_table[nr](args);
+		mutex_unlock(&p->mmap_lock);
+	} else if (nr < NR_syscalls && sys_call_table[nr]) {
 		ret = sys_call_table[nr](args);
 	} else {
 		report_unknown(nr);

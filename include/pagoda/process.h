@@ -15,17 +15,24 @@
 #include <pagoda/types.h>
 #include <pagoda/wait.h>
 #include <pagoda/mutex.h>
+#include <pagoda/rbtree.h>
 #include <pagoda/workqueue.h>
 
 struct task;
 struct ramfs_file;
 
-/* A mapped range [start, end) of anonymous, zeroed memory. */
+/*
+ * A mapped range [start, end) of anonymous, zeroed memory, or of the
+ * kernel's pages (mm/mmap.c): Linux's vm_area_struct. A process's areas
+ * never overlap; they are in a red-black tree by address (find_vma()) and
+ * on a list in address order (next).
+ */
 struct vm_area {
 	u64 start, end;
 	unsigned int prot; /* PROT_* including PROT_USER */
 	const char *name;  /* "[vdso]", "[vvar]": kernel pages, never freed; NULL: anonymous */
 	struct vm_area *next;
+	struct rb_node rb;
 };
 
 #define NR_OPEN 16
@@ -54,6 +61,14 @@ struct process {
 	struct arch_user_state ustate;
 	struct mm_struct mm;
 	struct vm_area *vmas; /* sorted by address */
+	struct rb_root mm_rb; /* the same areas, by address */
+	unsigned int map_count; /* how many */
+	/*
+	 * Held while the areas change (the memory system calls, exec's swap,
+	 * exit) and by anyone else reading them (the shell's maps): Linux's
+	 * mmap_lock. Never held across a copy to or from user memory.
+	 */
+	struct mutex mmap_lock;
 	struct task *task;
 	u64 entry, stack, arg;
 	u64 brk_start, brk;   /* the heap: [brk_start, brk), whole pages mapped */
@@ -130,6 +145,10 @@ int kill_process(int pid, int sig);
 extern struct mutex process_lock;
 
 struct process *process_create(const char *name);
+/* The first area ending above addr (it may start above addr too), or NULL. */
+struct vm_area *find_vma(struct process *p, u64 addr);
+/* Unmap and free every area and its pages (the page tables stay). */
+void process_free_areas(struct process *p);
 /* May a process ask for bytes more of memory (Linux's overcommit heuristic)? */
 bool vm_enough_memory(u64 bytes);
 /* Map [va, va + size) of zeroed pages with prot | PROT_USER: 0 or -errno. */
