@@ -60,7 +60,7 @@ static int cmd_maps(int argc, char **argv)
 			name = "[stack]";
 		n = snprintf(line, sizeof(line), "%08llx-%08llx %c%c%cp 00000000 00:00 0 ",
 			     (unsigned long long)v->start, (unsigned long long)v->end,
-			     v->prot & PROT_PRESENT ? 'r' : '-', v->prot & PROT_WRITE ? 'w' : '-',
+			     v->prot & PROT_NOACCESS ? '-' : 'r', v->prot & PROT_WRITE ? 'w' : '-',
 			     v->prot & PROT_EXEC ? 'x' : '-');
 		/* A name starts in column 74 (seq_pad to 25 + 6 * sizeof(void *) - 1, a space). */
 		kprintf("%s%*s%s\n", line, name && n < 73 ? 73 - n : 0, "", name ? name : "");

@@ -66,14 +66,22 @@ static long sys_brk(const unsigned long *args)
 #define LINUX_PROT_WRITE 2
 #define LINUX_PROT_EXEC 4
 
+/* An area's PROT_* for mmap's and mprotect's prot (PROT_NONE: PROT_NOACCESS). */
+static unsigned int linux_prot(unsigned long prot)
+{
+	if (!(prot & 7))
+		return PROT_NOACCESS;
+	return (prot & LINUX_PROT_WRITE ? PROT_WRITE : 0) |
+	       (prot & LINUX_PROT_EXEC ? PROT_EXEC : 0);
+}
+
 /* mmap(2): private anonymous memory only, so far. */
 static long sys_mmap(const unsigned long *args)
 {
 	struct process *p = current_process();
 	u64 addr = args[0], len = ALIGN_UP(args[1], PAGE_SIZE);
 	unsigned long prot = args[2], flags = args[3];
-	unsigned int kprot = (prot & LINUX_PROT_WRITE ? PROT_WRITE : 0) |
-			     (prot & LINUX_PROT_EXEC ? PROT_EXEC : 0);
+	unsigned int kprot = linux_prot(prot);
 	int err;
 
 	if (!args[1] || len < args[1])
@@ -102,13 +110,12 @@ static long sys_munmap(const unsigned long *args)
 	return process_unmap(current_process(), addr, addr + len);
 }
 
-/* mprotect(2) on the program's anonymous areas (PROT_NONE: read-only here). */
+/* mprotect(2) on the program's anonymous areas (PROT_NONE: readable still, mm/mmap.c). */
 static long sys_mprotect(const unsigned long *args)
 {
 	u64 addr = args[0], len = ALIGN_UP(args[1], PAGE_SIZE);
 	unsigned long prot = args[2];
-	unsigned int kprot = (prot & LINUX_PROT_WRITE ? PROT_WRITE : 0) |
-			     (prot & LINUX_PROT_EXEC ? PROT_EXEC : 0);
+	unsigned int kprot = linux_prot(prot);
 
 	if (!IS_ALIGNED(addr, PAGE_SIZE) || len < args[1] || (prot & ~7UL))
 		return -EINVAL;

@@ -177,6 +177,25 @@ static void unmap_pages(struct process *p, u64 start, u64 end, bool ours)
 	}
 }
 
+/*
+ * An area's protection as the program asked for it: PROT_WRITE and
+ * PROT_EXEC, or PROT_NOACCESS alone for PROT_NONE; always present and
+ * user. PROT_NONE pages stay readable in the page tables for now (the
+ * arch has no present-but-inaccessible entry yet): only the area says so.
+ */
+static unsigned int area_prot(unsigned int prot)
+{
+	if (prot & PROT_NOACCESS)
+		return PROT_NOACCESS | PROT_PRESENT | PROT_USER;
+	return (prot & (PROT_WRITE | PROT_EXEC)) | PROT_PRESENT | PROT_USER;
+}
+
+/* What the page tables get for an area's protection. */
+static unsigned int pte_prot(unsigned int prot)
+{
+	return prot & ~PROT_NOACCESS;
+}
+
 /* Is [start, end) free of areas? */
 static bool range_free(struct process *p, u64 start, u64 end)
 {
@@ -217,7 +236,7 @@ int process_map_kernel_pages(struct process *p, u64 va, const phys_addr_t *pas,
 
 int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot)
 {
-	unsigned int flags = (prot & (PROT_WRITE | PROT_EXEC)) | PROT_PRESENT | PROT_USER;
+	unsigned int flags = area_prot(prot);
 	struct vm_area *vma;
 	int err = 0;
 
@@ -233,8 +252,8 @@ int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot)
 	for (u64 off = 0; off < size; off += PAGE_SIZE) {
 		struct page *pg = alloc_page(GFP_KERNEL | __GFP_ZERO);
 
-		err = pg ? arch_map_range(&p->mm, va + off, page_to_phys(pg), PAGE_SIZE, flags) :
-			   -ENOMEM;
+		err = pg ? arch_map_range(&p->mm, va + off, page_to_phys(pg), PAGE_SIZE,
+					  pte_prot(flags)) : -ENOMEM;
 		if (err) {
 			if (pg)
 				__free_page(pg);
@@ -286,38 +305,44 @@ int process_unmap(struct process *p, u64 start, u64 end)
 
 int process_protect(struct process *p, u64 start, u64 end, unsigned int prot)
 {
-	unsigned int flags = (prot & (PROT_WRITE | PROT_EXEC)) | PROT_PRESENT | PROT_USER;
-	u64 covered = start;
-	struct vm_area *v;
-	int err;
+	unsigned int flags = area_prot(prot);
+	u64 at = start;
+	int err = 0;
 
 	if (!IS_ALIGNED(start, PAGE_SIZE) || !IS_ALIGNED(end, PAGE_SIZE) || end <= start ||
 	    end > TASK_SIZE)
 		return -EINVAL;
-	/* Every page must be mapped, by the program's own areas (Linux: -ENOMEM). */
-	for (v = find_vma(p, start); v && covered < end; v = v->next) {
-		if (v->start > covered)
-			return -ENOMEM;
-		if (v->name)
-			return -EACCES;
-		covered = v->end;
-	}
-	if (covered < end)
-		return -ENOMEM;
-	err = split_at(p, start);
-	if (!err)
-		err = split_at(p, end);
-	if (err) {
-		merge_range(p, start, start);
-		return err;
-	}
-	for (v = find_vma(p, start); v && v->start < end; v = v->next) {
-		err = arch_protect_range(&p->mm, v->start, v->end - v->start, flags);
+	/*
+	 * Area by area from start, as Linux's mprotect: a hole (-ENOMEM) or
+	 * the vDSO (-EACCES) stops it there, and the areas before it keep
+	 * their new protection.
+	 */
+	while (at < end) {
+		struct vm_area *v = find_vma(p, at);
+		u64 to;
+
+		if (!v || v->start > at) {
+			err = -ENOMEM;
+			break;
+		}
+		if (v->name) {
+			err = -EACCES;
+			break;
+		}
+		to = MIN(end, v->end);
+		err = split_at(p, at);
+		if (!err)
+			err = split_at(p, to);
+		if (err)
+			break;
+		v = find_vma(p, at);
+		err = arch_protect_range(&p->mm, at, to - at, pte_prot(flags));
 		if (err)
 			break;
 		v->prot = flags;
+		at = to;
 	}
-	merge_range(p, start, end);
+	merge_range(p, start, at);
 	return err;
 }
 
@@ -337,7 +362,7 @@ static int move_area(struct process *p, struct vm_area *v, u64 dest)
 
 		if (arch_lookup(&p->mm, v->start + off, &pa, NULL))
 			continue;
-		err = arch_map_range(&p->mm, dest + off, pa, PAGE_SIZE, v->prot);
+		err = arch_map_range(&p->mm, dest + off, pa, PAGE_SIZE, pte_prot(v->prot));
 		if (!err)
 			arch_unmap_range(&p->mm, v->start + off, PAGE_SIZE);
 	}
@@ -353,7 +378,8 @@ static int move_area(struct process *p, struct vm_area *v, u64 dest)
 			off -= PAGE_SIZE;
 			if (arch_lookup(&p->mm, dest + off - PAGE_SIZE, &pa, NULL))
 				continue;
-			arch_map_range(&p->mm, v->start + off - PAGE_SIZE, pa, PAGE_SIZE, v->prot);
+			arch_map_range(&p->mm, v->start + off - PAGE_SIZE, pa, PAGE_SIZE,
+				       pte_prot(v->prot));
 			arch_unmap_range(&p->mm, dest + off - PAGE_SIZE, PAGE_SIZE);
 		}
 		return err;
@@ -391,8 +417,7 @@ long process_mremap(struct process *p, u64 old, u64 old_len, u64 new_len, bool m
 		return (long)old;
 	}
 	if (!fixed && range_free(p, old + old_len, old + new_len) && !v->name) {
-		err = process_map_anon(p, old + old_len, new_len - old_len,
-				       v->prot & (PROT_WRITE | PROT_EXEC));
+		err = process_map_anon(p, old + old_len, new_len - old_len, v->prot);
 		return err ? err : (long)old;
 	}
 	if (!may_move)
@@ -425,8 +450,7 @@ long process_mremap(struct process *p, u64 old, u64 old_len, u64 new_len, bool m
 	}
 	v = find_vma(p, dest);
 	if (new_len > old_len)
-		err = process_map_anon(p, dest + old_len, new_len - old_len,
-				       v->prot & (PROT_WRITE | PROT_EXEC));
+		err = process_map_anon(p, dest + old_len, new_len - old_len, v->prot);
 	return err ? err : (long)dest;
 }
 

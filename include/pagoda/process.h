@@ -27,9 +27,15 @@ struct ramfs_file;
  * never overlap; they are in a red-black tree by address (find_vma()) and
  * on a list in address order (next).
  */
+/*
+ * An area's PROT_NONE (with none of PROT_WRITE/PROT_EXEC): the program may
+ * not touch it. Areas only: the page tables never see this bit.
+ */
+#define PROT_NOACCESS 0x100u
+
 struct vm_area {
 	u64 start, end;
-	unsigned int prot; /* PROT_* including PROT_USER */
+	unsigned int prot; /* PROT_* including PROT_USER, or PROT_NOACCESS */
 	const char *name;  /* "[vdso]", "[vvar]": kernel pages, never freed; NULL: anonymous */
 	struct vm_area *next;
 	struct rb_node rb;
