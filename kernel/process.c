@@ -56,6 +56,17 @@ static void unmap_pages(struct process *p, u64 start, u64 end, bool ours)
 	}
 }
 
+/*
+ * Linux's heuristic overcommit (vm.overcommit_memory=0): a single request
+ * for more than all the memory there is (no swap here) is refused at once,
+ * before a page is touched. Smaller ones are tried page by page and give
+ * everything back if the memory runs out on the way.
+ */
+bool vm_enough_memory(u64 bytes)
+{
+	return bytes / PAGE_SIZE <= totalram_pages();
+}
+
 static void free_range(struct process *p, u64 start, u64 end)
 {
 	unmap_pages(p, start, end, true);
@@ -102,27 +113,28 @@ int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot)
 
 	if (!size || !IS_ALIGNED(va, PAGE_SIZE) || !IS_ALIGNED(size, PAGE_SIZE))
 		return -EINVAL;
+	if (!vm_enough_memory(size))
+		return -ENOMEM;
 	vma = kzalloc(sizeof(*vma), GFP_KERNEL);
 	if (!vma)
 		return -ENOMEM;
-	for (u64 off = 0; off < size && !err; off += PAGE_SIZE) {
+	for (u64 off = 0; off < size; off += PAGE_SIZE) {
 		struct page *pg = alloc_page(GFP_KERNEL | __GFP_ZERO);
 
-		if (!pg) {
-			err = -ENOMEM;
-			break;
-		}
-		err = arch_map_range(&p->mm, va + off, page_to_phys(pg), PAGE_SIZE,
-				     prot | PROT_PRESENT | PROT_USER);
+		err = pg ? arch_map_range(&p->mm, va + off, page_to_phys(pg), PAGE_SIZE,
+					  prot | PROT_PRESENT | PROT_USER) : -ENOMEM;
 		if (err) {
-			__free_page(pg);
-			/* The pages before this one are ours; a clash is not. */
+			if (pg)
+				__free_page(pg);
+			/*
+			 * Give back every page mapped so far: no area will own
+			 * them, so nothing else would ever free them. Only the
+			 * pages before this one are ours; a clash is not.
+			 */
 			free_range(p, va, va + off);
+			kfree(vma);
+			return err;
 		}
-	}
-	if (err) {
-		kfree(vma);
-		return err;
 	}
 	vma->start = va;
 	vma->end = va + size;

@@ -22,33 +22,6 @@
 
 typedef long (*syscall_fn)(const unsigned long *args);
 
-/* writev(2): each piece through write's path; a short one ends it. */
-static long sys_writev(const unsigned long *args)
-{
-	unsigned long iov = args[1], iovcnt = args[2];
-	long total = 0;
-
-	if (iovcnt > 1024)
-		return -EINVAL;
-	for (unsigned long i = 0; i < iovcnt; i++) {
-		u64 v[2];
-		unsigned long w[3] = { args[0], 0, 0 };
-		long n;
-
-		if (copy_from_user(v, iov + i * sizeof(v), sizeof(v)))
-			return total ? total : -EFAULT;
-		w[1] = v[0];
-		w[2] = v[1];
-		n = sys_write(w);
-		if (n < 0)
-			return total ? total : n;
-		total += n;
-		if ((u64)n < v[1])
-			break;
-	}
-	return total;
-}
-
 /*
  * brk(2) as Linux answers it: the new break on success, the old one when
  * the request is refused (below the start, or no memory).
@@ -297,6 +270,9 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_gettid] = sys_getpid,
 	[__NR_sched_yield] = sys_sched_yield,
 	[__NR_writev] = sys_writev,
+	[__NR_readv] = sys_readv,
+	[__NR_pread64] = sys_pread64,
+	[__NR_pwrite64] = sys_pwrite64,
 	[__NR_brk] = sys_brk,
 	[__NR_mmap] = sys_mmap,
 	[__NR_munmap] = sys_munmap,

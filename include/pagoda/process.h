@@ -130,6 +130,8 @@ int kill_process(int pid, int sig);
 extern struct mutex process_lock;
 
 struct process *process_create(const char *name);
+/* May a process ask for bytes more of memory (Linux's overcommit heuristic)? */
+bool vm_enough_memory(u64 bytes);
 /* Map [va, va + size) of zeroed pages with prot | PROT_USER: 0 or -errno. */
 int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot);
 /*
