@@ -377,7 +377,10 @@ int process_run_counted(const char *path, int argc, const char *const *argv,
 		process_destroy(p);
 		return err;
 	}
-	return process_wait_counted(p, nr_syscalls);
+	console_set_foreground(p->pid);
+	err = process_wait_counted(p, nr_syscalls);
+	console_set_foreground(0);
+	return err;
 }
 
 int process_run(const char *path, int argc, const char *const *argv, const char **why)

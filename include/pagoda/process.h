@@ -146,6 +146,8 @@ void process_files_close(struct process *p);
 void process_ps_print(void);
 /* Send sig to process pid from the kernel (the shell's kill): 0 or -ESRCH. */
 int kill_process(int pid, int sig);
+/* sig to pid and every process forked from it (a terminal's Ctrl-C). */
+int kill_process_group(int pid, int sig);
 
 /* Family links and zombie states of every process. */
 extern struct mutex process_lock;
