@@ -35,10 +35,9 @@ static int randomize_va_space = 2;
 PARAM_INT("randomize_va_space", randomize_va_space, 0, 2,
 	  "address-space randomisation for new processes: 0 off, 1 or 2 on");
 
-#define STACK_SIZE (32 * PAGE_SIZE)   /* mapped whole: no growth on faults yet */
+#define STACK_SIZE (32 * PAGE_SIZE)   /* the area at first: faults below grow it */
 #define ARGS_SPACE (2 * PAGE_SIZE)    /* strings and vectors must fit here */
 #define MAX_ARGS 64
-#define MMAP_GAP (8 * SZ_1M)          /* between the stack and the mmap area */
 
 static const char *const default_envp[] = { "PATH=/bin", "HOME=/", "TERM=linux", NULL };
 
@@ -216,7 +215,10 @@ int process_exec_env(struct process *p, const char *path, int argc,
 		*why = "cannot map its stack";
 		goto out;
 	}
-	p->mmap_base = stack_top - STACK_SIZE - MMAP_GAP - random_pages(20);
+	/* A fault below it grows it, to RLIMIT_STACK (mm/memory.c). */
+	find_vma(p, stack_top - 1)->flags |= VM_GROWSDOWN;
+	/* Room for the stack to grow to its limit, and its guard gap (Linux's mmap_base). */
+	p->mmap_base = stack_top - STACK_RLIMIT - STACK_GUARD_GAP - random_pages(20);
 	/* Without a vDSO a program still runs: its clocks take the syscall. */
 	if (!vdso_map(p))
 		pr_warn("exec: %s: no room for the vDSO\n", path);

@@ -43,7 +43,7 @@
 /* Copy one area: kernel pages mapped again, the process's own copied. */
 static int copy_vma(struct process *c, struct process *p, const struct vm_area *v)
 {
-	unsigned int prot = v->prot & (PROT_WRITE | PROT_EXEC | PROT_NOACCESS);
+	unsigned int prot = v->prot & (PROT_WRITE | PROT_EXEC);
 	unsigned int n = (unsigned int)((v->end - v->start) / PAGE_SIZE);
 	int err;
 
@@ -58,15 +58,9 @@ static int copy_vma(struct process *c, struct process *p, const struct vm_area *
 		kfree(pas);
 		return err;
 	}
-	err = process_map_anon(c, v->start, v->end - v->start, prot);
-	for (u64 a = v->start; !err && a < v->end; a += PAGE_SIZE) {
-		phys_addr_t from, to;
-
-		if (arch_lookup(&p->mm, a, &from, NULL) || arch_lookup(&c->mm, a, &to, NULL))
-			continue;
-		memcpy(__va(to), __va(from), PAGE_SIZE);
-	}
-	return err;
+	/* The same area, then the pages the parent has (untouched ones stay so). */
+	err = dup_vma(c, v);
+	return err ? err : copy_page_range(c, p, v);
 }
 
 static int fork_child_thread(void *arg)

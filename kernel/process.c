@@ -52,7 +52,8 @@ int process_write(struct process *p, u64 va, const void *src, size_t n)
 		unsigned int prot;
 		phys_addr_t pa;
 
-		if (arch_lookup(&p->mm, va, &pa, &prot))
+		/* Filled in now if it was never touched: the kernel writes even read-only text. */
+		if (get_user_page(p, va, &pa) || arch_lookup(&p->mm, va, &pa, &prot))
 			return -EFAULT;
 		memcpy(__va(pa), s, chunk);
 		/* exec's text, restore's code: mapped before it was written */

@@ -145,6 +145,21 @@ void siginfo_layout(u8 info[128], const struct ksiginfo *k)
 	}
 }
 
+bool signal_fault(int sig, int code, u64 addr)
+{
+	struct process *p = current_process();
+	u64 h;
+
+	if (!p)
+		return false;
+	h = p->sigaction[sig - 1].handler;
+	if (h == SIG_DFL || h == SIG_IGN || (p->sigmask & (1ULL << (sig - 1))))
+		return false;
+	p->fault_info = (struct ksiginfo){ .signo = sig, .code = code, .addr = addr };
+	__atomic_fetch_or(&p->sigpending, 1ULL << (sig - 1), __ATOMIC_RELEASE);
+	return true;
+}
+
 void signal_check_pending(void)
 {
 	struct process *p = current_process();
@@ -192,6 +207,11 @@ void signal_deliver(struct pt_regs *regs)
 		process_exit(sig);
 	info = (struct ksiginfo){ .signo = sig, .code = SI_USER,
 				  .pid = READ_ONCE(p->sigsender[sig - 1]) };
+	if (p->fault_info.signo == sig) {
+		/* A fault's: its code and address, not a sender. */
+		info = p->fault_info;
+		p->fault_info.signo = 0;
+	}
 	/* The live FP registers go in the frame; the handler starts with them as they are. */
 	arch_user_state_save(&p->ustate);
 	if (arch_setup_rt_frame(regs, &ka, &info, p->sigmask, &p->ustate)) {

@@ -70,7 +70,7 @@ long sys_prlimit64(const unsigned long *args)
 	if (args[1] >= 16)
 		return -EINVAL;
 	if (args[1] == RLIMIT_STACK)
-		lim[0] = lim[1] = 32 * PAGE_SIZE;
+		lim[0] = STACK_RLIMIT; /* what the stack may grow to (mm/memory.c); hard: none */
 	else if (args[1] == RLIMIT_NOFILE)
 		lim[0] = lim[1] = 3 + NR_OPEN;
 	if (args[3] && copy_to_user(args[3], lim, sizeof(lim)))

@@ -19,6 +19,7 @@
  */
 #include <pagoda/arch.h>
 #include <pagoda/mm.h>
+#include <pagoda/pgtable.h>
 #include <pagoda/process.h>
 #include <pagoda/rbtree.h>
 #include <pagoda/slab.h>
@@ -55,7 +56,7 @@ struct vm_area *find_vma(struct process *p, u64 addr)
 	return best;
 }
 
-static struct vm_area *vma_prev(struct vm_area *v)
+struct vm_area *vma_prev(struct vm_area *v)
 {
 	return rb_entry_safe(rb_prev(&v->rb), struct vm_area, rb);
 }
@@ -123,7 +124,8 @@ static int split_at(struct process *p, u64 addr)
 /* Can b be folded into a, which ends where b starts? */
 static bool vma_mergeable(const struct vm_area *a, const struct vm_area *b)
 {
-	return a && b && a->end == b->start && a->prot == b->prot && !a->name && !b->name;
+	return a && b && a->end == b->start && a->prot == b->prot && a->flags == b->flags &&
+	       !a->name && !b->name;
 }
 
 /* Fold v into its neighbours where they are alike; the area that holds v's range now. */
@@ -163,37 +165,18 @@ static void merge_range(struct process *p, u64 start, u64 end)
 		vma_merge_around(p, v);
 }
 
-/* Unmap whatever pages of [start, end) are mapped, freeing them if ours. */
-static void unmap_pages(struct process *p, u64 start, u64 end, bool ours)
-{
-	for (u64 a = start; a < end; a += PAGE_SIZE) {
-		phys_addr_t pa;
-
-		if (arch_lookup(&p->mm, a, &pa, NULL))
-			continue;
-		arch_unmap_range(&p->mm, a, PAGE_SIZE);
-		if (ours)
-			__free_page(pfn_to_page(PHYS_PFN(pa)));
-	}
-}
-
 /*
  * An area's protection as the program asked for it: PROT_WRITE and
  * PROT_EXEC, or PROT_NOACCESS alone for PROT_NONE; always present and
  * user. PROT_NONE pages stay readable in the page tables for now (the
- * arch has no present-but-inaccessible entry yet): only the area says so.
+ * arch has no present-but-inaccessible entry yet): only the area says so,
+ * and page_pte_prot() (mm/memory.c) says what each page's entry gets.
  */
 static unsigned int area_prot(unsigned int prot)
 {
 	if (prot & PROT_NOACCESS)
 		return PROT_NOACCESS | PROT_PRESENT | PROT_USER;
 	return (prot & (PROT_WRITE | PROT_EXEC)) | PROT_PRESENT | PROT_USER;
-}
-
-/* What the page tables get for an area's protection. */
-static unsigned int pte_prot(unsigned int prot)
-{
-	return prot & ~PROT_NOACCESS;
 }
 
 /* Is [start, end) free of areas? */
@@ -222,7 +205,7 @@ int process_map_kernel_pages(struct process *p, u64 va, const phys_addr_t *pas,
 	for (unsigned int i = 0; i < n && !err; i++) {
 		err = arch_map_range(&p->mm, va + i * PAGE_SIZE, pas[i], PAGE_SIZE, flags);
 		if (err)
-			unmap_pages(p, va, va + i * PAGE_SIZE, false);
+			zap_page_range(p, va, va + i * PAGE_SIZE, false);
 	}
 	if (err) {
 		kfree(vma);
@@ -236,9 +219,7 @@ int process_map_kernel_pages(struct process *p, u64 va, const phys_addr_t *pas,
 
 int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot)
 {
-	unsigned int flags = area_prot(prot);
 	struct vm_area *vma;
-	int err = 0;
 
 	if (!size || !IS_ALIGNED(va, PAGE_SIZE) || !IS_ALIGNED(size, PAGE_SIZE))
 		return -EINVAL;
@@ -249,26 +230,21 @@ int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot)
 	vma = kzalloc(sizeof(*vma), GFP_KERNEL);
 	if (!vma)
 		return -ENOMEM;
-	for (u64 off = 0; off < size; off += PAGE_SIZE) {
-		struct page *pg = alloc_page(GFP_KERNEL | __GFP_ZERO);
-
-		err = pg ? arch_map_range(&p->mm, va + off, page_to_phys(pg), PAGE_SIZE,
-					  pte_prot(flags)) : -ENOMEM;
-		if (err) {
-			if (pg)
-				__free_page(pg);
-			/*
-			 * Give back every page mapped so far: no area will own
-			 * them, so nothing else would ever free them.
-			 */
-			unmap_pages(p, va, va + off, true);
-			kfree(vma);
-			return err;
-		}
-	}
-	*vma = (struct vm_area){ .start = va, .end = va + size, .prot = flags };
+	/* No page yet: each comes on its first touch (mm/memory.c). */
+	*vma = (struct vm_area){ .start = va, .end = va + size, .prot = area_prot(prot) };
 	vma_link(p, vma);
 	vma_merge_around(p, vma);
+	return 0;
+}
+
+int dup_vma(struct process *c, const struct vm_area *v)
+{
+	struct vm_area *copy = kmalloc(sizeof(*copy), GFP_KERNEL);
+
+	if (!copy)
+		return -ENOMEM;
+	*copy = *v;
+	vma_link(c, copy);
 	return 0;
 }
 
@@ -295,7 +271,7 @@ int process_unmap(struct process *p, u64 start, u64 end)
 	while (v && v->start < end) {
 		struct vm_area *next = v->next;
 
-		unmap_pages(p, v->start, v->end, !v->name);
+		zap_page_range(p, v->start, v->end, !v->name);
 		vma_unlink(p, v);
 		kfree(v);
 		v = next;
@@ -336,14 +312,36 @@ int process_protect(struct process *p, u64 start, u64 end, unsigned int prot)
 		if (err)
 			break;
 		v = find_vma(p, at);
-		err = arch_protect_range(&p->mm, at, to - at, pte_prot(flags));
+		v->prot = flags;
+		err = protect_page_range(p, v, at, to);
 		if (err)
 			break;
-		v->prot = flags;
 		at = to;
 	}
 	merge_range(p, start, at);
 	return err;
+}
+
+/* Move the present pages of [from, from + len) to dest (a free range). */
+static int move_pages(struct process *p, const struct vm_area *v, u64 from, u64 dest, u64 len)
+{
+	for (u64 off = 0; off < len;) {
+		u64 skip, *e = user_pte(p, from + off, &skip);
+		phys_addr_t pa;
+		int err;
+
+		if (!e) {
+			off += skip;
+			continue;
+		}
+		pa = pte_addr(READ_ONCE(*e));
+		err = arch_map_range(&p->mm, dest + off, pa, PAGE_SIZE, page_pte_prot(v, pa));
+		if (err)
+			return err;
+		arch_unmap_range(&p->mm, from + off, PAGE_SIZE);
+		off += PAGE_SIZE;
+	}
+	return 0;
 }
 
 /*
@@ -354,34 +352,15 @@ int process_protect(struct process *p, u64 start, u64 end, unsigned int prot)
 static int move_area(struct process *p, struct vm_area *v, u64 dest)
 {
 	u64 len = v->end - v->start;
-	int err = 0;
-	u64 off;
+	int err = move_pages(p, v, v->start, dest, len);
 
-	for (off = 0; off < len && !err; off += PAGE_SIZE) {
-		phys_addr_t pa;
-
-		if (arch_lookup(&p->mm, v->start + off, &pa, NULL))
-			continue;
-		err = arch_map_range(&p->mm, dest + off, pa, PAGE_SIZE, pte_prot(v->prot));
-		if (!err)
-			arch_unmap_range(&p->mm, v->start + off, PAGE_SIZE);
-	}
 	if (err) {
 		/*
 		 * Out of page-table pages at dest: put back what moved. The old
 		 * range's tables are still there (unmapping frees no table),
-		 * so mapping back needs no new one.
+		 * so moving back needs no new one.
 		 */
-		while (off > PAGE_SIZE) {
-			phys_addr_t pa;
-
-			off -= PAGE_SIZE;
-			if (arch_lookup(&p->mm, dest + off - PAGE_SIZE, &pa, NULL))
-				continue;
-			arch_map_range(&p->mm, v->start + off - PAGE_SIZE, pa, PAGE_SIZE,
-				       pte_prot(v->prot));
-			arch_unmap_range(&p->mm, dest + off - PAGE_SIZE, PAGE_SIZE);
-		}
+		move_pages(p, v, dest, v->start, len);
 		return err;
 	}
 	if (v->name && !strcmp(v->name, "[vdso]"))
@@ -454,6 +433,14 @@ long process_mremap(struct process *p, u64 old, u64 old_len, u64 new_len, bool m
 	return err ? err : (long)dest;
 }
 
+/* Where an area's room starts: a stack keeps its guard gap free below it (Linux). */
+static u64 vm_start_gap(const struct vm_area *v)
+{
+	if ((v->flags & VM_GROWSDOWN) && v->start > STACK_GUARD_GAP)
+		return v->start - STACK_GUARD_GAP;
+	return v->flags & VM_GROWSDOWN ? 0 : v->start;
+}
+
 u64 process_find_free(struct process *p, u64 len)
 {
 	u64 lo = ALIGN_UP(p->brk, PAGE_SIZE) + SZ_1M; /* room for the heap to grow */
@@ -464,10 +451,10 @@ u64 process_find_free(struct process *p, u64 len)
 		return 0;
 	/* Top down from mmap_base: below each area in the way, until a gap fits. */
 	cand = p->mmap_base - len;
-	while ((v = find_vma(p, cand)) && v->start < cand + len) {
-		if (v->start < len)
+	while ((v = find_vma(p, cand)) && vm_start_gap(v) < cand + len) {
+		if (vm_start_gap(v) < len)
 			return 0;
-		cand = v->start - len;
+		cand = vm_start_gap(v) - len;
 	}
 	return cand < lo ? 0 : cand;
 }
@@ -477,7 +464,7 @@ void process_free_areas(struct process *p)
 	while (p->vmas) {
 		struct vm_area *v = p->vmas;
 
-		unmap_pages(p, v->start, v->end, !v->name);
+		zap_page_range(p, v->start, v->end, !v->name);
 		vma_unlink(p, v);
 		kfree(v);
 	}

@@ -72,6 +72,9 @@ static bool prot_ok(struct mm_struct *mm, unsigned int prot)
 	unsigned int known = PROT_PRESENT | PROT_WRITE | PROT_EXEC | PROT_DEVICE |
 			     PROT_NOCACHE | PROT_USER;
 
+	/* A PROT_NONE user page: present and nothing else. */
+	if (prot & PROT_NONE_USER)
+		return prot == (PROT_PRESENT | PROT_NONE_USER) && mm != &init_mm;
 	return (prot & PROT_PRESENT) && !(prot & ~known) &&
 	       !(prot & PROT_USER) == (mm == &init_mm);
 }

@@ -67,9 +67,10 @@ static long drain(int fd)
 
 /*
  * Run the machine out of memory: map 64 MiB at a time, touched, until a
- * request fails (on a kernel that maps at once, part way through), grow
- * the break the same way, then exit with all of it still mapped. Every
- * page must come back when the process is gone; the count printed
+ * request fails, grow the break the same way, then exit with all of it
+ * still mapped. Pages come on first touch, so the kernel usually ends the
+ * process when a touch finds no memory left, before it gets that far.
+ * Every page must come back when the process is gone; what it prints
  * depends on the machine, so the test does not compare it with Linux.
  */
 static int exhaust(void)

@@ -327,6 +327,10 @@ u64 pte_prot_bits(unsigned int prot)
 	u64 a = PTE_VALID | PTE_AF | PTE_SH_INNER | PTE_TABLE;
 	bool exec = (prot & PROT_EXEC) && !(prot & PROT_DEVICE);
 
+	/* PROT_NONE: EL1 read-only, so no EL0 access (nor LDTR/STTR) reaches it. */
+	if (prot & PROT_NONE_USER)
+		return a | PTE_ATTR(MT_NORMAL) | PTE_RDONLY | PTE_NG | PTE_PXN | PTE_UXN;
+
 	if (prot & PROT_DEVICE)
 		a |= PTE_ATTR(MT_DEVICE);
 	else

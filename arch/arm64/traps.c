@@ -220,6 +220,33 @@ static void describe_abort(u64 esr, u64 far)
 
 void arm64_irq(void);
 
+bool arm64_user_addr_fault(struct pt_regs *regs, bool user)
+{
+	u64 ec = ESR_EC(regs->esr), fsc = regs->esr & 0x3f;
+	bool data = ec == EC_DABT_CUR || ec == EC_DABT_LOW;
+	unsigned int flags;
+	int r;
+
+	if (!(data || ec == EC_IABT_LOW) || (regs->esr & (1 << 10)) /* FnV: no address */)
+		return false;
+	/* Translation, access flag and permission faults; not alignment or external aborts. */
+	if ((fsc & 0x3c) != 0x04 && (fsc & 0x3c) != 0x08 && (fsc & 0x3c) != 0x0c)
+		return false;
+	if (regs->far >= TASK_SIZE || (!user && !search_extable(regs->pc)))
+		return false;
+	/* WnR, except for cache maintenance (CM), which reads as a write. */
+	flags = (data && (regs->esr & (1 << 6)) && !(regs->esr & (1 << 8)) ?
+		 FAULT_FLAG_WRITE : 0) | (data ? 0 : FAULT_FLAG_INSTRUCTION);
+	/* Interrupts as the faulting code had them: it may take a while. */
+	if (user || !(regs->pstate & (1 << 7)))
+		arch_irq_enable();
+	r = user_page_fault(regs->far, flags, user);
+	if (user && r != FAULT_BAD)
+		signal_deliver(regs); /* a handler's frame, or a kill meanwhile */
+	arch_irq_disable();
+	return r != FAULT_BAD;
+}
+
 void arm64_exception(struct pt_regs *regs, u64 slot)
 {
 	u64 ec = ESR_EC(regs->esr);
@@ -239,6 +266,9 @@ void arm64_exception(struct pt_regs *regs, u64 slot)
 		arm64_user_sync(regs, name);
 		return;
 	}
+	/* A copy to or from user memory: the page may just not be there yet. */
+	if (sync && arm64_user_addr_fault(regs, false))
+		return;
 	fix = sync ? search_extable(regs->pc) : NULL;
 	if (fix) {
 		last_fixed_fault = (struct fault_record){

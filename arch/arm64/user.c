@@ -187,6 +187,8 @@ void arm64_user_sync(struct pt_regs *regs, const char *name)
 		arch_irq_disable();
 		return;
 	}
+	if (arm64_user_addr_fault(regs, true))
+		return;
 	sig = user_signal(ec);
 	pr_err("%s[%d]: unhandled %s (ESR %#llx) at %llx pc %llx sp %llx: signal %d\n",
 	       arch_current()->name, arch_current()->pid, name,

@@ -202,6 +202,10 @@ u64 pte_prot_bits(unsigned int prot)
 {
 	u64 f = PTE_P;
 
+	/* PROT_NONE: present for the kernel's bookkeeping, not U (nor G: a user half's). */
+	if (prot & PROT_NONE_USER)
+		return PTE_P | nx_bit;
+
 	if (prot & PROT_WRITE)
 		f |= PTE_W;
 	if (!(prot & PROT_EXEC))

@@ -301,12 +301,40 @@ static __noreturn void user_fault(struct pt_regs *regs, const char *name, u64 cr
 	process_exit_signal(sig);
 }
 
+/*
+ * A page fault on a user address: demand paging, a stack growing, or a
+ * signal (mm/memory.c). From the kernel only at an instruction that may
+ * fault (a copy to or from user memory); anything else is a kernel bug and
+ * goes on to the report. True when handled: retry, or a handler runs.
+ */
+static bool x86_user_addr_fault(struct pt_regs *regs, u64 cr2)
+{
+	bool user = regs->cs & 3;
+	u64 err = regs->error_code;
+	unsigned int flags = (err & 2 ? FAULT_FLAG_WRITE : 0) |
+			     (err & 16 ? FAULT_FLAG_INSTRUCTION : 0);
+	int r;
+
+	if (cr2 >= TASK_SIZE || (err & 8) || (!user && !search_extable(regs->rip)))
+		return false;
+	/* Interrupts as the faulting code had them: it may take a while. */
+	if (user || (regs->rflags & (1 << 9)))
+		arch_irq_enable();
+	r = user_page_fault(cr2, flags, user);
+	if (user && r != FAULT_BAD)
+		signal_deliver(regs); /* a handler's frame, or a kill meanwhile */
+	arch_irq_disable();
+	return r != FAULT_BAD;
+}
+
 void x86_exception(struct pt_regs *regs)
 {
 	u64 vec = regs->vector, cr2 = vec == 14 ? read_cr2() : 0;
 	const struct exception_table_entry *fix;
 	const char *name = vec < 32 ? exc_names[vec] : "interrupt";
 
+	if (vec == 14 && x86_user_addr_fault(regs, cr2))
+		return;
 	if (regs->cs & 3)
 		user_fault(regs, name, cr2);
 	fix = search_extable(regs->rip);

@@ -216,7 +216,11 @@ void arch_stack_walk(void (*fn)(u64 pc, void *arg), void *arg);
  *    PROT_DEVICE (uncached MMIO), PROT_NOCACHE (uncached RAM) and PROT_USER
  *    (reachable from user mode); other bits are -EINVAL.
  *    PROT_USER is required in a user mm and refused in init_mm (-EINVAL):
- *    the lower half holds only user pages and the upper half none.
+ *    the lower half holds only user pages and the upper half none. The
+ *    one exception is PROT_NONE_USER in place of PROT_USER (user mm only,
+ *    alone with PROT_PRESENT): a page a program mapped PROT_NONE, kept
+ *    but reachable by no user access (arm64: nor by the kernel's
+ *    unprivileged copies; x86: the kernel could still read it).
  *  - Map installs 4 KiB pages. Any page of the range already present (or
  *    covered by a large page) fails the whole call with -EEXIST before
  *    anything is written; running out of page-table pages is -ENOMEM,
@@ -249,6 +253,7 @@ void arch_stack_walk(void (*fn)(u64 pc, void *arg), void *arg);
 #define PROT_DEVICE 8u  /* uncached device memory (MMIO) */
 #define PROT_NOCACHE 16u /* uncached normal memory: coherent DMA buffers */
 #define PROT_USER 32u  /* user mode may access it (lower half only) */
+#define PROT_NONE_USER 64u /* a user page no user access reaches (PROT_NONE) */
 
 struct mm_struct {
 	u64 *pgd;               /* the root table, as the kernel reaches it */

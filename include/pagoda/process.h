@@ -33,9 +33,17 @@ struct ramfs_file;
  */
 #define PROT_NOACCESS 0x100u
 
+/* An area's flags (Linux's vm_flags bit of the same meaning). */
+#define VM_GROWSDOWN 0x100u /* the stack: a fault just below grows it down */
+
+/* Linux's defaults: RLIMIT_STACK (_STK_LIM) and stack_guard_gap (256 pages). */
+#define STACK_RLIMIT (8 * SZ_1M)
+#define STACK_GUARD_GAP (256 * PAGE_SIZE)
+
 struct vm_area {
 	u64 start, end;
 	unsigned int prot; /* PROT_* including PROT_USER, or PROT_NOACCESS */
+	unsigned int flags; /* VM_GROWSDOWN */
 	const char *name;  /* "[vdso]", "[vvar]": kernel pages, never freed; NULL: anonymous */
 	struct vm_area *next;
 	struct rb_node rb;
@@ -107,6 +115,7 @@ struct process {
 	int pending_kill;             /* a fatal signal another process sent; 0: none */
 	u64 sigpending;               /* signals with a handler, waiting to be delivered */
 	int sigsender[_NSIG];         /* who sent each pending one (its pid) */
+	struct ksiginfo fault_info;   /* a pending fault signal's si_code and si_addr */
 	/*
 	 * Checkpoint (kernel/cr/freeze.c): asked to stop at its next return
 	 * to user mode, and stopped there with cr_regs (on its kernel stack)
@@ -121,6 +130,13 @@ struct process {
 
 /* Every process that has started and not been collected, under process_lock. */
 extern struct list_head process_list;
+/*
+ * A fault's signal (SIGSEGV, SIGBUS) for the current process with si_code
+ * and si_addr: true when its handler will run on the way back to user
+ * mode; false when the process must end (no handler, or the signal
+ * blocked or ignored: Linux's force_sig_fault() kills then).
+ */
+bool signal_fault(int sig, int code, u64 addr);
 /* End the caller now if another process has killed it (at system call boundaries). */
 void signal_check_pending(void);
 /*
@@ -155,6 +171,53 @@ extern struct mutex process_lock;
 struct process *process_create(const char *name);
 /* The first area ending above addr (it may start above addr too), or NULL. */
 struct vm_area *find_vma(struct process *p, u64 addr);
+/* The area before v, or NULL. */
+struct vm_area *vma_prev(struct vm_area *v);
+/* A copy of v, no pages, linked into c (fork): 0 or -ENOMEM. */
+int dup_vma(struct process *c, const struct vm_area *v);
+
+/*
+ * Demand paging (mm/memory.c). handle_mm_fault(): a fault at addr in p
+ * (flags: FAULT_FLAG_WRITE, FAULT_FLAG_INSTRUCTION): 0 when a page is
+ * there now (retry the access), -EFAULT with *si_code SEGV_MAPERR or
+ * SEGV_ACCERR, or -ENOMEM.
+ */
+#define FAULT_FLAG_WRITE 1u
+#define FAULT_FLAG_INSTRUCTION 2u
+#define SEGV_MAPERR 1
+#define SEGV_ACCERR 2
+int handle_mm_fault(struct process *p, u64 addr, unsigned int flags, int *si_code);
+/*
+ * The arch's page fault on a user address, from user mode or from the
+ * kernel's copy to or from user memory (with interrupts as the faulting
+ * code had them): FAULT_DONE (retry the access), FAULT_SIGNAL (user mode:
+ * the SIGSEGV handler runs on the way back), or FAULT_BAD (user mode: end
+ * the process with SIGSEGV; kernel: the exception table's fixup). Out of
+ * memory, the process is killed.
+ */
+#define FAULT_DONE 0
+#define FAULT_SIGNAL 1
+#define FAULT_BAD 2
+int user_page_fault(u64 addr, unsigned int flags, bool from_user);
+/* The page at va for the kernel to write (exec, restore), whatever the area's protection. */
+int get_user_page(struct process *p, u64 va, phys_addr_t *pa);
+/* The shared zero page (made on first use; 0 if there is no memory), and is pa it? */
+phys_addr_t zero_page_pa(void);
+bool is_zero_pa(phys_addr_t pa);
+/* The entry protection for a page of v: never writable when the page is shared. */
+unsigned int page_pte_prot(const struct vm_area *v, phys_addr_t pa);
+/*
+ * p's present leaf entry for va, or NULL with *skip the bytes from va that
+ * are certainly absent (a whole missing table's worth, or a page).
+ */
+u64 *user_pte(struct process *p, u64 va, u64 *skip);
+/* Unmap the present pages of [start, end), freeing them if ours (not the zero page). */
+void zap_page_range(struct process *p, u64 start, u64 end, bool ours);
+/* Give the present pages of [start, end) in v v's protection (page_pte_prot()). */
+int protect_page_range(struct process *p, struct vm_area *v, u64 start, u64 end);
+/* fork: copy v's present pages from p into c (whose area is made): 0 or -ENOMEM. */
+int copy_page_range(struct process *c, struct process *p, const struct vm_area *v);
+
 /* Unmap and free every area and its pages (the page tables stay). */
 void process_free_areas(struct process *p);
 /* May a process ask for bytes more of memory (Linux's overcommit heuristic)? */

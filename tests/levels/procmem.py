@@ -8,7 +8,8 @@ must print the same lines on x86-64 and on arm64 virt (the arm64 build of
 the same source; its answers are arch-independent).
 
 The same boot is the leak check: the program runs the machine out of memory
-(`memhostile exhaust`), once to warm the caches up, then again with the
+(`memhostile exhaust`: killed when a touch finds no page), once to warm the
+caches up, then again with the
 hostile run, and free memory before and after must match to the page once
 the per-CPU page lists are drained: free pages plus the pages slabs hold,
 and per slab cache the objects in use outside the per-CPU caches.
@@ -20,24 +21,29 @@ import subprocess
 from .common import paths, rel, unit
 
 HOST_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "memhostile")
-SESSION = ["run /bin/memhostile exhaust", "pagealloc drain", "meminfo", "slabinfo",
-           "run /bin/memhostile exhaust", "run /bin/memhostile", "pagealloc drain",
-           "meminfo", "slabinfo", "poweroff"]
+FAULTS_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "faults")
+SESSION = ["run /bin/memhostile exhaust", "run /bin/faults", "pagealloc drain", "meminfo",
+           "slabinfo", "run /bin/memhostile exhaust", "run /bin/memhostile", "run /bin/faults",
+           "pagealloc drain", "meminfo", "slabinfo", "poweroff"]
 KLOG = re.compile(r"^\[ *\d+\.\d+\] ")
 
 
-def linux_answers():
+def linux_answers(path=HOST_BIN):
     """The host's (Linux's) output of the same binary, stdout a pipe."""
-    r = subprocess.run([HOST_BIN], capture_output=True, text=True, timeout=60)
+    r = subprocess.run([path], capture_output=True, text=True, timeout=60)
     return r.returncode, r.stdout.splitlines()
 
 
+def program_outputs(text, name):
+    """Each run's lines of /bin/NAME in the boot, kernel log lines left out."""
+    runs = re.findall(r"pagoda> run /bin/%s\n(.*?%s: done)\n" % (name, name), text, re.S)
+    return [[l for l in run.split("\n") if not KLOG.match(l)] for run in runs]
+
+
 def program_output(text):
-    """memhostile's lines in the boot (its hostile run), kernel log lines left out."""
-    m = re.search(r"pagoda> run /bin/memhostile\n(.*?memhostile: done)\n", text, re.S)
-    if not m:
-        return None
-    return [l for l in m.group(1).split("\n") if not KLOG.match(l)]
+    """memhostile's lines in the boot (its hostile run)."""
+    runs = program_outputs(text, "memhostile")
+    return runs[0] if runs else None
 
 
 def memory_figures(text):
@@ -55,8 +61,14 @@ def memory_figures(text):
     return points
 
 
-def check_boot(ctx, arch, b, want):
+def check_boot(ctx, arch, b, want, want_faults):
     t = b.clean_text()
+    runs = program_outputs(t, "faults")
+    bad = [(w, g) for run in runs for w, g in zip(want_faults, run) if w != g][:4]
+    ctx.tally.check("system:faults.%s.like-linux" % arch,
+                    len(runs) == 2 and not bad and all(len(r) == len(want_faults) for r in runs),
+                    "%d runs; first differences (linux, pagoda): %s (log %s)" %
+                    (len(runs), bad, rel(b.log)))
     got = program_output(t)
     if got != want:
         diff = [("linux: %r  pagoda: %r" % (w, g)) for w, g in zip(want, got or [])
@@ -71,24 +83,32 @@ def check_boot(ctx, arch, b, want):
     why = "free+slab kB %s, caches %s (log %s)" % (
         [p[0] for p in pts], [p[1] for p in pts] if not ok else "", rel(b.log))
     ctx.tally.check("system:memhostile.%s.no-leak" % arch, ok, why)
+    # Each run ends: its mappings refused at last, or (pages come on first
+    # touch) killed when a touch finds no memory, as Linux's OOM killer would.
+    ends = re.findall(r"exhaust: \d+ x 64 MiB mapped|"
+                      r"Out of memory: Killed process \d+ \(memhostile\)", t)
     ctx.tally.check("system:memhostile.%s.exhaust" % arch,
-                    len(re.findall(r"exhaust: \d+ x 64 MiB mapped", t)) == 2 and
-                    "Power down." in t and not b.timed_out, "(log %s)" % rel(b.log))
+                    len(ends) == 2 and "Power down." in t and not b.timed_out,
+                    "(log %s)" % rel(b.log))
 
 
 @unit("system-memhostile", "system", needs=["x86_64", "arm64-virt"])
 def memhostile(ctx):
     """mmap/brk beyond all memory and read/write/readv/writev/pread/pwrite over
-    bad buffers answer as Linux does (x86-64, arm64 virt), and running out of
-    memory leaks nothing"""
+    bad buffers answer as Linux does, so do demand paging, stack growth and
+    SIGSEGV's si_code/si_addr (x86-64, arm64 virt); running out of memory
+    leaks nothing"""
     rc, want = linux_answers()
     ctx.tally.check("system:memhostile.host-run", rc == 0 and want[-1:] == ["memhostile: done"],
                     "the host's run of %s exited %d" % (rel(HOST_BIN), rc))
+    rc, want_faults = linux_answers(FAULTS_BIN)
+    ctx.tally.check("system:faults.host-run", rc == 0 and want_faults[-1:] == ["faults: done"],
+                    "the host's run of %s exited %d" % (rel(FAULTS_BIN), rc))
     cmdline = 'shell.run="%s" panic=-1' % ";".join(SESSION)
     b = ctx.boot(ctx.x86_cmd(cmdline=cmdline), "system-memhostile-x86_64", 180)
-    check_boot(ctx, "x86_64", b, want)
+    check_boot(ctx, "x86_64", b, want, want_faults)
     b = ctx.boot(ctx.arm64_cmd("virt", cmdline), "system-memhostile-arm64-virt", 180)
-    check_boot(ctx, "arm64-virt", b, want)
+    check_boot(ctx, "arm64-virt", b, want, want_faults)
 
 
 AREAS_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "areas")

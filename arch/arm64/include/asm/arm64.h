@@ -49,6 +49,7 @@ extern u64 kimage_voffset;
 /* Exception classes (ESR_EL1.EC) that the kernel tells apart. */
 #define ESR_EC(esr) (((esr) >> 26) & 0x3f)
 #define EC_UNKNOWN 0x00
+#define EC_IABT_LOW 0x20
 #define EC_IABT_CUR 0x21
 #define EC_DABT_LOW 0x24
 #define EC_DABT_CUR 0x25
@@ -73,6 +74,8 @@ enum vector_kind {
 /* traps.c, user.c */
 void arm64_dump_regs(const struct pt_regs *r);
 void arm64_user_sync(struct pt_regs *regs, const char *name);
+/* A fault on a user address (mm/memory.c): true when handled (retry, or a handler runs). */
+bool arm64_user_addr_fault(struct pt_regs *regs, bool user);
 void arm64_fpsimd_cpu_init(void);
 /* CRC-32C with the ARMv8 CRC32 instructions, when the CPU has them (crc32c.c). */
 void arm64_crc32c_init(void);

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Demand paging, after Linux's mm/memory.c: an anonymous area gets its
+ * pages when they are first touched, not when it is mapped. A page fault
+ * on a user address (from user mode, or from the kernel's copy to or from
+ * user memory) comes to handle_mm_fault(), which decides:
+ *
+ *   the address in no area ........................ SEGV_MAPERR
+ *     (just below a stack area: the stack grows down to it, unless that
+ *      would pass RLIMIT_STACK or come within the guard gap of the area
+ *      below, and then SEGV_MAPERR)
+ *   the area forbids the access .................... SEGV_ACCERR
+ *     (PROT_NONE, a write to a read-only area, an instruction fetch from
+ *      a non-executable one)
+ *   no page there yet:
+ *     a read ....................................... the shared zero page, read-only
+ *     a write ...................................... a new zeroed page
+ *   the zero page there, and a write ............... a new zeroed page in its place
+ *   a page there already ........................... nothing (another CPU's fault, or a
+ *                                                    stale TLB entry): try again
+ *   no memory for the page ......................... -ENOMEM: the caller ends the process
+ *
+ * One thread per process: the process itself is the only one that changes
+ * its areas, and it is the one faulting, so the handler takes no lock (the
+ * shell's maps, the only other reader, sees a stack area's start move in
+ * place). A fault inside a system call holding the process's mmap_lock
+ * cannot happen: none of those copies user memory.
+ */
+#include <pagoda/arch.h>
+#include <pagoda/mm.h>
+#include <pagoda/pgtable.h>
+#include <pagoda/printk.h>
+#include <pagoda/process.h>
+#include <pagoda/string.h>
+
+/* The page every untouched anonymous page reads as: zeroed once, never written. */
+static phys_addr_t zero_pa;
+
+phys_addr_t zero_page_pa(void)
+{
+	if (!READ_ONCE(zero_pa)) {
+		struct page *pg = alloc_page(GFP_KERNEL | __GFP_ZERO);
+
+		if (!pg)
+			return 0;
+		/* Two CPUs may race here: one page wins, the other goes back. */
+		if (cmpxchg(&zero_pa, 0, page_to_phys(pg)) != 0)
+			__free_page(pg);
+	}
+	return READ_ONCE(zero_pa);
+}
+
+bool is_zero_pa(phys_addr_t pa)
+{
+	return pa && pa == READ_ONCE(zero_pa);
+}
+
+unsigned int page_pte_prot(const struct vm_area *v, phys_addr_t pa)
+{
+	unsigned int prot = v->prot & ~PROT_NOACCESS;
+
+	if (v->prot & PROT_NOACCESS)
+		return PROT_PRESENT | PROT_NONE_USER;
+	/* Shared pages are never writable through one mapping: a write copies. */
+	if (is_zero_pa(pa))
+		prot &= ~PROT_WRITE;
+	return prot;
+}
+
+u64 *user_pte(struct process *p, u64 va, u64 *skip)
+{
+	int level;
+	u64 *e = pt_walk(&p->mm, va, PT_LEAF, false, &level);
+
+	if (e && level == PT_LEAF && pte_present(READ_ONCE(*e)))
+		return e;
+	/* A missing table: everything it would have held is absent too. */
+	*skip = e && level < PT_LEAF ? ALIGN_DOWN(va, pt_level_size(level)) +
+					       pt_level_size(level) - va :
+				       PAGE_SIZE;
+	return NULL;
+}
+
+/*
+ * Grow the stack area v down to hold addr, as Linux's expand_downwards():
+ * refused past RLIMIT_STACK, or when the new bottom comes within
+ * STACK_GUARD_GAP of the area below.
+ */
+static bool expand_stack(struct process *p, struct vm_area *v, u64 addr)
+{
+	u64 start = ALIGN_DOWN(addr, PAGE_SIZE);
+	struct vm_area *prev = vma_prev(v);
+
+	if (v->end - start > STACK_RLIMIT)
+		return false;
+	if (prev && (start < prev->end || start - prev->end < STACK_GUARD_GAP))
+		return false;
+	/* The tree's order holds: the area still starts above prev. */
+	WRITE_ONCE(v->start, start);
+	return true;
+}
+
+/* Map a page at va for v: the zero page for a read, a new zeroed one for a write. */
+static int fault_in(struct process *p, struct vm_area *v, u64 va, bool write,
+		    phys_addr_t *pap)
+{
+	struct page *pg;
+	phys_addr_t pa;
+	int err;
+
+	if (!write) {
+		pa = zero_page_pa();
+		if (!pa)
+			return -ENOMEM;
+		err = arch_map_range(&p->mm, va, pa, PAGE_SIZE, page_pte_prot(v, pa));
+	} else {
+		pg = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!pg)
+			return -ENOMEM;
+		pa = page_to_phys(pg);
+		err = arch_map_range(&p->mm, va, pa, PAGE_SIZE, page_pte_prot(v, pa));
+		if (err)
+			__free_page(pg);
+	}
+	if (err == -EEXIST)
+		return 0; /* mapped meanwhile: the caller looks again */
+	if (!err && pap)
+		*pap = pa;
+	return err;
+}
+
+/* Replace the zero page at va with a zeroed page of its own (a write to it). */
+static int unshare_zero(struct process *p, struct vm_area *v, u64 va)
+{
+	struct page *pg = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	int err;
+
+	if (!pg)
+		return -ENOMEM;
+	arch_unmap_range(&p->mm, va, PAGE_SIZE);
+	err = arch_map_range(&p->mm, va, page_to_phys(pg), PAGE_SIZE,
+			     page_pte_prot(v, page_to_phys(pg)));
+	if (err) {
+		/* The table is still there: the zero page goes back where it was. */
+		__free_page(pg);
+		arch_map_range(&p->mm, va, READ_ONCE(zero_pa), PAGE_SIZE,
+			       page_pte_prot(v, READ_ONCE(zero_pa)));
+	}
+	return err;
+}
+
+int handle_mm_fault(struct process *p, u64 addr, unsigned int flags, int *si_code)
+{
+	struct vm_area *v = find_vma(p, addr);
+	bool write = flags & FAULT_FLAG_WRITE;
+	u64 va = ALIGN_DOWN(addr, PAGE_SIZE);
+	phys_addr_t pa;
+	unsigned int prot;
+
+	*si_code = SEGV_MAPERR;
+	if (!v || addr >= TASK_SIZE)
+		return -EFAULT;
+	if (v->start > addr && (!(v->flags & VM_GROWSDOWN) || !expand_stack(p, v, addr)))
+		return -EFAULT;
+	*si_code = SEGV_ACCERR;
+	if ((v->prot & PROT_NOACCESS) || (write && !(v->prot & PROT_WRITE)) ||
+	    ((flags & FAULT_FLAG_INSTRUCTION) && !(v->prot & PROT_EXEC)))
+		return -EFAULT;
+	if (v->name)
+		return -EFAULT; /* the kernel's pages are all there: nothing to fill in */
+	if (arch_lookup(&p->mm, va, &pa, &prot))
+		return fault_in(p, v, va, write, NULL);
+	if (write && !(prot & PROT_WRITE) && is_zero_pa(pa))
+		return unshare_zero(p, v, va);
+	return 0;
+}
+
+int get_user_page(struct process *p, u64 va, phys_addr_t *pap)
+{
+	struct vm_area *v = find_vma(p, va);
+	unsigned int prot;
+	int err;
+
+	if (!v || v->start > va || v->name)
+		return -EFAULT;
+	va = ALIGN_DOWN(va, PAGE_SIZE);
+	if (arch_lookup(&p->mm, va, pap, &prot)) {
+		err = fault_in(p, v, va, true, pap);
+		if (err)
+			return err;
+		if (arch_lookup(&p->mm, va, pap, &prot))
+			return -EFAULT;
+	}
+	if (is_zero_pa(*pap)) {
+		err = unshare_zero(p, v, va);
+		if (err)
+			return err;
+		arch_lookup(&p->mm, va, pap, &prot);
+	}
+	return 0;
+}
+
+void zap_page_range(struct process *p, u64 start, u64 end, bool ours)
+{
+	for (u64 a = start; a < end;) {
+		u64 skip, *e = user_pte(p, a, &skip);
+		phys_addr_t pa;
+
+		if (!e) {
+			a += skip;
+			if (!a)
+				break; /* wrapped at the very top */
+			continue;
+		}
+		pa = pte_addr(READ_ONCE(*e));
+		arch_unmap_range(&p->mm, a, PAGE_SIZE);
+		if (ours && !is_zero_pa(pa))
+			__free_page(pfn_to_page(PHYS_PFN(pa)));
+		a += PAGE_SIZE;
+	}
+}
+
+int protect_page_range(struct process *p, struct vm_area *v, u64 start, u64 end)
+{
+	for (u64 a = start; a < end;) {
+		u64 skip, *e = user_pte(p, a, &skip);
+		int err;
+
+		if (!e) {
+			a += skip;
+			if (!a)
+				break;
+			continue;
+		}
+		err = arch_protect_range(&p->mm, a, PAGE_SIZE,
+					 page_pte_prot(v, pte_addr(READ_ONCE(*e))));
+		if (err)
+			return err;
+		a += PAGE_SIZE;
+	}
+	return 0;
+}
+
+int copy_page_range(struct process *c, struct process *p, const struct vm_area *v)
+{
+	for (u64 a = v->start; a < v->end;) {
+		u64 skip, *e = user_pte(p, a, &skip);
+		phys_addr_t from, to;
+		struct page *pg;
+		int err;
+
+		if (!e) {
+			a += skip;
+			if (!a)
+				break;
+			continue;
+		}
+		from = pte_addr(READ_ONCE(*e));
+		if (is_zero_pa(from)) {
+			err = arch_map_range(&c->mm, a, from, PAGE_SIZE, page_pte_prot(v, from));
+		} else {
+			pg = alloc_page(GFP_KERNEL);
+			if (!pg)
+				return -ENOMEM;
+			to = page_to_phys(pg);
+			memcpy(__va(to), __va(from), PAGE_SIZE);
+			err = arch_map_range(&c->mm, a, to, PAGE_SIZE, page_pte_prot(v, to));
+			if (err)
+				__free_page(pg);
+		}
+		if (err)
+			return err;
+		a += PAGE_SIZE;
+	}
+	return 0;
+}
+
+int user_page_fault(u64 addr, unsigned int flags, bool from_user)
+{
+	struct process *p = current_process();
+	int code, err;
+
+	if (!p || addr >= TASK_SIZE)
+		return FAULT_BAD;
+	err = handle_mm_fault(p, addr, flags, &code);
+	if (!err)
+		return FAULT_DONE;
+	if (err == -ENOMEM) {
+		/*
+		 * No page for it: this process is the one to go (Pagoda's
+		 * stand-in for the OOM killer). From a copy inside a system
+		 * call it must first let go of what the call holds: the copy
+		 * fails and the kill takes it on the way out.
+		 */
+		pr_err("Out of memory: Killed process %d (%s) for a page at %llx\n", p->pid,
+		       p->name, (unsigned long long)addr);
+		if (from_user)
+			process_exit_signal(SIGKILL);
+		WRITE_ONCE(p->pending_kill, SIGKILL);
+		return FAULT_BAD;
+	}
+	if (from_user && signal_fault(SIGSEGV, code, addr))
+		return FAULT_SIGNAL;
+	return FAULT_BAD;
+}
