@@ -110,7 +110,7 @@ static long sys_munmap(const unsigned long *args)
 	return process_unmap(current_process(), addr, addr + len);
 }
 
-/* mprotect(2) on the program's anonymous areas (PROT_NONE: readable still, mm/mmap.c). */
+/* mprotect(2) on the program's anonymous areas (mm/mmap.c). */
 static long sys_mprotect(const unsigned long *args)
 {
 	u64 addr = args[0], len = ALIGN_UP(args[1], PAGE_SIZE);

@@ -168,9 +168,8 @@ static void merge_range(struct process *p, u64 start, u64 end)
 /*
  * An area's protection as the program asked for it: PROT_WRITE and
  * PROT_EXEC, or PROT_NOACCESS alone for PROT_NONE; always present and
- * user. PROT_NONE pages stay readable in the page tables for now (the
- * arch has no present-but-inaccessible entry yet): only the area says so,
- * and page_pte_prot() (mm/memory.c) says what each page's entry gets.
+ * user. page_pte_prot() (mm/memory.c) says what each page's entry gets
+ * (PROT_NONE_USER for PROT_NONE).
  */
 static unsigned int area_prot(unsigned int prot)
 {

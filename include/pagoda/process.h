@@ -233,10 +233,9 @@ int process_map_kernel_pages(struct process *p, u64 va, const phys_addr_t *pas,
 /* Unmap [start, end) (page aligned), splitting areas: 0 or -EINVAL. */
 int process_unmap(struct process *p, u64 start, u64 end);
 /*
- * Change the protection of [start, end), which the program's own areas
- * must cover: 0, -ENOMEM (a hole), -EACCES (the vDSO) or -EINVAL. Pages
- * stay readable: there is no present-but-inaccessible entry yet, so
- * PROT_NONE makes them read-only.
+ * Change the protection of [start, end), area after area from start as
+ * Linux's mprotect: 0, or -ENOMEM at a hole, -EACCES at the vDSO (the
+ * areas before it changed), or -EINVAL. prot may be PROT_NOACCESS.
  */
 int process_protect(struct process *p, u64 start, u64 end, unsigned int prot);
 /*

@@ -130,6 +130,8 @@ static int build_vma(struct restore_state *s, const struct cr_vma *v, const char
 	if (err)
 		*why = err == -ENOMEM ? "out of memory for a process's pages" :
 					"a memory area could not be mapped";
+	else if (v->start <= b->p->stack && b->p->stack < v->end)
+		find_vma(b->p, v->start)->flags |= VM_GROWSDOWN; /* the stack grows again */
 	return err;
 }
 
@@ -137,8 +139,10 @@ static int build_page(struct restore_state *s, const struct cr_page *pg, const c
 {
 	struct built *b = &s->b[s->n - 1];
 
+	struct vm_area *v = find_vma(b->p, pg->va);
+
 	/* A page of a vDSO mapped live (or of a skipped area) has nowhere to go: fine. */
-	if (arch_lookup(&b->p->mm, pg->va, NULL, NULL))
+	if (!v || v->start > pg->va || v->name)
 		return 0;
 	cr_stats.pages_copied++;
 	if (process_write(b->p, pg->va, pg->data, CR_PAGE_SIZE)) {
