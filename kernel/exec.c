@@ -190,6 +190,11 @@ int process_exec_env(struct process *p, const char *path, int argc,
 		*why = "not a regular file";
 		return -EACCES;
 	}
+	if (!(f->mode & 0111)) {
+		/* Linux's may_open(): not even root runs a file with no execute bit. */
+		*why = "no execute permission";
+		return -EACCES;
+	}
 	info = kmalloc(sizeof(*info), GFP_KERNEL);
 	if (!info)
 		return -ENOMEM;

@@ -12,6 +12,8 @@
 #include <pagoda/arch.h>
 #include <pagoda/list.h>
 #include <pagoda/signal.h>
+#include <pagoda/spinlock.h>
+#include <pagoda/timer.h>
 #include <pagoda/types.h>
 #include <pagoda/wait.h>
 #include <pagoda/mutex.h>
@@ -86,6 +88,10 @@ struct process {
 	int pending_kill;             /* a fatal signal another process sent; 0: none */
 	u64 sigpending;               /* signals with a handler, waiting to be delivered */
 	int sigsender[_NSIG];         /* who sent each pending one (its pid) */
+	/* ITIMER_REAL (kernel/time/itimer.c): SIGALRM when it runs out, then every it_real_incr ns. */
+	struct timer_list it_real;
+	u64 it_real_incr;
+	spinlock_t itimer_lock;
 	/*
 	 * Checkpoint (kernel/cr/freeze.c): asked to stop at its next return
 	 * to user mode, and stopped there with cr_regs (on its kernel stack)
@@ -123,6 +129,9 @@ void process_files_copy(struct process *c, struct process *p);
 void process_files_close(struct process *p);
 /* The process table, for the shell's ps. */
 void process_ps_print(void);
+/* kernel/time/itimer.c: a new process's timer, disarmed; stopped for good at exit. */
+void itimer_init(struct process *p);
+void itimer_exit(struct process *p);
 /* Send sig to process pid from the kernel (the shell's kill): 0 or -ESRCH. */
 int kill_process(int pid, int sig);
 
