@@ -14,6 +14,7 @@
  * bi_end_io, kept in a log-linear histogram (16 steps per power of two,
  * about 6%) for the percentiles.
  */
+#include <pagoda/completion.h>
 #include <pagoda/err.h>
 #include <pagoda/printk.h>
 #include <pagoda/random.h>
@@ -186,6 +187,10 @@ struct fio_job {
 	 * completion's wake-up is done before the job can see its slot */
 	struct fio_slot *done;
 	struct wait_queue_head wait;
+	/* Ctrl-C: set by fio_run's waiting thread, read by the job */
+	const bool *stop;
+	struct completion *finished;
+	atomic_t *running;
 };
 
 static void slot_prepare(struct fio_job *j, struct fio_slot *s)
@@ -223,7 +228,10 @@ static bool job_done(struct fio_job *j, u64 issued, u64 t0)
 {
 	const struct fio_opts *o = j->o;
 
-	if (issued >= o->size)
+	if (READ_ONCE(*j->stop))
+		return true;
+	/* fio's time_based: the size is gone round again until the runtime is up */
+	if (issued >= o->size && !(o->time_based && o->runtime_ns))
 		return true;
 	return o->runtime_ns && ktime_get_ns() - t0 >= o->runtime_ns;
 }
@@ -332,6 +340,8 @@ static int job_fn(void *arg)
 		run_async(j, t0);
 	j->res.runtime_ns = ktime_get_ns() - t0;
 	j->res.pid = current->pid;
+	if (atomic_dec_and_test(j->running))
+		complete(j->finished);
 	return 0;
 }
 
@@ -478,8 +488,10 @@ int fio_parse(struct fio_opts *o, int argc, char **argv)
 				kprintf("fio: --output-format=%s: want normal or json\n", v);
 				return -EINVAL;
 			}
-		} else if (!strcmp(a, "time_based") || !strcmp(a, "norandommap")) {
-			/* fio habits that change nothing here */
+		} else if (!strcmp(a, "time_based")) {
+			o->time_based = true;
+		} else if (!strcmp(a, "norandommap")) {
+			/* a fio habit that changes nothing here: positions are always random */
 		} else {
 			kprintf("fio: unknown option '%s' (see `fio --help`)\n", argv[i]);
 			return -EINVAL;
@@ -695,6 +707,9 @@ int fio_run(const struct fio_opts *opts, struct fio_summary *sum)
 	struct fio_job *jobs;
 	struct fio_job_result *g;
 	unsigned int cpus[NR_CPUS], ncpu = 0, cpu;
+	struct completion finished;
+	atomic_t running;
+	bool stop = false;
 	u64 dev_bytes;
 	int err = 0;
 
@@ -723,6 +738,7 @@ int fio_run(const struct fio_opts *opts, struct fio_summary *sum)
 		blkdev_put(bdev);
 		return -EINVAL;
 	}
+	init_completion(&finished);
 	jobs = kcalloc(o.numjobs, sizeof(*jobs), GFP_KERNEL);
 	g = kzalloc(sizeof(*g), GFP_KERNEL);
 	if (!jobs || !g) {
@@ -738,6 +754,9 @@ int fio_run(const struct fio_opts *opts, struct fio_summary *sum)
 		j->bdev = bdev;
 		j->index = i;
 		j->cpu = cpus[i % ncpu];
+		j->stop = &stop;
+		j->finished = &finished;
+		j->running = &running;
 		init_waitqueue_head(&j->wait);
 		rng_seed(&j->rng, get_random_u64());
 		err = job_alloc_slots(j);
@@ -757,8 +776,16 @@ int fio_run(const struct fio_opts *opts, struct fio_summary *sum)
 			rw_names[o.rw], o.bs, o.bs, o.bs, o.bs, o.bs, o.bs, engine_names[o.ioengine],
 			o.iodepth, o.numjobs, o.numjobs > 1 ? "es" : "");
 	}
+	atomic_set(&running, (int)o.numjobs);
 	for (unsigned int i = 0; i < o.numjobs; i++)
 		wake_up_process(jobs[i].task);
+	/* Ctrl-C ends every job at its next I/O; what was done is reported, as fio does. */
+	while (!wait_for_completion_timeout(&finished, 50 * NSEC_PER_MSEC))
+		if (!stop && shell_interrupted()) {
+			WRITE_ONCE(stop, true);
+			if (!o.quiet)
+				kprintf("fio: terminating on signal 2\n");
+		}
 	for (unsigned int i = 0; i < o.numjobs; i++) {
 		kthread_join(jobs[i].task);
 		jobs[i].task = NULL;
@@ -817,7 +844,7 @@ static int cmd_fio(int argc, char **argv)
 	if (argc < 2 || !strcmp(argv[1], "--help")) {
 		kprintf("usage: fio --filename=DEV [--name=N] [--rw=read|write|randread|randwrite|rw|randrw]\n"
 			"           [--rwmixread=PCT] [--bs=4k] [--size=SIZE] [--offset=SIZE]\n"
-			"           [--iodepth=N] [--numjobs=N] [--runtime=SECONDS]\n"
+			"           [--iodepth=N] [--numjobs=N] [--runtime=SECONDS] [--time_based]\n"
 			"           [--ioengine=psync|async] [--direct=1] [--group_reporting]\n"
 			"           [--output-format=normal|json]\n");
 		return argc < 2 ? -EINVAL : 0;

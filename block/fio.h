@@ -22,6 +22,7 @@ struct fio_opts {
 	unsigned int iodepth;
 	unsigned int numjobs;
 	u64 runtime_ns;           /* 0: until size is done */
+	bool time_based;          /* with a runtime: go round size until it is up */
 	enum fio_engine ioengine;
 	bool group_reporting;
 	bool json;

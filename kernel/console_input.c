@@ -10,12 +10,21 @@
  * so keys typed ahead still reach the next prompt, and a Ctrl-C among them
  * raises the interrupt and drops what came before it, as a terminal's
  * "intr" does.
+ *
+ * A user program in the foreground (`run`) asks nothing: as Linux's tty
+ * sends SIGINT to the foreground process group when it receives the intr
+ * character, a key arriving while a program runs is gathered by a work
+ * item, and a Ctrl-C among the keys sends SIGINT to the program and the
+ * children it forked (its process group, since nothing here moves them).
  */
 #include <pagoda/printk.h>
+#include <pagoda/process.h>
 #include <pagoda/sched.h>
 #include <pagoda/shell.h>
+#include <pagoda/signal.h>
 #include <pagoda/spinlock.h>
 #include <pagoda/wait.h>
+#include <pagoda/workqueue.h>
 
 bool console_input_irq;
 static DECLARE_WAIT_QUEUE_HEAD(console_wq);
@@ -27,11 +36,36 @@ static unsigned int ta_head, ta_tail;
 static bool interrupted;
 /* Set by the receive interrupt: there may be something to gather. */
 static bool input_arrived = true;
+/* The program `run` waits for (0: none): Ctrl-C is its SIGINT. */
+static int foreground_pid;
+
+static void gather(void);
+
+static void intr_work_fn(struct work_struct *w)
+{
+	int pid = READ_ONCE(foreground_pid);
+
+	gather();
+	if (pid && READ_ONCE(interrupted))
+		kill_process_group(pid, SIGINT);
+}
+static struct work_struct intr_work = { .func = intr_work_fn,
+					.entry = LIST_HEAD_INIT(intr_work.entry) };
 
 void console_input_notify(void)
 {
 	WRITE_ONCE(input_arrived, true);
 	wake_up_all(&console_wq);
+	if (READ_ONCE(foreground_pid) && system_wq)
+		queue_work(system_wq, &intr_work);
+}
+
+void console_set_foreground(int pid)
+{
+	WRITE_ONCE(foreground_pid, pid);
+	/* A Ctrl-C typed before the program was started counts too. */
+	if (pid && system_wq)
+		queue_work(system_wq, &intr_work);
 }
 
 /* Move what the console holds into the typeahead buffer. */
@@ -70,11 +104,14 @@ static int next_char(void)
 	unsigned long flags;
 	int c = -1;
 
+	/* Under the lock: a gather from intr_work cannot slip older keys past. */
 	spin_lock_irqsave(&typeahead_lock, flags);
 	if (ta_head != ta_tail)
 		c = (unsigned char)typeahead[ta_tail++ % TYPEAHEAD];
+	else
+		c = console_getc();
 	spin_unlock_irqrestore(&typeahead_lock, flags);
-	return c >= 0 ? c : console_getc();
+	return c;
 }
 
 bool shell_interrupted(void)

@@ -94,7 +94,7 @@ int fd_install(struct process *p, struct file *f, int min)
 	return -EMFILE;
 }
 
-static struct file *fd_file(long fd)
+struct file *fd_file(long fd)
 {
 	struct process *p = current_process();
 
@@ -156,54 +156,6 @@ long sys_openat(const unsigned long *args)
 	if (fd < 0)
 		file_put(f);
 	return fd;
-}
-
-long sys_read(const unsigned long *args)
-{
-	struct file *f = fd_file((long)args[0]);
-	u64 n;
-
-	if (!f || (f->kind == FILE_PIPE && f->write_end))
-		return -EBADF;
-	if (f->kind == FILE_CONSOLE)
-		return 0; /* no console input for programs yet: end of file */
-	if (f->kind == FILE_PIPE)
-		return pipe_read(f, args[1], args[2]);
-	if ((f->rf->mode & CPIO_S_IFMT) == CPIO_S_IFDIR)
-		return -EISDIR;
-	if (f->pos >= f->rf->size)
-		return 0;
-	n = MIN((u64)args[2], f->rf->size - f->pos);
-	n -= copy_to_user(args[1], (const u8 *)f->rf->data + f->pos, n);
-	if (!n && args[2])
-		return -EFAULT;
-	f->pos += n;
-	return (long)n;
-}
-
-/* write(2): the console prints, a pipe's write end fills it, the rest is read-only. */
-long sys_write(const unsigned long *args)
-{
-	struct file *f = fd_file((long)args[0]);
-	unsigned long buf = args[1], count = args[2], done = 0;
-	char chunk[128];
-
-	if (!f)
-		return -EBADF;
-	if (f->kind == FILE_PIPE)
-		return f->write_end ? pipe_write(f, buf, count) : -EBADF;
-	if (f->kind != FILE_CONSOLE)
-		return -EBADF; /* opened read-only, as every initramfs file is */
-	while (done < count) {
-		unsigned long n = MIN(count - done, sizeof(chunk));
-		unsigned long left = copy_from_user(chunk, buf + done, n);
-
-		console_write(chunk, n - left);
-		done += n - left;
-		if (left)
-			return done ? (long)done : -EFAULT;
-	}
-	return (long)done;
 }
 
 #define TCGETS 0x5401

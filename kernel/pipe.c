@@ -17,6 +17,7 @@
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
 #include <pagoda/uaccess.h>
+#include <pagoda/uio.h>
 #include <pagoda/wait.h>
 #include "syscalls.h"
 
@@ -82,10 +83,17 @@ static bool killed(void)
 	return signal_pending(current_process());
 }
 
-long pipe_read(struct file *f, u64 ubuf, size_t count)
+/*
+ * Reads and writes move page-sized pieces, as Linux's pipe buffers are
+ * pages, and a piece that does not copy whole (the user's buffer runs
+ * into a hole) is not counted: the bytes stay in the pipe (a read) or
+ * are not added (a write), and the call answers what went before it, or
+ * -EFAULT when that is nothing.
+ */
+long pipe_read(struct file *f, struct iov_iter *to)
 {
 	struct pipe *pipe = f->pipe;
-	size_t done = 0;
+	size_t done = 0, count = iov_iter_count(to);
 
 	if (!count)
 		return 0;
@@ -105,9 +113,13 @@ long pipe_read(struct file *f, u64 ubuf, size_t count)
 		mutex_lock(&pipe->lock);
 	}
 	while (done < count && pipe->len) {
-		size_t n = MIN(count - done, MIN(pipe->len, PIPE_SIZE - pipe->head));
+		size_t n = MIN(count - done, MIN(pipe->len, (size_t)PAGE_SIZE));
+		size_t first = MIN(n, PIPE_SIZE - pipe->head), copied;
 
-		if (copy_to_user(ubuf + done, pipe->buf + pipe->head, n)) {
+		copied = copy_to_iter(pipe->buf + pipe->head, first, to);
+		if (copied == first && n > first)
+			copied += copy_to_iter(pipe->buf, n - first, to);
+		if (copied < n) {
 			if (!done)
 				done = (size_t)-EFAULT;
 			break;
@@ -121,13 +133,13 @@ long pipe_read(struct file *f, u64 ubuf, size_t count)
 	return (long)done;
 }
 
-long pipe_write(struct file *f, u64 ubuf, size_t count)
+long pipe_write(struct file *f, struct iov_iter *from)
 {
 	struct pipe *pipe = f->pipe;
-	size_t done = 0;
+	size_t done = 0, count = iov_iter_count(from);
 
 	while (done < count) {
-		size_t room, n, tail;
+		size_t room, n, tail, first, copied;
 
 		mutex_lock(&pipe->lock);
 		if (!pipe->readers) {
@@ -149,8 +161,12 @@ long pipe_write(struct file *f, u64 ubuf, size_t count)
 			continue;
 		}
 		tail = (pipe->head + pipe->len) % PIPE_SIZE;
-		n = MIN(count - done, MIN(room, PIPE_SIZE - tail));
-		if (copy_from_user(pipe->buf + tail, ubuf + done, n)) {
+		n = MIN(count - done, MIN(room, (size_t)PAGE_SIZE));
+		first = MIN(n, PIPE_SIZE - tail);
+		copied = copy_from_iter(pipe->buf + tail, first, from);
+		if (copied == first && n > first)
+			copied += copy_from_iter(pipe->buf, n - first, from);
+		if (copied < n) {
 			mutex_unlock(&pipe->lock);
 			return done ? (long)done : -EFAULT;
 		}

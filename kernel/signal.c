@@ -274,6 +274,35 @@ long sys_tkill(const unsigned long *args)
 	return send_signal((int)args[0], (int)args[1]);
 }
 
+/* Is q pid, or forked (at any depth) from it? process_lock held. */
+static bool descends_from(struct process *q, int pid)
+{
+	for (; q; q = q->parent)
+		if (q->pid == pid)
+			return true;
+	return false;
+}
+
+/*
+ * The terminal's SIGINT: to the foreground program and everything it
+ * forked, the process group it would share on Linux (no call here moves a
+ * process to another group). From a kernel thread.
+ */
+int kill_process_group(int pid, int sig)
+{
+	struct process *q;
+	int n = 0;
+
+	mutex_lock(&process_lock);
+	list_for_each_entry(q, &process_list, all)
+		if (!q->zombie && descends_from(q, pid)) {
+			signal_post(q, sig, 0);
+			n++;
+		}
+	mutex_unlock(&process_lock);
+	return n ? 0 : -ESRCH;
+}
+
 /* The shell's `kill PID [SIG]`, from a kernel thread. */
 int kill_process(int pid, int sig)
 {

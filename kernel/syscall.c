@@ -22,33 +22,6 @@
 
 typedef long (*syscall_fn)(const unsigned long *args);
 
-/* writev(2): each piece through write's path; a short one ends it. */
-static long sys_writev(const unsigned long *args)
-{
-	unsigned long iov = args[1], iovcnt = args[2];
-	long total = 0;
-
-	if (iovcnt > 1024)
-		return -EINVAL;
-	for (unsigned long i = 0; i < iovcnt; i++) {
-		u64 v[2];
-		unsigned long w[3] = { args[0], 0, 0 };
-		long n;
-
-		if (copy_from_user(v, iov + i * sizeof(v), sizeof(v)))
-			return total ? total : -EFAULT;
-		w[1] = v[0];
-		w[2] = v[1];
-		n = sys_write(w);
-		if (n < 0)
-			return total ? total : n;
-		total += n;
-		if ((u64)n < v[1])
-			break;
-	}
-	return total;
-}
-
 /*
  * brk(2) as Linux answers it: the new break on success, the old one when
  * the request is refused (below the start, or no memory).
@@ -93,14 +66,22 @@ static long sys_brk(const unsigned long *args)
 #define LINUX_PROT_WRITE 2
 #define LINUX_PROT_EXEC 4
 
+/* An area's PROT_* for mmap's and mprotect's prot (PROT_NONE: PROT_NOACCESS). */
+static unsigned int linux_prot(unsigned long prot)
+{
+	if (!(prot & 7))
+		return PROT_NOACCESS;
+	return (prot & LINUX_PROT_WRITE ? PROT_WRITE : 0) |
+	       (prot & LINUX_PROT_EXEC ? PROT_EXEC : 0);
+}
+
 /* mmap(2): private anonymous memory only, so far. */
 static long sys_mmap(const unsigned long *args)
 {
 	struct process *p = current_process();
 	u64 addr = args[0], len = ALIGN_UP(args[1], PAGE_SIZE);
 	unsigned long prot = args[2], flags = args[3];
-	unsigned int kprot = (prot & LINUX_PROT_WRITE ? PROT_WRITE : 0) |
-			     (prot & LINUX_PROT_EXEC ? PROT_EXEC : 0);
+	unsigned int kprot = linux_prot(prot);
 	int err;
 
 	if (!args[1] || len < args[1])
@@ -129,13 +110,12 @@ static long sys_munmap(const unsigned long *args)
 	return process_unmap(current_process(), addr, addr + len);
 }
 
-/* mprotect(2) on the program's anonymous areas (PROT_NONE: read-only here). */
+/* mprotect(2) on the program's anonymous areas (PROT_NONE: readable still, mm/mmap.c). */
 static long sys_mprotect(const unsigned long *args)
 {
 	u64 addr = args[0], len = ALIGN_UP(args[1], PAGE_SIZE);
 	unsigned long prot = args[2];
-	unsigned int kprot = (prot & LINUX_PROT_WRITE ? PROT_WRITE : 0) |
-			     (prot & LINUX_PROT_EXEC ? PROT_EXEC : 0);
+	unsigned int kprot = linux_prot(prot);
 
 	if (!IS_ALIGNED(addr, PAGE_SIZE) || len < args[1] || (prot & ~7UL))
 		return -EINVAL;
@@ -237,6 +217,9 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_gettid] = sys_getpid,
 	[__NR_sched_yield] = sys_sched_yield,
 	[__NR_writev] = sys_writev,
+	[__NR_readv] = sys_readv,
+	[__NR_pread64] = sys_pread64,
+	[__NR_pwrite64] = sys_pwrite64,
 	[__NR_brk] = sys_brk,
 	[__NR_mmap] = sys_mmap,
 	[__NR_munmap] = sys_munmap,
@@ -303,6 +286,19 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 #endif
 };
 
+/*
+ * The calls that change a process's areas run under its mmap_lock, as
+ * Linux's take mmap_write_lock(): the shell's maps may be reading them.
+ * None of them copies to or from user memory meanwhile.
+ */
+static const bool changes_areas[NR_syscalls] = {
+	[__NR_brk] = true,
+	[__NR_mmap] = true,
+	[__NR_munmap] = true,
+	[__NR_mprotect] = true,
+	[__NR_mremap] = true,
+};
+
 static unsigned long reported[NR_syscalls / 64 + 1];
 
 static void report_unknown(unsigned long nr)
@@ -326,7 +322,11 @@ long syscall_dispatch(unsigned long nr, const unsigned long args[6])
 		p->nr_syscalls++;
 		signal_check_pending();
 	}
-	if (nr < NR_syscalls && sys_call_table[nr]) {
+	if (nr < NR_syscalls && sys_call_table[nr] && p && changes_areas[nr]) {
+		mutex_lock(&p->mmap_lock);
+		ret = sys_call_table[nr](args);
+		mutex_unlock(&p->mmap_lock);
+	} else if (nr < NR_syscalls && sys_call_table[nr]) {
 		ret = sys_call_table[nr](args);
 	} else {
 		report_unknown(nr);

@@ -8,6 +8,11 @@ long sys_read(const unsigned long *args);
 long sys_close(const unsigned long *args);
 long sys_lseek(const unsigned long *args);
 long sys_write(const unsigned long *args);
+/* kernel/read_write.c, with sys_read and sys_write */
+long sys_readv(const unsigned long *args);
+long sys_writev(const unsigned long *args);
+long sys_pread64(const unsigned long *args);
+long sys_pwrite64(const unsigned long *args);
 long sys_ioctl(const unsigned long *args);
 long sys_dup(const unsigned long *args);
 long sys_dup2(const unsigned long *args);
@@ -69,11 +74,14 @@ enum file_kind;
 struct file *file_alloc(enum file_kind kind);
 void file_get(struct file *f);
 void file_put(struct file *f);
+/* The current process's file at descriptor fd, or NULL. */
+struct file *fd_file(long fd);
 /* kernel/pipe.c */
 int pipe_create(struct file **r, struct file **w);
 void pipe_release(struct file *f);
-long pipe_read(struct file *f, u64 ubuf, size_t count);
-long pipe_write(struct file *f, u64 ubuf, size_t count);
+struct iov_iter;
+long pipe_read(struct file *f, struct iov_iter *to);
+long pipe_write(struct file *f, struct iov_iter *from);
 size_t pipe_peek(struct file *f, void *buf, size_t max);
 int pipe_fill(struct file *f, const void *buf, size_t n);
 /* The console's description, with a reference for the caller. */

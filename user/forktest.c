@@ -12,6 +12,9 @@
  * in end-of-file, and a write nobody reads is SIGPIPE or -EPIPE. Exits 0
  * when all hold,
  * else the number of the first check that failed.
+ *
+ * forktest spin: three children that never end and a parent waiting for
+ * them, for the shell's Ctrl-C (the whole tree must go).
  */
 #include <ulib.h>
 
@@ -105,9 +108,17 @@ int main(int argc, char **argv, char **envp)
 	long me = getpid(), pid, r;
 	int status = -1;
 
-	(void)argc;
-	(void)argv;
 	(void)envp;
+	if (argc == 2 && !strcmp(argv[1], "spin")) {
+		for (int i = 0; i < 3; i++)
+			if (do_fork() == 0)
+				for (;;)
+					syscall0(__NR_sched_yield);
+		printf("forktest: 3 children spinning\n");
+		while (wait4(-1, &status, 0) > 0)
+			;
+		return 0;
+	}
 	CHECK(1, wait4(-1, &status, 0) == -ECHILD);
 
 	/* 1. Memory is copied: the child's write stays in the child. */

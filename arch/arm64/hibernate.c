@@ -15,7 +15,7 @@
 #include <pagoda/suspend.h>
 #include <asm/arm64.h>
 
-#include "pgtable.h"
+#include <asm/pgtable-hwdef.h>
 
 extern char restore_image_code[], restore_image_code_end[];
 extern char hibernate_resume_entry[];

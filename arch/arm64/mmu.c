@@ -23,19 +23,16 @@
  * Boot-time table pages come from a pool in the image; after boot, the
  * arch.h contract (arch_map_range() and friends) takes them from
  * pgtable_alloc_page() (mm/pgtable_alloc.c). Every operation goes through
- * one walker, pt_walk().
+ * one walker, pt_walk(), which mm/pgtable.c shares with x86-64 along with
+ * the range operations; this file gives it the roots and the table pages.
  */
-#include <pagoda/arch.h>
-#include <pagoda/atomic.h>
 #include <pagoda/boot_info.h>
 #include <pagoda/errname.h>
+#include <pagoda/pgtable.h>
 #include <pagoda/printk.h>
 #include <pagoda/smp.h>
 #include <pagoda/string.h>
 #include <asm/arm64.h>
-#include "pgtable.h"
-
-#define PT_LEAF 3
 
 u64 kimage_voffset;
 u64 image_phys_start;
@@ -68,7 +65,7 @@ void paging_boot_done(void)
 	boot_tables = false;
 }
 
-static phys_addr_t pgtable_alloc(void)
+phys_addr_t pt_alloc_table(void)
 {
 	if (boot_tables) {
 		if (boot_pool_used == BOOT_POOL_PAGES)
@@ -78,27 +75,19 @@ static phys_addr_t pgtable_alloc(void)
 	return pgtable_alloc_page();
 }
 
+/* A boot-pool page is the image's: it never goes back. */
+void pt_free_table(phys_addr_t pa)
+{
+	if (!boot_tables)
+		pgtable_free_page(pa);
+}
+
 /* A table page's virtual address: in the image (boot pool) or the direct map. */
-static u64 *table_va(phys_addr_t pa)
+u64 *pt_table_va(phys_addr_t pa)
 {
 	if (pa >= image_phys_start && pa < image_phys_end)
 		return (u64 *)(pa + kimage_voffset);
 	return __va(pa);
-}
-
-static unsigned int pt_index(u64 va, int level)
-{
-	return (va >> (39 - 9 * level)) & 511;
-}
-
-static u64 level_size(int level)
-{
-	return 1ULL << (39 - 9 * level);
-}
-
-static bool is_table(u64 e, int level)
-{
-	return level < PT_LEAF && (e & (PTE_VALID | PTE_TABLE)) == (PTE_VALID | PTE_TABLE);
 }
 
 /*
@@ -106,7 +95,7 @@ static bool is_table(u64 e, int level)
  * kernel's (TTBR1), the lower half mm's own (TTBR0; init_mm has none).
  * NULL for an address in neither half.
  */
-static u64 *pt_root(struct mm_struct *mm, u64 va)
+u64 *pt_root(struct mm_struct *mm, u64 va)
 {
 	u64 top = va >> VA_BITS;
 
@@ -115,51 +104,6 @@ static u64 *pt_root(struct mm_struct *mm, u64 va)
 	if (top == 0)
 		return mm == &init_mm ? empty_root : mm->pgd;
 	return NULL;
-}
-
-/*
- * The one walker, used by every operation below. It descends the tables
- * that translate va in mm towards its entry at level `stop` and returns the
- * entry where it ended, with that level in *levelp: the entry at `stop`, a
- * block above it, or (without alloc) the first invalid entry. With alloc,
- * missing tables are created on the way; NULL then means no page could be
- * had (or va is in neither half). A table is installed with a
- * compare-and-swap, so two CPUs mapping neighbouring pages never lose one
- * another's table.
- */
-static u64 *pt_walk(struct mm_struct *mm, u64 va, int stop, bool alloc, int *levelp)
-{
-	u64 *t = pt_root(mm, va);
-
-	if (!t)
-		return NULL;
-	for (int level = 0;; level++) {
-		u64 *e = &t[pt_index(va, level)];
-		u64 old = READ_ONCE(*e);
-
-		if (level == stop || ((old & PTE_VALID) && !is_table(old, level)) ||
-		    (!(old & PTE_VALID) && !alloc)) {
-			*levelp = level;
-			return e;
-		}
-		if (!(old & PTE_VALID)) {
-			phys_addr_t pa = pgtable_alloc();
-			u64 want = pa | PTE_VALID | PTE_TABLE, seen;
-
-			if (!pa)
-				return NULL;
-			/* The zeroed table before the entry that points to it. */
-			dsb(ishst);
-			seen = cmpxchg(e, old, want);
-			if (seen != old) {
-				if (!boot_tables)
-					pgtable_free_page(pa);
-				want = seen;
-			}
-			old = want;
-		}
-		t = table_va(old & PTE_ADDR_MASK);
-	}
 }
 
 /*
@@ -200,7 +144,7 @@ static void flush_tlb_range(u64 va, u64 size)
 /* Does the leaf e at level map va to pa with attrs already? */
 static bool same_leaf(u64 e, int level, u64 va, u64 pa, u64 attrs)
 {
-	u64 span = level_size(level);
+	u64 span = pt_level_size(level);
 	u64 base = e & PTE_ADDR_MASK & ~(span - 1);
 
 	return (e & ATTR_MASK) == (attrs & ATTR_MASK) && base + (va & (span - 1)) == pa;
@@ -221,7 +165,7 @@ static int map_boot(u64 va, u64 pa, u64 size, u64 attrs, bool blocks, bool same_
 
 		if (blocks)
 			for (int l = 1; l < PT_LEAF; l++)
-				if (IS_ALIGNED(va | pa, level_size(l)) && size >= level_size(l)) {
+				if (IS_ALIGNED(va | pa, pt_level_size(l)) && size >= pt_level_size(l)) {
 					level = l;
 					break;
 				}
@@ -230,21 +174,21 @@ static int map_boot(u64 va, u64 pa, u64 size, u64 attrs, bool blocks, bool same_
 			if (!e)
 				return -ENOMEM;
 			/* Already split into a table: map it in smaller pieces. */
-			if (got == level && is_table(*e, level)) {
+			if (got == level && pte_table(*e, level)) {
 				level++;
 				continue;
 			}
 			break;
 		}
 		if (*e & PTE_VALID) {
-			u64 span = level_size(got);
+			u64 span = pt_level_size(got);
 
 			if (!same_ok || !same_leaf(*e, got, va, pa, attrs))
 				return -EEXIST;
 			chunk = MIN(size, ALIGN_DOWN(va + span, span) - va);
 		} else {
 			*e = pa | attrs | (level == PT_LEAF ? PTE_TABLE : 0);
-			chunk = level_size(level);
+			chunk = pt_level_size(level);
 		}
 		va += chunk;
 		pa += chunk;
@@ -271,7 +215,7 @@ void paging_init(u64 image_pa)
 	kimage_voffset = KERNEL_VIRT - image_pa;
 	image_phys_start = image_pa;
 	image_phys_end = image_pa + (u64)(__kernel_end - _head);
-	init_mm.pgd = table_va(pgtable_alloc());
+	init_mm.pgd = pt_table_va(pt_alloc_table());
 	map_image(_head, __text_end, ATTR_TEXT);
 	map_image(__rodata_start, __rodata_end, ATTR_RODATA);
 	map_image(__data_start, __kernel_end, ATTR_DATA);
@@ -353,7 +297,7 @@ int arch_lookup(struct mm_struct *mm, u64 va, phys_addr_t *pa, unsigned int *pro
 	/* Invalid, or a reserved encoding (a level-0 block, a level-3 "block"). */
 	if (!(v & PTE_VALID) || level == 0 || (level == PT_LEAF && !(v & PTE_TABLE)))
 		return -ENOENT;
-	span = level_size(level);
+	span = pt_level_size(level);
 	if (pa)
 		*pa = (v & PTE_ADDR_MASK & ~(span - 1)) | (va & (span - 1));
 	if (prot) {
@@ -378,7 +322,7 @@ int arch_lookup(struct mm_struct *mm, u64 va, phys_addr_t *pa, unsigned int *pro
  * ASID (nG); kernel pages are never executable at EL0 (UXN). Device
  * memory never executes.
  */
-static u64 prot_attrs(unsigned int prot)
+u64 pte_prot_bits(unsigned int prot)
 {
 	u64 a = PTE_VALID | PTE_AF | PTE_SH_INNER | PTE_TABLE;
 	bool exec = (prot & PROT_EXEC) && !(prot & PROT_DEVICE);
@@ -394,154 +338,6 @@ static u64 prot_attrs(unsigned int prot)
 	else
 		a |= PTE_UXN | (exec ? 0 : PTE_PXN);
 	return a;
-}
-
-/*
- * A user page that becomes executable gets a coherent instruction cache
- * now, as Linux does when it sets such an entry: a page copied by fork, a
- * zeroed page whose frame held another program's code, a page a program
- * wrote and then made executable (arch_sync_icache()).
- */
-static void sync_user_text(phys_addr_t pa, u64 size, unsigned int prot)
-{
-	if ((prot & (PROT_USER | PROT_EXEC | PROT_DEVICE)) == (PROT_USER | PROT_EXEC))
-		arch_sync_icache(__va(pa), size);
-}
-
-static bool range_ok(struct mm_struct *mm, u64 va, u64 size)
-{
-	if (!size || !IS_ALIGNED(va, PAGE_SIZE) || !IS_ALIGNED(size, PAGE_SIZE) ||
-	    va + size < va)
-		return false;
-	if (mm == &init_mm)
-		return va >= VMALLOC_START && va + size <= VMALLOC_END;
-	return va + size <= TASK_SIZE;
-}
-
-static bool prot_ok(struct mm_struct *mm, unsigned int prot)
-{
-	unsigned int known = PROT_PRESENT | PROT_WRITE | PROT_EXEC | PROT_DEVICE |
-			     PROT_NOCACHE | PROT_USER;
-
-	return (prot & PROT_PRESENT) && !(prot & ~known) &&
-	       !(prot & PROT_USER) == (mm == &init_mm);
-}
-
-/* Every page of the range valid as a level-3 entry. */
-static bool fully_mapped(struct mm_struct *mm, u64 va, u64 size)
-{
-	int level;
-
-	for (u64 a = va; a < va + size; a += PAGE_SIZE) {
-		u64 *e = pt_walk(mm, a, PT_LEAF, false, &level);
-
-		if (!e || level != PT_LEAF || !(READ_ONCE(*e) & PTE_VALID))
-			return false;
-	}
-	return true;
-}
-
-/* Some page of the range valid (or under a block). */
-static bool any_mapped(struct mm_struct *mm, u64 va, u64 size)
-{
-	int level;
-
-	for (u64 a = va; a < va + size;) {
-		u64 *e = pt_walk(mm, a, PT_LEAF, false, &level);
-
-		if (READ_ONCE(*e) & PTE_VALID)
-			return true;
-		/* A missing table: skip everything it would have held. */
-		a = ALIGN_DOWN(a, level_size(level)) + level_size(level);
-		if (!a)
-			break;
-	}
-	return false;
-}
-
-/* Unmap and protect end here: see arch.h for who flushes where. */
-static void flush_range(struct mm_struct *mm, u64 va, u64 size)
-{
-	/* The cleared entries reach every walker before any CPU flushes. */
-	dsb(ishst);
-	if (mm == &init_mm)
-		flush_tlb_kernel_range(va, va + size);
-	else
-		flush_tlb_mm_range(mm, va, va + size);
-}
-
-static void clear_range(struct mm_struct *mm, u64 va, u64 size)
-{
-	int level;
-
-	for (u64 a = va; a < va + size; a += PAGE_SIZE)
-		WRITE_ONCE(*pt_walk(mm, a, PT_LEAF, false, &level), 0);
-}
-
-int arch_map_range(struct mm_struct *mm, u64 va, phys_addr_t pa, u64 size,
-		   unsigned int prot)
-{
-	u64 attrs = prot_attrs(prot);
-	int level;
-
-	if (!range_ok(mm, va, size) || !IS_ALIGNED(pa, PAGE_SIZE) || !prot_ok(mm, prot))
-		return -EINVAL;
-	if (any_mapped(mm, va, size))
-		return -EEXIST;
-	/* before the entries: no fetch through them may find stale lines */
-	sync_user_text(pa, size, prot);
-	for (u64 off = 0; off < size; off += PAGE_SIZE) {
-		u64 *e = pt_walk(mm, va + off, PT_LEAF, true, &level);
-
-		if (!e) {
-			clear_range(mm, va, off);
-			flush_range(mm, va, off);
-			return -ENOMEM;
-		}
-		WRITE_ONCE(*e, (pa + off) | attrs);
-	}
-	/* No TLB holds an invalid entry: the walkers need only see the writes. */
-	dsb(ishst);
-	isb();
-	return 0;
-}
-
-int arch_protect_range(struct mm_struct *mm, u64 va, u64 size, unsigned int prot)
-{
-	u64 attrs = prot_attrs(prot);
-	int level;
-
-	if (!range_ok(mm, va, size) || !prot_ok(mm, prot) || !fully_mapped(mm, va, size))
-		return -EINVAL;
-	/*
-	 * Break before make: the entries go invalid and every TLB forgets
-	 * them before the new ones are written, so no TLB can ever hold two
-	 * different answers for one address.
-	 */
-	for (u64 a = va; a < va + size; a += PAGE_SIZE) {
-		u64 *e = pt_walk(mm, a, PT_LEAF, false, &level);
-
-		WRITE_ONCE(*e, *e & ~(u64)PTE_VALID);
-	}
-	flush_range(mm, va, size);
-	for (u64 a = va; a < va + size; a += PAGE_SIZE) {
-		u64 *e = pt_walk(mm, a, PT_LEAF, false, &level);
-
-		sync_user_text(*e & PTE_ADDR_MASK, PAGE_SIZE, prot);
-		WRITE_ONCE(*e, (*e & PTE_ADDR_MASK) | attrs);
-	}
-	dsb(ishst);
-	isb();
-	return 0;
-}
-
-int arch_unmap_range(struct mm_struct *mm, u64 va, u64 size)
-{
-	if (!range_ok(mm, va, size) || !fully_mapped(mm, va, size))
-		return -EINVAL;
-	clear_range(mm, va, size);
-	flush_range(mm, va, size);
-	return 0;
 }
 
 /* ---- user address spaces ---------------------------------------------------- */
@@ -589,21 +385,4 @@ void arch_switch_mm(struct mm_struct *mm)
 	if (prev != &init_mm)
 		__atomic_fetch_and(&prev->cpu_mask, ~(1UL << cpu), __ATOMIC_SEQ_CST);
 	loaded_mm[cpu] = mm;
-}
-
-/* Free a table at `level` and every table below it (not the pages). */
-static void free_tables(u64 *t, int level)
-{
-	for (int i = 0; i < 512; i++)
-		if (is_table(t[i], level))
-			free_tables(table_va(t[i] & PTE_ADDR_MASK), level + 1);
-	pgtable_free_page(__pa(t));
-}
-
-void arch_mm_free(struct mm_struct *mm)
-{
-	if (mm == &init_mm || !mm->pgd)
-		return;
-	free_tables(mm->pgd, 0);
-	mm->pgd = NULL;
 }

@@ -21,6 +21,8 @@ struct dm_table {
 	unsigned int num_targets;
 	struct dm_target targets[DM_MAX_TARGETS];
 	sector_t size;	/* the end of the last target */
+	/* BLK_FEAT_WRITE_CACHE if some device the table uses has a volatile cache */
+	unsigned int features;
 };
 
 struct mapped_device {

@@ -400,6 +400,24 @@ int dm_suspend(struct mapped_device *md)
 	return 0;
 }
 
+/*
+ * A mapped device promises what its devices promise (Linux's
+ * dm_table_set_restrictions): where one has a volatile write cache, a
+ * PREFLUSH or FUA on the mapped device must reach it, not be dropped as
+ * meaningless. So the device advertises a write cache, and FUA too: the
+ * flag rides on each clone to the device below, whose own block layer
+ * keeps the promise (natively, or with a flush after the write). Set while
+ * suspended: no bio is being mapped.
+ */
+static void dm_set_flush_features(struct request_queue *q, struct dm_table *t)
+{
+	unsigned int f = q->limits.features & ~(BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA);
+
+	if (t->features & BLK_FEAT_WRITE_CACHE)
+		f |= BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA;
+	WRITE_ONCE(q->limits.features, f);
+}
+
 int dm_resume(struct mapped_device *md)
 {
 	struct dm_table *old = NULL;
@@ -428,6 +446,7 @@ int dm_resume(struct mapped_device *md)
 				goto out;
 		}
 		set_capacity(md->disk, md->map->size);
+		dm_set_flush_features(md->disk->queue, md->map);
 		WRITE_ONCE(md->suspended, false);
 		wake_up_all(&md->wait);
 		for_each_target(md->map, offsetof(struct target_type, resume));
@@ -598,6 +617,7 @@ int dm_get_device(struct dm_target *ti, const char *path, struct dm_dev **result
 		return -ENOMEM;
 	}
 	d->bdev = bdev;
+	ti->table->features |= bdev_get_queue(bdev)->limits.features & BLK_FEAT_WRITE_CACHE;
 	/* as Linux's dm_dev: its number, which is what tables print */
 	snprintf(d->name, sizeof(d->name), "%u:%u", MAJOR(bdev->bd_dev), MINOR(bdev->bd_dev));
 	*result = d;

@@ -826,8 +826,62 @@ out:
 	kfree(got);
 }
 
+/*
+ * A mapped device over a disk with a volatile write cache keeps PREFLUSH
+ * and FUA: they reach the disk as flushes (null_blk without FUA: one for
+ * the PREFLUSH, one after the data for the FUA). They were dropped once,
+ * so a dm-snapshot's metadata on a dm-linear COW device was never made
+ * durable. A mapped device over cacheless disks advertises no cache.
+ */
+static void test_dm_passes_flushes_down(struct ktest *t)
+{
+	struct nullb_config cfg;
+	struct nullb *cached, *plain = dmt_nullb(t, 1);
+	struct mapped_device *md = NULL, *md2 = NULL;
+	struct block_device *bdev = NULL, *bdev2 = NULL;
+	u8 *buf = kzalloc(4096, GFP_KERNEL);
+	char table[96];
+	u64 before;
+
+	null_default_config(&cfg);
+	cfg.size_mb = 1;
+	cfg.bs = 512;
+	cfg.memory_backed = true;
+	cfg.cache_size_mb = 1;
+	cfg.fua = false;
+	cached = null_create(&cfg);
+	KASSERT_TRUE(t, !IS_ERR(cached));
+	if (!plain || !buf)
+		goto out;
+	snprintf(table, sizeof(table), "0 2048 linear %s 0", nbname(cached));
+	md = dmt_create(t, "flushlin", table);
+	if (!md || !(bdev = dmt_open(t, md)))
+		goto out;
+	KEXPECT_TRUE(t, bdev_get_queue(bdev)->limits.features & BLK_FEAT_WRITE_CACHE);
+	before = null_nr_flushes(cached);
+	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_WRITE | REQ_PREFLUSH | REQ_FUA, 8, buf, 4096), 0);
+	KEXPECT_GE(t, null_nr_flushes(cached) - before, 2ULL);
+	KEXPECT_EQ(t, blkdev_issue_flush(bdev), 0);
+	KEXPECT_GE(t, null_nr_flushes(cached) - before, 3ULL);
+
+	snprintf(table, sizeof(table), "0 2048 linear %s 0", nbname(plain));
+	md2 = dmt_create(t, "flushlin2", table);
+	if (!md2 || !(bdev2 = dmt_open(t, md2)))
+		goto out;
+	KEXPECT_FALSE(t, bdev_get_queue(bdev2)->limits.features & BLK_FEAT_WRITE_CACHE);
+out:
+	dmt_close_remove(t, md, bdev);
+	dmt_close_remove(t, md2, bdev2);
+	if (!IS_ERR(cached))
+		null_destroy(cached);
+	if (plain)
+		null_destroy(plain);
+	kfree(buf);
+}
+
 static struct ktest_case dm_cases[] = {
 	KTEST_CASE(test_dm_linear),
+	KTEST_CASE(test_dm_passes_flushes_down),
 	KTEST_CASE(test_dm_bad_tables),
 	KTEST_CASE(test_dm_snapshot_linux_format),
 	KTEST_CASE(test_dm_snapshot_refuses_bad_header),

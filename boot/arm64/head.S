@@ -20,7 +20,7 @@
  * secondary_entry below and join the boot CPU's tables (smp.c).
  */
 #include "layout.h"
-#include "pgtable.h"
+#include <asm/pgtable-hwdef.h>
 #include "smp_boot.h"
 
 /* A symbol's address, PC-relative: physical before the MMU, virtual after. */

@@ -42,6 +42,8 @@ int shell_exec(const char *line);
  */
 bool shell_interrupted(void);
 void shell_interrupt_clear(void);
+/* The user program the shell waits for: a Ctrl-C sends it SIGINT (0: none). */
+void console_set_foreground(int pid);
 /* The interactive loop on the console; never returns. */
 __noreturn void shell_run(void);
 

@@ -183,3 +183,91 @@ def dmsetup_linux(ctx):
     ]
     for what, ok in checks:
         ctx.tally.check("system:dmsetup-linux.%s" % what, ok, "(log %s)" % rel(b.log))
+
+
+# The async-write hang (issue 36): fio at queue depth through the snapshot
+# and the origin, every chunk size, both locking schemes. Each COW store is a
+# fresh slice of vdb (dm-linear), so one boot covers every case.
+ASYNC_QDS = (4, 8, 16, 32)
+ASYNC_CHUNKS = (8, 16, 32, 64)
+ASYNC_SLICE = 8192  # sectors of vdb per COW store (4 MiB)
+ASYNC_SECTORS = 131072
+
+
+def fio(dev, qd, region=0):
+    """256 KiB of random 4 KiB writes in region (256 KiB units): a fresh
+    region for each run, so each one copies chunks rather than rewriting."""
+    return ("fio --filename=%s --rw=randwrite --bs=4k --size=256k --offset=%dk --iodepth=%d "
+            "--ioengine=async" % (dev, region * 256, qd))
+
+
+def async_cases():
+    """(label, command) pairs; every fio line must end with err= 0."""
+    steps = []
+    for k, chunk in enumerate(ASYNC_CHUNKS):
+        cow, tag = "cow%d" % k, "chunk%d" % chunk
+        steps += [
+            (None, "dmsetup create %s --table '0 %d linear vdb %d'" % (cow, ASYNC_SLICE,
+                                                                     k * ASYNC_SLICE)),
+            (None, "dmsetup create base --table '0 %d snapshot-origin /dev/vda'" % ASYNC_SECTORS),
+            (None, "dmsetup create snap --table '0 %d snapshot vda %s P %d'"
+             % (ASYNC_SECTORS, cow, chunk)),
+        ]
+        steps += [("%s.snapshot.qd%d" % (tag, qd), fio("/dev/mapper/snap", qd, i))
+                  for i, qd in enumerate(ASYNC_QDS)]
+        steps += [("%s.origin.qd%d" % (tag, qd), fio("base", qd, len(ASYNC_QDS) + i))
+                  for i, qd in enumerate((8, 32))]
+        steps += [("%s.status" % tag, "dmsetup status snap"),
+                  (None, "dmsetup remove snap"), (None, "dmsetup remove base"),
+                  (None, "dmsetup remove %s" % cow)]
+    # The newcomer's exact table: the snapshot's origin is the origin target.
+    k = len(ASYNC_CHUNKS)
+    steps += [
+        (None, "dmsetup create cow%d --table '0 %d linear vdb %d'" % (k, ASYNC_SLICE,
+                                                                    k * ASYNC_SLICE)),
+        (None, "dmsetup create base --table '0 %d snapshot-origin /dev/vda'" % ASYNC_SECTORS),
+        (None, "dmsetup create snap --table '0 %d snapshot base cow%d P 8'" % (ASYNC_SECTORS, k)),
+        ("issue36.snapshot.qd8", fio("dm-1", 8)),
+        ("issue36.status", "dmsetup status snap"),
+    ]
+    return steps
+
+
+def async_writes(name, locking, make_cmd, needs, timeout):
+    @unit(name, "system", needs=[needs])
+    def run(ctx):
+        disks = [scratch(name + "-vda.img", 64), scratch(name + "-vdb.img", 32)]
+        steps = async_cases()
+        script = [(r"pagoda> ", cmd + "\r") for _, cmd in steps] + [(r"pagoda> ", "poweroff\r")]
+        b = ctx.boot(make_cmd(ctx, "dm_snapshot.locking=%s panic=-1" % locking, disks),
+                     name, timeout, script)
+        t = b.clean_text()
+        # Cut the log at each prompt: the part after a command is its output.
+        outputs = t.split("pagoda> ")[1:]
+        for i, (label, cmd) in enumerate(steps):
+            if not label:
+                continue
+            out = outputs[i] if i < len(outputs) else ""
+            if label.endswith("status"):
+                ok = re.search(r"snapshot \d+/\d+ \d+", out) is not None
+                why = "the snapshot is not valid after the writes"
+            else:
+                ok = "err= 0" in out and "Run status group" in out
+                why = "did not finish" if "Starting 1 process" in out and "err=" not in out \
+                    else "failed"
+            ctx.tally.check("%s:%s" % (name, label), ok,
+                            "`%s` %s (log %s)" % (cmd, why, rel(b.log)))
+        ctx.tally.check("%s:no-hang" % name, not b.timed_out,
+                        "QEMU was stopped after %d s: a write never completed (log %s)"
+                        % (timeout, rel(b.log)))
+    run.__doc__ = ("dm-snapshot, %s locking on %s: async fio at QD 4-32 through the snapshot "
+                   "and the origin, chunk sizes 8-64, the newcomer's exact hang; a hang "
+                   "fails by timeout" % (locking, needs))
+
+
+async_writes("system-dm-async-fine-x86_64", "fine",
+             lambda ctx, l, d: ctx.x86_cmd(cmdline=l, disks=d), "x86_64", 120)
+async_writes("system-dm-async-mutex-x86_64", "mutex",
+             lambda ctx, l, d: ctx.x86_cmd(cmdline=l, disks=d), "x86_64", 120)
+async_writes("system-dm-async-fine-arm64-virt", "fine",
+             lambda ctx, l, d: ctx.arm64_cmd("virt", l, disks=d), "arm64-virt", 240)

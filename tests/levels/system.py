@@ -2,12 +2,13 @@
 crash reported properly, bad parameters survived, a typed shell session,
 the ways into and out of each arm64 board."""
 import json
+import time
 import os
 import re
 import shutil
 import subprocess
 
-from .common import OUT, expect, unit
+from .common import OUT, expect, rel, unit
 
 
 @unit("system-panic", "system", needs=["x86_64"])
@@ -378,3 +379,58 @@ def fio_like_fio(ctx):
                     "fio has, Pagoda lacks: %s" % ", ".join(missing[:8]))
     ctx.tally.check("system:fio-like-fio.poweroff", "Power down." in t and not boot.timed_out,
                     "(log %s)" % boot.log)
+
+
+def ctrl_c(ctx, name, make_cmd, timeout):
+    """Ctrl-C as a terminal's intr: fio ends its jobs at their next I/O and
+    reports what was done (fio's own "terminating on signal 2"); a program
+    `run` waits for gets SIGINT, and so does what it forked. fio's
+    --time_based goes round --size until --runtime is up."""
+    t0 = {}
+
+    def started(m):
+        t0["run"] = time.time()
+        return "\x03"
+
+    script = [
+        # The README tour's line without a runtime: 250 GiB of nullb0, minutes.
+        (r"pagoda> ", "fio --filename=nullb0 --rw=randread --bs=4k --iodepth=32 "
+                      "--ioengine=async\r"),
+        (r"Starting 1 process", "\x03"),
+        (r"pagoda> ", "fio --filename=ram0 --rw=randread --bs=4k --size=4M --time_based "
+                      "--runtime=2 --ioengine=psync\r"),
+        # A loop in the vDSO: no system call to notice a signal at.
+        (r"pagoda> ", "run /bin/libctest-musl clock 100000000000\r"),
+        (r"libctest-musl clock \d+\r?\n", started),
+        (r"killed by signal", lambda m: t0.setdefault("end", time.time()) and ""),
+        # A forked tree: the children get SIGINT as the parent does.
+        (r"pagoda> ", "run /bin/forktest spin\r"),
+        (r"forktest: \d+ children spinning", "\x03"),
+        (r"pagoda> ", "ps\r"),
+        (r"pagoda> ", "poweroff\r"),
+    ]
+    b = ctx.boot(make_cmd(ctx), name, timeout, script)
+    t = b.clean_text()
+    runs = re.findall(r"run=(\d+)-\d+msec", t)
+    ran_ms = int(runs[1]) if len(runs) > 1 else 0
+    after_tree = t.split("forktest spin")[-1]
+    checks = [
+        ("fio", "fio: terminating on signal 2" in t and
+         re.search(r"terminating on signal 2[\s\S]*Run status group 0", t) is not None),
+        ("fio-time-based", 1900 <= ran_ms <= 4000),
+        ("run", re.search(r"run: /bin/libctest-musl: killed by signal 2", t) is not None and
+         t0.get("end", 1e9) - t0.get("run", 0) < 10),
+        ("run-tree", "run: /bin/forktest: killed by signal 2" in after_tree and
+         len(re.findall(r"\[\d+\] forktest: killed by signal 2", after_tree)) == 3 and
+         re.search(r"^ +\d+ forktest ", after_tree.split("PID NAME")[-1], re.M) is None),
+        ("poweroff", "Power down." in t and not b.timed_out),
+    ]
+    for what, ok in checks:
+        ctx.tally.check("%s:%s" % (name, what), ok, "(log %s)" % rel(b.log))
+
+
+@unit("system-ctrl-c", "system", needs=["x86_64"])
+def ctrl_c_x86(ctx):
+    """x86-64: Ctrl-C stops fio (reporting what it did) and a foreground program
+    with its children; fio --time_based keeps going until --runtime"""
+    ctrl_c(ctx, "system-ctrl-c", lambda ctx: ctx.x86_cmd(cmdline="panic=-1"), 120)

@@ -91,7 +91,14 @@ def disk_args(arch, platform, disks, bus="virtio", machine="q35"):
         sys.exit("qemu: DISK_BUS=%s is not one of virtio, sdhci-pci" % bus)
     if arch == "arm64":
         args += ["-global", "virtio-mmio.force-legacy=false"]
-    for i, path in enumerate(disks):
+    # virt hands virtio-mmio transports to -device lines from the highest
+    # address down, and the guest (Pagoda, or Linux) numbers disks in
+    # address order: the last image would be vda. Attach them last first,
+    # so that the first image given is vda, as on x86.
+    order = list(enumerate(disks))
+    if arch == "arm64" and bus == "virtio":
+        order.reverse()
+    for i, path in order:
         ident = "disk%d" % i
         args += drive_spec(path, ident)
         if bus == "sdhci-pci":

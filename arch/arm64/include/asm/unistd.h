@@ -9,7 +9,10 @@
 #define __NR_lseek 62
 #define __NR_read 63
 #define __NR_write 64
+#define __NR_readv 65
 #define __NR_writev 66
+#define __NR_pread64 67
+#define __NR_pwrite64 68
 #define __NR_exit 93
 #define __NR_exit_group 94
 #define __NR_set_tid_address 96

@@ -12,6 +12,9 @@
 #define __NR_munmap 11
 #define __NR_brk 12
 #define __NR_ioctl 16
+#define __NR_pread64 17
+#define __NR_pwrite64 18
+#define __NR_readv 19
 #define __NR_writev 20
 #define __NR_sched_yield 24
 #define __NR_nanosleep 35

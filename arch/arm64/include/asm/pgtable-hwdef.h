@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Translation-table descriptor bits (VMSAv8-64, 4 KiB granule), shared by
- * head.S and mmu.c. Kept to plain constants so the assembler can use them.
+ * head.S, mmu.c and hibernate.c (Linux: asm/pgtable-hwdef.h). Kept to plain
+ * constants so the assembler can use them.
  */
-#ifndef ARM64_PGTABLE_H
-#define ARM64_PGTABLE_H
+#ifndef ASM_PGTABLE_HWDEF_H
+#define ASM_PGTABLE_HWDEF_H
 
 /* Constants usable from both C (unsigned long) and the assembler. */
 #ifdef __ASSEMBLER__

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+/*
+ * read, write, pread64, pwrite64, readv and writev, after Linux's
+ * fs/read_write.c: one path for all six. The descriptor's mode comes
+ * first (-EBADF), then the buffers: a range that is not wholly user
+ * memory is -EFAULT before anything moves, a length is cut to
+ * MAX_RW_COUNT, and the file kind decides what a copy that stops at a
+ * hole means:
+ *
+ * - an initramfs file (Linux's page-cache read) counts every byte it
+ *   copied, so a read that runs into a hole is short, -EFAULT only when
+ *   nothing was copied;
+ * - a pipe moves page-sized pieces and drops a piece that did not copy
+ *   whole (kernel/pipe.c);
+ * - the console (a tty) takes 2048-byte chunks and drops one that did
+ *   not copy whole, as Linux's tty_write() does.
+ *
+ * Only initramfs files have a position of their own, so pread64 and
+ * pwrite64 on a pipe or the console are -ESPIPE.
+ */
+#include <pagoda/cpio.h>
+#include <pagoda/initramfs.h>
+#include <pagoda/mutex.h>
+#include <pagoda/printk.h>
+#include <pagoda/process.h>
+#include <pagoda/slab.h>
+#include <pagoda/uaccess.h>
+#include <pagoda/uio.h>
+#include "syscalls.h"
+
+/* Linux's FMODE_READ / FMODE_WRITE, from what each kind of file allows. */
+static bool file_readable(const struct file *f)
+{
+	return !(f->kind == FILE_PIPE && f->write_end);
+}
+
+static bool file_writable(const struct file *f)
+{
+	return f->kind == FILE_CONSOLE || (f->kind == FILE_PIPE && f->write_end);
+}
+
+/* pos: where a pread64 reads; NULL: at the file's own position, moving it. */
+static long do_iter_read(struct file *f, struct iov_iter *it, u64 *pos)
+{
+	const struct ramfs_file *rf = f->rf;
+	u64 at = pos ? *pos : f->pos;
+	size_t n, copied;
+
+	if (f->kind == FILE_CONSOLE)
+		return 0; /* no console input for programs yet: end of file */
+	if (f->kind == FILE_PIPE)
+		return pipe_read(f, it);
+	if ((rf->mode & CPIO_S_IFMT) == CPIO_S_IFDIR)
+		return -EISDIR;
+	if (at >= rf->size || !iov_iter_count(it))
+		return 0;
+	n = MIN(iov_iter_count(it), rf->size - at);
+	copied = copy_to_iter((const u8 *)rf->data + at, n, it);
+	if (!copied)
+		return -EFAULT;
+	if (!pos)
+		f->pos = at + copied;
+	return (long)copied;
+}
+
+#define TTY_CHUNK 2048
+
+/* Programs' console output, staged a chunk at a time (Linux: tty->write_buf). */
+static DEFINE_MUTEX(console_write_lock);
+static char console_chunk[TTY_CHUNK];
+
+static long console_write_iter(struct iov_iter *it)
+{
+	long written = 0;
+
+	mutex_lock(&console_write_lock);
+	while (iov_iter_count(it)) {
+		size_t n = MIN(iov_iter_count(it), (size_t)TTY_CHUNK);
+
+		if (copy_from_iter(console_chunk, n, it) != n)
+			break;
+		console_write(console_chunk, n);
+		written += n;
+	}
+	mutex_unlock(&console_write_lock);
+	return written || !iov_iter_count(it) ? written : -EFAULT;
+}
+
+static long do_iter_write(struct file *f, struct iov_iter *it)
+{
+	if (f->kind == FILE_PIPE)
+		return pipe_write(f, it);
+	return console_write_iter(it);
+}
+
+static long do_read(long fd, u64 buf, size_t count, u64 *pos)
+{
+	struct file *f = fd_file(fd);
+	struct iov_iter it;
+	struct iovec iov;
+	int err;
+
+	if (!f)
+		return -EBADF;
+	if (pos && f->kind != FILE_RAMFS)
+		return -ESPIPE; /* before the mode, as Linux's FMODE_PREAD test */
+	if (!file_readable(f))
+		return -EBADF;
+	err = import_single_range(buf, count, &iov, &it);
+	return err ? err : do_iter_read(f, &it, pos);
+}
+
+static long do_write(long fd, u64 buf, size_t count, u64 *pos)
+{
+	struct file *f = fd_file(fd);
+	struct iov_iter it;
+	struct iovec iov;
+	int err;
+
+	if (!f)
+		return -EBADF;
+	if (pos && f->kind != FILE_RAMFS)
+		return -ESPIPE;
+	if (!file_writable(f))
+		return -EBADF; /* an initramfs file is opened read-only */
+	err = import_single_range(buf, count, &iov, &it);
+	return err ? err : do_iter_write(f, &it);
+}
+
+long sys_read(const unsigned long *args)
+{
+	return do_read((long)args[0], args[1], args[2], NULL);
+}
+
+long sys_write(const unsigned long *args)
+{
+	return do_write((long)args[0], args[1], args[2], NULL);
+}
+
+long sys_pread64(const unsigned long *args)
+{
+	u64 pos = args[3];
+
+	if ((s64)pos < 0)
+		return -EINVAL;
+	return do_read((long)args[0], args[1], args[2], &pos);
+}
+
+long sys_pwrite64(const unsigned long *args)
+{
+	u64 pos = args[3];
+
+	if ((s64)pos < 0)
+		return -EINVAL;
+	return do_write((long)args[0], args[1], args[2], &pos);
+}
+
+static long do_readv(long fd, u64 uvec, unsigned long nr, bool write)
+{
+	struct file *f = fd_file(fd);
+	struct iovec fast[UIO_FASTIOV], *iov;
+	struct iov_iter it;
+	long ret;
+
+	if (!f || !(write ? file_writable(f) : file_readable(f)))
+		return -EBADF;
+	ret = import_iovec(uvec, nr, fast, &iov, &it);
+	if (ret)
+		return ret;
+	if (iov_iter_count(&it))
+		ret = write ? do_iter_write(f, &it) : do_iter_read(f, &it, NULL);
+	if (iov != fast)
+		kfree(iov);
+	return ret;
+}
+
+long sys_readv(const unsigned long *args)
+{
+	return do_readv((long)args[0], args[1], args[2], false);
+}
+
+long sys_writev(const unsigned long *args)
+{
+	return do_readv((long)args[0], args[1], args[2], true);
+}

@@ -1,0 +1,167 @@
+"""Process memory from a hostile program's side (level 3).
+
+user/memhostile asks for more memory than any machine has and reads and
+writes through buffers that are too long, end in a hole or point at the
+kernel. The same static x86-64 binary runs on the host (Linux) first; its
+output is the reference, recorded by this test, never written down. Pagoda
+must print the same lines on x86-64 and on arm64 virt (the arm64 build of
+the same source; its answers are arch-independent).
+
+The same boot is the leak check: the program runs the machine out of memory
+(`memhostile exhaust`), once to warm the caches up, then again with the
+hostile run, and free memory before and after must match to the page once
+the per-CPU page lists are drained: free pages plus the pages slabs hold,
+and per slab cache the objects in use outside the per-CPU caches.
+"""
+import os
+import re
+import subprocess
+
+from .common import paths, rel, unit
+
+HOST_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "memhostile")
+SESSION = ["run /bin/memhostile exhaust", "pagealloc drain", "meminfo", "slabinfo",
+           "run /bin/memhostile exhaust", "run /bin/memhostile", "pagealloc drain",
+           "meminfo", "slabinfo", "poweroff"]
+KLOG = re.compile(r"^\[ *\d+\.\d+\] ")
+
+
+def linux_answers():
+    """The host's (Linux's) output of the same binary, stdout a pipe."""
+    r = subprocess.run([HOST_BIN], capture_output=True, text=True, timeout=60)
+    return r.returncode, r.stdout.splitlines()
+
+
+def program_output(text):
+    """memhostile's lines in the boot (its hostile run), kernel log lines left out."""
+    m = re.search(r"pagoda> run /bin/memhostile\n(.*?memhostile: done)\n", text, re.S)
+    if not m:
+        return None
+    return [l for l in m.group(1).split("\n") if not KLOG.match(l)]
+
+
+def memory_figures(text):
+    """Per leak-check point: (free kB + slab pages in kB, {cache: objects held})."""
+    points = []
+    for m in re.finditer(r"MemFree: +(\d+) kB.*?pagoda> slabinfo\n(.*?)errors caught", text,
+                         re.S):
+        free, held, slab_kb = int(m.group(1)), {}, 0
+        for line in m.group(2).split("\n"):
+            f = line.split()
+            if len(f) == 8 and f[1].isdigit():
+                held[f[0]] = int(f[2]) - int(f[7])
+                slab_kb += int(f[4]) * (4 << int(f[5]))
+        points.append((free + slab_kb, held))
+    return points
+
+
+def check_boot(ctx, arch, b, want):
+    t = b.clean_text()
+    got = program_output(t)
+    if got != want:
+        diff = [("linux: %r  pagoda: %r" % (w, g)) for w, g in zip(want, got or [])
+                if w != g][:6]
+        why = "%d lines against Linux's %d; first differences: %s (log %s)" % (
+            len(got or []), len(want), diff, rel(b.log))
+    else:
+        why = ""
+    ctx.tally.check("system:memhostile.%s.like-linux" % arch, got == want, why)
+    pts = memory_figures(t)
+    ok = len(pts) == 2 and pts[0] == pts[1]
+    why = "free+slab kB %s, caches %s (log %s)" % (
+        [p[0] for p in pts], [p[1] for p in pts] if not ok else "", rel(b.log))
+    ctx.tally.check("system:memhostile.%s.no-leak" % arch, ok, why)
+    ctx.tally.check("system:memhostile.%s.exhaust" % arch,
+                    len(re.findall(r"exhaust: \d+ x 64 MiB mapped", t)) == 2 and
+                    "Power down." in t and not b.timed_out, "(log %s)" % rel(b.log))
+
+
+@unit("system-memhostile", "system", needs=["x86_64", "arm64-virt"])
+def memhostile(ctx):
+    """mmap/brk beyond all memory and read/write/readv/writev/pread/pwrite over
+    bad buffers answer as Linux does (x86-64, arm64 virt), and running out of
+    memory leaks nothing"""
+    rc, want = linux_answers()
+    ctx.tally.check("system:memhostile.host-run", rc == 0 and want[-1:] == ["memhostile: done"],
+                    "the host's run of %s exited %d" % (rel(HOST_BIN), rc))
+    cmdline = 'shell.run="%s" panic=-1' % ";".join(SESSION)
+    b = ctx.boot(ctx.x86_cmd(cmdline=cmdline), "system-memhostile-x86_64", 180)
+    check_boot(ctx, "x86_64", b, want)
+    b = ctx.boot(ctx.arm64_cmd("virt", cmdline), "system-memhostile-arm64-virt", 180)
+    check_boot(ctx, "arm64-virt", b, want)
+
+
+AREAS_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "areas")
+MAPS_LINE = re.compile(r"^([0-9a-f]+)-([0-9a-f]+) ([-r][-w][-x][ps]) ")
+
+
+def area_story(text):
+    """user/areas's steps, each with the areas over its region and heap as
+    page ranges relative to them: {"step 3: ...": ["r 0-32 rw-p", ...]}."""
+    m = re.search(r"areas: pid \d+ region ([0-9a-f]+) heap ([0-9a-f]+)", text)
+    if not m:
+        return None
+    places = [("r", int(m.group(1), 16), 32), ("h", int(m.group(2), 16), 4)]
+    story, step = {}, None
+    for line in text[m.end():].split("\n"):
+        line = KLOG.sub("", line.strip())
+        # After the shell's prompt, when it is a background program's line.
+        s = re.search(r"(step \d+: .*)", line)
+        if s:
+            step = s.group(1)
+            story[step] = []
+            continue
+        a = MAPS_LINE.match(line)
+        if not a or step is None:
+            continue
+        lo, hi = int(a.group(1), 16), int(a.group(2), 16)
+        for tag, base, pages in places:
+            end = base + pages * 4096
+            if lo < end and hi > base:
+                story[step].append("%s %d-%d %s" % (tag, (max(lo, base) - base) // 4096,
+                                                    (min(hi, end) - base) // 4096, a.group(3)))
+    return story
+
+
+def areas_script():
+    """Type `maps PID` at each step user/areas pauses at."""
+    seen = {}
+
+    def remember(m):
+        seen["pid"] = m.group(1)
+        return "maps %s\r" % seen["pid"]
+    script = [(r"pagoda> ", "run /bin/areas &\r"),
+              (r"areas: pid (\d+)", lambda m: (seen.update(pid=m.group(1)), "")[1]),
+              (r"step 1: [^\n]*\n", lambda m: "maps %s\r" % seen["pid"])]
+    for k in range(2, 20):
+        script.append((r"step %d: [^\n]*\n" % k, lambda m: "maps %s\r" % seen["pid"]))
+    script.append((r"areas: done", "poweroff\r"))
+    return script
+
+
+def check_areas(ctx, arch, b, want):
+    got = area_story(b.clean_text())
+    diff = []
+    for step in want:
+        if (got or {}).get(step) != want[step]:
+            diff.append("%s: linux %s, pagoda %s" % (step, want[step], (got or {}).get(step)))
+    ctx.tally.check("system:areas.%s.like-linux" % arch, got is not None and not diff and
+                    len(got) == len(want), "%s (log %s)" % ("; ".join(diff[:4]), rel(b.log)))
+
+
+@unit("system-areas", "system", needs=["x86_64", "arm64-virt"])
+def areas(ctx):
+    """mmap, munmap, mprotect (PROT_NONE too), mremap and brk split and merge
+    areas as Linux does: `maps PID` after each step against the host's
+    /proc/self/maps of the same binary (x86-64, arm64 virt)"""
+    r = subprocess.run([AREAS_BIN, "proc"], capture_output=True, text=True, timeout=60)
+    want = area_story(r.stdout)
+    ctx.tally.check("system:areas.host-run", r.returncode == 0 and want and len(want) == 19,
+                    "the host's run of %s exited %d" % (rel(AREAS_BIN), r.returncode))
+    if not want:
+        return
+    b = ctx.boot(ctx.x86_cmd(cmdline="panic=-1"), "system-areas-x86_64", 180, areas_script())
+    check_areas(ctx, "x86_64", b, want)
+    b = ctx.boot(ctx.arm64_cmd("virt", "panic=-1"), "system-areas-arm64-virt", 180,
+                 areas_script())
+    check_areas(ctx, "arm64-virt", b, want)
