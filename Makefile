@@ -81,7 +81,7 @@ $(DEPS_STAMP): tools/install-deps.sh
 include boot/pi4/sdcard.mk
 include arch/$(ARCH)/build.mk
 
-KERNEL_DIRS := kernel kernel/cr kernel/sched kernel/locking kernel/time kernel/power lib mm mm/lab dma drivers/tty \
+KERNEL_DIRS := kernel shell bench kernel/cr kernel/sched kernel/locking kernel/time kernel/power lib mm mm/lab dma drivers/tty \
 	block block/partitions block/dm drivers/block drivers/block/null_blk \
 	drivers/base drivers/pci drivers/virtio drivers/mmc
 KSRCS := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)) $(ARCH_CSRCS)
@@ -216,7 +216,7 @@ HOST_INC := -include tests/host/host_prefix.h -Iinclude -Itests/host/include
 
 # Hibernation's memory bitmaps (kernel/power/): pure code, both layouts.
 HOST_POWER := kernel/power/memory_bitmap.c kernel/power/bitmap_list.c kernel/power/swsusp_free.c \
-	kernel/power/bitmap_bench.c
+	bench/bitmap_bench.c
 # The block layer's pure parts (splitting, merging, tags, partition parsers).
 PART_SRCS := block/partitions/check.c block/partitions/msdos.c block/partitions/efi.c
 BLOCK_PURE_SRCS := block/blk-merge.c block/blk-settings.c block/blk-mq-tag.c $(PART_SRCS)

@@ -29,7 +29,7 @@
 #include <pagoda/time.h>
 #include <pagoda/vmalloc.h>
 
-#include "../../drivers/block/null_blk/null_blk.h"
+#include <pagoda/null_blk.h>
 #include "dm-snap-format.h"
 
 static struct nullb *dmt_nullb(struct ktest *t, u64 size_mb)

@@ -13,8 +13,8 @@
 #include <pagoda/shell.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
-#include "internal.h"
-#include "policy.h"
+#include "../mm/internal.h"
+#include "../mm/policy.h"
 
 #define KB(pages) ((unsigned long)((pages) * (PAGE_SIZE / 1024)))
 
