@@ -65,7 +65,7 @@ DEPS_STAMP := build/.deps-ok
 
 .PHONY: all run debug test bench bench-host experiment iso host-test deps clean kernel fuzz lab grade \
 	fuzz-page-alloc test-build-x86_64 test-build-host test-build-arm64-virt test-build-arm64-pi4 fuzz-partitions \
-	fuzz-virtqueue dm-crash
+	fuzz-virtqueue dm-crash selftests
 all: kernel
 
 deps: $(DEPS_STAMP)
@@ -418,6 +418,11 @@ test: $(DEPS_STAMP)
 	@$(if $(filter FAILED,$(TEST_BUILDS)),exit 2)
 	@$(foreach b,$(TEST_BUILDS),$(MAKE) --no-print-directory test-build-$(b) &&) true
 	@$(PY) tests/harness.py --only '$(ONLY)' --pi4-dtb $(PI4_DTB) --accel $(ACCEL)
+
+# Linux's own selftests (Debian's linux-source-6.1) on x86-64 and arm64 virt,
+# each beside the host's result for the same binary (docs/userland.md).
+selftests: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory test ONLY=selftests
 
 # dm-snapshot crash consistency, many times (make test runs 2): QEMU killed at
 # random writes, seeds printed; DM_CRASH_SEED= repeats a run.

@@ -190,6 +190,11 @@ int process_exec_env(struct process *p, const char *path, int argc,
 		*why = "not a regular file";
 		return -EACCES;
 	}
+	if (!(f->mode & 0111)) {
+		/* Linux's may_open(): not even root runs a file with no execute bit. */
+		*why = "no execute permission";
+		return -EACCES;
+	}
 	info = kmalloc(sizeof(*info), GFP_KERNEL);
 	if (!info)
 		return -ENOMEM;
@@ -262,10 +267,13 @@ int process_execve(const char *path, int argc, const char *const *argv,
 	 * go), and with no preemption in between, whose switch would load
 	 * p->mm half swapped.
 	 */
+	mutex_lock(&p->mmap_lock);
 	preempt_disable();
 	arch_switch_mm(&init_mm);
 	SWAP(p->mm, np->mm);
 	SWAP(p->vmas, np->vmas);
+	SWAP(p->mm_rb, np->mm_rb);
+	SWAP(p->map_count, np->map_count);
 	p->brk_start = np->brk_start;
 	p->brk = np->brk;
 	p->mmap_base = np->mmap_base;
@@ -274,6 +282,7 @@ int process_execve(const char *path, int argc, const char *const *argv,
 	p->stack = np->stack;
 	arch_switch_mm(&p->mm);
 	preempt_enable();
+	mutex_unlock(&p->mmap_lock);
 	process_destroy(np);
 	strlcpy(p->name, base ? base + 1 : path, sizeof(p->name));
 	strlcpy(current->name, p->name, sizeof(current->name));

@@ -509,3 +509,92 @@ long sys_readlink(const unsigned long *args)
 	return sys_readlinkat(at);
 }
 #endif
+
+#define AT_EACCESS 0x200
+#define R_OK 4
+#define W_OK 2
+#define X_OK 1
+
+/*
+ * May the caller (root, always) do mode to rf? Root reads anything and
+ * runs anything with an execute bit (or searches a directory); writing
+ * is -EROFS on this read-only file system for files, directories and
+ * links, as Linux's inode_permission() answers.
+ */
+static int ramfs_access(const struct ramfs_file *rf, unsigned long mode)
+{
+	unsigned int type = rf->mode & CPIO_S_IFMT;
+
+	if ((mode & W_OK) && (type == CPIO_S_IFREG || type == CPIO_S_IFDIR || type == CPIO_S_IFLNK))
+		return -EROFS;
+	if ((mode & X_OK) && type != CPIO_S_IFDIR && !(rf->mode & 0111))
+		return -EACCES;
+	return 0;
+}
+
+static long do_faccessat(long dirfd, u64 upath, unsigned long mode, unsigned long flags)
+{
+	const struct ramfs_file *rf;
+	char path[PATH_MAX];
+	int err;
+
+	if (mode & ~7UL)
+		return -EINVAL;
+	if (flags & ~(unsigned long)(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	err = at_path(dirfd, upath, path);
+	if (err)
+		return err;
+	if (!path[0]) {
+		struct file *f = (flags & AT_EMPTY_PATH) ? fd_file(dirfd) : NULL;
+
+		if (!(flags & AT_EMPTY_PATH))
+			return -ENOENT;
+		if (!f)
+			return -EBADF;
+		if (f->kind == FILE_RAMFS)
+			return ramfs_access(f->rf, mode);
+		return (mode & X_OK) ? -EACCES : 0; /* the console, a pipe: no execute bits */
+	}
+	rf = (flags & AT_SYMLINK_NOFOLLOW) ? ramfs_lookup_nofollow(path) : ramfs_lookup(path);
+	if (!rf)
+		return -ENOENT;
+	return ramfs_access(rf, mode);
+}
+
+/* faccessat(dirfd, path, mode): the system call has no flags argument (libc's does). */
+long sys_faccessat(const unsigned long *args)
+{
+	return do_faccessat((long)args[0], args[1], args[2], 0);
+}
+
+/* faccessat2(dirfd, path, mode, flags): AT_EACCESS changes nothing for a lone root. */
+long sys_faccessat2(const unsigned long *args)
+{
+	return do_faccessat((long)args[0], args[1], args[2], args[3]);
+}
+
+#ifdef __x86_64__
+/* x86-64's open(path, flags, mode), which musl's open() and fopen() call. */
+long sys_open(const unsigned long *args)
+{
+	const unsigned long at[4] = { (unsigned long)AT_FDCWD, args[0], args[1], args[2] };
+
+	return sys_openat(at);
+}
+
+/* creat(path, mode): open(path, O_CREAT | O_WRONLY | O_TRUNC, mode). */
+long sys_creat(const unsigned long *args)
+{
+	const unsigned long at[4] = { (unsigned long)AT_FDCWD, args[0], O_CREAT | 1 | O_TRUNC,
+				      args[1] };
+
+	return sys_openat(at);
+}
+
+/* access(path, mode): faccessat from the current directory. */
+long sys_access(const unsigned long *args)
+{
+	return do_faccessat(AT_FDCWD, args[0], args[1], 0);
+}
+#endif

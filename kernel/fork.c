@@ -43,7 +43,7 @@
 /* Copy one area: kernel pages mapped again, the process's own copied. */
 static int copy_vma(struct process *c, struct process *p, const struct vm_area *v)
 {
-	unsigned int prot = v->prot & (PROT_WRITE | PROT_EXEC);
+	unsigned int prot = v->prot & (PROT_WRITE | PROT_EXEC | PROT_NOACCESS);
 	unsigned int n = (unsigned int)((v->end - v->start) / PAGE_SIZE);
 	int err;
 

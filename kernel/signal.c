@@ -132,6 +132,12 @@ static void signal_post(struct process *p, int sig, int sender)
 		wake_up_process(p->task); /* out of any wait: it must notice */
 }
 
+/* From the kernel's own events (an interval timer, in interrupt context). */
+void signal_send_kernel(struct process *p, int sig)
+{
+	signal_post(p, sig, 0);
+}
+
 void siginfo_layout(u8 info[128], const struct ksiginfo *k)
 {
 	memset(info, 0, 128);

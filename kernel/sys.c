@@ -78,9 +78,36 @@ long sys_prlimit64(const unsigned long *args)
 	return args[2] ? -EPERM : 0;
 }
 
-/* Sleep for a timespec; the time left is always 0 (no signal interrupts a sleep yet). */
+/*
+ * rseq(2) registration, which glibc tries at every program's start: Pagoda
+ * answers as a Linux built without CONFIG_RSEQ does, -ENOSYS, and glibc
+ * carries on without it (sched_getcpu() then asks the kernel or the
+ * vDSO). Registering would oblige the kernel to keep the area's cpu_id
+ * current at every return to user mode and to restart critical sections
+ * a preemption cut, which nothing here does yet. No log line: the answer
+ * is deliberate, not a missing handler.
+ */
+long sys_rseq(const unsigned long *args)
+{
+	(void)args;
+	return -ENOSYS;
+}
+
+/* A signal to act on (a kill, or one with a handler and not blocked) ends a sleep early. */
+static bool sleep_interrupted(const struct process *p)
+{
+	return p && (READ_ONCE(p->pending_kill) ||
+		     (__atomic_load_n(&p->sigpending, __ATOMIC_ACQUIRE) & ~p->sigmask));
+}
+
+/*
+ * Sleep for a timespec. A signal (SIGALRM from alarm(), say) ends it with
+ * -EINTR and, for a relative sleep, the time left, as Linux's nanosleep
+ * answers when a handler ran (SA_RESTART does not restart it there either).
+ */
 static long sleep_ts(u64 uts, u64 urem, bool absolute, int clock)
 {
+	struct process *p = current_process();
 	s64 ts[2];
 	u64 ns;
 
@@ -95,16 +122,22 @@ static long sleep_ts(u64 uts, u64 urem, bool absolute, int clock)
 		ns = ns > now ? ns - now : 0;
 	}
 	while (ns) {
-		set_current_state(TASK_UNINTERRUPTIBLE);
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (sleep_interrupted(p)) {
+			set_current_state(TASK_RUNNING);
+			break;
+		}
 		ns = schedule_timeout(ns);
 	}
+	if (!ns)
+		return 0;
 	if (urem && !absolute) {
-		s64 zero[2] = { 0, 0 };
+		s64 left[2] = { (s64)(ns / NSEC_PER_SEC), (s64)(ns % NSEC_PER_SEC) };
 
-		if (copy_to_user(urem, zero, sizeof(zero)))
+		if (copy_to_user(urem, left, sizeof(left)))
 			return -EFAULT;
 	}
-	return 0;
+	return -EINTR;
 }
 
 long sys_nanosleep(const unsigned long *args)

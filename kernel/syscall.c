@@ -66,14 +66,22 @@ static long sys_brk(const unsigned long *args)
 #define LINUX_PROT_WRITE 2
 #define LINUX_PROT_EXEC 4
 
+/* An area's PROT_* for mmap's and mprotect's prot (PROT_NONE: PROT_NOACCESS). */
+static unsigned int linux_prot(unsigned long prot)
+{
+	if (!(prot & 7))
+		return PROT_NOACCESS;
+	return (prot & LINUX_PROT_WRITE ? PROT_WRITE : 0) |
+	       (prot & LINUX_PROT_EXEC ? PROT_EXEC : 0);
+}
+
 /* mmap(2): private anonymous memory only, so far. */
 static long sys_mmap(const unsigned long *args)
 {
 	struct process *p = current_process();
 	u64 addr = args[0], len = ALIGN_UP(args[1], PAGE_SIZE);
 	unsigned long prot = args[2], flags = args[3];
-	unsigned int kprot = (prot & LINUX_PROT_WRITE ? PROT_WRITE : 0) |
-			     (prot & LINUX_PROT_EXEC ? PROT_EXEC : 0);
+	unsigned int kprot = linux_prot(prot);
 	int err;
 
 	if (!args[1] || len < args[1])
@@ -102,13 +110,12 @@ static long sys_munmap(const unsigned long *args)
 	return process_unmap(current_process(), addr, addr + len);
 }
 
-/* mprotect(2) on the program's anonymous areas (PROT_NONE: read-only here). */
+/* mprotect(2) on the program's anonymous areas (PROT_NONE: readable still, mm/mmap.c). */
 static long sys_mprotect(const unsigned long *args)
 {
 	u64 addr = args[0], len = ALIGN_UP(args[1], PAGE_SIZE);
 	unsigned long prot = args[2];
-	unsigned int kprot = (prot & LINUX_PROT_WRITE ? PROT_WRITE : 0) |
-			     (prot & LINUX_PROT_EXEC ? PROT_EXEC : 0);
+	unsigned int kprot = linux_prot(prot);
 
 	if (!IS_ALIGNED(addr, PAGE_SIZE) || len < args[1] || (prot & ~7UL))
 		return -EINVAL;
@@ -133,66 +140,6 @@ static long sys_mremap(const unsigned long *args)
 		return -EFAULT;
 	return process_mremap(current_process(), args[0], args[1], args[2],
 			      flags & MREMAP_MAYMOVE, flags & MREMAP_FIXED, args[4]);
-}
-
-#define CLOCK_REALTIME 0
-#define CLOCK_MONOTONIC 1
-#define CLOCK_MONOTONIC_RAW 4
-#define CLOCK_REALTIME_COARSE 5
-#define CLOCK_MONOTONIC_COARSE 6
-#define CLOCK_BOOTTIME 7
-
-static int clock_ns(unsigned long clk, u64 *ns)
-{
-	switch (clk) {
-	case CLOCK_REALTIME:
-	case CLOCK_REALTIME_COARSE:
-		*ns = ktime_get_ns() + realtime_offset_ns();
-		return 0;
-	case CLOCK_MONOTONIC:
-	case CLOCK_MONOTONIC_RAW:
-	case CLOCK_MONOTONIC_COARSE:
-	case CLOCK_BOOTTIME:
-		*ns = ktime_get_ns();
-		return 0;
-	}
-	return -EINVAL;
-}
-
-static long sys_clock_gettime(const unsigned long *args)
-{
-	u64 ns, ts[2];
-	int err = clock_ns(args[0], &ns);
-
-	if (err)
-		return err;
-	ts[0] = ns / NSEC_PER_SEC;
-	ts[1] = ns % NSEC_PER_SEC;
-	return copy_to_user(args[1], ts, sizeof(ts)) ? -EFAULT : 0;
-}
-
-static long sys_clock_getres(const unsigned long *args)
-{
-	u64 ns, ts[2] = { 0, 1 };
-	int err = clock_ns(args[0], &ns);
-
-	if (err)
-		return err;
-	if (args[1] && copy_to_user(args[1], ts, sizeof(ts)))
-		return -EFAULT;
-	return 0;
-}
-
-static long sys_gettimeofday(const unsigned long *args)
-{
-	u64 ns, tv[2];
-
-	clock_ns(CLOCK_REALTIME, &ns);
-	tv[0] = ns / NSEC_PER_SEC;
-	tv[1] = ns % NSEC_PER_SEC / 1000;
-	if (args[0] && copy_to_user(args[0], tv, sizeof(tv)))
-		return -EFAULT;
-	return 0;
 }
 
 /* struct utsname: six fields of 65 bytes. */
@@ -316,7 +263,18 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_rt_sigreturn] = sys_rt_sigreturn,
 	[__NR_tgkill] = sys_tgkill,
 	[__NR_tkill] = sys_tkill,
+	[__NR_getitimer] = sys_getitimer,
+	[__NR_setitimer] = sys_setitimer,
+	[__NR_sched_getaffinity] = sys_sched_getaffinity,
+	[__NR_sched_setaffinity] = sys_sched_setaffinity,
+	[__NR_rseq] = sys_rseq,
+	[__NR_faccessat] = sys_faccessat,
+	[__NR_faccessat2] = sys_faccessat2,
 #ifdef __x86_64__
+	[__NR_open] = sys_open,
+	[__NR_creat] = sys_creat,
+	[__NR_access] = sys_access,
+	[__NR_alarm] = sys_alarm,
 	[__NR_dup2] = sys_dup2,
 	[__NR_pipe] = sys_pipe,
 	[__NR_fork] = sys_fork,
@@ -326,6 +284,19 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_lstat] = sys_lstat,
 	[__NR_readlink] = sys_readlink,
 #endif
+};
+
+/*
+ * The calls that change a process's areas run under its mmap_lock, as
+ * Linux's take mmap_write_lock(): the shell's maps may be reading them.
+ * None of them copies to or from user memory meanwhile.
+ */
+static const bool changes_areas[NR_syscalls] = {
+	[__NR_brk] = true,
+	[__NR_mmap] = true,
+	[__NR_munmap] = true,
+	[__NR_mprotect] = true,
+	[__NR_mremap] = true,
 };
 
 static unsigned long reported[NR_syscalls / 64 + 1];
@@ -351,7 +322,11 @@ long syscall_dispatch(unsigned long nr, const unsigned long args[6])
 		p->nr_syscalls++;
 		signal_check_pending();
 	}
-	if (nr < NR_syscalls && sys_call_table[nr]) {
+	if (nr < NR_syscalls && sys_call_table[nr] && p && changes_areas[nr]) {
+		mutex_lock(&p->mmap_lock);
+		ret = sys_call_table[nr](args);
+		mutex_unlock(&p->mmap_lock);
+	} else if (nr < NR_syscalls && sys_call_table[nr]) {
 		ret = sys_call_table[nr](args);
 	} else {
 		report_unknown(nr);

@@ -30,8 +30,9 @@ void process_ps_print(void)
 
 /*
  * maps PID: one line per area as Linux's /proc/PID/maps prints it
- * (start-end perms offset dev inode name); everything here is anonymous
- * or the kernel's vDSO pages, so offset, device and inode are 0.
+ * (start-end perms offset dev inode, then the name from column 74, or a
+ * trailing space when there is none); everything here is anonymous or
+ * the kernel's vDSO pages, so offset, device and inode are 0.
  */
 static int cmd_maps(int argc, char **argv)
 {
@@ -44,20 +45,28 @@ static int cmd_maps(int argc, char **argv)
 	list_for_each_entry(p, &process_list, all)
 		if ((u64)p->pid == pid && !p->zombie)
 			found = p;
+	if (found)
+		mutex_lock(&found->mmap_lock);
 	for (struct vm_area *v = found ? found->vmas : NULL; v; v = v->next) {
-		u64 heap_lo = ALIGN_UP(found->brk_start, PAGE_SIZE);
-		u64 heap_hi = ALIGN_UP(found->brk, PAGE_SIZE);
 		const char *name = v->name;
+		char line[160];
+		int n;
 
-		if (!name && heap_hi > heap_lo && v->start >= heap_lo && v->end <= heap_hi)
+		/* Linux's rules: the heap is any area meeting [start_brk, brk]. */
+		if (!name && v->start <= found->brk && v->end >= found->brk_start &&
+		    found->brk > found->brk_start)
 			name = "[heap]";
 		else if (!name && v->start <= found->stack && found->stack < v->end)
 			name = "[stack]";
-		kprintf("%08llx-%08llx r%c%cp 00000000 00:00 0%s%s\n",
-			(unsigned long long)v->start, (unsigned long long)v->end,
-			v->prot & PROT_WRITE ? 'w' : '-', v->prot & PROT_EXEC ? 'x' : '-',
-			name ? "                          " : "", name ? name : "");
+		n = snprintf(line, sizeof(line), "%08llx-%08llx %c%c%cp 00000000 00:00 0 ",
+			     (unsigned long long)v->start, (unsigned long long)v->end,
+			     v->prot & PROT_NOACCESS ? '-' : 'r', v->prot & PROT_WRITE ? 'w' : '-',
+			     v->prot & PROT_EXEC ? 'x' : '-');
+		/* A name starts in column 74 (seq_pad to 25 + 6 * sizeof(void *) - 1, a space). */
+		kprintf("%s%*s%s\n", line, name && n < 73 ? 73 - n : 0, "", name ? name : "");
 	}
+	if (found)
+		mutex_unlock(&found->mmap_lock);
 	mutex_unlock(&process_lock);
 	if (!found) {
 		kprintf("maps: no process %llu\n", (unsigned long long)pid);

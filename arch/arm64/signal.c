@@ -14,8 +14,8 @@
  *	             backtrace from the handler goes through
  *
  * The handler starts with x0 = signal, x1 = &siginfo, x2 = &ucontext and
- * x30 = sa_restorer (SA_RESTORER; Linux would otherwise use its vDSO's
- * trampoline, which Pagoda's vDSO does not have yet). rt_sigreturn reads
+ * x30 = sa_restorer, or without SA_RESTORER (glibc never sets it) the
+ * vDSO's __kernel_rt_sigreturn, as Linux does. rt_sigreturn reads
  * it all back from the stack pointer, trusting nothing: the saved PSTATE
  * must be EL0t with no exception masks, and the FP record must be the one
  * it wrote.
@@ -26,6 +26,7 @@
 #include <pagoda/string.h>
 #include <pagoda/uaccess.h>
 #include <asm/arm64.h>
+#include VDSO_OFFSETS /* VDSO_RT_SIGRETURN_OFFSET, made from the vDSO image (user/user.mk) */
 
 #define FPSIMD_MAGIC 0x46508001
 #define PSR_MODE_MASK 0xf
@@ -72,14 +73,19 @@ int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
 {
 	struct rt_sigframe64 *f = kzalloc(sizeof(*f), GFP_KERNEL); /* 4.7 KiB: not on the stack */
 	struct fpsimd_record rec = { .magic = FPSIMD_MAGIC, .size = sizeof(rec) };
-	u64 record, frame, fr[2] = { regs->regs[29], regs->regs[30] };
+	u64 record, frame, ret, fr[2] = { regs->regs[29], regs->regs[30] };
+	struct process *p = current_process();
 	int err;
 
 	if (!f)
 		return -ENOMEM;
-	if (!(ka->flags & SA_RESTORER) || !ka->restorer) {
+	if ((ka->flags & SA_RESTORER) && ka->restorer) {
+		ret = ka->restorer;
+	} else if (p && p->vdso_base) {
+		ret = p->vdso_base + VDSO_RT_SIGRETURN_OFFSET;
+	} else {
 		kfree(f);
-		return -EINVAL; /* nowhere for the handler to return to (no vDSO trampoline yet) */
+		return -EINVAL; /* nowhere for the handler to return to: the vDSO is unmapped */
 	}
 	record = (regs->sp - sizeof(fr)) & ~15ULL;
 	frame = (record - sizeof(*f)) & ~15ULL;
@@ -105,7 +111,7 @@ int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
 	regs->regs[1] = frame + __builtin_offsetof(struct rt_sigframe64, info);
 	regs->regs[2] = frame + __builtin_offsetof(struct rt_sigframe64, uc);
 	regs->regs[29] = record;
-	regs->regs[30] = ka->restorer;
+	regs->regs[30] = ret;
 	return 0;
 }
 

@@ -12,20 +12,35 @@
 #include <pagoda/arch.h>
 #include <pagoda/list.h>
 #include <pagoda/signal.h>
+#include <pagoda/spinlock.h>
+#include <pagoda/timer.h>
 #include <pagoda/types.h>
 #include <pagoda/wait.h>
 #include <pagoda/mutex.h>
+#include <pagoda/rbtree.h>
 #include <pagoda/workqueue.h>
 
 struct task;
 struct ramfs_file;
 
-/* A mapped range [start, end) of anonymous, zeroed memory. */
+/*
+ * A mapped range [start, end) of anonymous, zeroed memory, or of the
+ * kernel's pages (mm/mmap.c): Linux's vm_area_struct. A process's areas
+ * never overlap; they are in a red-black tree by address (find_vma()) and
+ * on a list in address order (next).
+ */
+/*
+ * An area's PROT_NONE (with none of PROT_WRITE/PROT_EXEC): the program may
+ * not touch it. Areas only: the page tables never see this bit.
+ */
+#define PROT_NOACCESS 0x100u
+
 struct vm_area {
 	u64 start, end;
-	unsigned int prot; /* PROT_* including PROT_USER */
+	unsigned int prot; /* PROT_* including PROT_USER, or PROT_NOACCESS */
 	const char *name;  /* "[vdso]", "[vvar]": kernel pages, never freed; NULL: anonymous */
 	struct vm_area *next;
+	struct rb_node rb;
 };
 
 #define NR_OPEN 16
@@ -54,6 +69,14 @@ struct process {
 	struct arch_user_state ustate;
 	struct mm_struct mm;
 	struct vm_area *vmas; /* sorted by address */
+	struct rb_root mm_rb; /* the same areas, by address */
+	unsigned int map_count; /* how many */
+	/*
+	 * Held while the areas change (the memory system calls, exec's swap,
+	 * exit) and by anyone else reading them (the shell's maps): Linux's
+	 * mmap_lock. Never held across a copy to or from user memory.
+	 */
+	struct mutex mmap_lock;
 	struct task *task;
 	u64 entry, stack, arg;
 	u64 brk_start, brk;   /* the heap: [brk_start, brk), whole pages mapped */
@@ -86,6 +109,10 @@ struct process {
 	int pending_kill;             /* a fatal signal another process sent; 0: none */
 	u64 sigpending;               /* signals with a handler, waiting to be delivered */
 	int sigsender[_NSIG];         /* who sent each pending one (its pid) */
+	/* ITIMER_REAL (kernel/time/itimer.c): SIGALRM when it runs out, then every it_real_incr ns. */
+	struct timer_list it_real;
+	u64 it_real_incr;
+	spinlock_t itimer_lock;
 	/*
 	 * Checkpoint (kernel/cr/freeze.c): asked to stop at its next return
 	 * to user mode, and stopped there with cr_regs (on its kernel stack)
@@ -123,6 +150,9 @@ void process_files_copy(struct process *c, struct process *p);
 void process_files_close(struct process *p);
 /* The process table, for the shell's ps. */
 void process_ps_print(void);
+/* kernel/time/itimer.c: a new process's timer, disarmed; stopped for good at exit. */
+void itimer_init(struct process *p);
+void itimer_exit(struct process *p);
 /* Send sig to process pid from the kernel (the shell's kill): 0 or -ESRCH. */
 int kill_process(int pid, int sig);
 /* sig to pid and every process forked from it (a terminal's Ctrl-C). */
@@ -132,6 +162,10 @@ int kill_process_group(int pid, int sig);
 extern struct mutex process_lock;
 
 struct process *process_create(const char *name);
+/* The first area ending above addr (it may start above addr too), or NULL. */
+struct vm_area *find_vma(struct process *p, u64 addr);
+/* Unmap and free every area and its pages (the page tables stay). */
+void process_free_areas(struct process *p);
 /* May a process ask for bytes more of memory (Linux's overcommit heuristic)? */
 bool vm_enough_memory(u64 bytes);
 /* Map [va, va + size) of zeroed pages with prot | PROT_USER: 0 or -errno. */

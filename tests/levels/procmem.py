@@ -89,3 +89,79 @@ def memhostile(ctx):
     check_boot(ctx, "x86_64", b, want)
     b = ctx.boot(ctx.arm64_cmd("virt", cmdline), "system-memhostile-arm64-virt", 180)
     check_boot(ctx, "arm64-virt", b, want)
+
+
+AREAS_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "areas")
+MAPS_LINE = re.compile(r"^([0-9a-f]+)-([0-9a-f]+) ([-r][-w][-x][ps]) ")
+
+
+def area_story(text):
+    """user/areas's steps, each with the areas over its region and heap as
+    page ranges relative to them: {"step 3: ...": ["r 0-32 rw-p", ...]}."""
+    m = re.search(r"areas: pid \d+ region ([0-9a-f]+) heap ([0-9a-f]+)", text)
+    if not m:
+        return None
+    places = [("r", int(m.group(1), 16), 32), ("h", int(m.group(2), 16), 4)]
+    story, step = {}, None
+    for line in text[m.end():].split("\n"):
+        line = KLOG.sub("", line.strip())
+        # After the shell's prompt, when it is a background program's line.
+        s = re.search(r"(step \d+: .*)", line)
+        if s:
+            step = s.group(1)
+            story[step] = []
+            continue
+        a = MAPS_LINE.match(line)
+        if not a or step is None:
+            continue
+        lo, hi = int(a.group(1), 16), int(a.group(2), 16)
+        for tag, base, pages in places:
+            end = base + pages * 4096
+            if lo < end and hi > base:
+                story[step].append("%s %d-%d %s" % (tag, (max(lo, base) - base) // 4096,
+                                                    (min(hi, end) - base) // 4096, a.group(3)))
+    return story
+
+
+def areas_script():
+    """Type `maps PID` at each step user/areas pauses at."""
+    seen = {}
+
+    def remember(m):
+        seen["pid"] = m.group(1)
+        return "maps %s\r" % seen["pid"]
+    script = [(r"pagoda> ", "run /bin/areas &\r"),
+              (r"areas: pid (\d+)", lambda m: (seen.update(pid=m.group(1)), "")[1]),
+              (r"step 1: [^\n]*\n", lambda m: "maps %s\r" % seen["pid"])]
+    for k in range(2, 20):
+        script.append((r"step %d: [^\n]*\n" % k, lambda m: "maps %s\r" % seen["pid"]))
+    script.append((r"areas: done", "poweroff\r"))
+    return script
+
+
+def check_areas(ctx, arch, b, want):
+    got = area_story(b.clean_text())
+    diff = []
+    for step in want:
+        if (got or {}).get(step) != want[step]:
+            diff.append("%s: linux %s, pagoda %s" % (step, want[step], (got or {}).get(step)))
+    ctx.tally.check("system:areas.%s.like-linux" % arch, got is not None and not diff and
+                    len(got) == len(want), "%s (log %s)" % ("; ".join(diff[:4]), rel(b.log)))
+
+
+@unit("system-areas", "system", needs=["x86_64", "arm64-virt"])
+def areas(ctx):
+    """mmap, munmap, mprotect (PROT_NONE too), mremap and brk split and merge
+    areas as Linux does: `maps PID` after each step against the host's
+    /proc/self/maps of the same binary (x86-64, arm64 virt)"""
+    r = subprocess.run([AREAS_BIN, "proc"], capture_output=True, text=True, timeout=60)
+    want = area_story(r.stdout)
+    ctx.tally.check("system:areas.host-run", r.returncode == 0 and want and len(want) == 19,
+                    "the host's run of %s exited %d" % (rel(AREAS_BIN), r.returncode))
+    if not want:
+        return
+    b = ctx.boot(ctx.x86_cmd(cmdline="panic=-1"), "system-areas-x86_64", 180, areas_script())
+    check_areas(ctx, "x86_64", b, want)
+    b = ctx.boot(ctx.arm64_cmd("virt", "panic=-1"), "system-areas-arm64-virt", 180,
+                 areas_script())
+    check_areas(ctx, "arm64-virt", b, want)
