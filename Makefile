@@ -22,6 +22,9 @@ $(error ARCH=$(ARCH) is not one of ours: use ARCH=x86_64 or ARCH=arm64)
 endif
 ifeq ($(ARCH),x86_64)
 PLATFORM ?= pc
+ifneq ($(PLATFORM),pc)
+$(error ARCH=x86_64 has one PLATFORM, pc, not '$(PLATFORM)' (the Pi 4 is ARCH=arm64 PLATFORM=pi4))
+endif
 else
 PLATFORM ?= virt
 endif

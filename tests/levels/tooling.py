@@ -5,7 +5,7 @@ import os
 import subprocess
 import uuid
 
-from .common import ROOT, paths, rel, unit
+from .common import ROOT, accel, paths, rel, unit
 from .docs import make_env
 
 
@@ -21,7 +21,7 @@ BAD_KNOBS = [("ARCH=aarch64", "kernel", []), ("ACCEL=kvmm", "run", []),
              ("PLATFORM=pi3", "kernel", ["ARCH=arm64"]), ("BOOT=floppy", "run", []),
              ("SMP=300", "run", []), ("SMP=0", "run", []), ("MEM=1", "run", []), ("MACHINE=i440", "run", []),
              ("HMAT=64M", "run", ["ARCH=arm64"]), ("HMAT=4G", "run", []),
-             ("VDSO_LAYOUT=other", "kernel", [])]
+             ("VDSO_LAYOUT=other", "kernel", []), ("PLATFORM=rpi4", "run", [])]
 
 
 @unit("make-knobs", "host", needs=["x86_64"])
@@ -48,6 +48,32 @@ def grub_cfg(iso):
         return ""
     with open(out) as f:
         return f.read()
+
+
+@unit("accel-verdict-names-the-failure", "host", needs=["x86_64"])
+def accel_failure(ctx):
+    """the accelerator probe reads QEMU's "KVM internal error" report and names
+    the instruction and function KVM's emulator stopped at (as PVM's does at
+    crc32c_sse42's crc32q), so ACCEL=kvm is refused with what was seen"""
+    dis = subprocess.run(["objdump", "-d", paths.X86_KERNEL], capture_output=True,
+                         text=True).stdout
+    at = None
+    for line in dis.split("<crc32c_sse42>:", 1)[-1].splitlines():
+        f = line.split("\t")
+        if len(f) >= 3 and f[2].startswith("crc32q"):
+            at = int(f[0].strip().rstrip(":"), 16)
+            break
+    if not ctx.tally.check("accel:probe.crc32q-found", at is not None,
+                           "no crc32q in crc32c_sse42 of %s" % paths.X86_KERNEL):
+        return
+    report = ("KVM internal error. Suberror: 1\nextra data[0]: 0x0000000000000001\n"
+              "emulation failure\nRAX=ffffffff805f7a78 RBX=00000000ffffffff\n"
+              "RIP=%016x RFL=00000246 [---Z-P-] CPL=0\nCode=f2 48 0f 38 f1\n" % at)
+    why = accel.emulation_failure(report, paths.X86_KERNEL) or ""
+    ctx.tally.check("accel:probe.names-instruction", "crc32q" in why and "crc32c_sse42+" in why,
+                    "the verdict says %r" % why)
+    ctx.tally.check("accel:probe.no-report", accel.emulation_failure(
+        "pagoda: done\n", paths.X86_KERNEL) is None, "a clean boot was read as a failure")
 
 
 @unit("make-iso-cmdline", "host", needs=["x86_64"])
