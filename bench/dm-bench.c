@@ -28,9 +28,9 @@
 #include <pagoda/smp.h>
 #include <pagoda/string.h>
 
-#include "../../drivers/block/null_blk/null_blk.h"
-#include "../fio.h"
-#include "dm-snap.h"
+#include <pagoda/null_blk.h>
+#include "../shell/fio.h"
+#include "../block/dm/dm-snap.h"
 
 static u64 dmsnap_runtime_ms = 1000;
 PARAM_UINT("bench.dmsnap_runtime", dmsnap_runtime_ms, 100, 60000,

@@ -11,7 +11,6 @@
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
 
-#include "blk.h"
 
 static void format_size(u64 bytes, char *buf, size_t n)
 {
