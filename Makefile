@@ -39,6 +39,10 @@ HMAT ?=
 # virtio (default) or sdhci-pci on x86-64 and arm64 virt; raspi4b: SD slots.
 DISK ?=
 DISKS ?=
+# Your own files in the initramfs (make run): INITRD=archive.cpio (newc),
+# ADD='host-path[=/name] ...' (default /bin/BASENAME).
+INITRD ?=
+ADD ?=
 DISK_BUS ?= virtio
 ifeq ($(filter auto kvm tcg,$(ACCEL)),)
 $(error ACCEL=$(ACCEL) is not an accelerator: use ACCEL=auto, kvm or tcg)
@@ -170,7 +174,8 @@ QEMU_RUN = $(PY) tools/qemu.py --arch $(ARCH) --platform $(PLATFORM) \
 	--boot $(BOOT) --machine $(MACHINE) --smp $(SMP) --mem $(MEM) --kernel $(RUN_KERNEL) \
 	--iso $(B)/pagoda.iso --cmdline "$$CMDLINE" --accel $(ACCEL) $(ARCH_RUN_ARGS) \
 	$(if $(HMAT),--hmat-cache $(HMAT)) \
-	$(foreach d,$(DISK) $(DISKS),--disk $(d)) --disk-bus $(DISK_BUS)
+	$(foreach d,$(DISK) $(DISKS),--disk $(d)) --disk-bus $(DISK_BUS) \
+	$(if $(INITRD),--initrd $(INITRD)) $(foreach f,$(ADD),--add $(f))
 
 run: kernel $(if $(filter bios uefi,$(BOOT)),iso) $(ARCH_RUN_DEPS)
 	@$(QEMU_RUN)

@@ -114,6 +114,7 @@ void start_kernel(void)
 
 	/* Buses and devices: PCI, virtio, SD hosts (drivers/). */
 	drivers_init();
+	swiotlb_restricted_report_unmatched();
 	boot_mark("devices");
 	cr_init(); /* the vDSO's symbol table for restore, read once (kernel/cr/) */
 
