@@ -183,19 +183,6 @@ void swiotlb_flush_grow(void)
 		flush_work(&swiotlb_grow_work);
 }
 
-static void k_noop(void *info)
-{
-}
-
-/*
- * Pool-list walks run with interrupts off: once every CPU has taken an
- * interrupt (this IPI), each walk that began before has ended.
- */
-static void k_synchronize(struct io_tlb_mem *mem)
-{
-	on_each_cpu(k_noop, NULL, true);
-}
-
 const struct io_tlb_ops swiotlb_kernel_ops = {
 	.alloc_pages = k_alloc_pages,
 	.free_pages = k_free_pages,
@@ -204,7 +191,6 @@ const struct io_tlb_ops swiotlb_kernel_ops = {
 	.phys_to_virt = k_phys_to_virt,
 	.this_cpu = k_this_cpu,
 	.schedule_grow = k_schedule_grow,
-	.synchronize = k_synchronize,
 };
 
 /* Linux's default: one area per possible CPU, a power of two. */

@@ -223,35 +223,6 @@ static int dm_add_exception(void *ctx, chunk_t old_chunk, chunk_t new_chunk)
 	return 0;
 }
 
-/* ------------------------------------------------------------ bio lists */
-
-struct bio_list {
-	struct bio *head, *tail;
-};
-
-static void bio_list_add(struct bio_list *bl, struct bio *bio)
-{
-	bio->bi_next = NULL;
-	if (bl->tail)
-		bl->tail->bi_next = bio;
-	else
-		bl->head = bio;
-	bl->tail = bio;
-}
-
-static struct bio *bio_list_pop(struct bio_list *bl)
-{
-	struct bio *bio = bl->head;
-
-	if (bio) {
-		bl->head = bio->bi_next;
-		if (!bl->head)
-			bl->tail = NULL;
-		bio->bi_next = NULL;
-	}
-	return bio;
-}
-
 /* --------------------------------------------------- pending exceptions */
 
 struct dm_snap_pending_exception {

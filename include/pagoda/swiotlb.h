@@ -73,12 +73,6 @@ struct io_tlb_ops {
 	unsigned int (*this_cpu)(void);
 	/* Ask for swiotlb_dyn_alloc() to run later in process context. */
 	void (*schedule_grow)(struct io_tlb_mem *mem);
-	/*
-	 * Return once every pool-list walk that was under way has ended
-	 * (walks run with interrupts off; the kernel waits for each CPU to
-	 * take an IPI). NULL: there are no concurrent walkers.
-	 */
-	void (*synchronize)(struct io_tlb_mem *mem);
 };
 
 struct io_tlb_mem {
