@@ -49,10 +49,12 @@ struct vm_area {
  * An open file description (kernel/file.c): what a descriptor points at,
  * shared by the descriptors dup and fork make (refs counts them all). The
  * console (fds 0-2 at start: reads end-of-file, writes print), a file of
- * the read-only initramfs, or one end of a pipe (kernel/pipe.c).
+ * the read-only initramfs, one end of a pipe (kernel/pipe.c), or a
+ * memory device such as /dev/null (drivers/char/mem.c).
  */
-enum file_kind { FILE_CONSOLE, FILE_RAMFS, FILE_PIPE };
+enum file_kind { FILE_CONSOLE, FILE_RAMFS, FILE_PIPE, FILE_CHR };
 struct pipe;
+struct chrdev;
 
 struct file {
 	enum file_kind kind;
@@ -62,6 +64,8 @@ struct file {
 	const struct ramfs_file *rf;
 	u64 pos;
 	struct pipe *pipe;
+	const struct chrdev *chr;    /* FILE_CHR: /dev/null and the like (drivers/char/mem.c) */
+	bool can_read, can_write;    /* FILE_CHR: what the open's access mode allows */
 };
 
 struct process {

@@ -2,7 +2,8 @@
  * The system calls ordinary Linux programs make through their libc and
  * that Pagoda once lacked: x86-64's open/creat/access (musl uses them),
  * alarm and setitimer (SIGALRM), the CPU-affinity calls, the CPU-time
- * clocks, CLOCK_TAI, the coarse clocks read both ways, and sysinfo. An ordinary C
+ * clocks, CLOCK_TAI, the coarse clocks read both ways, sysinfo, and the
+ * memory devices (/dev/null, /dev/zero, /dev/full, /dev/urandom). An ordinary C
  * program, built unmodified against musl and glibc; every expectation was
  * first checked by running it on Linux (docs/userland.md):
  *
@@ -18,7 +19,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -238,6 +241,57 @@ static void system_info(void)
 	CHECK(syscall(SYS_sysinfo, (void *)1) < 0 && errno == EFAULT, "errno %d", errno);
 }
 
+/* /dev/null, /dev/zero, /dev/full, /dev/urandom opened by path. */
+static void devices(void)
+{
+	unsigned char buf[4096], other[64];
+	struct stat st;
+	FILE *f;
+	int fd, zeros = 1;
+
+	fd = open("/dev/null", O_RDWR);
+	CHECK(fd >= 0, "/dev/null: %s", strerror(errno));
+	CHECK(read(fd, buf, sizeof(buf)) == 0, "end of file");
+	CHECK(write(fd, buf, 100) == 100, "taken whole");
+	CHECK(lseek(fd, 100, SEEK_SET) == 0, "the position stays 0");
+	CHECK(fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 &&
+	      minor(st.st_rdev) == 3 && (st.st_mode & 0777) == 0666, "mode %o", st.st_mode);
+	close(fd);
+	fd = open("/dev/null", O_RDONLY);
+	errno = 0;
+	CHECK(write(fd, buf, 1) < 0 && errno == EBADF, "errno %d", errno);
+	close(fd);
+	CHECK(access("/dev/null", R_OK | W_OK) == 0, "%s", strerror(errno));
+	f = fopen("/dev/null", "w");
+	CHECK(f && fprintf(f, "gone\n") == 5 && fclose(f) == 0, "fopen w: %s", strerror(errno));
+
+	fd = open("/dev/zero", O_RDONLY);
+	CHECK(fd >= 0, "/dev/zero: %s", strerror(errno));
+	memset(buf, 0xff, sizeof(buf));
+	CHECK(read(fd, buf, sizeof(buf)) == sizeof(buf), "a whole read");
+	for (size_t i = 0; i < sizeof(buf); i++)
+		zeros &= !buf[i];
+	CHECK(zeros, "zeros");
+	CHECK(pread(fd, buf, 10, 12345) == 10, "pread: %s", strerror(errno));
+	close(fd);
+	CHECK(stat("/dev/zero", &st) == 0 && S_ISCHR(st.st_mode) && minor(st.st_rdev) == 5, "stat");
+
+	fd = open("/dev/full", O_RDWR);
+	CHECK(fd >= 0, "/dev/full: %s", strerror(errno));
+	errno = 0;
+	CHECK(write(fd, buf, 1) < 0 && errno == ENOSPC, "errno %d", errno);
+	CHECK(read(fd, buf, 16) == 16 && !buf[0] && !buf[15], "zeros");
+	close(fd);
+
+	fd = open("/dev/urandom", O_RDONLY);
+	CHECK(fd >= 0, "/dev/urandom: %s", strerror(errno));
+	CHECK(read(fd, buf, 64) == 64 && read(fd, other, 64) == 64, "reads");
+	CHECK(memcmp(buf, other, 64) != 0, "two reads differ");
+	close(fd);
+	errno = 0;
+	CHECK(open("/dev/no-such-device", O_RDONLY) < 0 && errno == ENOENT, "errno %d", errno);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -250,6 +304,7 @@ int main(int argc, char **argv)
 	affinity();
 	clocks();
 	system_info();
+	devices();
 	printf("calltest: %d failed\n", fails);
 	return fails;
 }
