@@ -6,6 +6,8 @@
  * single-user system would.
  */
 #include <pagoda/arch.h>
+#include <pagoda/mm.h>
+#include <pagoda/string.h>
 #include <pagoda/process.h>
 #include <pagoda/sched.h>
 #include <pagoda/smp.h>
@@ -76,6 +78,38 @@ long sys_prlimit64(const unsigned long *args)
 	if (args[3] && copy_to_user(args[3], lim, sizeof(lim)))
 		return -EFAULT;
 	return args[2] ? -EPERM : 0;
+}
+
+static void count_task(struct task *t, void *arg)
+{
+	(void)t;
+	(*(unsigned int *)arg)++;
+}
+
+/*
+ * sysinfo(info): uptime (whole seconds, rounded up as Linux's), memory in
+ * pages (mem_unit = the page size), the number of tasks (Linux's procs
+ * counts every thread, the kernel's too). No load average is kept and
+ * there is no swap: those are 0.
+ */
+long sys_sysinfo(const unsigned long *args)
+{
+	u8 info[112] = { 0 };
+	u64 ns = ktime_get_ns(), v;
+	unsigned int tasks = 0, unit = PAGE_SIZE;
+	u16 procs;
+
+	task_for_each(count_task, &tasks);
+	procs = (u16)MIN(tasks, 65535U);
+	v = ns / NSEC_PER_SEC + (ns % NSEC_PER_SEC ? 1 : 0);
+	memcpy(info + 0, &v, 8);   /* uptime */
+	v = totalram_pages();
+	memcpy(info + 32, &v, 8);  /* totalram */
+	v = nr_free_pages();
+	memcpy(info + 40, &v, 8);  /* freeram */
+	memcpy(info + 80, &procs, 2);
+	memcpy(info + 104, &unit, 4); /* mem_unit */
+	return copy_to_user(args[0], info, sizeof(info)) ? -EFAULT : 0;
 }
 
 /*

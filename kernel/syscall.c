@@ -268,6 +268,7 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_sched_getaffinity] = sys_sched_getaffinity,
 	[__NR_sched_setaffinity] = sys_sched_setaffinity,
 	[__NR_rseq] = sys_rseq,
+	[__NR_sysinfo] = sys_sysinfo,
 	[__NR_faccessat] = sys_faccessat,
 	[__NR_faccessat2] = sys_faccessat2,
 #ifdef __x86_64__

@@ -60,6 +60,7 @@ long sys_alarm(const unsigned long *args);
 long sys_sched_getaffinity(const unsigned long *args);
 long sys_sched_setaffinity(const unsigned long *args);
 long sys_rseq(const unsigned long *args);
+long sys_sysinfo(const unsigned long *args);
 /* kernel/file.c: x86-64's older file calls. */
 #ifdef __x86_64__
 long sys_open(const unsigned long *args);

@@ -50,6 +50,7 @@ LIBCS = {
 # (suite, name, sources, extra flags, arches, libcs): each as the suite's
 # own Makefile builds it (6.1), plus -static. None: every arch or libc.
 VDSO_FLAGS = ["-std=gnu99"]
+X86 = ["-m64", "-O2", "-g", "-std=gnu99", "-pthread", "-Wall", "-no-pie"]
 PROGRAMS = [
     ("vDSO", "vdso_test_gettimeofday", ["parse_vdso.c", "vdso_test_gettimeofday.c"],
      VDSO_FLAGS, None, None),
@@ -61,6 +62,19 @@ PROGRAMS = [
     # No C library at all: built once, with glibc's headers.
     ("vDSO", "vdso_standalone_test_x86", ["vdso_standalone_test_x86.c", "parse_vdso.c"],
      VDSO_FLAGS + ["-nostdlib", "-fno-asynchronous-unwind-tables", "-fno-stack-protector"],
+     ["x86_64"], ["glibc"]),
+    # Its own _start; glibc's sysinfo() only (its Makefile: no start files).
+    ("size", "get_size", ["get_size.c"], ["-ffreestanding", "-nostartfiles", "-s"], None,
+     ["glibc"]),
+    # ucontext (swapcontext), which musl lacks
+    ("sigaltstack", "sas", ["sas.c"], ["-Wall"], None, ["glibc"]),
+    # x86/Makefile's 64-bit programs that apply: flags, helpers.h and libraries as it has them.
+    ("x86", "syscall_nt_64", X86 + ["syscall_nt.c", "helpers.h", "-lrt", "-ldl"], [],
+     ["x86_64"], ["glibc"]),
+    ("x86", "test_mremap_vdso_64", X86 + ["test_mremap_vdso.c", "helpers.h", "-lrt", "-ldl"], [],
+     ["x86_64"], ["glibc"]),
+    ("x86", "check_initial_reg_state_64",
+     X86 + ["-Wl,-ereal_start", "check_initial_reg_state.c", "helpers.h", "-lrt", "-ldl"], [],
      ["x86_64"], ["glibc"]),
 ]
 

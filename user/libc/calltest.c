@@ -2,7 +2,7 @@
  * The system calls ordinary Linux programs make through their libc and
  * that Pagoda once lacked: x86-64's open/creat/access (musl uses them),
  * alarm and setitimer (SIGALRM), the CPU-affinity calls, the CPU-time
- * clocks, CLOCK_TAI, and the coarse clocks read both ways. An ordinary C
+ * clocks, CLOCK_TAI, the coarse clocks read both ways, and sysinfo. An ordinary C
  * program, built unmodified against musl and glibc; every expectation was
  * first checked by running it on Linux (docs/userland.md):
  *
@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -222,6 +223,21 @@ static void clocks(void)
 	      r1.tv_nsec == r2.tv_nsec && r1.tv_nsec > 1, "a tick, both ways");
 }
 
+/* sysinfo (Linux's selftest size/get_size reads it): uptime, memory, tasks. */
+static void system_info(void)
+{
+	struct sysinfo si;
+
+	memset(&si, 0xff, sizeof(si));
+	CHECK(sysinfo(&si) == 0, "%s", strerror(errno));
+	CHECK(si.uptime > 0, "uptime %ld", si.uptime);
+	CHECK(si.mem_unit >= 1 && si.totalram > 0 && si.freeram > 0 && si.freeram <= si.totalram,
+	      "unit %u total %lu free %lu", si.mem_unit, si.totalram, si.freeram);
+	CHECK(si.procs >= 1, "procs %u", si.procs);
+	errno = 0;
+	CHECK(syscall(SYS_sysinfo, (void *)1) < 0 && errno == EFAULT, "errno %d", errno);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -233,6 +249,7 @@ int main(int argc, char **argv)
 	timers();
 	affinity();
 	clocks();
+	system_info();
 	printf("calltest: %d failed\n", fails);
 	return fails;
 }
