@@ -92,9 +92,7 @@ void start_kernel(void)
 	kmem_cache_init();
 	boot_mark("memory");
 
-	/* Later issues add their subsystems' init here, each with a boot_mark. */
-
-	/* Threads, time and interrupts, then the other CPUs (issue 5). */
+	/* Threads, time and interrupts, then the other CPUs. */
 	arch_irq_init();
 	sched_init();
 	time_init();

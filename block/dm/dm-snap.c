@@ -1081,8 +1081,6 @@ static struct target_type snapshot_target = {
 	.status = snapshot_status,
 };
 
-int snapshot_merge_map(struct dm_target *ti, struct bio *bio);
-
 static struct target_type merge_target = {
 	.name = "snapshot-merge",
 	.version = { 1, 5, 0 },
