@@ -153,6 +153,15 @@ static void timers(void)
 	errno = 0;
 	CHECK(setitimer(ITIMER_REAL, &it, NULL) < 0 && errno == EINVAL, "errno %d", errno);
 
+#ifdef __x86_64__
+	/* pause (x86-64's own call; arm64's libcs use ppoll) until SIGALRM's handler ran */
+	alarms = 0;
+	alarm(1);
+	errno = 0;
+	CHECK(pause() < 0 && errno == EINTR && alarms == 1, "errno %d alarms %d", errno,
+	      (int)alarms);
+#endif
+
 	/* SIGALRM's default action ends the process. */
 	pid = fork();
 	if (pid == 0) {
@@ -199,7 +208,7 @@ static void clocks(void)
 {
 	long long p0 = ns_of(CLOCK_PROCESS_CPUTIME_ID), t0 = ns_of(CLOCK_THREAD_CPUTIME_ID);
 	long long start = ns_of(CLOCK_MONOTONIC), real, tai;
-	struct timespec r1, r2;
+	struct timespec r1, r2, ts_sleep;
 	int backwards = 0;
 
 	CHECK(p0 >= 0 && t0 >= 0, "%s", strerror(errno));
@@ -212,6 +221,25 @@ static void clocks(void)
 	real = ns_of(CLOCK_REALTIME);
 	tai = ns_of(CLOCK_TAI);
 	CHECK(tai >= real, "TAI %lld, realtime %lld", tai, real);
+
+	/* clock_nanosleep: which clocks sleep (the libc returns the error number) */
+	ts_sleep.tv_sec = 0;
+	ts_sleep.tv_nsec = 1000000;
+	CHECK(clock_nanosleep(CLOCK_TAI, 0, &ts_sleep, NULL) == 0, "TAI");
+	CHECK(clock_nanosleep(CLOCK_BOOTTIME, 0, &ts_sleep, NULL) == 0, "BOOTTIME");
+	CHECK(clock_nanosleep(CLOCK_MONOTONIC_RAW, 0, &ts_sleep, NULL) == ENOTSUP, "RAW");
+	CHECK(clock_nanosleep(CLOCK_MONOTONIC_COARSE, 0, &ts_sleep, NULL) == ENOTSUP, "COARSE");
+	CHECK(clock_nanosleep(CLOCK_THREAD_CPUTIME_ID, 0, &ts_sleep, NULL) == EINVAL, "THREAD");
+	CHECK(clock_nanosleep(10, 0, &ts_sleep, NULL) == EINVAL, "no such clock");
+	ts_sleep.tv_nsec = 1;
+	CHECK(clock_nanosleep(CLOCK_PROCESS_CPUTIME_ID, TIMER_ABSTIME, &ts_sleep, NULL) == 0,
+	      "a CPU time already passed");
+	clock_gettime(CLOCK_TAI, &ts_sleep);
+	ts_sleep.tv_nsec = (ts_sleep.tv_nsec + 2000000) % 1000000000;
+	if (ts_sleep.tv_nsec < 2000000)
+		ts_sleep.tv_sec++;
+	CHECK(clock_nanosleep(CLOCK_TAI, TIMER_ABSTIME, &ts_sleep, NULL) == 0 &&
+	      ns_of(CLOCK_TAI) >= ts_sleep.tv_sec * 1000000000LL + ts_sleep.tv_nsec, "TAI, absolute");
 
 	/* A coarse read through the libc (the vDSO) never falls before a system call's. */
 	for (int i = 0; i < 1000; i++) {
