@@ -296,9 +296,12 @@ def dmsnap_table(column, boots):
                      (r["before_iops"], r["after_iops"]))
             ratio = (b / af if lat else af / b) if (af if lat else b) else 0
             unit = "us" if lat else "IOPS"
-            print("  %-40s %10.0f %-4s %10.0f %-4s %5.2fx  lock wait %8.1f / %8.1f ms" % (
-                r["case"], b, unit, af, unit, ratio, r["before_wait_ns"] / 1e6,
-                r["after_wait_ns"] / 1e6))
+            print("  %-40s %10.0f %-4s %10.0f %-4s %5.2fx  spread %4.2fx/%4.2fx  "
+                  "lock wait %8.1f / %8.1f ms" % (
+                      r["case"], b, unit, af, unit, ratio,
+                      r.get("before_spread_x100", 0) / 100.0,
+                      r.get("after_spread_x100", 0) / 100.0,
+                      r["before_wait_ns"] / 1e6, r["after_wait_ns"] / 1e6))
 
 
 def swiotlb_table(column, got):
