@@ -113,6 +113,7 @@ struct process {
 	int pending_kill;             /* a fatal signal another process sent; 0: none */
 	u64 sigpending;               /* signals with a handler, waiting to be delivered */
 	int sigsender[_NSIG];         /* who sent each pending one (its pid) */
+	struct sigstack altstack;     /* sigaltstack: size 0 when there is none */
 	/* ITIMER_REAL (kernel/time/itimer.c): SIGALRM when it runs out, then every it_real_incr ns. */
 	struct timer_list it_real;
 	u64 it_real_incr;

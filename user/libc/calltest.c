@@ -3,7 +3,8 @@
  * that Pagoda once lacked: x86-64's open/creat/access (musl uses them),
  * alarm and setitimer (SIGALRM), the CPU-affinity calls, the CPU-time
  * clocks, CLOCK_TAI, the coarse clocks read both ways, sysinfo, and the
- * memory devices (/dev/null, /dev/zero, /dev/full, /dev/urandom). An ordinary C
+ * memory devices (/dev/null, /dev/zero, /dev/full, /dev/urandom), and
+ * alternate signal stacks. An ordinary C
  * program, built unmodified against musl and glibc; every expectation was
  * first checked by running it on Linux (docs/userland.md):
  *
@@ -269,6 +270,49 @@ static void system_info(void)
 	CHECK(syscall(SYS_sysinfo, (void *)1) < 0 && errno == EFAULT, "errno %d", errno);
 }
 
+static char altstack[65536];
+static volatile int on_alt, eperm_on_alt;
+
+static void on_usr1(int sig)
+{
+	char here;
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
+
+	(void)sig;
+	on_alt = &here >= altstack && &here < altstack + sizeof(altstack);
+	eperm_on_alt = sigaltstack(&ss, NULL) < 0 && errno == EPERM;
+}
+
+/* sigaltstack: SA_ONSTACK handlers run on it; it cannot change under them. */
+static void alternate_stack(void)
+{
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) }, old;
+	struct sigaction sa;
+
+	CHECK(sigaltstack(NULL, &old) == 0 && old.ss_flags == SS_DISABLE, "flags %d",
+	      old.ss_flags);
+	ss.ss_size = 1024;
+	errno = 0;
+	CHECK(sigaltstack(&ss, NULL) < 0 && errno == ENOMEM, "errno %d", errno);
+	ss.ss_size = sizeof(altstack);
+	ss.ss_flags = 7;
+	errno = 0;
+	CHECK(sigaltstack(&ss, NULL) < 0 && errno == EINVAL, "errno %d", errno);
+	ss.ss_flags = 0;
+	CHECK(sigaltstack(&ss, NULL) == 0, "%s", strerror(errno));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sa.sa_flags = SA_ONSTACK;
+	sigaction(SIGUSR1, &sa, NULL);
+	raise(SIGUSR1);
+	CHECK(on_alt, "the handler ran on the alternate stack");
+	CHECK(eperm_on_alt, "no change while on it");
+	CHECK(sigaltstack(NULL, &old) == 0 && old.ss_flags == 0 && old.ss_sp == altstack &&
+	      old.ss_size == sizeof(altstack), "kept: flags %d", old.ss_flags);
+	ss.ss_flags = SS_DISABLE;
+	CHECK(sigaltstack(&ss, NULL) == 0, "%s", strerror(errno));
+}
+
 /* /dev/null, /dev/zero, /dev/full, /dev/urandom opened by path. */
 static void devices(void)
 {
@@ -333,6 +377,7 @@ int main(int argc, char **argv)
 	clocks();
 	system_info();
 	devices();
+	alternate_stack();
 	printf("calltest: %d failed\n", fails);
 	return fails;
 }
