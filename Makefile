@@ -420,6 +420,15 @@ host-test: $(HB)/ktest-host $(HB)/printf-vs-libc
 # units; tests/README.md). The harness says which builds the selection
 # needs; each is one test-build-% target below.
 ifneq ($(filter test,$(MAKECMDGOALS)),)
+# make test CHANGED=1 (or CHANGED=REF): only what the files changed since
+# HEAD (or REF) need, as tests/changed.py maps them.
+ifneq ($(CHANGED),)
+ONLY := $(shell $(PY) tests/changed.py $(CHANGED))
+ifeq ($(ONLY),)
+ONLY := docs
+endif
+endif
+
 TEST_BUILDS := $(shell $(PY) tests/harness.py --only '$(ONLY)' --builds || echo FAILED)
 endif
 test: $(DEPS_STAMP)
