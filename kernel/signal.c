@@ -241,14 +241,43 @@ void signal_pipe_broken(void)
 		signal_post(p, SIGPIPE, p->pid);
 }
 
+/* Push sig's frame and point regs at ka's handler (p is the caller, in its own return path). */
+static void setup_handler(struct process *p, struct pt_regs *regs, int sig,
+			  const struct k_sigaction *ka, const struct ksiginfo *info)
+{
+	struct sigstack uc_stack;
+	u64 sp, alt_top;
+
+	/* The live FP registers go in the frame; the handler starts with them as they are. */
+	arch_user_state_save(&p->ustate);
+	sp = arch_user_sp(regs);
+	uc_stack = altstack_now(p, sp);
+	/* SA_ONSTACK: to the alternate stack's top, unless already on it (or there is none). */
+	alt_top = (ka->flags & SA_ONSTACK) && p->altstack.size && !on_sig_stack(p, sp)
+			  ? p->altstack.sp + p->altstack.size : 0;
+	if (arch_setup_rt_frame(regs, ka, info, p->sigmask, &p->ustate, alt_top, &uc_stack)) {
+		/* No usable stack or no way back: Linux forces SIGSEGV. */
+		pr_err("signal: %s[%d]: cannot deliver signal %d (bad stack or no sa_restorer)\n",
+		       p->name, p->pid, sig);
+		process_exit(SIGSEGV);
+	}
+	p->sigmask |= ka->mask;
+	if (!(ka->flags & SA_NODEFER))
+		p->sigmask |= 1ULL << (sig - 1);
+	p->sigmask &= ~((1ULL << (SIGKILL - 1)) | (1ULL << (SIGSTOP - 1)));
+	if (p->altstack.flags & SS_AUTODISARM) /* the frame's uc_stack keeps it for sigreturn */
+		p->altstack = (struct sigstack){ .flags = SS_DISABLE };
+	if (ka->flags & SA_RESETHAND)
+		p->sigaction[sig - 1].handler = SIG_DFL;
+}
+
 void signal_deliver(struct pt_regs *regs)
 {
 	struct process *p = current_process();
 	unsigned long flags;
 	struct k_sigaction ka;
 	struct ksiginfo info;
-	struct sigstack uc_stack;
-	u64 pend, sp, alt_top;
+	u64 pend;
 	int sig;
 
 	if (!p)
@@ -272,29 +301,37 @@ void signal_deliver(struct pt_regs *regs)
 		process_exit(sig);
 	info = (struct ksiginfo){ .signo = sig, .code = SI_USER,
 				  .pid = READ_ONCE(p->sigsender[sig - 1]) };
-	/* The live FP registers go in the frame; the handler starts with them as they are. */
-	arch_user_state_save(&p->ustate);
-	sp = arch_user_sp(regs);
-	uc_stack = altstack_now(p, sp);
-	/* SA_ONSTACK: to the alternate stack's top, unless already on it (or there is none). */
-	alt_top = (ka.flags & SA_ONSTACK) && p->altstack.size && !on_sig_stack(p, sp)
-			  ? p->altstack.sp + p->altstack.size : 0;
-	if (arch_setup_rt_frame(regs, &ka, &info, p->sigmask, &p->ustate, alt_top, &uc_stack)) {
-		/* No usable stack or no way back: Linux forces SIGSEGV. */
-		pr_err("signal: %s[%d]: cannot deliver signal %d (bad stack or no sa_restorer)\n",
-		       p->name, p->pid, sig);
-		process_exit(SIGSEGV);
-	}
-	p->sigmask |= ka.mask;
-	if (!(ka.flags & SA_NODEFER))
-		p->sigmask |= 1ULL << (sig - 1);
-	p->sigmask &= ~((1ULL << (SIGKILL - 1)) | (1ULL << (SIGSTOP - 1)));
-	if (p->altstack.flags & SS_AUTODISARM) /* the frame's uc_stack keeps it for sigreturn */
-		p->altstack = (struct sigstack){ .flags = SS_DISABLE };
-	if (ka.flags & SA_RESETHAND)
-		p->sigaction[sig - 1].handler = SIG_DFL;
+	setup_handler(p, regs, sig, &ka, &info);
 out:
 	arch_irq_restore(flags);
+}
+
+/*
+ * A fault in user mode (the arch's trap handler, interrupts off): when
+ * the program has a handler for sig and does not block it, push its frame
+ * with the fault's si_code and address and return true, so the exception
+ * returns into the handler (which may fix the cause, or longjmp away; a
+ * handler that returns retries the instruction, as on Linux). Otherwise
+ * false: the caller reports the fault and ends the process, as Linux's
+ * force_sig_fault() does for a blocked or ignored fault signal.
+ */
+bool signal_fault(struct pt_regs *regs, int sig, int code, u64 addr)
+{
+	struct process *p = current_process();
+	unsigned long flags;
+	struct k_sigaction ka;
+	struct ksiginfo info = { .signo = sig, .code = code, .addr = addr };
+
+	if (!p)
+		return false;
+	ka = p->sigaction[sig - 1];
+	if (ka.handler == SIG_DFL || ka.handler == SIG_IGN || (p->sigmask & (1ULL << (sig - 1))))
+		return false;
+	flags = arch_irq_save();
+	arch_irq_enable(); /* the frame is written to user memory: this may fault */
+	setup_handler(p, regs, sig, &ka, &info);
+	arch_irq_restore(flags);
+	return true;
 }
 
 /* rt_sigreturn: back from a handler to where the signal interrupted. */

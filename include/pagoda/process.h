@@ -142,6 +142,12 @@ void signal_check_pending(void);
  */
 struct pt_regs;
 void signal_deliver(struct pt_regs *regs);
+/*
+ * A fault taken in user mode: run the program's handler for sig (with
+ * si_code code and the address) if it has one and does not block it.
+ * true: regs now enter the handler; false: the fault ends the process.
+ */
+bool signal_fault(struct pt_regs *regs, int sig, int code, u64 addr);
 
 /* Should a wait in a system call end (-EINTR): a signal, or a checkpoint freezing it? */
 static inline bool signal_pending(const struct process *p)
