@@ -110,6 +110,14 @@ static void files(const char *readable, const char *exe, const char *rofs)
 	}
 }
 
+/* SIGALRM once, ms from now: quicker than alarm()'s whole seconds, so the test costs little. */
+static void alarm_ms(long ms)
+{
+	struct itimerval it = { .it_value = { ms / 1000, ms % 1000 * 1000 } };
+
+	CHECK(setitimer(ITIMER_REAL, &it, NULL) == 0, "%s", strerror(errno));
+}
+
 static void timers(void)
 {
 	struct sigaction sa;
@@ -124,13 +132,20 @@ static void timers(void)
 	sigaction(SIGALRM, &sa, NULL);
 
 	CHECK(alarm(0) == 0, "no alarm was set");
-	alarm(1);
+	alarm_ms(50);
 	errno = 0;
 	CHECK(nanosleep(&ts, &rem) < 0 && errno == EINTR, "errno %d", errno);
 	CHECK(alarms == 1, "alarms %d", (int)alarms);
 	CHECK(rem.tv_sec >= 3 && rem.tv_sec < 5, "rem %ld", (long)rem.tv_sec);
 	alarm(10);
 	CHECK(alarm(0) == 10, "the old alarm's seconds, rounded");
+#ifdef SYS_alarm
+	/* The kernel's alarm rounds to the nearest second (musl's alarm() rounds up itself). */
+	alarm_ms(1600);
+	CHECK(syscall(SYS_alarm, 0) == 2, "1.6 s left rounds to 2");
+	alarm_ms(1300);
+	CHECK(syscall(SYS_alarm, 0) == 1, "1.3 s left rounds to 1");
+#endif
 
 	/* A periodic ITIMER_REAL: 20 ms, then every 20 ms. */
 	memset(&it, 0, sizeof(it));
@@ -159,7 +174,7 @@ static void timers(void)
 #ifdef __x86_64__
 	/* pause (x86-64's own call; arm64's libcs use ppoll) until SIGALRM's handler ran */
 	alarms = 0;
-	alarm(1);
+	alarm_ms(50);
 	errno = 0;
 	CHECK(pause() < 0 && errno == EINTR && alarms == 1, "errno %d alarms %d", errno,
 	      (int)alarms);
@@ -169,7 +184,7 @@ static void timers(void)
 	pid = fork();
 	if (pid == 0) {
 		signal(SIGALRM, SIG_DFL);
-		alarm(1);
+		alarm_ms(50);
 		for (;;)
 			sleep(10);
 	}
