@@ -22,6 +22,9 @@ $(error ARCH=$(ARCH) is not one of ours: use ARCH=x86_64 or ARCH=arm64)
 endif
 ifeq ($(ARCH),x86_64)
 PLATFORM ?= pc
+ifneq ($(PLATFORM),pc)
+$(error ARCH=x86_64 has one PLATFORM, pc, not '$(PLATFORM)' (the Pi 4 is ARCH=arm64 PLATFORM=pi4))
+endif
 else
 PLATFORM ?= virt
 endif
@@ -36,6 +39,10 @@ HMAT ?=
 # virtio (default) or sdhci-pci on x86-64 and arm64 virt; raspi4b: SD slots.
 DISK ?=
 DISKS ?=
+# Your own files in the initramfs (make run): INITRD=archive.cpio (newc),
+# ADD='host-path[=/name] ...' (default /bin/BASENAME).
+INITRD ?=
+ADD ?=
 DISK_BUS ?= virtio
 ifeq ($(filter auto kvm tcg,$(ACCEL)),)
 $(error ACCEL=$(ACCEL) is not an accelerator: use ACCEL=auto, kvm or tcg)
@@ -65,7 +72,7 @@ DEPS_STAMP := build/.deps-ok
 
 .PHONY: all run debug test bench bench-host experiment iso host-test deps clean kernel fuzz lab grade \
 	fuzz-page-alloc test-build-x86_64 test-build-host test-build-arm64-virt test-build-arm64-pi4 fuzz-partitions \
-	fuzz-virtqueue dm-crash
+	fuzz-virtqueue dm-crash selftests
 all: kernel
 
 deps: $(DEPS_STAMP)
@@ -81,9 +88,9 @@ $(DEPS_STAMP): tools/install-deps.sh
 include boot/pi4/sdcard.mk
 include arch/$(ARCH)/build.mk
 
-KERNEL_DIRS := kernel kernel/cr kernel/sched kernel/locking kernel/time kernel/power lib mm mm/lab dma drivers/tty \
+KERNEL_DIRS := kernel shell bench kernel/cr kernel/sched kernel/locking kernel/time kernel/power lib mm mm/lab dma drivers/tty \
 	block block/partitions block/dm drivers/block drivers/block/null_blk \
-	drivers/base drivers/pci drivers/virtio drivers/mmc
+	drivers/base drivers/pci drivers/virtio drivers/mmc drivers/char
 KSRCS := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)) $(ARCH_CSRCS)
 KOBJS := $(patsubst %.c,$(B)/obj/%.o,$(KSRCS)) \
 	 $(patsubst %.asm,$(B)/obj/%.o,$(ARCH_ASRCS)) \
@@ -167,7 +174,8 @@ QEMU_RUN = $(PY) tools/qemu.py --arch $(ARCH) --platform $(PLATFORM) \
 	--boot $(BOOT) --machine $(MACHINE) --smp $(SMP) --mem $(MEM) --kernel $(RUN_KERNEL) \
 	--iso $(B)/pagoda.iso --cmdline "$$CMDLINE" --accel $(ACCEL) $(ARCH_RUN_ARGS) \
 	$(if $(HMAT),--hmat-cache $(HMAT)) \
-	$(foreach d,$(DISK) $(DISKS),--disk $(d)) --disk-bus $(DISK_BUS)
+	$(foreach d,$(DISK) $(DISKS),--disk $(d)) --disk-bus $(DISK_BUS) \
+	$(if $(INITRD),--initrd $(INITRD)) $(foreach f,$(ADD),--add $(f))
 
 run: kernel $(if $(filter bios uefi,$(BOOT)),iso) $(ARCH_RUN_DEPS)
 	@$(QEMU_RUN)
@@ -216,7 +224,7 @@ HOST_INC := -include tests/host/host_prefix.h -Iinclude -Itests/host/include
 
 # Hibernation's memory bitmaps (kernel/power/): pure code, both layouts.
 HOST_POWER := kernel/power/memory_bitmap.c kernel/power/bitmap_list.c kernel/power/swsusp_free.c \
-	kernel/power/bitmap_bench.c
+	bench/bitmap_bench.c
 # The block layer's pure parts (splitting, merging, tags, partition parsers).
 PART_SRCS := block/partitions/check.c block/partitions/msdos.c block/partitions/efi.c
 BLOCK_PURE_SRCS := block/blk-merge.c block/blk-settings.c block/blk-mq-tag.c $(PART_SRCS)
@@ -412,12 +420,26 @@ host-test: $(HB)/ktest-host $(HB)/printf-vs-libc
 # units; tests/README.md). The harness says which builds the selection
 # needs; each is one test-build-% target below.
 ifneq ($(filter test,$(MAKECMDGOALS)),)
+# make test CHANGED=1 (or CHANGED=REF): only what the files changed since
+# HEAD (or REF) need, as tests/changed.py maps them.
+ifneq ($(CHANGED),)
+ONLY := $(shell $(PY) tests/changed.py $(CHANGED))
+ifeq ($(ONLY),)
+ONLY := docs
+endif
+endif
+
 TEST_BUILDS := $(shell $(PY) tests/harness.py --only '$(ONLY)' --builds || echo FAILED)
 endif
 test: $(DEPS_STAMP)
 	@$(if $(filter FAILED,$(TEST_BUILDS)),exit 2)
 	@$(foreach b,$(TEST_BUILDS),$(MAKE) --no-print-directory test-build-$(b) &&) true
 	@$(PY) tests/harness.py --only '$(ONLY)' --pi4-dtb $(PI4_DTB) --accel $(ACCEL)
+
+# Linux's own selftests (Debian's linux-source-6.1) on x86-64 and arm64 virt,
+# each beside the host's result for the same binary (docs/userland.md).
+selftests: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory test ONLY=selftests
 
 # dm-snapshot crash consistency, many times (make test runs 2): QEMU killed at
 # random writes, seeds printed; DM_CRASH_SEED= repeats a run.

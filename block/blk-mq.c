@@ -43,22 +43,6 @@ static struct {
 	struct request *head, *tail;
 } blk_cpu_done[NR_CPUS];
 
-/* Append all of src to dst (head or tail); src ends empty. */
-static void list_splice_to(struct list_head *src, struct list_head *dst, bool at_tail)
-{
-	struct list_head *first = src->next, *last = src->prev;
-	struct list_head *prev = at_tail ? dst->prev : dst;
-	struct list_head *next = at_tail ? dst : dst->next;
-
-	if (list_empty(src))
-		return;
-	prev->next = first;
-	first->prev = prev;
-	last->next = next;
-	next->prev = last;
-	INIT_LIST_HEAD(src);
-}
-
 /* --- tag sets ----------------------------------------------------------- */
 
 static void free_set_requests(struct blk_mq_tag_set *set, unsigned int nr)
@@ -235,7 +219,7 @@ static void hctx_collect(struct blk_mq_hw_ctx *hctx, struct list_head *list)
 	unsigned long flags;
 
 	spin_lock_irqsave(&hctx->lock, flags);
-	list_splice_to(&hctx->dispatch, list, true);
+	list_splice_tail_init(&hctx->dispatch, list);
 	spin_unlock_irqrestore(&hctx->lock, flags);
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct blk_mq_ctx *ctx = &q->queue_ctx[cpu];
@@ -243,7 +227,7 @@ static void hctx_collect(struct blk_mq_hw_ctx *hctx, struct list_head *list)
 		if (!(hctx->cpumask & (1ULL << cpu)) || list_empty(&ctx->rq_list))
 			continue;
 		spin_lock_irqsave(&ctx->lock, flags);
-		list_splice_to(&ctx->rq_list, list, true);
+		list_splice_tail_init(&ctx->rq_list, list);
 		spin_unlock_irqrestore(&ctx->lock, flags);
 	}
 }
@@ -255,7 +239,7 @@ static void hctx_requeue(struct blk_mq_hw_ctx *hctx, struct list_head *list,
 	unsigned long flags;
 
 	spin_lock_irqsave(&hctx->lock, flags);
-	list_splice_to(list, &hctx->dispatch, false);
+	list_splice_init(list, &hctx->dispatch);
 	spin_unlock_irqrestore(&hctx->lock, flags);
 	hctx->busy++;
 	set_bit(BLK_MQ_S_RESTART, &hctx->state);

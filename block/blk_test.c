@@ -18,9 +18,8 @@
 #include <pagoda/smp.h>
 #include <pagoda/string.h>
 
-#include "../drivers/block/null_blk/null_blk.h"
+#include <pagoda/null_blk.h>
 #include "blk.h"
-#include "fio.h"
 
 static struct nullb *make_nullb(struct ktest *t, int irqmode, unsigned int queues,
 				unsigned int depth, unsigned int bs)
@@ -729,51 +728,6 @@ out:
 		KEXPECT_EQ(t, null_destroy(nb), 0);
 }
 
-/* --- fio ----------------------------------------------------------------- */
-
-static void test_fio(struct ktest *t)
-{
-	struct nullb *nb = make_nullb(t, NULL_IRQ_TIMER, 0, 16, 512);
-	struct fio_summary sum;
-	struct fio_opts o;
-	char a0[] = "fio", a1[] = "--rw=randrw", a2[] = "--bs=8k", a3[] = "--iodepth=8",
-	     a4[] = "--ioengine=async", a5[] = "--size=2M", a6[] = "--numjobs=2",
-	     a7[] = "--group_reporting", bad1[] = "--rw=sideways", bad2[] = "--bs=1000",
-	     bad3[] = "--frobnicate=1", fname[40];
-	char *argv[] = { a0, a1, a2, a3, a4, a5, a6, a7, fname };
-	char *badv[] = { a0, fname, NULL };
-
-	if (!nb)
-		return;
-	snprintf(fname, sizeof(fname), "--filename=%s", null_disk(nb)->disk_name);
-	fio_default_opts(&o);
-	KASSERT_EQ(t, fio_parse(&o, ARRAY_SIZE(argv), argv), 0);
-	KEXPECT_EQ(t, o.rw, FIO_RANDRW);
-	KEXPECT_EQ(t, o.bs, 8192);
-	KEXPECT_EQ(t, o.numjobs, 2);
-	o.quiet = true;
-	KEXPECT_EQ(t, fio_run(&o, &sum), 0);
-	/* 2 jobs x 2 MiB of 8 KiB I/Os, about half reads: both directions ran. */
-	KEXPECT_GT(t, sum.iops[0], 0);
-	KEXPECT_GT(t, sum.iops[1], 0);
-	KEXPECT_GT(t, sum.lat_p99_ns[0], 0);
-	KEXPECT_GE(t, sum.lat_p99_ns[0], sum.lat_p50_ns[0]);
-	/* Device errors end the run with the error. */
-	null_badblocks_add(nb, 0, 4096);
-	KEXPECT_EQ(t, fio_run(&o, &sum), -EIO);
-	null_badblocks_clear(nb);
-	/* Nonsense options are refused, each with a message. */
-	ktest_expect_reports(t, true);
-	for (unsigned int i = 0; i < 3; i++) {
-		char *b[] = { bad1, bad2, bad3 };
-
-		badv[2] = b[i];
-		fio_default_opts(&o);
-		KEXPECT_EQ(t, fio_parse(&o, 3, badv), -EINVAL);
-	}
-	KEXPECT_EQ(t, null_destroy(nb), 0);
-}
-
 /* --- opens --------------------------------------------------------------- */
 
 static void test_open_blocks_removal(struct ktest *t)
@@ -810,7 +764,6 @@ static struct ktest_case blk_cases[] = {
 	KTEST_CASE(test_flush_without_cache),
 	KTEST_CASE(test_discard_write_zeroes),
 	KTEST_CASE(test_partitions_on_device),
-	KTEST_CASE(test_fio),
 	{}
 };
 KTEST_SUITE_FULL(block, .cases = blk_cases, .kernel_only = true);

@@ -54,6 +54,8 @@ static void test_each_mistake_is_counted(struct ktest *t)
 	dma_sync_single_for_device(&dev, a, 512, DMA_TO_DEVICE);
 	dma_unmap_single(&dev, a, 512, DMA_TO_DEVICE);
 	KEXPECT_TRUE(t, only(DMA_DEBUG_NR_ERRORS));
+	/* From here each mistake is reported on purpose: marked "# expected:". */
+	ktest_expect_reports(t, true);
 
 	snapshot();
 	dma_unmap_single(&dev, a, 512, DMA_TO_DEVICE);

@@ -14,6 +14,7 @@
 #include <pagoda/arch.h>
 #include <pagoda/atomic.h>
 #include <pagoda/printk.h>
+#include <pagoda/rculist.h>
 #include <pagoda/string.h>
 #include <pagoda/swiotlb.h>
 
@@ -127,13 +128,6 @@ static void swiotlb_free_pool(struct io_tlb_mem *mem, struct io_tlb_pool *pool)
 	mem->ops->free_meta(mem, pool, meta);
 }
 
-/*
- * A pool is published with a release store after it is fully built:
- * searches walk the list without a lock, so the map path takes no lock
- * wider than one area's. They walk with interrupts off, which is what lets
- * swiotlb_shrink() know when a pool it unlinked is no longer being looked
- * at (see there).
- */
 /* Under mem->lock: the most bounce memory ever held, for `bench swiotlb`. */
 static void note_footprint(struct io_tlb_mem *mem)
 {
@@ -141,25 +135,23 @@ static void note_footprint(struct io_tlb_mem *mem)
 		mem->footprint_hiwater = mem->nslabs + mem->transient_nslabs;
 }
 
+/*
+ * mem->pools is an RCU list (pagoda/rculist.h): a pool is published after
+ * it is fully built and searches walk the list without a lock, so the map
+ * path takes no lock wider than one area's. They walk with interrupts off,
+ * which is what lets swiotlb_shrink() know when a pool it unlinked is no
+ * longer being looked at (see there).
+ */
 void swiotlb_add_pool(struct io_tlb_mem *mem, struct io_tlb_pool *pool)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&mem->lock, flags);
-	pool->node.next = &mem->pools;
-	pool->node.prev = mem->pools.prev;
-	smp_store_release(&mem->pools.prev->next, &pool->node);
-	mem->pools.prev = &pool->node;
+	list_add_tail_rcu(&pool->node, &mem->pools);
 	mem->nslabs += pool->nslabs;
 	note_footprint(mem);
 	spin_unlock_irqrestore(&mem->lock, flags);
 }
-
-#define for_each_pool(pool, mem)                                              \
-	for (struct list_head *__n = smp_load_acquire(&(mem)->pools.next);    \
-	     __n != &(mem)->pools &&                                          \
-	     ((pool) = list_entry(__n, struct io_tlb_pool, node), 1);        \
-	     __n = smp_load_acquire(&__n->next))
 
 void swiotlb_mem_destroy(struct io_tlb_mem *mem)
 {
@@ -240,9 +232,10 @@ static bool swiotlb_pool_retire(struct io_tlb_pool *pool)
  * Beyond the seed, which keeps every pool it grows: a grown pool found
  * empty at two passes in a row (the kernel runs one every swiotlb.shrink_ms)
  * is closed, unlinked and, once no search can still be walking over it,
- * freed. The boot pool is never given back. Unlinking leaves the pool's own
- * next pointer alone, so a search standing on it walks on to the rest of
- * the list; ops->synchronize waits for every such search to end.
+ * freed. The boot pool is never given back. Unlinking (list_del_rcu())
+ * leaves the pool's own next pointer alone, so a search standing on it
+ * walks on to the rest of the list; synchronize_rcu() waits for every such
+ * search to end.
  */
 unsigned int swiotlb_shrink(struct io_tlb_mem *mem)
 {
@@ -264,16 +257,14 @@ unsigned int swiotlb_shrink(struct io_tlb_mem *mem)
 			left++;
 			continue;
 		}
-		WRITE_ONCE(pool->node.prev->next, pool->node.next);
-		pool->node.next->prev = pool->node.prev;
+		list_del_rcu(&pool->node);
 		mem->nslabs -= pool->nslabs;
 		gone[ngone++] = pool;
 	}
 	spin_unlock_irqrestore(&mem->lock, flags);
 	if (!ngone)
 		return left;
-	if (mem->ops->synchronize)
-		mem->ops->synchronize(mem);
+	synchronize_rcu();
 	for (i = 0; i < ngone; i++) {
 		swiotlb_free_pool(mem, gone[i]);
 		counter_add(&mem->pools_freed, 1);
@@ -403,7 +394,7 @@ static long swiotlb_find_slots(struct device *dev, struct io_tlb_mem *mem,
 	long index;
 
 	flags = arch_irq_save();
-	for_each_pool(pool, mem) {
+	list_for_each_entry_rcu(pool, &mem->pools, node) {
 		index = swiotlb_pool_find_slots(mem, pool, nslots, align_mask,
 						align_match, total);
 		if (index >= 0) {
@@ -450,7 +441,7 @@ struct io_tlb_pool *swiotlb_find_pool(struct io_tlb_mem *mem, phys_addr_t paddr)
 	unsigned long flags;
 
 	flags = arch_irq_save();
-	for_each_pool(pool, mem)
+	list_for_each_entry_rcu(pool, &mem->pools, node)
 		if (paddr >= pool->start && paddr < pool->end) {
 			found = pool;
 			break;

@@ -171,6 +171,7 @@ static struct {
 	char dev[24];
 	u64 size;
 	phys_addr_t base;	/* 0 until the device appears */
+	bool matched;		/* a device had that name */
 } cmdline_pools[MAX_CMDLINE_POOLS];
 static unsigned int nr_cmdline_pools;
 static char restricted_opt[128];
@@ -197,6 +198,7 @@ static const char *restricted_parse(const char *val)
 		strlcpy(cmdline_pools[n].dev, at + 1, sizeof(cmdline_pools[0].dev));
 		cmdline_pools[n].size = size;
 		cmdline_pools[n].base = 0;
+		cmdline_pools[n].matched = false;
 		n++;
 	}
 	nr_cmdline_pools = n;
@@ -205,15 +207,21 @@ static const char *restricted_parse(const char *val)
 PARAM_STRING_CHECKED("swiotlb.restricted", restricted_opt, restricted_parse,
 		     "restricted DMA pools: <size>@<device>[,...] (a device bounces only there)");
 
-/* swiotlb_dev_init()'s second half: is this device named on the command line? */
-static void cmdline_dev_init(struct device *dev)
+/*
+ * swiotlb_dev_init()'s second half: is this device named on the command
+ * line? name is the device's own, or (swiotlb_restricted_alias()) that of
+ * a device it does the DMA for: "virtio0" is a virtio device whose
+ * transport, the PCI function or the MMIO window, maps the buffers.
+ */
+static void cmdline_dev_init(struct device *dev, const char *name)
 {
 	unsigned int i, order = 0;
 	struct page *page;
 
 	for (i = 0; i < nr_cmdline_pools; i++) {
-		if (!dev->name || strcmp(dev->name, cmdline_pools[i].dev))
+		if (!name || strcmp(name, cmdline_pools[i].dev))
 			continue;
+		cmdline_pools[i].matched = true;
 		if (!cmdline_pools[i].base) {
 			while ((PAGE_SIZE << order) < cmdline_pools[i].size)
 				order++;
@@ -234,7 +242,23 @@ static void cmdline_dev_init(struct device *dev)
 void swiotlb_restricted_dev_init(struct device *dev)
 {
 	if (nr_cmdline_pools)
-		cmdline_dev_init(dev);
+		cmdline_dev_init(dev, dev->name);
+}
+
+void swiotlb_restricted_alias(struct device *dma_dev, const char *name)
+{
+	if (nr_cmdline_pools)
+		cmdline_dev_init(dma_dev, name);
+}
+
+/* After the drivers have probed: a name that matched nothing is a typo, said once. */
+void swiotlb_restricted_report_unmatched(void)
+{
+	for (unsigned int i = 0; i < nr_cmdline_pools; i++)
+		if (!cmdline_pools[i].matched)
+			pr_warn("swiotlb: swiotlb.restricted=...@%s: no device has that name "
+				"(a PCI function as 0000:00:02.0, a virtio device as virtio0, an SD "
+				"host as sdhci); no restricted pool made\n", cmdline_pools[i].dev);
 }
 
 /*
@@ -263,7 +287,7 @@ void swiotlb_restricted_print(void)
 
 	mutex_lock(&restricted_lock);
 	list_for_each_entry(r, &restricted_mems, node) {
-		printk("swiotlb: restricted pool %#llx+%#llx for %s\n", (unsigned long long)r->base,
+		kprintf("swiotlb: restricted pool %#llx+%#llx for %s\n", (unsigned long long)r->base,
 		       (unsigned long long)r->size, r->who);
 		swiotlb_print_mem(&r->mem);
 	}

@@ -183,19 +183,6 @@ void swiotlb_flush_grow(void)
 		flush_work(&swiotlb_grow_work);
 }
 
-static void k_noop(void *info)
-{
-}
-
-/*
- * Pool-list walks run with interrupts off: once every CPU has taken an
- * interrupt (this IPI), each walk that began before has ended.
- */
-static void k_synchronize(struct io_tlb_mem *mem)
-{
-	on_each_cpu(k_noop, NULL, true);
-}
-
 const struct io_tlb_ops swiotlb_kernel_ops = {
 	.alloc_pages = k_alloc_pages,
 	.free_pages = k_free_pages,
@@ -204,7 +191,6 @@ const struct io_tlb_ops swiotlb_kernel_ops = {
 	.phys_to_virt = k_phys_to_virt,
 	.this_cpu = k_this_cpu,
 	.schedule_grow = k_schedule_grow,
-	.synchronize = k_synchronize,
 };
 
 /* Linux's default: one area per possible CPU, a power of two. */
@@ -350,26 +336,26 @@ void swiotlb_print_mem(struct io_tlb_mem *mem)
 	unsigned long flags;
 	unsigned int i = 0;
 
-	printk("  %s, %s\n", mem->force_bounce ? "force" : "bounce when needed",
+	kprintf("  %s, %s\n", mem->force_bounce ? "force" : "bounce when needed",
 	       mem->restricted ? "restricted (never grows)" :
 	       mem->can_grow ? "dynamic" : "static");
 	/* Under the lock: the shrink worker may be unlinking a pool. */
 	spin_lock_irqsave(&mem->lock, flags);
 	list_for_each_entry(pool, &mem->pools, node)
-		printk("  pool %u: base %#llx size %lu KiB slots %lu used %lu areas %u%s\n", i++,
+		kprintf("  pool %u: base %#llx size %lu KiB slots %lu used %lu areas %u%s\n", i++,
 		       (unsigned long long)pool->start, (pool->nslabs << IO_TLB_SHIFT) >> 10,
 		       pool->nslabs, swiotlb_pool_used(pool), pool->nareas,
 		       pool->grown ? " (grown)" : "");
 	spin_unlock_irqrestore(&mem->lock, flags);
 	if (!i)
-		printk("  no pools yet (the first bounce grows one)\n");
-	printk("  used %lu slots, high-water %lu, of %lu\n", mem->total_used, mem->used_hiwater,
+		kprintf("  no pools yet (the first bounce grows one)\n");
+	kprintf("  used %lu slots, high-water %lu, of %lu\n", mem->total_used, mem->used_hiwater,
 	       mem->nslabs);
-	printk("  transient pools: %lu live (%lu slots), %lu total\n", mem->transient_live,
+	kprintf("  transient pools: %lu live (%lu slots), %lu total\n", mem->transient_live,
 	       mem->transient_nslabs, mem->transient_total);
-	printk("  pools grown %lu, given back %lu, grow failures %lu, mappings refused %lu\n",
+	kprintf("  pools grown %lu, given back %lu, grow failures %lu, mappings refused %lu\n",
 	       mem->pools_grown, mem->pools_freed, mem->grow_failed, mem->map_failed);
-	printk("  bounced to device %llu bytes, from device %llu bytes\n",
+	kprintf("  bounced to device %llu bytes, from device %llu bytes\n",
 	       (unsigned long long)mem->bounced_to_device,
 	       (unsigned long long)mem->bounced_from_device);
 }
@@ -377,9 +363,9 @@ void swiotlb_print_mem(struct io_tlb_mem *mem)
 static int cmd_swiotlb(int argc, char **argv)
 {
 	if (!swiotlb_initialized) {
-		printk("swiotlb: off\n");
+		kprintf("swiotlb: off\n");
 	} else {
-		printk("swiotlb: default pools (idle grown pools checked every %llu ms%s)\n",
+		kprintf("swiotlb: default pools (idle grown pools checked every %llu ms%s)\n",
 		       (unsigned long long)swiotlb_shrink_ms,
 		       swiotlb_shrink_ms ? "" : ": kept");
 		swiotlb_print_mem(&io_tlb_default_mem);

@@ -189,6 +189,11 @@ int process_exec_env(struct process *p, const char *path, int argc,
 		*why = "not a regular file";
 		return -EACCES;
 	}
+	if (!(f->mode & 0111)) {
+		/* Linux's may_open(): not even root runs a file with no execute bit. */
+		*why = "no execute permission";
+		return -EACCES;
+	}
 	info = kmalloc(sizeof(*info), GFP_KERNEL);
 	if (!info)
 		return -ENOMEM;
@@ -353,6 +358,8 @@ long sys_execve(const unsigned long *args)
 				p->sigaction[i] = (struct k_sigaction){ 0 };
 		err = process_execve(path, argc, (const char *const *)argv, envc,
 				     args[2] ? (const char *const *)envp : NULL, &why);
+		if (!err) /* the new program has no alternate signal stack */
+			p->altstack = (struct sigstack){ .flags = SS_DISABLE };
 	}
 	kfree(space);
 	if (err)

@@ -65,7 +65,11 @@ static void test_refusals(struct ktest *t)
 	KEXPECT_EQ(t, process_run("/bin/no-such-program", 1, argv, &why), -ENOENT);
 	KEXPECT_EQ(t, process_run("/bin", 1, argv, &why), -EACCES);
 	KASSERT_TRUE(t, ramfs_lookup("/etc/motd") != NULL);
-	KEXPECT_EQ(t, process_run("/etc/motd", 1, argv, &why), -ENOEXEC);
+	/* A text file: without an execute bit it is refused before it is read. */
+	KEXPECT_EQ(t, process_run("/etc/motd", 1, argv, &why), -EACCES);
+	KEXPECT_STREQ(t, why, "no execute permission");
+	KASSERT_TRUE(t, ramfs_lookup("/bin/notelf") != NULL);
+	KEXPECT_EQ(t, process_run("/bin/notelf", 1, argv, &why), -ENOEXEC);
 	KEXPECT_STREQ(t, why, "not an ELF file");
 	KASSERT_TRUE(t, ramfs_lookup("/bin/truncated") != NULL);
 	KEXPECT_EQ(t, process_run("/bin/truncated", 1, argv, &why), -ENOEXEC);
@@ -111,6 +115,33 @@ static void test_musl_program(struct ktest *t)
 static void test_glibc_program(struct ktest *t)
 {
 	run_libc_program(t, "/bin/libctest-glibc");
+}
+
+/*
+ * user/libc/calltest.c: x86-64's open/creat/access, alarm and setitimer,
+ * the affinity calls, the CPU-time clocks, CLOCK_TAI and the coarse
+ * clocks, each as Linux answered them when the program ran on the host.
+ */
+static void run_calltest(struct ktest *t, const char *path)
+{
+	const char *const argv[] = { path, "/etc/motd", "/bin/hello", "/etc/new" };
+	const char *why;
+
+	if (!ramfs_lookup(path)) {
+		ktest_skip(t, "not in this arch's initramfs (musl: x86-64 only)");
+		return;
+	}
+	KEXPECT_EQ(t, process_run(path, 4, argv, &why), EXITED(0));
+}
+
+static void test_calltest_musl(struct ktest *t)
+{
+	run_calltest(t, "/bin/calltest-musl");
+}
+
+static void test_calltest_glibc(struct ktest *t)
+{
+	run_calltest(t, "/bin/calltest-glibc");
 }
 
 /* musl's clock_gettime finds the vDSO itself: 1000 reads, almost no system calls. */
@@ -171,6 +202,8 @@ static struct ktest_case exec_cases[] = {
 	KTEST_CASE(test_musl_program),
 	KTEST_CASE(test_glibc_program),
 	KTEST_CASE(test_musl_uses_the_vdso),
+	KTEST_CASE(test_calltest_musl),
+	KTEST_CASE(test_calltest_glibc),
 	KTEST_CASE(test_boot_loader_initramfs),
 	{}
 };

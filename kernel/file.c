@@ -9,6 +9,7 @@
  * -EROFS), and the ends of a pipe (kernel/pipe.c).
  */
 #include <pagoda/atomic.h>
+#include <pagoda/chrdev.h>
 #include <pagoda/cpio.h>
 #include <pagoda/initramfs.h>
 #include <pagoda/printk.h>
@@ -135,6 +136,7 @@ long sys_openat(const unsigned long *args)
 	long dirfd = (long)args[0];
 	unsigned long flags = args[2];
 	const struct ramfs_file *rf;
+	const struct chrdev *chr;
 	char path[PATH_MAX];
 	struct file *f;
 	int err = path_from_user(path, args[1]), fd;
@@ -143,6 +145,17 @@ long sys_openat(const unsigned long *args)
 		return err;
 	if (path[0] != '/' && dirfd != AT_FDCWD && (int)dirfd != AT_FDCWD)
 		return -ENOENT; /* no directories to be relative to, yet */
+	chr = chrdev_lookup(path);
+	if (chr) {
+		/* A device: writable whatever the file system; O_CREAT finds it, O_TRUNC is ignored. */
+		f = file_alloc(FILE_CHR);
+		if (!f)
+			return -ENOMEM;
+		f->chr = chr;
+		f->can_read = (flags & O_ACCMODE) == 0 || (flags & O_ACCMODE) == 2;
+		f->can_write = (flags & O_ACCMODE) == 1 || (flags & O_ACCMODE) == 2;
+		goto install;
+	}
 	if ((flags & O_ACCMODE) != 0 || (flags & (O_CREAT | O_TRUNC)))
 		return -EROFS;
 	rf = ramfs_lookup(path);
@@ -152,6 +165,7 @@ long sys_openat(const unsigned long *args)
 	if (!f)
 		return -ENOMEM;
 	f->rf = rf;
+install:
 	fd = fd_install(p, f, 0);
 	if (fd < 0)
 		file_put(f);
@@ -324,6 +338,8 @@ long sys_lseek(const unsigned long *args)
 
 	if (!f)
 		return -EBADF;
+	if (f->kind == FILE_CHR)
+		return 0; /* Linux's null_lseek and noop_llseek: the position stays 0 */
 	if (f->kind != FILE_RAMFS)
 		return -ESPIPE;
 	switch (args[2]) {
@@ -404,6 +420,13 @@ static void stat_ramfs(const struct ramfs_file *rf, struct kstat *k)
 	};
 }
 
+/* A memory device: crw-rw-rw-, its numbers as rdev (Linux's new_encode_dev for small ones). */
+static void stat_chrdev(const struct chrdev *c, struct kstat *k)
+{
+	*k = (struct kstat){ .ino = 0x100 + c->minor, .nlink = 1, .mode = S_IFCHR | 0666,
+			     .rdev = (c->major << 8) | c->minor, .blksize = PAGE_SIZE };
+}
+
 static long stat_fd(long fd, u64 ubuf)
 {
 	struct file *f = fd_file(fd);
@@ -418,6 +441,8 @@ static long stat_fd(long fd, u64 ubuf)
 	} else if (f->kind == FILE_PIPE) {
 		k = (struct kstat){ .ino = ((u64)(uintptr_t)f->pipe >> 4) & 0xffffffff,
 				    .nlink = 1, .mode = S_IFIFO | 0600, .blksize = PAGE_SIZE };
+	} else if (f->kind == FILE_CHR) {
+		stat_chrdev(f->chr, &k);
 	} else {
 		stat_ramfs(f->rf, &k);
 	}
@@ -452,6 +477,10 @@ static long stat_path(long dirfd, u64 upath, u64 ubuf, unsigned long flags)
 		return err;
 	if (!path[0])
 		return (flags & AT_EMPTY_PATH) ? stat_fd(dirfd, ubuf) : -ENOENT;
+	if (chrdev_lookup(path)) {
+		stat_chrdev(chrdev_lookup(path), &k);
+		return put_stat(ubuf, &k);
+	}
 	/* lstat: a symbolic link at the end is described, not followed */
 	rf = (flags & AT_SYMLINK_NOFOLLOW) ? ramfs_lookup_nofollow(path) : ramfs_lookup(path);
 	if (!rf)
@@ -507,5 +536,97 @@ long sys_readlink(const unsigned long *args)
 	const unsigned long at[4] = { (unsigned long)AT_FDCWD, args[0], args[1], args[2] };
 
 	return sys_readlinkat(at);
+}
+#endif
+
+#define AT_EACCESS 0x200
+#define R_OK 4
+#define W_OK 2
+#define X_OK 1
+
+/*
+ * May the caller (root, always) do mode to rf? Root reads anything and
+ * runs anything with an execute bit (or searches a directory); writing
+ * is -EROFS on this read-only file system for files, directories and
+ * links, as Linux's inode_permission() answers.
+ */
+static int ramfs_access(const struct ramfs_file *rf, unsigned long mode)
+{
+	unsigned int type = rf->mode & CPIO_S_IFMT;
+
+	if ((mode & W_OK) && (type == CPIO_S_IFREG || type == CPIO_S_IFDIR || type == CPIO_S_IFLNK))
+		return -EROFS;
+	if ((mode & X_OK) && type != CPIO_S_IFDIR && !(rf->mode & 0111))
+		return -EACCES;
+	return 0;
+}
+
+static long do_faccessat(long dirfd, u64 upath, unsigned long mode, unsigned long flags)
+{
+	const struct ramfs_file *rf;
+	char path[PATH_MAX];
+	int err;
+
+	if (mode & ~7UL)
+		return -EINVAL;
+	if (flags & ~(unsigned long)(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	err = at_path(dirfd, upath, path);
+	if (err)
+		return err;
+	if (!path[0]) {
+		struct file *f = (flags & AT_EMPTY_PATH) ? fd_file(dirfd) : NULL;
+
+		if (!(flags & AT_EMPTY_PATH))
+			return -ENOENT;
+		if (!f)
+			return -EBADF;
+		if (f->kind == FILE_RAMFS)
+			return ramfs_access(f->rf, mode);
+		/* the console, a pipe, a device: no execute bits, writable */
+		return (mode & X_OK) ? -EACCES : 0;
+	}
+	if (chrdev_lookup(path))
+		return (mode & X_OK) ? -EACCES : 0; /* crw-rw-rw- */
+	rf = (flags & AT_SYMLINK_NOFOLLOW) ? ramfs_lookup_nofollow(path) : ramfs_lookup(path);
+	if (!rf)
+		return -ENOENT;
+	return ramfs_access(rf, mode);
+}
+
+/* faccessat(dirfd, path, mode): the system call has no flags argument (libc's does). */
+long sys_faccessat(const unsigned long *args)
+{
+	return do_faccessat((long)args[0], args[1], args[2], 0);
+}
+
+/* faccessat2(dirfd, path, mode, flags): AT_EACCESS changes nothing for a lone root. */
+long sys_faccessat2(const unsigned long *args)
+{
+	return do_faccessat((long)args[0], args[1], args[2], args[3]);
+}
+
+#ifdef __x86_64__
+/* x86-64's open(path, flags, mode), which musl's open() and fopen() call. */
+long sys_open(const unsigned long *args)
+{
+	const unsigned long at[4] = { (unsigned long)AT_FDCWD, args[0], args[1], args[2] };
+
+	return sys_openat(at);
+}
+
+/* creat(path, mode): open(path, O_CREAT | O_WRONLY | O_TRUNC, mode). */
+long sys_creat(const unsigned long *args)
+{
+	const unsigned long at[4] = { (unsigned long)AT_FDCWD, args[0], O_CREAT | 1 | O_TRUNC,
+				      args[1] };
+
+	return sys_openat(at);
+}
+
+/* access(path, mode): faccessat from the current directory. */
+long sys_access(const unsigned long *args)
+{
+	return do_faccessat(AT_FDCWD, args[0], args[1], 0);
 }
 #endif

@@ -92,9 +92,7 @@ void start_kernel(void)
 	kmem_cache_init();
 	boot_mark("memory");
 
-	/* Later issues add their subsystems' init here, each with a boot_mark. */
-
-	/* Threads, time and interrupts, then the other CPUs (issue 5). */
+	/* Threads, time and interrupts, then the other CPUs. */
 	arch_irq_init();
 	sched_init();
 	time_init();
@@ -114,6 +112,7 @@ void start_kernel(void)
 
 	/* Buses and devices: PCI, virtio, SD hosts (drivers/). */
 	drivers_init();
+	swiotlb_restricted_report_unmatched();
 	boot_mark("devices");
 	cr_init(); /* the vDSO's symbol table for restore, read once (kernel/cr/) */
 

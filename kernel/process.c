@@ -38,6 +38,7 @@ struct process *process_create(const char *name)
 	INIT_LIST_HEAD(&p->sibling);
 	INIT_LIST_HEAD(&p->all);
 	process_files_init(p);
+	itimer_init(p);
 	init_waitqueue_head(&p->child_exit);
 	init_waitqueue_head(&p->cr_wait);
 	return p;
@@ -152,6 +153,7 @@ void process_exit(int status)
 	current->ustate = NULL;
 	arch_switch_mm(&init_mm);
 	preempt_enable();
+	itimer_exit(p); /* no SIGALRM to a process on its way out */
 	process_free_memory(p);
 	/* Pipe ends close here: a reader waiting on this writer sees end-of-file. */
 	process_files_close(p);

@@ -222,18 +222,56 @@ static int cmd_history(int argc, char **argv)
 SHELL_CMD(history, "history", "the lines typed at this prompt, oldest first", cmd_history);
 
 /* In alphabetical order: print the smallest name greater than the last. */
+/*
+ * Print text from column at (where the cursor is) to the terminal's width,
+ * breaking at spaces; continuation lines start at column indent.
+ */
+static void print_wrapped(const char *text, unsigned int at, unsigned int indent,
+			  unsigned int columns)
+{
+	while (*text) {
+		unsigned int room = columns > at + 1 ? columns - at - 1 : 1, n = 0, cut = 0;
+
+		/* at most room characters, breaking at the last space within them */
+		while (text[n] && n < room) {
+			n++;
+			if (text[n] == ' ' || !text[n])
+				cut = n;
+		}
+		if (!text[n])
+			cut = n;		/* the rest fits */
+		else if (!cut)
+			cut = MIN(n, room);	/* one long word: cut it */
+		kprintf("%.*s\n", (int)cut, text);
+		text += cut;
+		while (*text == ' ')
+			text++;
+		if (*text)
+			kprintf("%*s", (int)indent, "");
+		at = indent;
+	}
+}
+
+/* Usages up to this wide share their line with the help text. */
+#define HELP_USAGE_COLUMN 30
+
 static int cmd_help(int argc, char **argv)
 {
+	unsigned int columns = shell_width(), width = 0, text_col;
 	const char *last = "";
-	int width = 0;
 
 	(void)argc;
 	(void)argv;
-	/* The widest usage line sets the column the help text starts in. */
+	/* The widest short usage sets the column the help text starts in. */
 	for (const struct shell_cmd **c = __start_kcmds; c < __stop_kcmds; c++)
-		width = MAX(width, (int)strlen((*c)->usage));
+		if (strlen((*c)->usage) <= HELP_USAGE_COLUMN)
+			width = MAX(width, (unsigned int)strlen((*c)->usage));
+	text_col = 2 + width + 2;
+	if (text_col + 20 > columns)	/* a narrow terminal: help below each usage */
+		text_col = 6;
 	for (;;) {
 		const struct shell_cmd *next = NULL;
+		unsigned int len;
 
 		for (const struct shell_cmd **c = __start_kcmds; c < __stop_kcmds; c++)
 			if (strcmp((*c)->name, last) > 0 &&
@@ -241,7 +279,16 @@ static int cmd_help(int argc, char **argv)
 				next = *c;
 		if (!next)
 			return 0;
-		kprintf("  %-*s  %s\n", width, next->usage, next->help);
+		len = (unsigned int)strlen(next->usage);
+		kprintf("  ");
+		if (2 + len + 2 <= text_col) {
+			kprintf("%-*s", (int)(text_col - 2), next->usage);
+		} else {
+			/* A long usage gets its own line(s); the help goes below it. */
+			print_wrapped(next->usage, 2, 6, columns);
+			kprintf("%*s", (int)text_col, "");
+		}
+		print_wrapped(next->help, text_col, text_col, columns);
 		last = next->name;
 	}
 }

@@ -6,6 +6,8 @@
  * single-user system would.
  */
 #include <pagoda/arch.h>
+#include <pagoda/mm.h>
+#include <pagoda/string.h>
 #include <pagoda/process.h>
 #include <pagoda/sched.h>
 #include <pagoda/smp.h>
@@ -78,9 +80,68 @@ long sys_prlimit64(const unsigned long *args)
 	return args[2] ? -EPERM : 0;
 }
 
-/* Sleep for a timespec; the time left is always 0 (no signal interrupts a sleep yet). */
+static void count_task(struct task *t, void *arg)
+{
+	(void)t;
+	(*(unsigned int *)arg)++;
+}
+
+/*
+ * sysinfo(info): uptime (whole seconds, rounded up as Linux's), memory in
+ * pages (mem_unit = the page size), the number of tasks (Linux's procs
+ * counts every thread, the kernel's too). No load average is kept and
+ * there is no swap: those are 0.
+ */
+long sys_sysinfo(const unsigned long *args)
+{
+	u8 info[112] = { 0 };
+	u64 ns = ktime_get_ns(), v;
+	unsigned int tasks = 0, unit = PAGE_SIZE;
+	u16 procs;
+
+	task_for_each(count_task, &tasks);
+	procs = (u16)MIN(tasks, 65535U);
+	v = ns / NSEC_PER_SEC + (ns % NSEC_PER_SEC ? 1 : 0);
+	memcpy(info + 0, &v, 8);   /* uptime */
+	v = totalram_pages();
+	memcpy(info + 32, &v, 8);  /* totalram */
+	v = nr_free_pages();
+	memcpy(info + 40, &v, 8);  /* freeram */
+	memcpy(info + 80, &procs, 2);
+	memcpy(info + 104, &unit, 4); /* mem_unit */
+	return copy_to_user(args[0], info, sizeof(info)) ? -EFAULT : 0;
+}
+
+/*
+ * rseq(2) registration, which glibc tries at every program's start: Pagoda
+ * answers as a Linux built without CONFIG_RSEQ does, -ENOSYS, and glibc
+ * carries on without it (sched_getcpu() then asks the kernel or the
+ * vDSO). Registering would oblige the kernel to keep the area's cpu_id
+ * current at every return to user mode and to restart critical sections
+ * a preemption cut, which nothing here does yet. No log line: the answer
+ * is deliberate, not a missing handler.
+ */
+long sys_rseq(const unsigned long *args)
+{
+	(void)args;
+	return -ENOSYS;
+}
+
+/* A signal to act on (a kill, or one with a handler and not blocked) ends a sleep early. */
+static bool sleep_interrupted(const struct process *p)
+{
+	return p && (READ_ONCE(p->pending_kill) ||
+		     (__atomic_load_n(&p->sigpending, __ATOMIC_ACQUIRE) & ~p->sigmask));
+}
+
+/*
+ * Sleep for a timespec. A signal (SIGALRM from alarm(), say) ends it with
+ * -EINTR and, for a relative sleep, the time left, as Linux's nanosleep
+ * answers when a handler ran (SA_RESTART does not restart it there either).
+ */
 static long sleep_ts(u64 uts, u64 urem, bool absolute, int clock)
 {
+	struct process *p = current_process();
 	s64 ts[2];
 	u64 ns;
 
@@ -90,21 +151,29 @@ static long sleep_ts(u64 uts, u64 urem, bool absolute, int clock)
 		return -EINVAL;
 	ns = (u64)ts[0] * NSEC_PER_SEC + (u64)ts[1];
 	if (absolute) {
-		u64 now = clock == 0 ? ktime_get_ns() + (u64)realtime_offset_ns() : ktime_get_ns();
+		/* CLOCK_REALTIME and CLOCK_TAI (0, 11) count from the epoch; the rest from boot. */
+		u64 now = clock == 0 || clock == 11 ? ktime_get_ns() + (u64)realtime_offset_ns()
+						    : ktime_get_ns();
 
 		ns = ns > now ? ns - now : 0;
 	}
 	while (ns) {
-		set_current_state(TASK_UNINTERRUPTIBLE);
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (sleep_interrupted(p)) {
+			set_current_state(TASK_RUNNING);
+			break;
+		}
 		ns = schedule_timeout(ns);
 	}
+	if (!ns)
+		return 0;
 	if (urem && !absolute) {
-		s64 zero[2] = { 0, 0 };
+		s64 left[2] = { (s64)(ns / NSEC_PER_SEC), (s64)(ns % NSEC_PER_SEC) };
 
-		if (copy_to_user(urem, zero, sizeof(zero)))
+		if (copy_to_user(urem, left, sizeof(left)))
 			return -EFAULT;
 	}
-	return 0;
+	return -EINTR;
 }
 
 long sys_nanosleep(const unsigned long *args)
@@ -112,13 +181,88 @@ long sys_nanosleep(const unsigned long *args)
 	return sleep_ts(args[0], args[1], false, 1);
 }
 
-/* clock_nanosleep(clock, flags, req, rem): TIMER_ABSTIME is flag 1. */
+/* Sleep until a signal comes: pause(2), and a CPU-time sleep nothing can end otherwise. */
+static long wait_for_signal(void)
+{
+	struct process *p = current_process();
+
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (sleep_interrupted(p))
+			break;
+		schedule();
+	}
+	set_current_state(TASK_RUNNING);
+	return -EINTR;
+}
+
+/*
+ * A sleep on CLOCK_PROCESS_CPUTIME_ID: the process's one thread is the
+ * sleeper, so its CPU time stands still; a target already reached ends
+ * at once, any other only by a signal, as on Linux.
+ */
+static long cpu_clock_sleep(u64 uts, bool absolute)
+{
+	s64 ts[2];
+	u64 ns;
+
+	if (copy_from_user(ts, uts, sizeof(ts)))
+		return -EFAULT;
+	if (ts[0] < 0 || ts[1] < 0 || ts[1] >= (s64)NSEC_PER_SEC)
+		return -EINVAL;
+	ns = (u64)ts[0] * NSEC_PER_SEC + (u64)ts[1];
+	if (absolute ? ns <= task_sched_runtime(current) : !ns)
+		return 0;
+	return wait_for_signal();
+}
+
+/*
+ * clock_nanosleep(clock, flags, req, rem): TIMER_ABSTIME is flag 1. The
+ * clocks Linux sleeps on (REALTIME, MONOTONIC, BOOTTIME, TAI, the
+ * process's CPU time); those it reads but cannot sleep on (MONOTONIC_RAW,
+ * the coarse ones, the alarm clocks without an RTC alarm) are
+ * -EOPNOTSUPP; the thread's CPU clock and unknown ids -EINVAL (the
+ * answers Linux gave on the host). glibc names the process's CPU clock
+ * as Linux's encoding of "this process" (a negative id: pid 0, not a
+ * thread's clock), which is the same sleep.
+ */
 long sys_clock_nanosleep(const unsigned long *args)
 {
-	if (args[0] != 0 && args[0] != 1 && args[0] != 7)
-		return -EINVAL; /* REALTIME, MONOTONIC, BOOTTIME */
-	return sleep_ts(args[2], args[3], args[1] & 1, (int)args[0]);
+	int clk = (int)args[0];
+
+	if (clk < 0) {
+		/* ~pid << 3 | thread << 2 | which: this process's, not a thread's (Linux: -EINVAL) */
+		if ((clk & 4) || (clk & 3) == 3 || (~(clk >> 3) != 0 && ~(clk >> 3) != current->pid))
+			return -EINVAL;
+		return cpu_clock_sleep(args[2], args[1] & 1);
+	}
+	switch (clk) {
+	case 0:
+	case 1:
+	case 7:
+	case 11:
+		return sleep_ts(args[2], args[3], args[1] & 1, (int)args[0]);
+	case 2:
+		return cpu_clock_sleep(args[2], args[1] & 1);
+	case 4:
+	case 5:
+	case 6:
+	case 8:
+	case 9:
+		return -EOPNOTSUPP;
+	default:
+		return -EINVAL;
+	}
 }
+
+#ifdef __x86_64__
+/* pause(): until a signal's handler has run (or it ends the process); always -EINTR. */
+long sys_pause(const unsigned long *args)
+{
+	(void)args;
+	return wait_for_signal();
+}
+#endif
 
 #ifdef __x86_64__
 /*

@@ -142,66 +142,6 @@ static long sys_mremap(const unsigned long *args)
 			      flags & MREMAP_MAYMOVE, flags & MREMAP_FIXED, args[4]);
 }
 
-#define CLOCK_REALTIME 0
-#define CLOCK_MONOTONIC 1
-#define CLOCK_MONOTONIC_RAW 4
-#define CLOCK_REALTIME_COARSE 5
-#define CLOCK_MONOTONIC_COARSE 6
-#define CLOCK_BOOTTIME 7
-
-static int clock_ns(unsigned long clk, u64 *ns)
-{
-	switch (clk) {
-	case CLOCK_REALTIME:
-	case CLOCK_REALTIME_COARSE:
-		*ns = ktime_get_ns() + realtime_offset_ns();
-		return 0;
-	case CLOCK_MONOTONIC:
-	case CLOCK_MONOTONIC_RAW:
-	case CLOCK_MONOTONIC_COARSE:
-	case CLOCK_BOOTTIME:
-		*ns = ktime_get_ns();
-		return 0;
-	}
-	return -EINVAL;
-}
-
-static long sys_clock_gettime(const unsigned long *args)
-{
-	u64 ns, ts[2];
-	int err = clock_ns(args[0], &ns);
-
-	if (err)
-		return err;
-	ts[0] = ns / NSEC_PER_SEC;
-	ts[1] = ns % NSEC_PER_SEC;
-	return copy_to_user(args[1], ts, sizeof(ts)) ? -EFAULT : 0;
-}
-
-static long sys_clock_getres(const unsigned long *args)
-{
-	u64 ns, ts[2] = { 0, 1 };
-	int err = clock_ns(args[0], &ns);
-
-	if (err)
-		return err;
-	if (args[1] && copy_to_user(args[1], ts, sizeof(ts)))
-		return -EFAULT;
-	return 0;
-}
-
-static long sys_gettimeofday(const unsigned long *args)
-{
-	u64 ns, tv[2];
-
-	clock_ns(CLOCK_REALTIME, &ns);
-	tv[0] = ns / NSEC_PER_SEC;
-	tv[1] = ns % NSEC_PER_SEC / 1000;
-	if (args[0] && copy_to_user(args[0], tv, sizeof(tv)))
-		return -EFAULT;
-	return 0;
-}
-
 /* struct utsname: six fields of 65 bytes. */
 static long sys_uname(const unsigned long *args)
 {
@@ -323,7 +263,20 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_rt_sigreturn] = sys_rt_sigreturn,
 	[__NR_tgkill] = sys_tgkill,
 	[__NR_tkill] = sys_tkill,
+	[__NR_getitimer] = sys_getitimer,
+	[__NR_setitimer] = sys_setitimer,
+	[__NR_sched_getaffinity] = sys_sched_getaffinity,
+	[__NR_sched_setaffinity] = sys_sched_setaffinity,
+	[__NR_rseq] = sys_rseq,
+	[__NR_sysinfo] = sys_sysinfo,
+	[__NR_faccessat] = sys_faccessat,
+	[__NR_faccessat2] = sys_faccessat2,
 #ifdef __x86_64__
+	[__NR_open] = sys_open,
+	[__NR_creat] = sys_creat,
+	[__NR_access] = sys_access,
+	[__NR_alarm] = sys_alarm,
+	[__NR_pause] = sys_pause,
 	[__NR_dup2] = sys_dup2,
 	[__NR_pipe] = sys_pipe,
 	[__NR_fork] = sys_fork,

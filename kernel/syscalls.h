@@ -47,6 +47,29 @@ long sys_kill(const unsigned long *args);
 long sys_rt_sigreturn(const unsigned long *args);
 long sys_tgkill(const unsigned long *args);
 long sys_tkill(const unsigned long *args);
+/* kernel/time/: the clocks and the interval timers. */
+long sys_clock_gettime(const unsigned long *args);
+long sys_clock_getres(const unsigned long *args);
+long sys_gettimeofday(const unsigned long *args);
+long sys_getitimer(const unsigned long *args);
+long sys_setitimer(const unsigned long *args);
+#ifdef __x86_64__
+long sys_alarm(const unsigned long *args);
+long sys_pause(const unsigned long *args);
+#endif
+/* kernel/sched/syscalls.c: affinity. kernel/sys.c: rseq, answered as without CONFIG_RSEQ. */
+long sys_sched_getaffinity(const unsigned long *args);
+long sys_sched_setaffinity(const unsigned long *args);
+long sys_rseq(const unsigned long *args);
+long sys_sysinfo(const unsigned long *args);
+/* kernel/file.c: x86-64's older file calls. */
+#ifdef __x86_64__
+long sys_open(const unsigned long *args);
+long sys_creat(const unsigned long *args);
+long sys_access(const unsigned long *args);
+#endif
+long sys_faccessat(const unsigned long *args);
+long sys_faccessat2(const unsigned long *args);
 struct file;
 enum file_kind;
 /* kernel/file.c: open file descriptions and descriptors. */
@@ -65,6 +88,9 @@ size_t pipe_peek(struct file *f, void *buf, size_t max);
 int pipe_fill(struct file *f, const void *buf, size_t n);
 /* The console's description, with a reference for the caller. */
 struct file *file_console(void);
+/* kernel/signal.c: sig to p from the kernel itself (a timer), any context. */
+struct process;
+void signal_send_kernel(struct process *p, int sig);
 /* kernel/signal.c: a write to a pipe nobody reads (SIGPIPE, unless ignored). */
 void signal_pipe_broken(void);
 /* A NUL-terminated string from user memory, at most len bytes with its NUL. */

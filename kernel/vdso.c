@@ -51,6 +51,7 @@ void vdso_update_clock(void)
 	vvar.data.coarse_ns = MAX(vvar.data.coarse_ns, ktime_get_ns());
 	vvar.data.clock_mode = vvar.data.hz ? VDSO_CLOCK_COUNTER : VDSO_CLOCK_NONE;
 	vvar.data.cpu_number_ok = arch_vdso_cpu_number_ok();
+	vvar.data.coarse_res_ns = TICK_NSEC;
 	write_end();
 	spin_unlock_irqrestore(&vvar_lock, flags);
 	__atomic_store_n(&clock_set, true, __ATOMIC_RELEASE);
@@ -69,6 +70,19 @@ void vdso_update_tick(u64 now_ns)
 		write_end();
 	}
 	spin_unlock_irqrestore(&vvar_lock, flags);
+}
+
+/*
+ * The coarse clocks' system call answers what the vDSO would: the last
+ * tick's time, not the counter's now, or a vDSO read made just after the
+ * call could fall before it. Before the first exec nothing has set the
+ * page up: do it now, so the two never disagree.
+ */
+u64 vdso_coarse_ns(void)
+{
+	if (!__atomic_load_n(&clock_set, __ATOMIC_ACQUIRE))
+		vdso_update_clock();
+	return __atomic_load_n(&vvar.data.coarse_ns, __ATOMIC_ACQUIRE);
 }
 
 u64 vdso_map(struct process *p)

@@ -38,7 +38,9 @@ static void test_stuck_cpu_is_reported(struct ktest *t)
 
 	watchdog_set_thresh(1);
 	msleep(20); /* schedule: start from a fresh timestamp */
+	ktest_expect_reports(t, true);	/* the report is the point: mark it */
 	spin_preempt_off(SPIN_NS);
+	ktest_expect_reports(t, false);
 	watchdog_set_thresh(saved);
 	/* Once per episode: two seconds past a one-second threshold is one report. */
 	KEXPECT_EQ(t, softlockup_reports() - before, 1);

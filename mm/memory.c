@@ -275,14 +275,15 @@ int copy_page_range(struct process *c, struct process *p, const struct vm_area *
 	return 0;
 }
 
-int user_page_fault(u64 addr, unsigned int flags, bool from_user)
+int user_page_fault(u64 addr, unsigned int flags, bool from_user, int *code)
 {
 	struct process *p = current_process();
-	int code, err;
+	int err;
 
+	*code = SEGV_MAPERR;
 	if (!p || addr >= TASK_SIZE)
 		return FAULT_BAD;
-	err = handle_mm_fault(p, addr, flags, &code);
+	err = handle_mm_fault(p, addr, flags, code);
 	if (!err)
 		return FAULT_DONE;
 	if (err == -ENOMEM) {
@@ -299,7 +300,5 @@ int user_page_fault(u64 addr, unsigned int flags, bool from_user)
 		WRITE_ONCE(p->pending_kill, SIGKILL);
 		return FAULT_BAD;
 	}
-	if (from_user && signal_fault(SIGSEGV, code, addr))
-		return FAULT_SIGNAL;
 	return FAULT_BAD;
 }

@@ -12,6 +12,7 @@ under nested virtualization. Every column says which it is.
 import argparse
 import json
 import os
+import time
 import re
 import subprocess
 import sys
@@ -158,14 +159,17 @@ def sched_locks_tables(results):
     One column per target, side by side; each header says how many CPUs
     the guest had (x86_64 and arm64-virt: 2, arm64-pi4: 4, fixed by the board).
     """
-    cols, sched, locks, info = [], {}, {}, {}
+    cols, sched, locks, info, wake = [], {}, {}, {}, {}
     for col, boots in results:
         for r in (r for recs in boots for r in recs):
-            if r.get("bench") not in ("sched", "locks"):
+            if r.get("bench") not in ("sched", "locks", "wakeup"):
                 continue
             if col not in cols:
                 cols.append(col)
             info.setdefault(col, r["cpus"])
+            if r["bench"] == "wakeup":
+                wake.setdefault(r["case"], {})[col] = r
+                continue
             if r["bench"] == "sched":
                 sched.setdefault(r["op"], {})[col] = r["ns"] / 1000.0
             else:
@@ -173,6 +177,14 @@ def sched_locks_tables(results):
                                                              r["contended_ns"])
                 info[(col, "lockstat")] = r["lockstat"]
     heads = ["%s, %d CPUs" % (c, info[c]) for c in cols]
+    if wake:
+        print("\nwake-up to running (microseconds: median / p90 / p99 / max)")
+        print("  %-16s" % "case" + "".join("%34s" % h for h in heads))
+        for case, per in wake.items():
+            print("  %-16s" % case + "".join(
+                "%34s" % ("-" if c not in per else "%.1f / %.1f / %.1f / %.1f" % tuple(
+                    per[c][k] / 1000.0 for k in ("p50_ns", "p90_ns", "p99_ns", "max_ns")))
+                for c in cols))
     if sched:
         print("\nsched (microseconds per operation)")
         print("  %-16s" % "operation" + "".join("%26s" % h for h in heads))
@@ -295,9 +307,12 @@ def dmsnap_table(column, boots):
                      (r["before_iops"], r["after_iops"]))
             ratio = (b / af if lat else af / b) if (af if lat else b) else 0
             unit = "us" if lat else "IOPS"
-            print("  %-40s %10.0f %-4s %10.0f %-4s %5.2fx  lock wait %8.1f / %8.1f ms" % (
-                r["case"], b, unit, af, unit, ratio, r["before_wait_ns"] / 1e6,
-                r["after_wait_ns"] / 1e6))
+            print("  %-40s %10.0f %-4s %10.0f %-4s %5.2fx  spread %4.2fx/%4.2fx  "
+                  "lock wait %8.1f / %8.1f ms" % (
+                      r["case"], b, unit, af, unit, ratio,
+                      r.get("before_spread_x100", 0) / 100.0,
+                      r.get("after_spread_x100", 0) / 100.0,
+                      r["before_wait_ns"] / 1e6, r["after_wait_ns"] / 1e6))
 
 
 def swiotlb_table(column, got):
@@ -431,6 +446,56 @@ def block_table(results):
         print(line)
 
 
+class Progress:
+    """Where a long `make bench` is: an estimate up front (each section's
+    time in the last run on this machine, kept in build/bench/durations.json;
+    the first time, the figures measured here when this was written), a line
+    as each section starts, and the time it took."""
+    # Seconds per section under TCG on a 2-core machine (one full run here).
+    FIRST_GUESS = {"boot": 120, "sched": 60, "pagealloc-host": 60, "pagealloc": 240,
+                   "block": 120, "swiotlb": 150, "vdso": 40, "cr": 60, "hibernate": 150,
+                   "dmsnap": 90}
+
+    def __init__(self, wanted):
+        self.file = os.path.join(OUT, "durations.json")
+        try:
+            with open(self.file) as f:
+                self.last = json.load(f)
+        except (OSError, ValueError):
+            self.last = {}
+        self.wanted = [n for n in self.FIRST_GUESS if wanted in ("all", n) or
+                       (wanted == "pagealloc" and n == "pagealloc-host") or
+                       (wanted in ("sched", "locks", "wakeup") and n == "sched") or
+                       (wanted == "host" and n == "pagealloc-host")]
+        self.took, self.name, self.t0, self.start = {}, None, 0.0, time.time()
+        total = sum(self.last.get(n, self.FIRST_GUESS[n]) for n in self.wanted)
+        print("bench: %d section%s, about %d min here (%s)" % (
+            len(self.wanted), "" if len(self.wanted) == 1 else "s", max(1, round(total / 60)),
+            "as the last run took" if all(n in self.last for n in self.wanted)
+            else "a first guess: the next run's estimate is this run's time"), flush=True)
+
+    def section(self, name):
+        self.end_section()
+        if name not in self.wanted:
+            return
+        self.name, self.t0 = name, time.time()
+        i = self.wanted.index(name) + 1
+        print("bench [%d/%d] %s (%.0f min in so far)" % (i, len(self.wanted), name,
+                                                       (self.t0 - self.start) / 60), flush=True)
+
+    def end_section(self):
+        if self.name:
+            self.took[self.name] = round(time.time() - self.t0)
+            self.name = None
+
+    def done(self):
+        self.end_section()
+        self.last.update(self.took)
+        with open(self.file, "w") as f:
+            json.dump(self.last, f)
+        print("bench: done in %.1f min" % ((time.time() - self.start) / 60))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
@@ -452,7 +517,8 @@ def main():
         picked, why = accel_mod.choose()
         accels = ["kvm", "tcg"] if picked == "kvm" else ["tcg"]
         if picked != "kvm":
-            print("bench: TCG only: %s; --accel kvm forces KVM" % why)
+            print("bench: TCG only: %s%s" % (why, "" if "cannot run" in why
+                                             else "; --accel kvm forces KVM"))
     else:
         accels = [accel_mod.check(a.accel, "--accel")]
     columns = [("x86_64", acc) for acc in accels]
@@ -462,8 +528,10 @@ def main():
     print("bench: JSON lines go to %s%s" % (paths.rel(path),
           "" if a.json else " (--json prints them too)"))
     results = []
+    progress = Progress(a.bench)
     # Boot timing: several boots, medians. The other benchmarks get their
     # own boots below.
+    progress.section("boot")
     if a.bench in ("all", "boot"):
         for target, accel in columns:
             what = target + (" (raspi4b: 2 GiB, fixed)" if target == "arm64-pi4" else
@@ -474,8 +542,9 @@ def main():
         boot_table(results)
     # The scheduler and the locks: x86_64 and arm64 virt with 2 CPUs
     # (qemu.py's default), raspi4b with its fixed 4.
-    if a.bench in ("all", "sched", "locks"):
-        names = "sched,locks" if a.bench == "all" else a.bench
+    progress.section("sched")
+    if a.bench in ("all", "sched", "locks", "wakeup"):
+        names = "sched,locks,wakeup" if a.bench == "all" else a.bench
         sl = []
         for target, accel in columns:
             print("bench: %s on %s under %s" % (names, target, accel.upper()))
@@ -485,11 +554,13 @@ def main():
         results += sl
     # The page allocator on the host against a minimal buddy allocator
     # (make bench-host: same mm/page_alloc.c, gcc -O2, callgrind counts).
+    progress.section("pagealloc-host")
     if a.bench in ("all", "pagealloc", "host"):
         results.append(("host", [bench_host()]))
     # The page allocator in a small and a big guest: shuffle on, so the
     # boot's shuffle is timed (every struct page is written at boot), and
     # the default (deferred struct page init), for the boot's memory step.
+    progress.section("pagealloc")
     if a.bench in ("all", "pagealloc"):
         pa = []
         for accel in accels:
@@ -509,6 +580,7 @@ def main():
                    "pagealloc", pa)
         results += pa
     # The block layer: fio's cases on null_blk, brd and any disk (bench block).
+    progress.section("block")
     if a.bench in ("all", "block"):
         bl = []
         for target, accel in columns:
@@ -523,6 +595,7 @@ def main():
     # pool; growing: dynamic from 1 MiB), every mapping bounced.
     # The seed's second table used a Pi 4's microSD; QEMU's raspi4b SD
     # hosts do no DMA, so the SD column is sdhci-pci on arm64 virt.
+    progress.section("swiotlb")
     if a.bench in ("all", "swiotlb"):
         configs = (("base", "swiotlb=force swiotlb.dynamic=0"),
                    ("default", "swiotlb=force"), ("growing", "swiotlb=512,force"))
@@ -545,6 +618,7 @@ def main():
             swiotlb_table("%s %s under %s" % (target, bus, accel.upper()), got)
     # The vDSO against the system call, and what a process costs (bench vdso,
     # user/vdsobench in each target's initramfs).
+    progress.section("vdso")
     if a.bench in ("all", "vdso"):
         vd = []
         for target, accel in columns:
@@ -555,6 +629,7 @@ def main():
         results += vd
     # Checkpoint/restore, the vDSO seed's table: legacy against kdat in one
     # boot, a busy loop and a 10-process tree (bench cr).
+    progress.section("cr")
     if a.bench in ("all", "cr"):
         crr = []
         for target, accel in columns:
@@ -568,6 +643,7 @@ def main():
     # Hibernation's memory bitmap, the first seed's table: list against
     # radix tree over simulated memory up to 16 TiB on the host, then over
     # each guest's own memory (bench hibernate).
+    progress.section("hibernate")
     if a.bench in ("all", "hibernate"):
         results.append(("host", [host_program("bench-hibernate",
                                               "memory bitmaps on the host, 1 GiB to 16 TiB")]))
@@ -596,6 +672,7 @@ def main():
         results.append(("hibernate-image", [rows]))
     # dm-snapshot, the fine-grained locking seed's table: fio through
     # snapshot-origin and snapshot, the mutex and the fine scheme in one boot.
+    progress.section("dmsnap")
     if a.bench in ("all", "dmsnap"):
         dm = []
         for target, accel in columns:
@@ -606,6 +683,7 @@ def main():
             dmsnap_table("%s under %s" % (target, accel.upper()), boots)
             dm.append(("%s %s" % (target, accel), boots))
         results += dm
+    progress.done()
     with JsonLines(path, "bench") as out:
         for _, boots in results:
             for recs in boots:

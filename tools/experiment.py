@@ -269,8 +269,11 @@ def main():
     ap.add_argument("--no-qemu", action="store_true", help="host matrix only")
     ap.add_argument("--accel", default="auto", help="auto, kvm or tcg for the QEMU slice")
     a = ap.parse_args()
+    # A quick run is a smoke test, not the record: it must not overwrite the
+    # tracked tables and plot in docs/experiments/.
+    docs = os.path.join(OUT, "quick") if a.quick else DOCS
     os.makedirs(OUT, exist_ok=True)
-    os.makedirs(DOCS, exist_ok=True)
+    os.makedirs(docs, exist_ok=True)
 
     todo = cells(a.quick)
     recs = []
@@ -289,10 +292,11 @@ def main():
             out.write("lab", dict(r, where="host"))
         for x, k, h in qemu_rows:
             out.write("lab", dict(k, where="qemu", args=x, host_equal=(k == h)))
-    write_markdown(recs, qemu_rows, os.path.join(DOCS, "allocator-policy.md"))
-    write_plot(recs, os.path.join(DOCS, "conflict-rate.svg"))
-    print("experiment: build/experiment/results.jsonl, "
-          "docs/experiments/allocator-policy.md, docs/experiments/conflict-rate.svg")
+    md, svg = os.path.join(docs, "allocator-policy.md"), os.path.join(docs, "conflict-rate.svg")
+    write_markdown(recs, qemu_rows, md)
+    write_plot(recs, svg)
+    print("experiment: %s, %s, %s" % (os.path.relpath(os.path.join(OUT, "results.jsonl"), ROOT),
+                                      os.path.relpath(md, ROOT), os.path.relpath(svg, ROOT)))
     bad = [x for x, k, h in qemu_rows if k != h]
     if bad:
         sys.exit("experiment: the kernel and the host disagree on %d cells" % len(bad))

@@ -39,12 +39,18 @@ declare -A PKG_OF=(
 	[cpio]=cpio # the initramfs read from GNU cpio's own archives (make test)
 	[fio]=fio # the shell's fio output checked against fio's own (make test)
 	[dmsetup]=dmsetup # the shell's dmsetup options checked against dmsetup's own usage
+	# make selftests: the arm64 selftests run on the host too, under QEMU's user mode
+	[qemu-aarch64]=qemu-user
 )
 # Package files that have no command of their own.
 declare -A FILE_OF=(
 	[/usr/lib/grub/i386-pc/multiboot2.mod]=grub-pc-bin
 	[/usr/lib/grub/x86_64-efi/multiboot2.mod]=grub-efi-amd64-bin
 	[/usr/share/ovmf/OVMF.fd]=ovmf
+	# make selftests: Linux's own selftests, from the kernel source Debian ships
+	[/usr/src/linux-source-6.1.tar.xz]=linux-source-6.1
+	# static glibc programs for arm64 (calltest, the arm64 selftests)
+	[/usr/aarch64-linux-gnu/lib/libc.a]=libc6-dev-arm64-cross
 )
 
 qemu_new_enough() {
@@ -199,6 +205,9 @@ qemu_from=()
 if [ $need_new_qemu -eq 1 ] && [ "${ID:-}" = debian ] && [ "${VERSION_CODENAME:-}" = bookworm ]; then
 	add_backports && qemu_from=(-t bookworm-backports)
 fi
+# QEMU's user mode comes from where its system emulators came from: only a
+# new one (8.1 on) gives arm64 programs a vDSO, which the selftests read.
+[ -e /etc/apt/sources.list.d/pagoda-backports.sources ] && qemu_from=(-t bookworm-backports)
 
 if [ ${#missing[@]} -gt 0 ] || [ $need_new_qemu -eq 1 ]; then
 	say "installing: ${missing[*]:-} (QEMU >= 9 needed for raspi4b)"
@@ -211,7 +220,7 @@ else
 fi
 # QEMU first, from backports where that is needed, so it is the new one.
 $SUDO apt-get install -y -qq --no-install-recommends "${qemu_from[@]}" \
-	qemu-system-x86 qemu-system-arm qemu-utils ovmf >/dev/null
+	qemu-system-x86 qemu-system-arm qemu-utils qemu-user ovmf >/dev/null
 if [ ${#missing[@]} -gt 0 ]; then
 	$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi

@@ -26,9 +26,17 @@ def entry(ino, mode, name, data):
     return out
 
 
+USAGE = "usage: mkcpio.py OUT [NAME=FILE | NAME@TARGET ...]"
+
+
 def main(argv):
-    if len(argv) < 2:
-        sys.exit("usage: mkcpio.py OUT [NAME=FILE ...]")
+    if len(argv) > 1 and argv[1] in ("-h", "--help"):
+        print(USAGE)
+        print(__doc__.split("\n\n", 1)[1].strip())
+        return
+    if len(argv) < 2 or argv[1].startswith("-"):
+        # An option where OUT goes is a mistake, not a file name to write.
+        sys.exit(USAGE)
     out, pairs = argv[1], argv[2:]
     blob, ino, dirs = b"", 1, set()
     for pair in pairs:

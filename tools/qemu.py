@@ -8,10 +8,11 @@ import argparse
 import os
 import re
 import shutil
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pagoda import accel as accel_mod  # noqa: E402
+from pagoda import accel as accel_mod, paths  # noqa: E402
 from pagoda.qemu import build_cmd  # noqa: E402
 
 
@@ -53,6 +54,52 @@ def gdb_hint(a, accel):
             % (a.gdb_cmd or "gdb", a.elf or a.kernel, brk))
 
 
+def initrd_module(a):
+    """The -initrd module for INITRD= and ADD=, or None.
+
+    The kernel unpacks every archive of a module back to back, after its
+    built-in one (docs/processes.md), so ADD='s files become one more
+    archive appended to INITRD='s. Boot loaders: QEMU's own only (direct
+    x86 and both arm64 boards); the ISO's GRUB has its module list fixed.
+    """
+    if not a.initrd and not a.add:
+        return None
+    if a.boot != "direct":
+        sys.exit("qemu: INITRD= and ADD= go with BOOT=direct (QEMU loads the archive); "
+                 "the ISO's GRUB has no room for it")
+    blob = b""
+    if a.initrd:
+        if not os.path.isfile(a.initrd):
+            sys.exit("qemu: INITRD=%s: no such file" % a.initrd)
+        with open(a.initrd, "rb") as f:
+            blob = f.read()
+        if blob[:6] not in (b"070701", b"070702"):
+            sys.exit("qemu: INITRD=%s is not a newc cpio archive (Pagoda has no "
+                     "decompressors: `cpio -o -H newc`, uncompressed)" % a.initrd)
+    if a.add:
+        pairs = []
+        for spec in a.add:
+            path, _, name = spec.partition("=")
+            if not os.path.isfile(path):
+                sys.exit("qemu: ADD=%s: no such file" % path)
+            name = name or "/bin/" + os.path.basename(path)
+            if not name.startswith("/"):
+                sys.exit("qemu: ADD=%s: the name in the initramfs must start with /" % spec)
+            pairs.append("%s=%s" % (name.lstrip("/"), path))
+        added = os.path.join(paths.BUILD, "run-add.cpio")
+        os.makedirs(paths.BUILD, exist_ok=True)
+        r = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "mkcpio.py"),
+                            added] + pairs)
+        if r.returncode:
+            sys.exit(r.returncode)
+        with open(added, "rb") as f:
+            blob += b"\0" * (-len(blob) % 4) + f.read()
+    out = os.path.join(paths.BUILD, "run-initrd.cpio")
+    with open(out, "wb") as f:
+        f.write(blob)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--arch", default="x86_64")
@@ -79,15 +126,19 @@ def main():
                     help="attach a raw disk image (repeatable)")
     ap.add_argument("--disk-bus", default="virtio", choices=("virtio", "sdhci-pci"),
                     help="how disks attach on x86-64 and arm64 virt")
+    ap.add_argument("--initrd", default="", help="a newc archive for the initramfs")
+    ap.add_argument("--add", action="append", default=[],
+                    help="HOST-PATH[=/NAME]: a file into the initramfs (repeatable)")
     a = ap.parse_args()
     if a.arch != "arm64" or a.platform != "pi4":
         check_knobs(a)
+    initrd = initrd_module(a)
     accel, why = accel_mod.choose(a.accel, a.arch, a.kernel, a.boot)
     cmd, accel = build_cmd(a.arch, a.platform, a.boot, a.smp, a.mem, a.kernel,
                            a.iso, a.cmdline, accel, a.gdb, interactive=True,
                            hmat_cache=a.hmat_cache or None, dtb=a.dtb, el2=a.el2,
                            gic=a.gic, disks=a.disk, disk_bus=a.disk_bus,
-                           machine=a.machine)
+                           machine=a.machine, extra=["-initrd", initrd] if initrd else [])
     if not shutil.which(cmd[0]):
         sys.exit("qemu: %s not found; run `make deps`" % cmd[0])
     if a.arch == "arm64" and a.platform == "pi4":

@@ -34,15 +34,39 @@ $(B)/user/libctest-glibc: user/libc/libctest.c user/user.mk | $(DEPS_STAMP)
 	@gcc -static -O2 -o $@ $<
 USER_PROGS += libctest-musl libctest-glibc
 endif
+# calltest: the calls Linux's programs make through their libc; musl and
+# glibc on x86-64, glibc (Debian's libc6-dev-arm64-cross) on arm64.
+ifeq ($(ARCH),x86_64)
+$(B)/user/calltest-musl: user/libc/calltest.c user/user.mk | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  MUSLCC  $@"
+	@musl-gcc -static -O2 -o $@ $<
+USER_PROGS += calltest-musl
+CALLTEST_GLIBC_CC := gcc
+else
+CALLTEST_GLIBC_CC := aarch64-linux-gnu-gcc
+endif
+$(B)/user/calltest-glibc: user/libc/calltest.c user/user.mk | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  GLIBCC  $@"
+	@$(CALLTEST_GLIBC_CC) -static -O2 -o $@ $<
+USER_PROGS += calltest-glibc
 # Fixtures for exec's refusals: a text file, and a program cut short; a
 # symbolic link for fstest.
 INITRAMFS_FILES := $(foreach p,$(USER_PROGS),bin/$(p)=$(B)/user/$(p)) \
-	etc/motd=user/motd bin/truncated=$(B)/user/truncated etc/motd-link@motd
+	etc/motd=user/motd bin/truncated=$(B)/user/truncated etc/motd-link@motd \
+	bin/notelf=$(B)/user/notelf
+
+# An executable text file (no #!): exec reads it and answers -ENOEXEC, where
+# /etc/motd, with no execute bit, is -EACCES before it is read.
+$(B)/user/notelf: user/motd
+	@mkdir -p $(dir $@)
+	@cp $< $@ && chmod 755 $@
 
 $(B)/user/truncated: $(B)/user/hello
-	@head -c 200 $< > $@
+	@head -c 200 $< > $@ && chmod 755 $@
 
-$(B)/initramfs.cpio: $(addprefix $(B)/user/,$(USER_PROGS)) $(B)/user/truncated user/motd \
+$(B)/initramfs.cpio: $(addprefix $(B)/user/,$(USER_PROGS)) $(B)/user/truncated $(B)/user/notelf user/motd \
 		tools/mkcpio.py
 	@echo "  CPIO    $@"
 	@$(PY) tools/mkcpio.py $@ $(INITRAMFS_FILES)
@@ -73,4 +97,16 @@ $(B)/vdso/vdso.so: arch/$(ARCH)/vdso/vclock.c arch/$(ARCH)/vdso/vdso.lds lib/vds
 		-Wl,-T,arch/$(ARCH)/vdso/vdso.lds -o $@ arch/$(ARCH)/vdso/vclock.c
 
 $(B)/obj/kernel/vdso_image.o: $(B)/vdso/vdso.so
+
+# arm64: the sigreturn trampoline's offset in the vDSO, for the signal frame
+# of a handler without sa_restorer (arch/arm64/signal.c), read from the
+# image as Linux's gen_vdso_offsets.sh does.
+ifeq ($(ARCH),arm64)
+$(B)/vdso/vdso-offsets.h: $(B)/vdso/vdso.so
+	@$(KNM) $< | awk '$$3 == "__kernel_rt_sigreturn" { \
+		print "#define VDSO_RT_SIGRETURN_OFFSET 0x" $$1 "ULL" }' > $@
+	@grep -q VDSO_RT_SIGRETURN_OFFSET $@ || { echo "no __kernel_rt_sigreturn in $<"; rm -f $@; exit 1; }
+$(B)/obj/arch/arm64/signal.o: $(B)/vdso/vdso-offsets.h
+$(B)/obj/arch/arm64/signal.o: KCFLAGS += -DVDSO_OFFSETS='"$(CURDIR)/$(B)/vdso/vdso-offsets.h"'
+endif
 $(B)/obj/kernel/vdso_image.o: KCFLAGS += -DVDSO_IMAGE='"$(B)/vdso/vdso.so"'

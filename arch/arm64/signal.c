@@ -14,8 +14,8 @@
  *	             backtrace from the handler goes through
  *
  * The handler starts with x0 = signal, x1 = &siginfo, x2 = &ucontext and
- * x30 = sa_restorer (SA_RESTORER; Linux would otherwise use its vDSO's
- * trampoline, which Pagoda's vDSO does not have yet). rt_sigreturn reads
+ * x30 = sa_restorer, or without SA_RESTORER (glibc never sets it) the
+ * vDSO's __kernel_rt_sigreturn, as Linux does. rt_sigreturn reads
  * it all back from the stack pointer, trusting nothing: the saved PSTATE
  * must be EL0t with no exception masks, and the FP record must be the one
  * it wrote.
@@ -26,6 +26,7 @@
 #include <pagoda/string.h>
 #include <pagoda/uaccess.h>
 #include <asm/arm64.h>
+#include VDSO_OFFSETS /* VDSO_RT_SIGRETURN_OFFSET, made from the vDSO image (user/user.mk) */
 
 #define FPSIMD_MAGIC 0x46508001
 #define PSR_MODE_MASK 0xf
@@ -68,26 +69,34 @@ _Static_assert(__builtin_offsetof(struct sigcontext64, reserved) == 288,
 	       "Linux's struct sigcontext");
 
 int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
-			const struct ksiginfo *info, u64 oldmask, struct arch_user_state *fp)
+			const struct ksiginfo *info, u64 oldmask, struct arch_user_state *fp,
+			u64 alt_top, const struct sigstack *uc_stack)
 {
 	struct rt_sigframe64 *f = kzalloc(sizeof(*f), GFP_KERNEL); /* 4.7 KiB: not on the stack */
 	struct fpsimd_record rec = { .magic = FPSIMD_MAGIC, .size = sizeof(rec) };
-	u64 record, frame, fr[2] = { regs->regs[29], regs->regs[30] };
+	u64 record, frame, ret, fr[2] = { regs->regs[29], regs->regs[30] };
+	struct process *p = current_process();
 	int err;
 
 	if (!f)
 		return -ENOMEM;
-	if (!(ka->flags & SA_RESTORER) || !ka->restorer) {
+	if ((ka->flags & SA_RESTORER) && ka->restorer) {
+		ret = ka->restorer;
+	} else if (p && p->vdso_base) {
+		ret = p->vdso_base + VDSO_RT_SIGRETURN_OFFSET;
+	} else {
 		kfree(f);
-		return -EINVAL; /* nowhere for the handler to return to (no vDSO trampoline yet) */
+		return -EINVAL; /* nowhere for the handler to return to: the vDSO is unmapped */
 	}
-	record = (regs->sp - sizeof(fr)) & ~15ULL;
+	record = ((alt_top ? alt_top : regs->sp) - sizeof(fr)) & ~15ULL;
 	frame = (record - sizeof(*f)) & ~15ULL;
 	rec.fpsr = (u32)fp->fpsr;
 	rec.fpcr = (u32)fp->fpcr;
 	memcpy(rec.vregs, fp->vregs, sizeof(rec.vregs));
 	siginfo_layout(f->info, info);
-	f->uc.ss_flags = 2; /* SS_DISABLE: no alternate stack */
+	f->uc.ss_sp = uc_stack->sp;
+	f->uc.ss_flags = uc_stack->flags;
+	f->uc.ss_size = uc_stack->size;
 	f->uc.sigmask = oldmask;
 	f->uc.mc.fault_address = info->addr;
 	memcpy(f->uc.mc.regs, regs->regs, sizeof(f->uc.mc.regs));
@@ -105,11 +114,17 @@ int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
 	regs->regs[1] = frame + __builtin_offsetof(struct rt_sigframe64, info);
 	regs->regs[2] = frame + __builtin_offsetof(struct rt_sigframe64, uc);
 	regs->regs[29] = record;
-	regs->regs[30] = ka->restorer;
+	regs->regs[30] = ret;
 	return 0;
 }
 
-int arch_rt_sigreturn(struct pt_regs *regs, struct arch_user_state *fp, u64 *mask, long *retval)
+u64 arch_user_sp(const struct pt_regs *regs)
+{
+	return regs->sp;
+}
+
+int arch_rt_sigreturn(struct pt_regs *regs, struct arch_user_state *fp, u64 *mask, long *retval,
+		      struct sigstack *uc_stack)
 {
 	struct rt_sigframe64 *f = kmalloc(sizeof(*f), GFP_KERNEL);
 	struct fpsimd_record rec;
@@ -134,6 +149,8 @@ int arch_rt_sigreturn(struct pt_regs *regs, struct arch_user_state *fp, u64 *mas
 		memcpy(fp->vregs, rec.vregs, sizeof(fp->vregs));
 		*mask = f->uc.sigmask;
 		*retval = (long)regs->regs[0];
+		*uc_stack = (struct sigstack){ .sp = f->uc.ss_sp, .flags = f->uc.ss_flags,
+					       .size = f->uc.ss_size };
 	}
 	kfree(f);
 	return ret;

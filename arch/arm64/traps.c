@@ -225,7 +225,7 @@ bool arm64_user_addr_fault(struct pt_regs *regs, bool user)
 	u64 ec = ESR_EC(regs->esr), fsc = regs->esr & 0x3f;
 	bool data = ec == EC_DABT_CUR || ec == EC_DABT_LOW;
 	unsigned int flags;
-	int r;
+	int r, code;
 
 	if (!(data || ec == EC_IABT_LOW) || (regs->esr & (1 << 10)) /* FnV: no address */)
 		return false;
@@ -240,11 +240,12 @@ bool arm64_user_addr_fault(struct pt_regs *regs, bool user)
 	/* Interrupts as the faulting code had them: it may take a while. */
 	if (user || !(regs->pstate & (1 << 7)))
 		arch_irq_enable();
-	r = user_page_fault(regs->far, flags, user);
-	if (user && r != FAULT_BAD)
-		signal_deliver(regs); /* a handler's frame, or a kill meanwhile */
+	r = user_page_fault(regs->far, flags, user, &code);
+	if (user && r == FAULT_DONE)
+		signal_deliver(regs); /* a kill or a signal that came meanwhile */
 	arch_irq_disable();
-	return r != FAULT_BAD;
+	/* The area decides MAPERR or ACCERR, not whether a page was there. */
+	return r == FAULT_DONE || (user && signal_fault(regs, SIGSEGV, code, regs->far));
 }
 
 void arm64_exception(struct pt_regs *regs, u64 slot)

@@ -3,8 +3,8 @@
  * Just enough ACPI to find tables and to power off or reset the machine:
  * the RSDP (from the loader, else the BIOS areas), the XSDT or RSDT, the
  * FADT's PM1a control block and reset register, and the \_S5 sleep type
- * read straight out of the DSDT's AML. Later issues read MADT and HMAT
- * through acpi_find_table().
+ * read straight out of the DSDT's AML. Other tables are found through
+ * acpi_find_table(): the MADT by apic.c, HMAT by hmat.c.
  */
 #include <pagoda/boot_info.h>
 #include <pagoda/mm.h>

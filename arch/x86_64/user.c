@@ -26,8 +26,14 @@
 #define KERNEL_CS 0x08
 #define USER_DS (0x20 | 3)
 #define USER_CS (0x28 | 3)
-/* syscall clears these: interrupts, single-step, direction, alignment check. */
-#define SFMASK_BITS ((1 << 9) | (1 << 8) | (1 << 10) | (1 << 18))
+/*
+ * syscall clears these: interrupts, single-step, direction, alignment
+ * check, and nested task (NT), which the program may set (popf) and which,
+ * left set in the kernel, makes the iretq back to user mode fault (#GP in
+ * 64-bit mode): Linux's selftest x86/syscall_nt hung Pagoda that way. The
+ * program's own flags, NT included, come back from the frame.
+ */
+#define SFMASK_BITS ((1 << 9) | (1 << 8) | (1 << 10) | (1 << 14) | (1 << 18))
 
 extern char entry_syscall_64[];
 

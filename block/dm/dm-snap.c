@@ -223,35 +223,6 @@ static int dm_add_exception(void *ctx, chunk_t old_chunk, chunk_t new_chunk)
 	return 0;
 }
 
-/* ------------------------------------------------------------ bio lists */
-
-struct bio_list {
-	struct bio *head, *tail;
-};
-
-static void bio_list_add(struct bio_list *bl, struct bio *bio)
-{
-	bio->bi_next = NULL;
-	if (bl->tail)
-		bl->tail->bi_next = bio;
-	else
-		bl->head = bio;
-	bl->tail = bio;
-}
-
-static struct bio *bio_list_pop(struct bio_list *bl)
-{
-	struct bio *bio = bl->head;
-
-	if (bio) {
-		bl->head = bio->bi_next;
-		if (!bl->head)
-			bl->tail = NULL;
-		bio->bi_next = NULL;
-	}
-	return bio;
-}
-
 /* --------------------------------------------------- pending exceptions */
 
 struct dm_snap_pending_exception {
@@ -716,6 +687,44 @@ static void retry_origin_bios(struct dm_snapshot *s, struct bio_list *bl)
 
 /* -------------------------------------------------------- the snapshot */
 
+/*
+ * After the four arguments Linux takes an optional feature group, "N
+ * feature...", with N at most 2 and the features discard_zeroes_cow and
+ * discard_passdown_origin. Pagoda's snapshot does no discards, so it names
+ * them and refuses them; any other word is refused with Linux's own
+ * messages rather than dropped (a table that says more than we do must not
+ * load as if it said less).
+ */
+static int parse_snapshot_features(struct dm_target *ti, unsigned int argc, char **argv)
+{
+	u64 n;
+
+	if (!argc)
+		return 0;
+	if (kstrtou64(argv[0], 10, &n) || n > 2) {
+		ti->error = "Invalid number of feature arguments";
+		return -EINVAL;
+	}
+	if (n > argc - 1) {
+		ti->error = "Insufficient feature arguments";
+		return -EINVAL;
+	}
+	for (unsigned int i = 1; i <= n; i++) {
+		if (strcmp(argv[i], "discard_zeroes_cow") &&
+		    strcmp(argv[i], "discard_passdown_origin")) {
+			ti->error = "Unrecognised feature requested";
+			return -EINVAL;
+		}
+		ti->error = "discard features are not supported by this snapshot";
+		return -EINVAL;
+	}
+	if (argc > n + 1) {
+		ti->error = "Too many arguments";
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int snapshot_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 {
 	struct dm_snapshot *s;
@@ -723,7 +732,7 @@ static int snapshot_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	int r;
 
 	if (argc < 4) {
-		ti->error = "requires exactly 4 arguments";
+		ti->error = "requires 4 or more arguments";
 		return -EINVAL;
 	}
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
@@ -768,6 +777,9 @@ static int snapshot_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 				      &s->store);
 	if (r)
 		goto bad_store;
+	r = parse_snapshot_features(ti, argc - 2 - args_used, argv + 2 + args_used);
+	if (r)
+		goto bad_tables;
 	if (s->is_merge && !s->store->type->prepare_merge) {
 		ti->error = "Snapshot-merge needs a persistent exception store";
 		r = -EINVAL;
@@ -1068,8 +1080,6 @@ static struct target_type snapshot_target = {
 	.resume = snapshot_resume,
 	.status = snapshot_status,
 };
-
-int snapshot_merge_map(struct dm_target *ti, struct bio *bio);
 
 static struct target_type merge_target = {
 	.name = "snapshot-merge",

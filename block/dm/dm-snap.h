@@ -70,6 +70,7 @@ extern atomic64_t dm_snap_lock_wait_ns, dm_snap_lock_waits;
 /* dm-snap-merge.c */
 int snapshot_merge_start(struct dm_snapshot *s);
 void snapshot_merge_stop(struct dm_snapshot *s);
+int snapshot_merge_map(struct dm_target *ti, struct bio *bio);
 /* dm-snap.c, for the merge */
 void snap_lock_write(struct dm_snapshot *s);
 void snap_unlock_write(struct dm_snapshot *s);

@@ -29,7 +29,7 @@
 #include <pagoda/time.h>
 #include <pagoda/vmalloc.h>
 
-#include "../../drivers/block/null_blk/null_blk.h"
+#include <pagoda/null_blk.h>
 #include "dm-snap-format.h"
 
 static struct nullb *dmt_nullb(struct ktest *t, u64 size_mb)
@@ -441,7 +441,7 @@ out:
 
 static void test_dm_bad_tables(struct ktest *t)
 {
-	struct nullb *a = dmt_nullb(t, 1);
+	struct nullb *a = dmt_nullb(t, 1), *b = dmt_nullb(t, 1);
 	struct mapped_device *md = NULL;
 	char table[128];
 
@@ -460,8 +460,32 @@ static void test_dm_bad_tables(struct ktest *t)
 	snprintf(table, sizeof(table), "0 8 snapshot %s %s P 3", nbname(a), nbname(a));
 	KEXPECT_NE(t, dm_table_load(md, table), 0);
 	KEXPECT_EQ(t, dm_resume(md), -ENXIO);	/* nothing loaded */
+	/* Words past the four: Linux's feature group, or refused (never dropped). */
+	if (b) {
+		static const struct {
+			const char *tail, *error;
+		} extra[] = {
+			{ "extra", "Invalid number of feature arguments" },
+			{ "3 a b c", "Invalid number of feature arguments" },
+			{ "2 discard_zeroes_cow", "Insufficient feature arguments" },
+			{ "1 frobnicate", "Unrecognised feature requested" },
+			{ "1 discard_zeroes_cow", "not supported" },
+			{ "0 extra", "Too many arguments" },
+		};
+
+		for (unsigned int i = 0; i < ARRAY_SIZE(extra); i++) {
+			snprintf(table, sizeof(table), "0 8 snapshot %s %s P 8 %s", nbname(a),
+				 nbname(b), extra[i].tail);
+			KEXPECT_EQ(t, dm_table_load(md, table), -EINVAL);
+			KEXPECT_TRUE(t, strstr(dm_last_error(), extra[i].error) != NULL);
+		}
+		snprintf(table, sizeof(table), "0 8 snapshot %s %s P 8 0", nbname(a), nbname(b));
+		KEXPECT_EQ(t, dm_table_load(md, table), 0);
+	}
 	KEXPECT_EQ(t, dm_remove(md), 0);
 	null_destroy(a);
+	if (b)
+		null_destroy(b);
 }
 
 /* ---------------------------------------------------- Linux's COW format */

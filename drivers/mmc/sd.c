@@ -111,6 +111,11 @@ int mmc_sd_init_card(struct mmc_host *h)
 	end = ktime_get_ns() + 1000000000ULL;
 	do {
 		err = app_cmd(h, 41, SD_OCR_VDD_27_36 | (v2 ? SD_OCR_CCS : 0), MMC_RSP_R3, &ocr);
+		if (err == -ETIMEDOUT) {
+			/* No answer at all: an empty slot (its card-detect may still say present). */
+			pr_info("%s: no card answers: the slot is empty\n", h->name);
+			return -ENODEV;
+		}
 		if (err) {
 			pr_warn("%s: ACMD41 failed (%d): not an SD card?\n", h->name, err);
 			return err;

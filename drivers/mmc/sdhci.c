@@ -604,7 +604,8 @@ int mmc_add_host(struct mmc_host *h)
 		return err;
 	err = mmc_sd_init_card(h);
 	if (err) {
-		pr_warn("%s: no usable SD card (%d)\n", h->name, err);
+		if (err != -ENODEV)	/* an empty slot has said so already */
+			pr_warn("%s: no usable SD card (%d)\n", h->name, err);
 		return err;
 	}
 	/* From now on every command ends in the interrupt handler. */

@@ -12,6 +12,7 @@
 #include <pagoda/sched.h>
 #include <pagoda/time.h>
 #include <pagoda/shell.h>
+#include <pagoda/swiotlb.h>
 #include <pagoda/virtio.h>
 
 static LIST_HEAD(virtio_devices);
@@ -108,6 +109,9 @@ int register_virtio_device(struct virtio_device *vdev)
 	vdev->index = next_index++;
 	snprintf(vdev->name, sizeof(vdev->name), "virtio%d", vdev->index);
 	vdev->dev.name = vdev->name;
+	/* swiotlb.restricted=...@virtio0: the transport's device does its DMA */
+	if (vdev->dma_dev)
+		swiotlb_restricted_alias(vdev->dma_dev, vdev->name);
 	INIT_LIST_HEAD(&vdev->vqs);
 	vdev->config->reset(vdev);
 	add_status(vdev, VIRTIO_CONFIG_S_ACKNOWLEDGE);

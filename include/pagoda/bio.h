@@ -110,4 +110,42 @@ void submit_bio(struct bio *bio);
 /* submit_bio() and wait: 0 or a negative errno. */
 int submit_bio_wait(struct bio *bio);
 
+/*
+ * A singly linked FIFO of bios through bi_next (Linux's bio_list): for
+ * holding bios back until something they wait for is done. An all-zero
+ * struct is an empty list.
+ */
+struct bio_list {
+	struct bio *head, *tail;
+};
+
+static inline bool bio_list_empty(const struct bio_list *bl)
+{
+	return !bl->head;
+}
+
+static inline void bio_list_add(struct bio_list *bl, struct bio *bio)
+{
+	bio->bi_next = NULL;
+	if (bl->tail)
+		bl->tail->bi_next = bio;
+	else
+		bl->head = bio;
+	bl->tail = bio;
+}
+
+/* The oldest bio, off the list (its bi_next cleared), or NULL. */
+static inline struct bio *bio_list_pop(struct bio_list *bl)
+{
+	struct bio *bio = bl->head;
+
+	if (bio) {
+		bl->head = bio->bi_next;
+		if (!bl->head)
+			bl->tail = NULL;
+		bio->bi_next = NULL;
+	}
+	return bio;
+}
+
 #endif

@@ -100,6 +100,36 @@ static inline bool list_empty(const struct list_head *h)
 	return READ_ONCE(h->next) == h;
 }
 
+/* Link all of list's entries in between prev and next; list is left stale. */
+static inline void __list_splice(struct list_head *list, struct list_head *prev,
+				 struct list_head *next)
+{
+	struct list_head *first = list->next, *last = list->prev;
+
+	prev->next = first;
+	first->prev = prev;
+	last->next = next;
+	next->prev = last;
+}
+
+/* Move all of list's entries to the front of head, in order; list ends empty. */
+static inline void list_splice_init(struct list_head *list, struct list_head *head)
+{
+	if (list_empty(list))
+		return;
+	__list_splice(list, head, head->next);
+	INIT_LIST_HEAD(list);
+}
+
+/* Move all of list's entries to the end of head, in order; list ends empty. */
+static inline void list_splice_tail_init(struct list_head *list, struct list_head *head)
+{
+	if (list_empty(list))
+		return;
+	__list_splice(list, head->prev, head);
+	INIT_LIST_HEAD(list);
+}
+
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
 #define list_first_entry(head, type, member) \
 	list_entry((head)->next, type, member)

@@ -152,7 +152,7 @@ unsigned long swsusp_free_pfns(struct memory_bitmap *forbidden, struct memory_bi
 			       const struct bm_zone_range *zones, unsigned int nr_zones,
 			       void (*release)(unsigned long pfn, void *arg), void *arg);
 
-/* The first seed's measurement (kernel/power/bitmap_bench.c). */
+/* The first seed's measurement (bench/bitmap_bench.c). */
 void bm_bench_header(const char *where);
 void bm_bench_footer(void);
 int bm_bench_row(const char *where, const struct bm_zone_range *zones, unsigned int nr_zones,

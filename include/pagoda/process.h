@@ -12,6 +12,8 @@
 #include <pagoda/arch.h>
 #include <pagoda/list.h>
 #include <pagoda/signal.h>
+#include <pagoda/spinlock.h>
+#include <pagoda/timer.h>
 #include <pagoda/types.h>
 #include <pagoda/wait.h>
 #include <pagoda/mutex.h>
@@ -55,10 +57,12 @@ struct vm_area {
  * An open file description (kernel/file.c): what a descriptor points at,
  * shared by the descriptors dup and fork make (refs counts them all). The
  * console (fds 0-2 at start: reads end-of-file, writes print), a file of
- * the read-only initramfs, or one end of a pipe (kernel/pipe.c).
+ * the read-only initramfs, one end of a pipe (kernel/pipe.c), or a
+ * memory device such as /dev/null (drivers/char/mem.c).
  */
-enum file_kind { FILE_CONSOLE, FILE_RAMFS, FILE_PIPE };
+enum file_kind { FILE_CONSOLE, FILE_RAMFS, FILE_PIPE, FILE_CHR };
 struct pipe;
+struct chrdev;
 
 struct file {
 	enum file_kind kind;
@@ -68,6 +72,8 @@ struct file {
 	const struct ramfs_file *rf;
 	u64 pos;
 	struct pipe *pipe;
+	const struct chrdev *chr;    /* FILE_CHR: /dev/null and the like (drivers/char/mem.c) */
+	bool can_read, can_write;    /* FILE_CHR: what the open's access mode allows */
 };
 
 struct process {
@@ -115,7 +121,11 @@ struct process {
 	int pending_kill;             /* a fatal signal another process sent; 0: none */
 	u64 sigpending;               /* signals with a handler, waiting to be delivered */
 	int sigsender[_NSIG];         /* who sent each pending one (its pid) */
-	struct ksiginfo fault_info;   /* a pending fault signal's si_code and si_addr */
+	struct sigstack altstack;     /* sigaltstack: size 0 when there is none */
+	/* ITIMER_REAL (kernel/time/itimer.c): SIGALRM when it runs out, then every it_real_incr ns. */
+	struct timer_list it_real;
+	u64 it_real_incr;
+	spinlock_t itimer_lock;
 	/*
 	 * Checkpoint (kernel/cr/freeze.c): asked to stop at its next return
 	 * to user mode, and stopped there with cr_regs (on its kernel stack)
@@ -130,13 +140,6 @@ struct process {
 
 /* Every process that has started and not been collected, under process_lock. */
 extern struct list_head process_list;
-/*
- * A fault's signal (SIGSEGV, SIGBUS) for the current process with si_code
- * and si_addr: true when its handler will run on the way back to user
- * mode; false when the process must end (no handler, or the signal
- * blocked or ignored: Linux's force_sig_fault() kills then).
- */
-bool signal_fault(int sig, int code, u64 addr);
 /* End the caller now if another process has killed it (at system call boundaries). */
 void signal_check_pending(void);
 /*
@@ -147,6 +150,12 @@ void signal_check_pending(void);
  */
 struct pt_regs;
 void signal_deliver(struct pt_regs *regs);
+/*
+ * A fault taken in user mode: run the program's handler for sig (with
+ * si_code code and the address) if it has one and does not block it.
+ * true: regs now enter the handler; false: the fault ends the process.
+ */
+bool signal_fault(struct pt_regs *regs, int sig, int code, u64 addr);
 
 /* Should a wait in a system call end (-EINTR): a signal, or a checkpoint freezing it? */
 static inline bool signal_pending(const struct process *p)
@@ -160,6 +169,9 @@ void process_files_copy(struct process *c, struct process *p);
 void process_files_close(struct process *p);
 /* The process table, for the shell's ps. */
 void process_ps_print(void);
+/* kernel/time/itimer.c: a new process's timer, disarmed; stopped for good at exit. */
+void itimer_init(struct process *p);
+void itimer_exit(struct process *p);
 /* Send sig to process pid from the kernel (the shell's kill): 0 or -ESRCH. */
 int kill_process(int pid, int sig);
 /* sig to pid and every process forked from it (a terminal's Ctrl-C). */
@@ -190,15 +202,13 @@ int handle_mm_fault(struct process *p, u64 addr, unsigned int flags, int *si_cod
 /*
  * The arch's page fault on a user address, from user mode or from the
  * kernel's copy to or from user memory (with interrupts as the faulting
- * code had them): FAULT_DONE (retry the access), FAULT_SIGNAL (user mode:
- * the SIGSEGV handler runs on the way back), or FAULT_BAD (user mode: end
- * the process with SIGSEGV; kernel: the exception table's fixup). Out of
- * memory, the process is killed.
+ * code had them): FAULT_DONE (retry the access) or FAULT_BAD with *si_code
+ * (user mode: SIGSEGV, signal_fault(); kernel: the exception table's
+ * fixup). Out of memory, the process is killed.
  */
 #define FAULT_DONE 0
-#define FAULT_SIGNAL 1
-#define FAULT_BAD 2
-int user_page_fault(u64 addr, unsigned int flags, bool from_user);
+#define FAULT_BAD 1
+int user_page_fault(u64 addr, unsigned int flags, bool from_user, int *si_code);
 /* The page at va for the kernel to write (exec, restore), whatever the area's protection. */
 int get_user_page(struct process *p, u64 va, phys_addr_t *pa);
 /* The shared zero page (made on first use; 0 if there is no memory), and is pa it? */

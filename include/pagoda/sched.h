@@ -95,6 +95,8 @@ extern bool scheduler_running;
 void resched_cpu(unsigned int cpu);
 /* Is t running on some CPU right now (a hint: it may change at once)? */
 bool task_on_cpu(const struct task *t);
+/* t's run time in ns, including its current turn on a CPU (the CPU-time clocks). */
+u64 task_sched_runtime(struct task *t);
 /* Per-CPU run-queue length, for `cpus`. */
 unsigned int rq_nr_running(unsigned int cpu);
 

@@ -73,12 +73,6 @@ struct io_tlb_ops {
 	unsigned int (*this_cpu)(void);
 	/* Ask for swiotlb_dyn_alloc() to run later in process context. */
 	void (*schedule_grow)(struct io_tlb_mem *mem);
-	/*
-	 * Return once every pool-list walk that was under way has ended
-	 * (walks run with interrupts off; the kernel waits for each CPU to
-	 * take an IPI). NULL: there are no concurrent walkers.
-	 */
-	void (*synchronize)(struct io_tlb_mem *mem);
 };
 
 struct io_tlb_mem {
@@ -166,6 +160,10 @@ int rmem_swiotlb_device_init(struct device *dev, phys_addr_t base, u64 size);
 void rmem_swiotlb_device_release(struct device *dev);
 /* Give dev the restricted pool swiotlb.restricted= names for it, if any. */
 void swiotlb_restricted_dev_init(struct device *dev);
+/* swiotlb.restricted= naming a device (virtio0) whose DMA dma_dev does. */
+void swiotlb_restricted_alias(struct device *dma_dev, const char *name);
+/* After probing: warn of swiotlb.restricted= names no device had. */
+void swiotlb_restricted_report_unmatched(void);
 /* Look for a restricted-dma-pool in dev's device tree node, or in swiotlb.restricted=. */
 void of_swiotlb_dev_init(struct device *dev, const void *fdt, int node);
 void swiotlb_restricted_print(void);

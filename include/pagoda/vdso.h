@@ -27,6 +27,7 @@ struct vdso_data {
 	s64 real_offset_ns;  /* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	u64 coarse_ns;       /* CLOCK_MONOTONIC at the last tick */
 	u32 cpu_number_ok;   /* x86-64: TSC_AUX holds the CPU number (the CPU has RDTSCP) */
+	u32 coarse_res_ns;   /* the coarse clocks' resolution: the tick */
 };
 
 #ifndef VDSO_BUILD
@@ -36,6 +37,8 @@ extern const char vdso_image_start[], vdso_image_end[];
 void vdso_update_clock(void);
 /* From the timer interrupt: the coarse clocks move on. */
 void vdso_update_tick(u64 now_ns);
+/* The coarse clocks' time (CLOCK_MONOTONIC at the last tick), the vDSO's very value. */
+u64 vdso_coarse_ns(void);
 struct process;
 /* Map vvar and the vDSO into p; the vDSO's address (AT_SYSINFO_EHDR) or 0. */
 u64 vdso_map(struct process *p);

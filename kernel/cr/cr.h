@@ -74,7 +74,7 @@ bool cr_symtab_equal(const struct cr_symtab *a, const struct cr_symtab *b);
 int cr_vdso_restore(struct process *p, const struct cr_proc *pr, const struct cr_symtab *img,
 		    const struct cr_symtab *run, const char **why);
 
-/* cr_cmds.c: the whole commands, for the shell, the tests and bench cr. */
+/* shell/cr_cmds.c: the whole commands, for the shell, the tests and bench cr. */
 int cr_checkpoint(int pid, bool tree, bool leave_running, const char *dev, const char **why,
 		  unsigned int *nr, size_t *bytes);
 /* After a killing checkpoint: wait until the killed processes' pids are free. */

@@ -18,6 +18,7 @@
 #include <pagoda/arch.h>
 #include <pagoda/blkdev.h>
 #include <pagoda/err.h>
+#include <pagoda/errname.h>
 #include <pagoda/freezer.h>
 #include <pagoda/mm.h>
 #include <pagoda/params.h>
@@ -96,7 +97,9 @@ static struct block_device *open_resume_device(const char *who)
 	}
 	bdev = blkdev_get_by_name(resume_dev);
 	if (IS_ERR(bdev))
-		pr_err("PM: %s: resume device %s not found (%ld)\n", who, resume_dev, (long)PTR_ERR(bdev));
+		pr_err("PM: %s: resume=%s: %s (%s); the block devices are in `lsblk`\n", who,
+		       resume_dev, PTR_ERR(bdev) == -ENOENT ? "no such block device" :
+		       errmsg((int)PTR_ERR(bdev)), errname((int)PTR_ERR(bdev)));
 	return bdev;
 }
 

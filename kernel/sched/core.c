@@ -182,6 +182,21 @@ static struct rq *task_rq_lock(struct task *t)
 	}
 }
 
+u64 task_sched_runtime(struct task *t)
+{
+	unsigned long flags = arch_irq_save();
+	struct rq *rq = task_rq_lock(t);
+	u64 ns;
+
+	/* Charge the running task first, so its turn so far is counted. */
+	if (rq->curr == t)
+		update_curr(rq);
+	ns = t->sum_exec_ns;
+	arch_spin_unlock(&rq->lock);
+	arch_irq_restore(flags);
+	return ns;
+}
+
 /* Both queues, lower CPU number first, so two CPUs never deadlock. */
 static void double_rq_lock(struct rq *a, struct rq *b)
 {

@@ -64,8 +64,9 @@ static int vdso_clock_ns(const volatile struct vdso_data *vd, long clk, u64 *ns)
 		case 1: /* CLOCK_MONOTONIC */
 		case 4: /* CLOCK_MONOTONIC_RAW */
 		case 7: /* CLOCK_BOOTTIME */
+		case 11: /* CLOCK_TAI: realtime, the TAI offset being 0 */
 			v = vdso_mul_div(vdso_read_cycles() - vd->boot_cycles, NSEC_PER_SEC_V, vd->hz);
-			if (clk == 0)
+			if (clk == 0 || clk == 11)
 				v += (u64)vd->real_offset_ns;
 			break;
 		case 5: /* CLOCK_REALTIME_COARSE */
@@ -89,7 +90,8 @@ static int vdso_clock_ns(const volatile struct vdso_data *vd, long clk, u64 *ns)
 	 * busy), and only when vd->clock_mode is VDSO_CLOCK_COUNTER: the
 	 * monotonic clocks are (counter - vd->boot_cycles) * 10^9 / vd->hz
 	 * (vdso_read_cycles(), vdso_mul_div()), CLOCK_REALTIME adds
-	 * vd->real_offset_ns, the _COARSE clocks read vd->coarse_ns. Any other
+	 * vd->real_offset_ns (and so does CLOCK_TAI, 11: Pagoda's TAI offset
+	 * is 0), the _COARSE clocks read vd->coarse_ns. Any other
 	 * clock, or another mode: return -1 and the caller makes the system
 	 * call.
 	 */
@@ -122,6 +124,11 @@ static int do_gettimeofday(struct vdso_timeval *tv, void *tz)
 		tv->tv_sec = (long)(ns / NSEC_PER_SEC_V);
 		tv->tv_usec = (long)(ns % NSEC_PER_SEC_V / 1000);
 	}
+	if (tz) {
+		/* Linux's sys_tz, never set here: minutes west and DST both 0. */
+		((int *)tz)[0] = 0;
+		((int *)tz)[1] = 0;
+	}
 	return 0;
 }
 
@@ -132,8 +139,9 @@ static int do_clock_getres(long clk, struct vdso_timespec *res)
 	if (vdso_clock_ns(vdso_data(), clk, &ns))
 		return clock_getres_fallback(clk, res);
 	if (res) {
+		/* The coarse clocks move a tick at a time; the others by the nanosecond. */
 		res->tv_sec = 0;
-		res->tv_nsec = 1;
+		res->tv_nsec = clk == 5 || clk == 6 ? (long)vdso_data()->coarse_res_ns : 1;
 	}
 	return 0;
 }

@@ -8,7 +8,7 @@
  * kernel, gcc -O2, no sanitizers.
  *
  * Per size: two zones (below 4 GiB and above); the measurement itself is
- * kernel/power/bitmap_bench.c, which the kernel's `bench hibernate` runs
+ * bench/bitmap_bench.c, which the kernel's `bench hibernate` runs
  * over the guest's own zones.
  *
  *   build/host/bench-hibernate [--max-gib N]   (make bench-host runs it)

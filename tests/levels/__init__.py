@@ -12,6 +12,7 @@
     cr.py       level 3: checkpoint/restore of processes, across restarts and vDSOs
     hibernate.py level 3: hibernation and resume across QEMU restarts, bad images
     procmem.py  level 3: process memory against Linux (hostile calls) and the leak check
+    selftests.py level 3: Linux's own selftests on Pagoda beside the host's results
     labs.py     level 1: every lab's student tree and grade (tools/lab.py check)
 
 A unit is a function registered with @unit(name, level, needs=[builds],
@@ -21,5 +22,5 @@ every check it makes. Importing this package registers every unit, in the
 order `make test` runs them. tests/README.md says how to add one.
 """
 from . import host, docs, tooling, labs, kernel, disks, system, memory, dmsnap, cr, \
-    hibernate, procmem  # noqa: F401  (registration order)
+    hibernate, procmem, selftests  # noqa: F401  (registration order)
 from .common import BUILDS, LEVELS, UNITS  # noqa: F401

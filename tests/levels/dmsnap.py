@@ -104,7 +104,7 @@ def crash(ctx):
                         % (seed, rel(b2.log)))
 
 
-# What the shell's dmsetup takes from Linux's syntax (block/dm/dmsetup.c).
+# What the shell's dmsetup takes from Linux's syntax (shell/dmsetup.c).
 DMSETUP_OPTIONS = ["--table", "-n|--notable", "-f|--force", "-r|--readonly", "--noudevsync",
                    "--noudevrules", "--verifyudev", "--addnodeoncreate", "--addnodeonresume",
                    "-v|--verbose", "-y|--yes", "--noflush", "-u|--uuid", "--readahead",

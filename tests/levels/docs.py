@@ -235,3 +235,46 @@ def code_identifiers(path):
                 continue
             for w in re.findall(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b", s):
                 yield n, w
+
+
+# The folders that hold a mechanism and its tests, and nothing that only
+# drives or measures it: those live in shell/ and bench/ (docs/architecture.md).
+MECHANISM_DIRS = ("block", "block/dm", "block/partitions", "dma", "mm", "kernel/power",
+                  "kernel/cr")
+TOOL_FILE = re.compile(r"([\w-]*[_-](cmds|bench)|bench_[\w-]+|fio|dmsetup|dmtorture)\.[ch]$")
+LOCAL_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+@unit("tree-layout", "host")
+def tree_layout(ctx):
+    """mechanism folders hold no shell tool or bench; no one includes a driver's private header"""
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True,
+                           text=True).stdout.split()
+    bad = 0
+    for f in files:
+        if os.path.dirname(f) in MECHANISM_DIRS and TOOL_FILE.search(os.path.basename(f)):
+            bad += 1
+            ctx.tally.check("layout:tool:%s" % f, False,
+                            "%s is a shell command or a bench inside a mechanism's folder: "
+                            "it belongs in shell/ or bench/" % f)
+    seen = 0
+    for f in files:
+        if not f.endswith((".c", ".h")) or f.startswith(("tests/", "labs/", "user/")):
+            continue
+        with open(os.path.join(ROOT, f), errors="replace") as fh:
+            incs = LOCAL_INCLUDE.findall(fh.read())
+        for inc in incs:
+            seen += 1
+            target = os.path.normpath(os.path.join(os.path.dirname(f), inc))
+            inverted = f.startswith("dma/") and target.startswith("block/")
+            private = target.startswith("drivers/") and not f.startswith("drivers/")
+            if inverted or private:
+                bad += 1
+                ctx.tally.check("layout:include:%s:%s" % (f, inc), False,
+                                "%s includes %s: %s" % (
+                                    f, target, "dma/ sits below block/" if inverted else
+                                    "a driver's private header (give what others need "
+                                    "an include/pagoda/ header)"))
+    ctx.tally.check("layout:includes-found", seen > 50,
+                    "found only %d local includes: has the tree moved?" % seen)
+    ctx.tally.check("layout", bad == 0, "%d files out of place or reaching too far" % bad)

@@ -2,10 +2,11 @@
 a mistyped variable gets one line naming it, the ISO follows CMDLINE, and
 a scripted run that passes exits 0 (one that fails does not)."""
 import os
+import re
 import subprocess
 import uuid
 
-from .common import ROOT, paths, rel, unit
+from .common import ROOT, accel, paths, rel, unit
 from .docs import make_env
 
 
@@ -21,7 +22,7 @@ BAD_KNOBS = [("ARCH=aarch64", "kernel", []), ("ACCEL=kvmm", "run", []),
              ("PLATFORM=pi3", "kernel", ["ARCH=arm64"]), ("BOOT=floppy", "run", []),
              ("SMP=300", "run", []), ("SMP=0", "run", []), ("MEM=1", "run", []), ("MACHINE=i440", "run", []),
              ("HMAT=64M", "run", ["ARCH=arm64"]), ("HMAT=4G", "run", []),
-             ("VDSO_LAYOUT=other", "kernel", [])]
+             ("VDSO_LAYOUT=other", "kernel", []), ("PLATFORM=rpi4", "run", [])]
 
 
 @unit("make-knobs", "host", needs=["x86_64"])
@@ -50,6 +51,32 @@ def grub_cfg(iso):
         return f.read()
 
 
+@unit("accel-verdict-names-the-failure", "host", needs=["x86_64"])
+def accel_failure(ctx):
+    """the accelerator probe reads QEMU's "KVM internal error" report and names
+    the instruction and function KVM's emulator stopped at (as PVM's does at
+    crc32c_sse42's crc32q), so ACCEL=kvm is refused with what was seen"""
+    dis = subprocess.run(["objdump", "-d", paths.X86_KERNEL], capture_output=True,
+                         text=True).stdout
+    at = None
+    for line in dis.split("<crc32c_sse42>:", 1)[-1].splitlines():
+        f = line.split("\t")
+        if len(f) >= 3 and f[2].startswith("crc32q"):
+            at = int(f[0].strip().rstrip(":"), 16)
+            break
+    if not ctx.tally.check("accel:probe.crc32q-found", at is not None,
+                           "no crc32q in crc32c_sse42 of %s" % paths.X86_KERNEL):
+        return
+    report = ("KVM internal error. Suberror: 1\nextra data[0]: 0x0000000000000001\n"
+              "emulation failure\nRAX=ffffffff805f7a78 RBX=00000000ffffffff\n"
+              "RIP=%016x RFL=00000246 [---Z-P-] CPL=0\nCode=f2 48 0f 38 f1\n" % at)
+    why = accel.emulation_failure(report, paths.X86_KERNEL) or ""
+    ctx.tally.check("accel:probe.names-instruction", "crc32q" in why and "crc32c_sse42+" in why,
+                    "the verdict says %r" % why)
+    ctx.tally.check("accel:probe.no-report", accel.emulation_failure(
+        "pagoda: done\n", paths.X86_KERNEL) is None, "a clean boot was read as a failure")
+
+
 @unit("make-iso-cmdline", "host", needs=["x86_64"])
 def iso_cmdline(ctx):
     """`make iso CMDLINE=...` rebuilds the ISO when only the command line changed"""
@@ -76,3 +103,43 @@ def run_exit_status(ctx):
                             (rc == 0) == passes and done == passes,
                             "make run ARCH=%s CMDLINE=%s exited %d (%s seen):\n%s" %
                             (arch, cmdline, rc, "done" if done else "no done", out[-600:]))
+
+
+@unit("system-run-add", "system", needs=["x86_64"])
+def run_add(ctx):
+    """`make run ADD=prog INITRD=archive`: a program built on the host and an
+    archive of one's own reach the initramfs beside Pagoda's (and mkcpio.py
+    --help prints its usage rather than writing an archive named --help)"""
+    work = os.path.join(paths.BUILD, "test", "run-add")
+    os.makedirs(work, exist_ok=True)
+    src, prog = os.path.join(work, "hi.c"), os.path.join(work, "hi")
+    with open(src, "w") as f:
+        f.write('#include <stdio.h>\nint main(int c, char **v)\n'
+                '{ printf("hi from the host %s\\n", c > 1 ? v[1] : ""); return 3; }\n')
+    subprocess.run(["gcc", "-static", "-O1", "-o", prog, src], check=True)
+    note = os.path.join(work, "note.txt")
+    with open(note, "w") as f:
+        f.write("an archive of my own\n")
+    archive = os.path.join(work, "mine.cpio")
+    r = subprocess.run([os.path.join(ROOT, "tools", "mkcpio.py"), archive,
+                        "etc/note=" + note], capture_output=True, text=True)
+    ok_cpio = r.returncode == 0
+    rc, out = make("run", "ACCEL=tcg", "ADD=%s %s=/usr/bin/hi2" % (prog, prog),
+                   "INITRD=" + archive,
+                   'CMDLINE=shell.run="run /bin/hi one;run /usr/bin/hi2 two;ls;'
+                   'poweroff"', timeout=120)
+    ctx.tally.check("system:run-add.programs", ok_cpio and
+                    "run: /bin/hi: exit status 3" in out and
+                    "run: /usr/bin/hi2: exit status 3" in out and "hi from the host two" in out,
+                    "the added programs did not run:\n%s" % out[-800:])
+    ctx.tally.check("system:run-add.initrd", re.search(r" 21 /etc/note\b", out)
+                    is not None,
+                    "INITRD='s file is not in the initramfs:\n%s" % out[-800:])
+    rc, out = make("run", "ACCEL=tcg", "BOOT=bios", "ADD=" + prog, timeout=60)
+    ctx.tally.check("system:run-add.iso-refused", rc != 0 and "BOOT=direct" in out,
+                    "ADD= with BOOT=bios was not refused with the reason:\n%s" % out[-400:])
+    r = subprocess.run([os.path.join(ROOT, "tools", "mkcpio.py"), "--help"], cwd=work,
+                       capture_output=True, text=True)
+    ctx.tally.check("system:run-add.mkcpio-help", r.returncode == 0 and "usage:" in r.stdout
+                    and not os.path.exists(os.path.join(work, "--help")),
+                    "mkcpio.py --help: %r" % (r.stdout + r.stderr))

@@ -11,6 +11,8 @@ arm64 guests always run under TCG on this x86 host.
 """
 import json
 import os
+import re
+import subprocess
 import sys
 
 from . import paths
@@ -49,29 +51,100 @@ def check(value, source="ACCEL"):
     return value
 
 
+def emulation_failure(text, kernel):
+    """The instruction KVM's emulator gave up on, from QEMU's report, or None.
+
+    "KVM internal error. Suberror: 1 ... emulation failure" comes with the
+    registers: RIP names the place (a symbol of kernel), objdump the
+    instruction. Under PVM the guest's kernel code runs through that
+    emulator, and it lacks many instructions (CRC32, FWAIT, ...).
+    """
+    if "KVM internal error" not in text:
+        return None
+    m = re.search(r"RIP=([0-9a-f]{16})", text)
+    if not m:
+        return "KVM internal error (no registers printed)"
+    rip = int(m.group(1), 16)
+    where, insn = "RIP %x" % rip, ""
+    try:
+        syms = subprocess.run(["nm", "-n", kernel], capture_output=True, text=True).stdout
+        best = None
+        for line in syms.splitlines():
+            f = line.split()
+            if len(f) == 3 and f[1] in "tTwW" and int(f[0], 16) <= rip:
+                best = (f[2], rip - int(f[0], 16))
+        if best:
+            where = "%s+%#x" % best
+        dis = subprocess.run(["objdump", "-d", "--start-address=%#x" % rip,
+                              "--stop-address=%#x" % (rip + 15), kernel],
+                             capture_output=True, text=True).stdout
+        d = re.search(r"^\s*%x:\s+(?:[0-9a-f]{2} )+\s*(\S+)" % rip, dis, re.M)
+        if d:
+            insn = d.group(1) + " "
+    except (OSError, ValueError):
+        pass
+    return "its instruction emulator cannot run %sat %s (KVM internal error: emulation " \
+        "failure)" % (insn, where)
+
+
 def probe(kernel=paths.X86_KERNEL):
-    """Boot test=params under TCG, then under KVM; return (accel, why)."""
+    """Boot test=params under TCG, then under KVM; return (accel, why, broken).
+
+    broken: why KVM cannot run Pagoda at all here (so ACCEL=kvm is refused),
+    or None when it merely is slower.
+    """
     print("accel: /dev/kvm is usable; timing one short boot under TCG and under KVM "
           "(once: the verdict is kept in %s)" % paths.rel(VERDICT), file=sys.stderr)
-    probes, limit = {}, 30
+    probes, limit, text = {}, 30, ""
     for accel in ("tcg", "kvm"):
         cmd = build_cmd(accel=accel, kernel=kernel, cmdline="test=params panic=-1")[0]
-        b = Boot(cmd, os.path.join(paths.BUILD, "accel-probe-%s.log" % accel), limit).run()
-        good = not b.timed_out and "pagoda: done" in b.text
+        # A KVM that cannot run the kernel stops with an internal error and
+        # QEMU then sits paused: stop at that line rather than wait.
+        b = Boot(cmd, os.path.join(paths.BUILD, "accel-probe-%s.log" % accel), limit,
+                 [(r"KVM internal error[\s\S]*?Code=", "")], stop_after_script=True).run()
+        good = "pagoda: done" in b.text and "KVM internal error" not in b.text
         probes[accel] = b.seconds if good else None
+        text = b.clean_text()
         if good:
             # KVM has to be about as fast as this to be worth it (under
-            # nested virtualization it is tens of times slower); no need
-            # to wait for it longer.
-            limit = 1.5 * b.seconds + 0.5
+            # nested virtualization it is tens of times slower), but is
+            # given a few seconds to show why not.
+            limit = max(1.5 * b.seconds + 0.5, 5.0)
+    tcg = probes["tcg"]
+    failure = emulation_failure(text, kernel)
+    if failure:
+        return "tcg", "KVM cannot run Pagoda here: %s (log %s)" % (
+            failure, paths.rel(os.path.join(paths.BUILD, "accel-probe-kvm.log"))), failure
     if probes["kvm"] is None:
-        if probes["tcg"] is not None:
+        if tcg is not None:
             return "tcg", ("KVM is slower than emulation here (probe boot not done "
                            "in %.1fs, %.1fs under TCG: nested virtualization?)"
-                           % (limit, probes["tcg"]))
-        return "tcg", "the KVM probe boot failed (log build/accel-probe-kvm.log)"
+                           % (limit, tcg)), None
+        return "tcg", "the KVM probe boot failed (log build/accel-probe-kvm.log)", None
+    if tcg is not None and probes["kvm"] > 1.5 * tcg + 0.5:
+        return "tcg", "KVM is slower than emulation here (probe boot %.1fs under KVM, " \
+            "%.1fs under TCG)" % (probes["kvm"], tcg), None
     return "kvm", "probe boot %.1fs under KVM, %.1fs under TCG" % (
-        probes["kvm"], probes["tcg"] or 0.0)
+        probes["kvm"], tcg or 0.0), None
+
+
+def verdict(kernel=paths.X86_KERNEL):
+    """The cached verdict, probing first if there is none: (accel, why, broken)."""
+    try:
+        with open(VERDICT) as f:
+            v = json.load(f)
+        if v.get("accel") in ("kvm", "tcg"):
+            return v["accel"], "%s; cached in %s" % (v["why"], paths.rel(VERDICT)), \
+                v.get("broken")
+    except (OSError, ValueError):
+        pass
+    if not os.path.exists(kernel):
+        return "tcg", "no kernel yet to probe KVM with", None
+    accel, why, broken = probe(kernel)
+    os.makedirs(paths.BUILD, exist_ok=True)
+    with open(VERDICT, "w") as f:
+        json.dump({"accel": accel, "why": why, "broken": broken}, f)
+    return accel, why, broken
 
 
 def choose(requested="auto", arch="x86_64", kernel=paths.X86_KERNEL, boot="direct"):
@@ -85,6 +158,13 @@ def choose(requested="auto", arch="x86_64", kernel=paths.X86_KERNEL, boot="direc
             raise SystemExit("ACCEL=kvm BOOT=uefi: %s; use ACCEL=tcg" % problem)
         if problem:
             return "tcg", "UEFI: " + problem
+    if requested == "kvm" and kvm_usable():
+        # Refused where it cannot work, with what the probe saw.
+        broken = verdict(kernel)[2]
+        if broken:
+            raise SystemExit("ACCEL=kvm: this machine's KVM cannot run Pagoda: %s; use "
+                             "ACCEL=tcg (or delete %s to probe again)"
+                             % (broken, paths.rel(VERDICT)))
     if requested != "auto":
         return requested, "ACCEL=%s" % requested
     forced = os.environ.get("PAGODA_ACCEL")
@@ -96,17 +176,5 @@ def choose(requested="auto", arch="x86_64", kernel=paths.X86_KERNEL, boot="direc
             return forced, "PAGODA_ACCEL=%s" % forced
     if not kvm_usable():
         return "tcg", "/dev/kvm not usable"
-    try:
-        with open(VERDICT) as f:
-            v = json.load(f)
-        if v.get("accel") in ("kvm", "tcg"):
-            return v["accel"], "%s; cached in %s" % (v["why"], paths.rel(VERDICT))
-    except (OSError, ValueError):
-        pass
-    if not os.path.exists(kernel):
-        return "tcg", "no kernel yet to probe KVM with"
-    accel, why = probe(kernel)
-    os.makedirs(paths.BUILD, exist_ok=True)
-    with open(VERDICT, "w") as f:
-        json.dump({"accel": accel, "why": why}, f)
+    accel, why, _ = verdict(kernel)
     return accel, why

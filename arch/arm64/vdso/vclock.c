@@ -71,3 +71,20 @@ int __kernel_clock_getres(long clk, struct vdso_timespec *res)
 {
 	return do_clock_getres(clk, res);
 }
+
+/*
+ * Where a signal handler returns when its action has no sa_restorer, as
+ * glibc's on arm64 never has: the kernel points x30 at this (Linux's
+ * sigreturn trampoline of the same name). The nop before it is Linux's
+ * too: unwinders look one instruction before a return address. Its own
+ * section, linked after the clocks' code.
+ */
+__asm__(".pushsection .text.sigreturn, \"ax\"\n"
+	"\tnop\n"
+	"\t.globl __kernel_rt_sigreturn\n"
+	"\t.type __kernel_rt_sigreturn, %function\n"
+	"__kernel_rt_sigreturn:\n"
+	"\tmov x8, #139\n" /* rt_sigreturn */
+	"\tsvc #0\n"
+	"\t.size __kernel_rt_sigreturn, . - __kernel_rt_sigreturn\n"
+	"\t.popsection");

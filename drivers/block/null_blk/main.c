@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * null_blk (see null_blk.h for the story and the parameters).
+ * null_blk (see include/pagoda/null_blk.h for the story and the parameters).
  *
  * queue_rq() does the whole I/O at once (a memcpy to or from RAM, or
  * nothing), then completes the request the way irqmode says: inline
@@ -16,7 +16,7 @@
 #include <pagoda/string.h>
 
 #include "../pagemap.h"
-#include "null_blk.h"
+#include <pagoda/null_blk.h>
 
 #define NULLB_MAX_BADBLOCKS 16
 #define NULLB_MAX_DEVICES 64

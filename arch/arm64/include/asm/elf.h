@@ -13,6 +13,7 @@
  * reads first (clock_gettime, gettimeofday, clock_getres), then the rest.
  */
 #define VDSO_VERSION "LINUX_2.6.39"
-#define VDSO_SYMBOLS "__kernel_clock_gettime", "__kernel_gettimeofday", "__kernel_clock_getres"
+#define VDSO_SYMBOLS "__kernel_clock_gettime", "__kernel_gettimeofday", "__kernel_clock_getres", \
+	"__kernel_rt_sigreturn"
 
 #endif

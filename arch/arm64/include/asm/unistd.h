@@ -57,6 +57,14 @@
 #define __NR_madvise 233
 #define __NR_wait4 260
 #define __NR_prlimit64 261
+#define __NR_faccessat 48
+#define __NR_getitimer 102
+#define __NR_setitimer 103
+#define __NR_sched_setaffinity 122
+#define __NR_sched_getaffinity 123
+#define __NR_sysinfo 179
+#define __NR_rseq 293
+#define __NR_faccessat2 439
 #define NR_syscalls 512
 
 #endif

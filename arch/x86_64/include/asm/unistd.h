@@ -65,6 +65,19 @@
 #define __NR_pipe2 293
 #define __NR_prlimit64 302
 #define __NR_getcpu 309
+#define __NR_open 2
+#define __NR_access 21
+#define __NR_getitimer 36
+#define __NR_pause 34
+#define __NR_alarm 37
+#define __NR_setitimer 38
+#define __NR_creat 85
+#define __NR_sysinfo 99
+#define __NR_sched_setaffinity 203
+#define __NR_sched_getaffinity 204
+#define __NR_faccessat 269
+#define __NR_rseq 334
+#define __NR_faccessat2 439
 #define NR_syscalls 512
 
 #endif

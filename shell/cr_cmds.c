@@ -18,7 +18,7 @@
 #include <pagoda/shell.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
-#include "cr.h"
+#include "../kernel/cr/cr.h"
 
 DEFINE_MUTEX(cr_lock);
 

@@ -17,7 +17,7 @@
 #include <pagoda/sched.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
-#include "cr.h"
+#include "../kernel/cr/cr.h"
 
 #define ITERS 30
 #define DEV "ram0"

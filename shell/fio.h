@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * An in-kernel fio (block/fio.c): fio's options, fio's output, kernel
+ * An in-kernel fio (shell/fio.c): fio's options, fio's output, kernel
  * threads for jobs. The shell's `fio` and `bench block` drive it.
  */
-#ifndef BLOCK_FIO_H
-#define BLOCK_FIO_H
+#ifndef SHELL_FIO_H
+#define SHELL_FIO_H
 
 #include <pagoda/blkdev.h>
 

@@ -13,8 +13,8 @@
 #include <pagoda/shell.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
-#include "internal.h"
-#include "policy.h"
+#include "../mm/internal.h"
+#include "../mm/policy.h"
 
 #define KB(pages) ((unsigned long)((pages) * (PAGE_SIZE / 1024)))
 
@@ -34,6 +34,20 @@ static int cmd_meminfo(int argc, char **argv)
 
 	kprintf("MemTotal:     %10lu kB   (managed by the page allocator)\n", KB(totalram_pages()));
 	kprintf("MemFree:      %10lu kB\n", KB(nr_free_pages()));
+	if (READ_ONCE(pgdat->deferred_pending)) {
+		/*
+		 * Linux finishes deferred struct-page init before init runs; here
+		 * the prompt comes first, so say that the rest is on its way.
+		 */
+		u64 rest = memblock_phys_mem_size() >> PAGE_SHIFT;
+		u64 known = totalram_pages() + (memblock_reserved_size() >> PAGE_SHIFT) +
+			    mm_offline_pages();
+		unsigned long left = rest > known ? (unsigned long)(rest - known) : 0;
+
+		kprintf("Deferred:     %10lu kB   (struct pages still being written after boot: this\n"
+			"                           joins MemTotal and MemFree within moments)\n",
+			KB(left));
+	}
 	kprintf("Reserved:     %10lu kB   (image, struct pages, firmware, boot data)\n",
 		(unsigned long)(memblock_reserved_size() >> 10));
 	kprintf("Offline:      %10lu kB   (mem=; `memory online` adds it)\n",

@@ -77,17 +77,68 @@ static int cmd_maps(int argc, char **argv)
 SHELL_CMD(maps, "maps PID", "a process's memory areas, as /proc/PID/maps shows them", cmd_maps);
 
 /* kill PID [SIG]: SIGTERM by default, as kill(1). */
+/* "9", "KILL", "SIGKILL" (as kill(1) takes them): the number, or 0. */
+static unsigned int parse_signal(const char *s)
+{
+	static const struct {
+		const char *name;
+		unsigned int sig;
+	} names[] = {
+		{ "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT }, { "ABRT", SIGABRT },
+		{ "KILL", SIGKILL }, { "USR1", SIGUSR1 }, { "SEGV", SIGSEGV }, { "USR2", SIGUSR2 },
+		{ "PIPE", SIGPIPE }, { "ALRM", SIGALRM }, { "TERM", SIGTERM }, { "CHLD", SIGCHLD },
+		{ "CONT", SIGCONT }, { "STOP", SIGSTOP },
+	};
+	u64 n;
+
+	if (!kstrtou64(s, 10, &n))
+		return n && n <= _NSIG ? (unsigned int)n : 0;
+	if (!strncmp(s, "SIG", 3))
+		s += 3;
+	for (unsigned int i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(s, names[i].name))
+			return names[i].sig;
+	return 0;
+}
+
+/*
+ * kill [-SIG | -s SIG] PID, as Linux's kill(1); and the older order this
+ * shell had first, kill PID [SIG].
+ */
 static int cmd_kill(int argc, char **argv)
 {
-	u64 pid, sig = SIGTERM;
+	const char *pid_word = NULL, *sig_word = NULL;
+	unsigned int sig = SIGTERM;
+	u64 pid;
 	int err;
 
-	if (argc < 2 || argc > 3 || kstrtou64(argv[1], 10, &pid) ||
-	    (argc == 3 && (kstrtou64(argv[2], 10, &sig) || !sig || sig > _NSIG)))
+	if (argc == 2) {
+		pid_word = argv[1];
+	} else if (argc == 3 && argv[1][0] == '-') {
+		sig_word = argv[1] + 1;
+		pid_word = argv[2];
+	} else if (argc == 4 && !strcmp(argv[1], "-s")) {
+		sig_word = argv[2];
+		pid_word = argv[3];
+	} else if (argc == 3) {
+		pid_word = argv[1];
+		sig_word = argv[2];
+	} else {
 		return -EINVAL;
+	}
+	if (sig_word && !(sig = parse_signal(sig_word))) {
+		kprintf("kill: '%s' is not a signal (a number 1-%d, or a name: TERM, KILL, INT, "
+			"HUP, STOP, CONT, USR1, ...)\n", sig_word, _NSIG);
+		return -EINVAL;
+	}
+	if (kstrtou64(pid_word, 10, &pid)) {
+		kprintf("kill: '%s' is not a process id (`ps` lists them)\n", pid_word);
+		return -EINVAL;
+	}
 	err = kill_process((int)pid, (int)sig);
 	if (err)
-		kprintf("kill: no process %llu\n", (unsigned long long)pid);
+		kprintf("kill: no process %llu (`ps` lists them)\n", (unsigned long long)pid);
 	return err;
 }
-SHELL_CMD(kill, "kill PID [SIG]", "send a signal (default SIGTERM) to a process", cmd_kill);
+SHELL_CMD(kill, "kill [-SIG|-s SIG] PID", "send a signal (default SIGTERM) to a process",
+	  cmd_kill);

@@ -24,9 +24,8 @@
 
 #include <pagoda/err.h>
 
-#include "../drivers/block/null_blk/null_blk.h"
-#include "blk.h"
-#include "fio.h"
+#include <pagoda/null_blk.h>
+#include "../shell/fio.h"
 
 struct bench_case {
 	const char *name;

@@ -27,9 +27,9 @@
 #include <pagoda/shell.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
-#include "internal.h"
-#include "memsim.h"
-#include "policy.h"
+#include "../mm/internal.h"
+#include "../mm/memsim.h"
+#include "../mm/policy.h"
 
 #define BENCH_NID 6
 

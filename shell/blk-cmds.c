@@ -11,7 +11,6 @@
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
 
-#include "blk.h"
 
 static void format_size(u64 bytes, char *buf, size_t n)
 {
@@ -91,6 +90,17 @@ static void hexdump(const u8 *buf, size_t len, u64 base)
 	}
 }
 
+#define POISON_BYTE 0xa5
+
+/* Did the read leave the poisoned buffer as it was? */
+static bool untouched(const u8 *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] != POISON_BYTE)
+			return false;
+	return true;
+}
+
 static int cmd_blk(int argc, char **argv)
 {
 	struct block_device *bdev;
@@ -118,6 +128,15 @@ static int cmd_blk(int argc, char **argv)
 		kprintf("blk: no block device '%s' (see lsblk)\n", argv[2]);
 		return -ENOENT;
 	}
+	if (sector >= bdev_nr_sectors(bdev) || count > bdev_nr_sectors(bdev) - sector) {
+		/* Linux's words for the same mistake, and where the device ends */
+		kprintf("blk: %s: attempt to access beyond end of device (sectors %llu-%llu, "
+			"the device has %llu)\n", bdev->bd_name, (unsigned long long)sector,
+			(unsigned long long)(sector + count - 1),
+			(unsigned long long)bdev_nr_sectors(bdev));
+		blkdev_put(bdev);
+		return -ENOSPC;
+	}
 	len = count * SECTOR_SIZE;
 	if (len % bdev_logical_block_size(bdev) ||
 	    (sector * SECTOR_SIZE) % bdev_logical_block_size(bdev)) {
@@ -132,6 +151,12 @@ static int cmd_blk(int argc, char **argv)
 		blkdev_put(bdev);
 		return -ENOMEM;
 	}
+	/*
+	 * A device may complete a read without moving a byte (null_blk keeps
+	 * nothing unless memory_backed): poison the buffer first, so an old
+	 * buffer's contents never pass for the disk's.
+	 */
+	memset(buf, POISON_BYTE, len);
 	if (!strcmp(argv[1], "read")) {
 		err = blkdev_rw(bdev, REQ_OP_READ, sector, buf, len);
 		if (!err)
@@ -162,6 +187,9 @@ static int cmd_blk(int argc, char **argv)
 			kprintf("blk: verify %llu sectors at %llu: %llu bad\n",
 				(unsigned long long)count, (unsigned long long)sector,
 				(unsigned long long)bad);
+		if (!err && bad == count && untouched(buf, len))
+			kprintf("blk: %s returned no data at all: it keeps nothing written to it "
+				"(null_blk does unless null_blk.memory_backed=1)\n", argv[2]);
 		if (bad)
 			err = -EIO;
 	} else {

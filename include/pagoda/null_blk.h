@@ -19,8 +19,8 @@
  *   null_blk.fua=0|1             with a cache: honour FUA itself (default 1)
  *   null_blk.badblocks=S-E,...   sectors failing with an I/O error (nullb0..)
  */
-#ifndef DRIVERS_BLOCK_NULL_BLK_H
-#define DRIVERS_BLOCK_NULL_BLK_H
+#ifndef PAGODA_NULL_BLK_H
+#define PAGODA_NULL_BLK_H
 
 #include <pagoda/blk-mq.h>
 

@@ -185,8 +185,10 @@ static int do_create(int argc, char **argv, const struct dm_args *a)
 	struct mapped_device *md;
 	int err;
 
-	if (a->nr_words < 2)
+	if (a->nr_words < 2) {
+		kprintf("Please provide a name for the new device.\n");	/* Linux's words */
 		return -EINVAL;
+	}
 	err = dm_create(a->words[1], &md);
 	if (err) {
 		kprintf("device-mapper: create ioctl on %s failed: %s\n", a->words[1], errmsg(err));
@@ -259,6 +261,18 @@ static void print_target(struct target_type *tt, void *arg)
 	kprintf("%-16s v%u.%u.%u\n", tt->name, tt->version[0], tt->version[1], tt->version[2]);
 }
 
+static bool known_verb(const char *verb)
+{
+	static const char *const verbs[] = { "create", "load", "reload", "suspend", "resume",
+					     "remove", "table", "status", "info", "message",
+					     "ls", "targets", "version" };
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(verbs); i++)
+		if (!strcmp(verb, verbs[i]))
+			return true;
+	return false;
+}
+
 static int cmd_dmsetup(int argc, char **argv)
 {
 	struct mapped_device *md;
@@ -273,6 +287,10 @@ static int cmd_dmsetup(int argc, char **argv)
 	if (a.nr_words < 1)
 		return -EINVAL;
 	verb = a.words[0];
+	if (!known_verb(verb)) {
+		kprintf("Unknown command.\n");	/* Linux's words; the usage follows */
+		return -EINVAL;
+	}
 	if (!strcmp(verb, "create"))
 		return do_create(argc, argv, &a);
 	if (!strcmp(verb, "ls"))
@@ -287,8 +305,10 @@ static int cmd_dmsetup(int argc, char **argv)
 			"Driver version:    none (Pagoda's device-mapper: see dmsetup targets)\n");
 		return 0;
 	}
-	if (a.nr_words < 2)
+	if (a.nr_words < 2) {
+		kprintf("dmsetup %s: which device? (dmsetup ls lists them)\n", verb);
 		return -EINVAL;
+	}
 	md = find_or_say(a.words[1]);
 	if (!md)
 		return -ENXIO;

@@ -31,8 +31,7 @@
 #include <pagoda/swiotlb.h>
 #include <pagoda/time.h>
 
-#include "../block/blk.h"
-#include "../block/fio.h"
+#include "../shell/fio.h"
 
 #define RUNS 5
 /*

@@ -1,0 +1,126 @@
+"""Level 3: Linux's own selftests (Debian's linux-source-6.1, built by
+tools/selftests.py) run under Pagoda and on the host, side by side.
+
+Per program, Pagoda's verdict (the kselftest runner's: exit 0 pass, 4
+skip, else fail) and its TAP lines are set beside the host's for the same
+binary. A program or TAP line that passes on the host and does not on
+Pagoda fails the unit, unless tests/selftests-known.txt names it with the
+reason (a feature Pagoda leaves out on purpose). `make selftests` runs
+this level alone; docs/userland.md tells how to read and extend it."""
+import os
+import re
+import subprocess
+import sys
+
+from .common import ROOT, rel, unit
+
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import selftests as ksft  # noqa: E402  (tools/selftests.py)
+
+KNOWN = os.path.join(ROOT, "tests", "selftests-known.txt")
+
+
+def known_list():
+    """{(arch or "*", "libc/suite/name" or ".../name#N"): reason}."""
+    known = {}
+    with open(KNOWN) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            what, _, reason = line.partition(" ")
+            arch, _, path = what.rpartition(":")
+            known[(arch or "*", path)] = reason.strip()
+    return known
+
+
+def is_known(known, arch, key):
+    return known.get((arch, key)) or known.get(("*", key))
+
+
+def pagoda_results(text, paths):
+    """Each program's part of the typed session: {path: result} as ksft's run_host gives."""
+    out = {}
+    for path in paths:
+        start = text.find("pagoda> run /%s\n" % path)
+        end_re = re.compile(r"^run: /%s: (exit status (\d+)|killed by signal (\d+)|.*)$"
+                            % re.escape(path), re.M)
+        m = end_re.search(text, start) if start >= 0 else None
+        if not m:
+            out[path] = {"verdict": "fail", "code": None, "tap": {}, "why": "no end seen"}
+            continue
+        part = text[start:m.start()]
+        code = int(m.group(2)) if m.group(2) is not None else None
+        why = "" if code is not None else m.group(0)
+        out[path] = {"verdict": ksft.verdict(code), "code": code, "tap": ksft.tap_lines(part),
+                     "why": why}
+    return out
+
+
+def counts(r):
+    tap = r["tap"].values()
+    return (sum(o and not s for o, s, _ in tap), sum(not o for o, _, _ in tap),
+            sum(s for _, s, _ in tap))
+
+
+def compare(ctx, arch, boot, host, mine, known):
+    """One check per program; the table of both sides printed per suite."""
+    suites = {}
+    for path in host:
+        libc, suite, name = path.split("/")[1:]
+        key = "%s/%s/%s" % (libc, suite, name)
+        h, p = host[path], mine[path]
+        bad = []
+        if h["verdict"] == "pass" and p["verdict"] != "pass":
+            bad.append(key)
+        for n, (ok, skip, desc) in h["tap"].items():
+            if ok and not skip:
+                po = p["tap"].get(n)
+                if not po or not po[0] or po[1]:
+                    bad.append("%s#%d" % (key, n))
+        # A program the list names stands for its TAP lines too.
+        unexplained = [b for b in bad if not is_known(known, arch, b)
+                       and not is_known(known, arch, b.split("#")[0])]
+        ctx.tally.check("selftests:%s:%s" % (arch, key), not unexplained,
+                        "passes on the host, not on Pagoda: %s (%s; log %s)"
+                        % (", ".join(unexplained), p.get("why") or "exit %s" % p["code"],
+                           rel(boot.log)))
+        s = suites.setdefault((libc, suite), {"pagoda": [0, 0, 0], "host": [0, 0, 0]})
+        for side, r in (("pagoda", p), ("host", h)):
+            s[side][("pass", "fail", "skip").index(r["verdict"])] += 1
+        print("    %-46s Pagoda %-4s (TAP %d/%d/%d)  host %-4s (TAP %d/%d/%d)%s" % (
+            key, p["verdict"], *counts(p), h["verdict"], *counts(h),
+            "  known: " + "; ".join(sorted({is_known(known, arch, b) or
+                                            is_known(known, arch, b.split("#")[0])
+                                            for b in bad}))
+            if bad and not unexplained else ""))
+    for (libc, suite), s in suites.items():
+        print("  selftests %s %s/%s: Pagoda pass %d fail %d skip %d | host pass %d fail %d skip %d"
+              % (arch, libc, suite, *s["pagoda"], *s["host"]))
+
+
+def run_level(ctx, arch, cmd_of, timeout):
+    cpio = ksft.build(arch)
+    host = ksft.run_host(arch)
+    paths = list(host)
+    script = [(r"pagoda> ", "run /%s\r" % p) for p in paths] + [(r"pagoda> ", "poweroff\r")]
+    boot = ctx.boot(cmd_of(cpio), "selftests-" + arch, timeout, script)
+    text = boot.clean_text()
+    mine = pagoda_results(text, paths)
+    ctx.tally.check("selftests:%s.boot" % arch, "Power down." in text and not boot.timed_out,
+                    "did not reach poweroff (log %s)" % rel(boot.log))
+    compare(ctx, arch, boot, host, mine, known_list())
+
+
+@unit("selftests-x86_64", "system", needs=["x86_64"])
+def selftests_x86(ctx):
+    """Linux's selftests (linux-source-6.1, musl and glibc) on x86-64 beside the host's results"""
+    run_level(ctx, "x86_64",
+              lambda cpio: ctx.x86_cmd(cmdline="panic=-1", extra=["-initrd", cpio]), 120)
+
+
+@unit("selftests-arm64-virt", "system", needs=["arm64-virt"])
+def selftests_arm64(ctx):
+    """Linux's selftests (linux-source-6.1, glibc) on arm64 virt beside the host's (qemu-aarch64)"""
+    run_level(ctx, "arm64",
+              lambda cpio: ctx.arm64_cmd("virt", "panic=-1", extra=["-initrd", cpio]), 240)
