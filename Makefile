@@ -90,7 +90,7 @@ include arch/$(ARCH)/build.mk
 
 KERNEL_DIRS := kernel shell bench kernel/cr kernel/sched kernel/locking kernel/time kernel/power lib mm mm/lab dma drivers/tty \
 	block block/partitions block/dm drivers/block drivers/block/null_blk \
-	drivers/base drivers/pci drivers/virtio drivers/mmc
+	drivers/base drivers/pci drivers/virtio drivers/mmc drivers/char
 KSRCS := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)) $(ARCH_CSRCS)
 KOBJS := $(patsubst %.c,$(B)/obj/%.o,$(KSRCS)) \
 	 $(patsubst %.asm,$(B)/obj/%.o,$(ARCH_ASRCS)) \
@@ -420,6 +420,15 @@ host-test: $(HB)/ktest-host $(HB)/printf-vs-libc
 # units; tests/README.md). The harness says which builds the selection
 # needs; each is one test-build-% target below.
 ifneq ($(filter test,$(MAKECMDGOALS)),)
+# make test CHANGED=1 (or CHANGED=REF): only what the files changed since
+# HEAD (or REF) need, as tests/changed.py maps them.
+ifneq ($(CHANGED),)
+ONLY := $(shell $(PY) tests/changed.py $(CHANGED))
+ifeq ($(ONLY),)
+ONLY := docs
+endif
+endif
+
 TEST_BUILDS := $(shell $(PY) tests/harness.py --only '$(ONLY)' --builds || echo FAILED)
 endif
 test: $(DEPS_STAMP)

@@ -12,7 +12,8 @@
  * completions) and a memory-backed COW null_blk, snapshot-origin and
  * snapshot (P, 4 KiB chunks) on them, dm_snapshot.locking set before the
  * snapshot's table is loaded. Each run is bench.dmsnap_runtime ms; each
- * figure is the median of three, the two schemes taken in turns. Every
+ * figure is the median of five, the two schemes taken in turns, with the
+ * spread (max/min) of the five beside it. Every
  * write lands on a new chunk with high probability, so each one costs a
  * chunk copy and a commit: the contention the seed removed is on the
  * exception tables and the pending-exception completion beside them.
@@ -128,30 +129,49 @@ static int cmp_result(const struct dmsnap_result *x, const struct dmsnap_result 
 	return a < b ? -1 : a > b;
 }
 
-/* The median of three of each scheme, taken in turns: a noisy host hits both alike. */
-static void run_median(bool on_snapshot, bool latency, unsigned int jobs,
-		       struct dmsnap_result *before, struct dmsnap_result *after)
-{
-	struct dmsnap_result r[2][3], t;
+#define DMSNAP_RUNS 5
 
-	for (int i = 0; i < 3; i++) {
+/* max/min of a cell's runs, in hundredths (115: 1.15x): how steady it was */
+static u64 spread_x100(const struct dmsnap_result *sorted, bool lat)
+{
+	u64 lo = lat ? sorted[0].lat_avg_ns : sorted[0].iops;
+	u64 hi = lat ? sorted[DMSNAP_RUNS - 1].lat_avg_ns : sorted[DMSNAP_RUNS - 1].iops;
+
+	return lo ? hi * 100 / lo : 0;
+}
+
+/*
+ * The median of DMSNAP_RUNS of each scheme, taken in turns (a noisy host
+ * hits both alike), and each scheme's spread.
+ */
+static void run_median(bool on_snapshot, bool latency, unsigned int jobs,
+		       struct dmsnap_result *before, struct dmsnap_result *after,
+		       u64 spread[2])
+{
+	struct dmsnap_result r[2][DMSNAP_RUNS], t;
+
+	for (int i = 0; i < DMSNAP_RUNS; i++) {
 		run_one("mutex", on_snapshot, latency, jobs, &r[0][i]);
 		run_one("fine", on_snapshot, latency, jobs, &r[1][i]);
 	}
-	for (int s = 0; s < 2; s++)
-		for (int i = 0; i < 3; i++)
-			for (int k = i + 1; k < 3; k++)
+	for (int s = 0; s < 2; s++) {
+		for (int i = 0; i < DMSNAP_RUNS; i++)
+			for (int k = i + 1; k < DMSNAP_RUNS; k++)
 				if (cmp_result(&r[s][k], &r[s][i], latency) < 0) {
 					t = r[s][i];
 					r[s][i] = r[s][k];
 					r[s][k] = t;
 				}
-	*before = r[0][1];
-	*after = r[1][1];
-	if (r[0][0].err || r[0][2].err)
-		before->err = r[0][0].err ? r[0][0].err : r[0][2].err;
-	if (r[1][0].err || r[1][2].err)
-		after->err = r[1][0].err ? r[1][0].err : r[1][2].err;
+		spread[s] = spread_x100(r[s], latency);
+	}
+	*before = r[0][DMSNAP_RUNS / 2];
+	*after = r[1][DMSNAP_RUNS / 2];
+	for (int i = 0; i < DMSNAP_RUNS; i++) {
+		if (r[0][i].err && !before->err)
+			before->err = r[0][i].err;
+		if (r[1][i].err && !after->err)
+			after->err = r[1][i].err;
+	}
 }
 
 static void print_ratio(u64 after, u64 before)
@@ -172,24 +192,26 @@ static void bench_dmsnap(void)
 		"and snapshot (P, 4 KiB chunks) on null_blk (a queue per CPU, softirq), %llu ms "
 		"per run\n", (unsigned long long)dmsnap_runtime_ms);
 	bench_print_machine();
-	kprintf("each figure: the median of 3 runs, the schemes taken in turns\n");
+	kprintf("each figure: the median of %d runs, the schemes taken in turns; spread: "
+		"max/min of those runs, before/after\n", DMSNAP_RUNS);
 	/* A first run warms the allocator and the workers; not counted. */
 	{
 		struct dmsnap_result w;
 
 		run_one("fine", false, false, 1, &w);
 	}
-	kprintf("  %-40s %12s %12s %8s %14s %14s\n", "test", "before", "after", "ratio",
-		"wait before", "wait after");
+	kprintf("  %-40s %12s %12s %8s %13s %14s %14s\n", "test", "before", "after", "ratio",
+		"spread", "wait before", "wait after");
 	for (unsigned int lat = 0; lat < 2; lat++) {
 		for (unsigned int k = 0; k < 2; k++) {
 			for (unsigned int j = 0; j < ARRAY_SIZE(jobs); j++) {
 				struct dmsnap_result b, a;
+				u64 spread[2];
 				char name[64];
 
 				snprintf(name, sizeof(name), "fio_%s_randwrite_%s_%u", kinds[k],
 					 lat ? "latency" : "throughput", jobs[j]);
-				run_median(k == 1, lat, jobs[j], &b, &a);
+				run_median(k == 1, lat, jobs[j], &b, &a, spread);
 				if (b.err || a.err) {
 					kprintf("  %-40s failed: %d / %d\n", name, b.err, a.err);
 					continue;
@@ -206,6 +228,11 @@ static void bench_dmsnap(void)
 						(unsigned long long)a.iops);
 					print_ratio(a.iops, b.iops);
 				}
+				kprintf("  %2llu.%02llux/%llu.%02llux",
+					(unsigned long long)(spread[0] / 100),
+					(unsigned long long)(spread[0] % 100),
+					(unsigned long long)(spread[1] / 100),
+					(unsigned long long)(spread[1] % 100));
 				kprintf(" %11llu us %11llu us\n",
 					(unsigned long long)(b.wait_ns / 1000),
 					(unsigned long long)(a.wait_ns / 1000));
@@ -214,14 +241,16 @@ static void bench_dmsnap(void)
 					"\"before_iops\":%llu,\"after_iops\":%llu,"
 					"\"before_lat_ns\":%llu,\"after_lat_ns\":%llu,"
 					"\"before_wait_ns\":%llu,\"after_wait_ns\":%llu,"
-					"\"before_waits\":%llu,\"after_waits\":%llu}\n",
+					"\"before_waits\":%llu,\"after_waits\":%llu,"
+					"\"before_spread_x100\":%llu,\"after_spread_x100\":%llu}\n",
 					arch_name, arch_accelerator(), num_online_cpus(), name,
 					jobs[j], (unsigned long long)b.iops,
 					(unsigned long long)a.iops,
 					(unsigned long long)b.lat_avg_ns,
 					(unsigned long long)a.lat_avg_ns,
 					(unsigned long long)b.wait_ns, (unsigned long long)a.wait_ns,
-					(unsigned long long)b.waits, (unsigned long long)a.waits);
+					(unsigned long long)b.waits, (unsigned long long)a.waits,
+					(unsigned long long)spread[0], (unsigned long long)spread[1]);
 			}
 		}
 	}

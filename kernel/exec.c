@@ -356,6 +356,8 @@ long sys_execve(const unsigned long *args)
 				p->sigaction[i] = (struct k_sigaction){ 0 };
 		err = process_execve(path, argc, (const char *const *)argv, envc,
 				     args[2] ? (const char *const *)envp : NULL, &why);
+		if (!err) /* the new program has no alternate signal stack */
+			p->altstack = (struct sigstack){ .flags = SS_DISABLE };
 	}
 	kfree(space);
 	if (err)

@@ -9,6 +9,7 @@
  * -EROFS), and the ends of a pipe (kernel/pipe.c).
  */
 #include <pagoda/atomic.h>
+#include <pagoda/chrdev.h>
 #include <pagoda/cpio.h>
 #include <pagoda/initramfs.h>
 #include <pagoda/printk.h>
@@ -135,6 +136,7 @@ long sys_openat(const unsigned long *args)
 	long dirfd = (long)args[0];
 	unsigned long flags = args[2];
 	const struct ramfs_file *rf;
+	const struct chrdev *chr;
 	char path[PATH_MAX];
 	struct file *f;
 	int err = path_from_user(path, args[1]), fd;
@@ -143,6 +145,17 @@ long sys_openat(const unsigned long *args)
 		return err;
 	if (path[0] != '/' && dirfd != AT_FDCWD && (int)dirfd != AT_FDCWD)
 		return -ENOENT; /* no directories to be relative to, yet */
+	chr = chrdev_lookup(path);
+	if (chr) {
+		/* A device: writable whatever the file system; O_CREAT finds it, O_TRUNC is ignored. */
+		f = file_alloc(FILE_CHR);
+		if (!f)
+			return -ENOMEM;
+		f->chr = chr;
+		f->can_read = (flags & O_ACCMODE) == 0 || (flags & O_ACCMODE) == 2;
+		f->can_write = (flags & O_ACCMODE) == 1 || (flags & O_ACCMODE) == 2;
+		goto install;
+	}
 	if ((flags & O_ACCMODE) != 0 || (flags & (O_CREAT | O_TRUNC)))
 		return -EROFS;
 	rf = ramfs_lookup(path);
@@ -152,6 +165,7 @@ long sys_openat(const unsigned long *args)
 	if (!f)
 		return -ENOMEM;
 	f->rf = rf;
+install:
 	fd = fd_install(p, f, 0);
 	if (fd < 0)
 		file_put(f);
@@ -324,6 +338,8 @@ long sys_lseek(const unsigned long *args)
 
 	if (!f)
 		return -EBADF;
+	if (f->kind == FILE_CHR)
+		return 0; /* Linux's null_lseek and noop_llseek: the position stays 0 */
 	if (f->kind != FILE_RAMFS)
 		return -ESPIPE;
 	switch (args[2]) {
@@ -404,6 +420,13 @@ static void stat_ramfs(const struct ramfs_file *rf, struct kstat *k)
 	};
 }
 
+/* A memory device: crw-rw-rw-, its numbers as rdev (Linux's new_encode_dev for small ones). */
+static void stat_chrdev(const struct chrdev *c, struct kstat *k)
+{
+	*k = (struct kstat){ .ino = 0x100 + c->minor, .nlink = 1, .mode = S_IFCHR | 0666,
+			     .rdev = (c->major << 8) | c->minor, .blksize = PAGE_SIZE };
+}
+
 static long stat_fd(long fd, u64 ubuf)
 {
 	struct file *f = fd_file(fd);
@@ -418,6 +441,8 @@ static long stat_fd(long fd, u64 ubuf)
 	} else if (f->kind == FILE_PIPE) {
 		k = (struct kstat){ .ino = ((u64)(uintptr_t)f->pipe >> 4) & 0xffffffff,
 				    .nlink = 1, .mode = S_IFIFO | 0600, .blksize = PAGE_SIZE };
+	} else if (f->kind == FILE_CHR) {
+		stat_chrdev(f->chr, &k);
 	} else {
 		stat_ramfs(f->rf, &k);
 	}
@@ -452,6 +477,10 @@ static long stat_path(long dirfd, u64 upath, u64 ubuf, unsigned long flags)
 		return err;
 	if (!path[0])
 		return (flags & AT_EMPTY_PATH) ? stat_fd(dirfd, ubuf) : -ENOENT;
+	if (chrdev_lookup(path)) {
+		stat_chrdev(chrdev_lookup(path), &k);
+		return put_stat(ubuf, &k);
+	}
 	/* lstat: a symbolic link at the end is described, not followed */
 	rf = (flags & AT_SYMLINK_NOFOLLOW) ? ramfs_lookup_nofollow(path) : ramfs_lookup(path);
 	if (!rf)
@@ -554,8 +583,11 @@ static long do_faccessat(long dirfd, u64 upath, unsigned long mode, unsigned lon
 			return -EBADF;
 		if (f->kind == FILE_RAMFS)
 			return ramfs_access(f->rf, mode);
-		return (mode & X_OK) ? -EACCES : 0; /* the console, a pipe: no execute bits */
+		/* the console, a pipe, a device: no execute bits, writable */
+		return (mode & X_OK) ? -EACCES : 0;
 	}
+	if (chrdev_lookup(path))
+		return (mode & X_OK) ? -EACCES : 0; /* crw-rw-rw- */
 	rf = (flags & AT_SYMLINK_NOFOLLOW) ? ramfs_lookup_nofollow(path) : ramfs_lookup(path);
 	if (!rf)
 		return -ENOENT;

@@ -116,6 +116,7 @@ static long copy_process(unsigned long flags, u64 child_tid, u64 tls)
 	process_files_copy(c, p);
 	memcpy(c->sigaction, p->sigaction, sizeof(c->sigaction));
 	c->sigmask = p->sigmask;
+	c->altstack = p->altstack; /* a child keeps its parent's alternate stack, as on Linux */
 	c->autoreap = true;
 	t = kthread_create(fork_child_thread, c, "%s", c->name);
 	if (!t) {

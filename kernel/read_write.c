@@ -18,6 +18,7 @@
  * Only initramfs files have a position of their own, so pread64 and
  * pwrite64 on a pipe or the console are -ESPIPE.
  */
+#include <pagoda/chrdev.h>
 #include <pagoda/cpio.h>
 #include <pagoda/initramfs.h>
 #include <pagoda/mutex.h>
@@ -31,12 +32,22 @@
 /* Linux's FMODE_READ / FMODE_WRITE, from what each kind of file allows. */
 static bool file_readable(const struct file *f)
 {
+	if (f->kind == FILE_CHR)
+		return f->can_read;
 	return !(f->kind == FILE_PIPE && f->write_end);
 }
 
 static bool file_writable(const struct file *f)
 {
+	if (f->kind == FILE_CHR)
+		return f->can_write;
 	return f->kind == FILE_CONSOLE || (f->kind == FILE_PIPE && f->write_end);
+}
+
+/* Linux's FMODE_PREAD / FMODE_PWRITE: files with a position, and the memory devices. */
+static bool file_positional(const struct file *f)
+{
+	return f->kind == FILE_RAMFS || f->kind == FILE_CHR;
 }
 
 /* pos: where a pread64 reads; NULL: at the file's own position, moving it. */
@@ -50,6 +61,8 @@ static long do_iter_read(struct file *f, struct iov_iter *it, u64 *pos)
 		return 0; /* no console input for programs yet: end of file */
 	if (f->kind == FILE_PIPE)
 		return pipe_read(f, it);
+	if (f->kind == FILE_CHR)
+		return f->chr->read(it); /* no position: pread's is ignored, as Linux's */
 	if ((rf->mode & CPIO_S_IFMT) == CPIO_S_IFDIR)
 		return -EISDIR;
 	if (at >= rf->size || !iov_iter_count(it))
@@ -90,6 +103,8 @@ static long do_iter_write(struct file *f, struct iov_iter *it)
 {
 	if (f->kind == FILE_PIPE)
 		return pipe_write(f, it);
+	if (f->kind == FILE_CHR)
+		return f->chr->write(it, iov_iter_count(it));
 	return console_write_iter(it);
 }
 
@@ -102,7 +117,7 @@ static long do_read(long fd, u64 buf, size_t count, u64 *pos)
 
 	if (!f)
 		return -EBADF;
-	if (pos && f->kind != FILE_RAMFS)
+	if (pos && !file_positional(f))
 		return -ESPIPE; /* before the mode, as Linux's FMODE_PREAD test */
 	if (!file_readable(f))
 		return -EBADF;
@@ -119,7 +134,7 @@ static long do_write(long fd, u64 buf, size_t count, u64 *pos)
 
 	if (!f)
 		return -EBADF;
-	if (pos && f->kind != FILE_RAMFS)
+	if (pos && !file_positional(f))
 		return -ESPIPE;
 	if (!file_writable(f))
 		return -EBADF; /* an initramfs file is opened read-only */

@@ -85,13 +85,86 @@ long sys_rt_sigprocmask(const unsigned long *args)
 	return 0;
 }
 
-/* sigaltstack: accepted and forgotten (handlers never run on it yet). */
+/*
+ * Alternate signal stacks, after Linux's kernel/signal.c: a handler
+ * installed with SA_ONSTACK runs on the stack sigaltstack() gave, unless
+ * the program is on it already. SS_AUTODISARM clears the setting while a
+ * handler runs (so a handler may switch contexts away and back, and a
+ * nested signal does not land on its frames); the frame's uc_stack keeps
+ * what it was and rt_sigreturn puts it back.
+ */
+#ifdef __aarch64__
+#define MINSIGSTKSZ 5120
+#else
+#define MINSIGSTKSZ 2048
+#endif
+
+/* Linux's on_sig_stack(): never while the stack is autodisarmed. */
+static bool on_sig_stack(const struct process *p, u64 sp)
+{
+	if (p->altstack.flags & SS_AUTODISARM)
+		return false;
+	return sp > p->altstack.sp && sp - p->altstack.sp <= p->altstack.size;
+}
+
+/* What a program is told of its alternate stack, with sp its stack pointer now. */
+static struct sigstack altstack_now(const struct process *p, u64 sp)
+{
+	struct sigstack s = p->altstack;
+
+	s.flags = (!s.size ? SS_DISABLE : on_sig_stack(p, sp) ? SS_ONSTACK : 0) |
+		  (p->altstack.flags & SS_AUTODISARM);
+	return s;
+}
+
+static int do_sigaltstack(struct process *p, const struct sigstack *ss, u64 sp)
+{
+	u32 mode = ss->flags & ~SS_AUTODISARM;
+
+	if (on_sig_stack(p, sp))
+		return -EPERM; /* not while running on it */
+	if (mode != SS_DISABLE && mode != SS_ONSTACK && mode != 0)
+		return -EINVAL;
+	if (mode == SS_DISABLE) {
+		p->altstack = (struct sigstack){ .flags = ss->flags };
+		return 0;
+	}
+	if (ss->size < MINSIGSTKSZ)
+		return -ENOMEM;
+	p->altstack = *ss;
+	return 0;
+}
+
+/* stack_t: ss_sp, ss_flags (an int, then padding), ss_size. */
+static int stack_from_user(struct sigstack *s, u64 uptr)
+{
+	u64 raw[3];
+
+	if (copy_from_user(raw, uptr, sizeof(raw)))
+		return -EFAULT;
+	*s = (struct sigstack){ .sp = raw[0], .flags = (u32)raw[1], .size = raw[2] };
+	return 0;
+}
+
+/* sigaltstack(ss, old_ss): the new one read first, the old one written last, as Linux. */
 long sys_sigaltstack(const unsigned long *args)
 {
-	if (args[1]) {
-		u64 none[3] = { 0, 2 /* SS_DISABLE */, 0 };
+	struct process *p = current_process();
+	u64 sp = arch_user_sp(current->uregs);
+	struct sigstack ss, old = altstack_now(p, sp);
+	int err;
 
-		if (copy_to_user(args[1], none, sizeof(none)))
+	if (args[0]) {
+		err = stack_from_user(&ss, args[0]);
+		if (!err)
+			err = do_sigaltstack(p, &ss, sp);
+		if (err)
+			return err;
+	}
+	if (args[1]) {
+		u64 raw[3] = { old.sp, old.flags, old.size };
+
+		if (copy_to_user(args[1], raw, sizeof(raw)))
 			return -EFAULT;
 	}
 	return 0;
@@ -168,6 +241,36 @@ void signal_pipe_broken(void)
 		signal_post(p, SIGPIPE, p->pid);
 }
 
+/* Push sig's frame and point regs at ka's handler (p is the caller, in its own return path). */
+static void setup_handler(struct process *p, struct pt_regs *regs, int sig,
+			  const struct k_sigaction *ka, const struct ksiginfo *info)
+{
+	struct sigstack uc_stack;
+	u64 sp, alt_top;
+
+	/* The live FP registers go in the frame; the handler starts with them as they are. */
+	arch_user_state_save(&p->ustate);
+	sp = arch_user_sp(regs);
+	uc_stack = altstack_now(p, sp);
+	/* SA_ONSTACK: to the alternate stack's top, unless already on it (or there is none). */
+	alt_top = (ka->flags & SA_ONSTACK) && p->altstack.size && !on_sig_stack(p, sp)
+			  ? p->altstack.sp + p->altstack.size : 0;
+	if (arch_setup_rt_frame(regs, ka, info, p->sigmask, &p->ustate, alt_top, &uc_stack)) {
+		/* No usable stack or no way back: Linux forces SIGSEGV. */
+		pr_err("signal: %s[%d]: cannot deliver signal %d (bad stack or no sa_restorer)\n",
+		       p->name, p->pid, sig);
+		process_exit(SIGSEGV);
+	}
+	p->sigmask |= ka->mask;
+	if (!(ka->flags & SA_NODEFER))
+		p->sigmask |= 1ULL << (sig - 1);
+	p->sigmask &= ~((1ULL << (SIGKILL - 1)) | (1ULL << (SIGSTOP - 1)));
+	if (p->altstack.flags & SS_AUTODISARM) /* the frame's uc_stack keeps it for sigreturn */
+		p->altstack = (struct sigstack){ .flags = SS_DISABLE };
+	if (ka->flags & SA_RESETHAND)
+		p->sigaction[sig - 1].handler = SIG_DFL;
+}
+
 void signal_deliver(struct pt_regs *regs)
 {
 	struct process *p = current_process();
@@ -198,37 +301,59 @@ void signal_deliver(struct pt_regs *regs)
 		process_exit(sig);
 	info = (struct ksiginfo){ .signo = sig, .code = SI_USER,
 				  .pid = READ_ONCE(p->sigsender[sig - 1]) };
-	/* The live FP registers go in the frame; the handler starts with them as they are. */
-	arch_user_state_save(&p->ustate);
-	if (arch_setup_rt_frame(regs, &ka, &info, p->sigmask, &p->ustate)) {
-		/* No usable stack or no way back: Linux forces SIGSEGV. */
-		pr_err("signal: %s[%d]: cannot deliver signal %d (bad stack or no sa_restorer)\n",
-		       p->name, p->pid, sig);
-		process_exit(SIGSEGV);
-	}
-	p->sigmask |= ka.mask;
-	if (!(ka.flags & SA_NODEFER))
-		p->sigmask |= 1ULL << (sig - 1);
-	p->sigmask &= ~((1ULL << (SIGKILL - 1)) | (1ULL << (SIGSTOP - 1)));
-	if (ka.flags & SA_RESETHAND)
-		p->sigaction[sig - 1].handler = SIG_DFL;
+	setup_handler(p, regs, sig, &ka, &info);
 out:
 	arch_irq_restore(flags);
+}
+
+/*
+ * A fault in user mode (the arch's trap handler, interrupts off): when
+ * the program has a handler for sig and does not block it, push its frame
+ * with the fault's si_code and address and return true, so the exception
+ * returns into the handler (which may fix the cause, or longjmp away; a
+ * handler that returns retries the instruction, as on Linux). Otherwise
+ * false: the caller reports the fault and ends the process, as Linux's
+ * force_sig_fault() does for a blocked or ignored fault signal.
+ */
+bool signal_fault(struct pt_regs *regs, int sig, int code, u64 addr)
+{
+	struct process *p = current_process();
+	unsigned long flags;
+	struct k_sigaction ka;
+	struct ksiginfo info = { .signo = sig, .code = code, .addr = addr };
+
+	if (!p)
+		return false;
+	ka = p->sigaction[sig - 1];
+	if (ka.handler == SIG_DFL || ka.handler == SIG_IGN || (p->sigmask & (1ULL << (sig - 1))))
+		return false;
+	flags = arch_irq_save();
+	arch_irq_enable(); /* the frame is written to user memory: this may fault */
+	setup_handler(p, regs, sig, &ka, &info);
+	arch_irq_restore(flags);
+	return true;
 }
 
 /* rt_sigreturn: back from a handler to where the signal interrupted. */
 long sys_rt_sigreturn(const unsigned long *args)
 {
 	struct process *p = current_process();
+	struct sigstack uc_stack;
 	long ret;
 	u64 mask;
 
 	(void)args;
-	if (arch_rt_sigreturn(current->uregs, &p->ustate, &mask, &ret)) {
+	if (arch_rt_sigreturn(current->uregs, &p->ustate, &mask, &ret, &uc_stack)) {
 		pr_err("signal: %s[%d]: rt_sigreturn with a bad frame\n", p->name, p->pid);
 		process_exit(SIGSEGV);
 	}
 	p->sigmask = mask & ~((1ULL << (SIGKILL - 1)) | (1ULL << (SIGSTOP - 1)));
+	/*
+	 * The alternate stack as it was when the signal came (an autodisarmed
+	 * one comes back); refused changes are ignored, as Linux's
+	 * restore_altstack() squashes all but a fault.
+	 */
+	do_sigaltstack(p, &uc_stack, arch_user_sp(current->uregs));
 	arch_user_state_load(&p->ustate); /* the FP registers as the frame says */
 	return ret;
 }

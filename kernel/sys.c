@@ -151,7 +151,9 @@ static long sleep_ts(u64 uts, u64 urem, bool absolute, int clock)
 		return -EINVAL;
 	ns = (u64)ts[0] * NSEC_PER_SEC + (u64)ts[1];
 	if (absolute) {
-		u64 now = clock == 0 ? ktime_get_ns() + (u64)realtime_offset_ns() : ktime_get_ns();
+		/* CLOCK_REALTIME and CLOCK_TAI (0, 11) count from the epoch; the rest from boot. */
+		u64 now = clock == 0 || clock == 11 ? ktime_get_ns() + (u64)realtime_offset_ns()
+						    : ktime_get_ns();
 
 		ns = ns > now ? ns - now : 0;
 	}
@@ -179,13 +181,88 @@ long sys_nanosleep(const unsigned long *args)
 	return sleep_ts(args[0], args[1], false, 1);
 }
 
-/* clock_nanosleep(clock, flags, req, rem): TIMER_ABSTIME is flag 1. */
+/* Sleep until a signal comes: pause(2), and a CPU-time sleep nothing can end otherwise. */
+static long wait_for_signal(void)
+{
+	struct process *p = current_process();
+
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (sleep_interrupted(p))
+			break;
+		schedule();
+	}
+	set_current_state(TASK_RUNNING);
+	return -EINTR;
+}
+
+/*
+ * A sleep on CLOCK_PROCESS_CPUTIME_ID: the process's one thread is the
+ * sleeper, so its CPU time stands still; a target already reached ends
+ * at once, any other only by a signal, as on Linux.
+ */
+static long cpu_clock_sleep(u64 uts, bool absolute)
+{
+	s64 ts[2];
+	u64 ns;
+
+	if (copy_from_user(ts, uts, sizeof(ts)))
+		return -EFAULT;
+	if (ts[0] < 0 || ts[1] < 0 || ts[1] >= (s64)NSEC_PER_SEC)
+		return -EINVAL;
+	ns = (u64)ts[0] * NSEC_PER_SEC + (u64)ts[1];
+	if (absolute ? ns <= task_sched_runtime(current) : !ns)
+		return 0;
+	return wait_for_signal();
+}
+
+/*
+ * clock_nanosleep(clock, flags, req, rem): TIMER_ABSTIME is flag 1. The
+ * clocks Linux sleeps on (REALTIME, MONOTONIC, BOOTTIME, TAI, the
+ * process's CPU time); those it reads but cannot sleep on (MONOTONIC_RAW,
+ * the coarse ones, the alarm clocks without an RTC alarm) are
+ * -EOPNOTSUPP; the thread's CPU clock and unknown ids -EINVAL (the
+ * answers Linux gave on the host). glibc names the process's CPU clock
+ * as Linux's encoding of "this process" (a negative id: pid 0, not a
+ * thread's clock), which is the same sleep.
+ */
 long sys_clock_nanosleep(const unsigned long *args)
 {
-	if (args[0] != 0 && args[0] != 1 && args[0] != 7)
-		return -EINVAL; /* REALTIME, MONOTONIC, BOOTTIME */
-	return sleep_ts(args[2], args[3], args[1] & 1, (int)args[0]);
+	int clk = (int)args[0];
+
+	if (clk < 0) {
+		/* ~pid << 3 | thread << 2 | which: this process's, not a thread's (Linux: -EINVAL) */
+		if ((clk & 4) || (clk & 3) == 3 || (~(clk >> 3) != 0 && ~(clk >> 3) != current->pid))
+			return -EINVAL;
+		return cpu_clock_sleep(args[2], args[1] & 1);
+	}
+	switch (clk) {
+	case 0:
+	case 1:
+	case 7:
+	case 11:
+		return sleep_ts(args[2], args[3], args[1] & 1, (int)args[0]);
+	case 2:
+		return cpu_clock_sleep(args[2], args[1] & 1);
+	case 4:
+	case 5:
+	case 6:
+	case 8:
+	case 9:
+		return -EOPNOTSUPP;
+	default:
+		return -EINVAL;
+	}
 }
+
+#ifdef __x86_64__
+/* pause(): until a signal's handler has run (or it ends the process); always -EINTR. */
+long sys_pause(const unsigned long *args)
+{
+	(void)args;
+	return wait_for_signal();
+}
+#endif
 
 #ifdef __x86_64__
 /*

@@ -276,6 +276,7 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_creat] = sys_creat,
 	[__NR_access] = sys_access,
 	[__NR_alarm] = sys_alarm,
+	[__NR_pause] = sys_pause,
 	[__NR_dup2] = sys_dup2,
 	[__NR_pipe] = sys_pipe,
 	[__NR_fork] = sys_fork,

@@ -55,6 +55,7 @@ long sys_getitimer(const unsigned long *args);
 long sys_setitimer(const unsigned long *args);
 #ifdef __x86_64__
 long sys_alarm(const unsigned long *args);
+long sys_pause(const unsigned long *args);
 #endif
 /* kernel/sched/syscalls.c: affinity. kernel/sys.c: rseq, answered as without CONFIG_RSEQ. */
 long sys_sched_getaffinity(const unsigned long *args);

@@ -159,14 +159,17 @@ def sched_locks_tables(results):
     One column per target, side by side; each header says how many CPUs
     the guest had (x86_64 and arm64-virt: 2, arm64-pi4: 4, fixed by the board).
     """
-    cols, sched, locks, info = [], {}, {}, {}
+    cols, sched, locks, info, wake = [], {}, {}, {}, {}
     for col, boots in results:
         for r in (r for recs in boots for r in recs):
-            if r.get("bench") not in ("sched", "locks"):
+            if r.get("bench") not in ("sched", "locks", "wakeup"):
                 continue
             if col not in cols:
                 cols.append(col)
             info.setdefault(col, r["cpus"])
+            if r["bench"] == "wakeup":
+                wake.setdefault(r["case"], {})[col] = r
+                continue
             if r["bench"] == "sched":
                 sched.setdefault(r["op"], {})[col] = r["ns"] / 1000.0
             else:
@@ -174,6 +177,14 @@ def sched_locks_tables(results):
                                                              r["contended_ns"])
                 info[(col, "lockstat")] = r["lockstat"]
     heads = ["%s, %d CPUs" % (c, info[c]) for c in cols]
+    if wake:
+        print("\nwake-up to running (microseconds: median / p90 / p99 / max)")
+        print("  %-16s" % "case" + "".join("%34s" % h for h in heads))
+        for case, per in wake.items():
+            print("  %-16s" % case + "".join(
+                "%34s" % ("-" if c not in per else "%.1f / %.1f / %.1f / %.1f" % tuple(
+                    per[c][k] / 1000.0 for k in ("p50_ns", "p90_ns", "p99_ns", "max_ns")))
+                for c in cols))
     if sched:
         print("\nsched (microseconds per operation)")
         print("  %-16s" % "operation" + "".join("%26s" % h for h in heads))
@@ -296,9 +307,12 @@ def dmsnap_table(column, boots):
                      (r["before_iops"], r["after_iops"]))
             ratio = (b / af if lat else af / b) if (af if lat else b) else 0
             unit = "us" if lat else "IOPS"
-            print("  %-40s %10.0f %-4s %10.0f %-4s %5.2fx  lock wait %8.1f / %8.1f ms" % (
-                r["case"], b, unit, af, unit, ratio, r["before_wait_ns"] / 1e6,
-                r["after_wait_ns"] / 1e6))
+            print("  %-40s %10.0f %-4s %10.0f %-4s %5.2fx  spread %4.2fx/%4.2fx  "
+                  "lock wait %8.1f / %8.1f ms" % (
+                      r["case"], b, unit, af, unit, ratio,
+                      r.get("before_spread_x100", 0) / 100.0,
+                      r.get("after_spread_x100", 0) / 100.0,
+                      r["before_wait_ns"] / 1e6, r["after_wait_ns"] / 1e6))
 
 
 def swiotlb_table(column, got):
@@ -451,7 +465,7 @@ class Progress:
             self.last = {}
         self.wanted = [n for n in self.FIRST_GUESS if wanted in ("all", n) or
                        (wanted == "pagealloc" and n == "pagealloc-host") or
-                       (wanted in ("sched", "locks") and n == "sched") or
+                       (wanted in ("sched", "locks", "wakeup") and n == "sched") or
                        (wanted == "host" and n == "pagealloc-host")]
         self.took, self.name, self.t0, self.start = {}, None, 0.0, time.time()
         total = sum(self.last.get(n, self.FIRST_GUESS[n]) for n in self.wanted)
@@ -529,8 +543,8 @@ def main():
     # The scheduler and the locks: x86_64 and arm64 virt with 2 CPUs
     # (qemu.py's default), raspi4b with its fixed 4.
     progress.section("sched")
-    if a.bench in ("all", "sched", "locks"):
-        names = "sched,locks" if a.bench == "all" else a.bench
+    if a.bench in ("all", "sched", "locks", "wakeup"):
+        names = "sched,locks,wakeup" if a.bench == "all" else a.bench
         sl = []
         for target, accel in columns:
             print("bench: %s on %s under %s" % (names, target, accel.upper()))

@@ -69,7 +69,8 @@ _Static_assert(__builtin_offsetof(struct sigcontext64, reserved) == 288,
 	       "Linux's struct sigcontext");
 
 int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
-			const struct ksiginfo *info, u64 oldmask, struct arch_user_state *fp)
+			const struct ksiginfo *info, u64 oldmask, struct arch_user_state *fp,
+			u64 alt_top, const struct sigstack *uc_stack)
 {
 	struct rt_sigframe64 *f = kzalloc(sizeof(*f), GFP_KERNEL); /* 4.7 KiB: not on the stack */
 	struct fpsimd_record rec = { .magic = FPSIMD_MAGIC, .size = sizeof(rec) };
@@ -87,13 +88,15 @@ int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
 		kfree(f);
 		return -EINVAL; /* nowhere for the handler to return to: the vDSO is unmapped */
 	}
-	record = (regs->sp - sizeof(fr)) & ~15ULL;
+	record = ((alt_top ? alt_top : regs->sp) - sizeof(fr)) & ~15ULL;
 	frame = (record - sizeof(*f)) & ~15ULL;
 	rec.fpsr = (u32)fp->fpsr;
 	rec.fpcr = (u32)fp->fpcr;
 	memcpy(rec.vregs, fp->vregs, sizeof(rec.vregs));
 	siginfo_layout(f->info, info);
-	f->uc.ss_flags = 2; /* SS_DISABLE: no alternate stack */
+	f->uc.ss_sp = uc_stack->sp;
+	f->uc.ss_flags = uc_stack->flags;
+	f->uc.ss_size = uc_stack->size;
 	f->uc.sigmask = oldmask;
 	f->uc.mc.fault_address = info->addr;
 	memcpy(f->uc.mc.regs, regs->regs, sizeof(f->uc.mc.regs));
@@ -115,7 +118,13 @@ int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
 	return 0;
 }
 
-int arch_rt_sigreturn(struct pt_regs *regs, struct arch_user_state *fp, u64 *mask, long *retval)
+u64 arch_user_sp(const struct pt_regs *regs)
+{
+	return regs->sp;
+}
+
+int arch_rt_sigreturn(struct pt_regs *regs, struct arch_user_state *fp, u64 *mask, long *retval,
+		      struct sigstack *uc_stack)
 {
 	struct rt_sigframe64 *f = kmalloc(sizeof(*f), GFP_KERNEL);
 	struct fpsimd_record rec;
@@ -140,6 +149,8 @@ int arch_rt_sigreturn(struct pt_regs *regs, struct arch_user_state *fp, u64 *mas
 		memcpy(fp->vregs, rec.vregs, sizeof(fp->vregs));
 		*mask = f->uc.sigmask;
 		*retval = (long)regs->regs[0];
+		*uc_stack = (struct sigstack){ .sp = f->uc.ss_sp, .flags = f->uc.ss_flags,
+					       .size = f->uc.ss_size };
 	}
 	kfree(f);
 	return ret;

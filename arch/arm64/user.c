@@ -173,10 +173,32 @@ static int user_signal(u64 ec)
 	}
 }
 
-/* A synchronous exception from EL0: a system call, or the end of the process. */
+/* The si_code and si_addr Linux's arm64 fault handlers give. */
+static int user_si_code(const struct pt_regs *regs, u64 ec, u64 *addr)
+{
+	u64 fsc = regs->esr & 0x3f;
+
+	*addr = regs->pc;
+	switch (ec) {
+	case 0x20: case 0x24: /* instruction or data abort from EL0 */
+		*addr = regs->far;
+		return fsc >= 0x0c && fsc <= 0x0f ? 2 : 1; /* permission: SEGV_ACCERR, else MAPERR */
+	case 0x22: case 0x26:
+		*addr = regs->far;
+		return 1; /* BUS_ADRALN */
+	case 0x3c:
+		return 1; /* TRAP_BRKPT */
+	case EC_UNKNOWN:
+		return 1; /* ILL_ILLOPC */
+	default:
+		return 0;
+	}
+}
+
+/* A synchronous exception from EL0: a system call, a fault's handler, or the end of the process. */
 void arm64_user_sync(struct pt_regs *regs, const char *name)
 {
-	u64 ec = ESR_EC(regs->esr);
+	u64 ec = ESR_EC(regs->esr), addr;
 	int sig;
 
 	if (ec == EC_SVC64) {
@@ -188,6 +210,8 @@ void arm64_user_sync(struct pt_regs *regs, const char *name)
 		return;
 	}
 	sig = user_signal(ec);
+	if (signal_fault(regs, sig, user_si_code(regs, ec, &addr), addr))
+		return; /* back to EL0, into the program's handler */
 	pr_err("%s[%d]: unhandled %s (ESR %#llx) at %llx pc %llx sp %llx: signal %d\n",
 	       arch_current()->name, arch_current()->pid, name,
 	       (unsigned long long)regs->esr, (unsigned long long)regs->far,

@@ -62,10 +62,12 @@ _Static_assert(sizeof(struct sigcontext64) == 256, "Linux's struct sigcontext");
 _Static_assert(sizeof(struct ucontext64) == 304, "Linux's struct ucontext (kernel part)");
 
 int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
-			const struct ksiginfo *info, u64 oldmask, struct arch_user_state *fp)
+			const struct ksiginfo *info, u64 oldmask, struct arch_user_state *fp,
+			u64 alt_top, const struct sigstack *uc_stack)
 {
 	struct rt_sigframe64 f;
-	u64 sp = regs->rsp - 128; /* below the red zone the handler's caller may use */
+	/* Below the red zone the interrupted code may use, or at the alternate stack's top. */
+	u64 sp = alt_top ? alt_top : regs->rsp - 128;
 	u64 fpstate, frame;
 
 	if (!(ka->flags & SA_RESTORER) || !ka->restorer)
@@ -77,7 +79,9 @@ int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
 	memset(&f, 0, sizeof(f));
 	f.pretcode = ka->restorer;
 	f.uc.uc_flags = UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS;
-	f.uc.ss_flags = 2; /* SS_DISABLE: no alternate stack */
+	f.uc.ss_sp = uc_stack->sp;
+	f.uc.ss_flags = uc_stack->flags;
+	f.uc.ss_size = uc_stack->size;
 	f.uc.mc = (struct sigcontext64){
 		.r8 = regs->r8, .r9 = regs->r9, .r10 = regs->r10, .r11 = regs->r11,
 		.r12 = regs->r12, .r13 = regs->r13, .r14 = regs->r14, .r15 = regs->r15,
@@ -104,7 +108,13 @@ int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
 	return 0;
 }
 
-int arch_rt_sigreturn(struct pt_regs *regs, struct arch_user_state *fp, u64 *mask, long *ret)
+u64 arch_user_sp(const struct pt_regs *regs)
+{
+	return regs->rsp;
+}
+
+int arch_rt_sigreturn(struct pt_regs *regs, struct arch_user_state *fp, u64 *mask, long *ret,
+		      struct sigstack *uc_stack)
 {
 	/* The handler's ret popped pretcode: the ucontext is at the stack pointer. */
 	u64 ucp = regs->rsp;
@@ -144,5 +154,6 @@ int arch_rt_sigreturn(struct pt_regs *regs, struct arch_user_state *fp, u64 *mas
 	regs->ss = USER_DS;
 	*mask = uc.sigmask;
 	*ret = (long)uc.mc.rax;
+	*uc_stack = (struct sigstack){ .sp = uc.ss_sp, .flags = uc.ss_flags, .size = uc.ss_size };
 	return 0;
 }

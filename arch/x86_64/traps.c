@@ -283,13 +283,41 @@ static int user_signal(u64 vec)
 	}
 }
 
+/* The si_code and si_addr Linux's trap handlers give each exception's signal. */
+static int user_si_code(const struct pt_regs *regs, u64 cr2, u64 *addr)
+{
+	*addr = regs->rip;
+	switch (regs->vector) {
+	case 0:
+		return 1; /* FPE_INTDIV */
+	case 1:
+		return 2; /* TRAP_TRACE: single-step (TF) */
+	case 6:
+		return 2; /* ILL_ILLOPN */
+	case 14:
+		*addr = cr2;
+		return regs->error_code & 1 ? 2 : 1; /* SEGV_ACCERR : SEGV_MAPERR */
+	case 17:
+		return 1; /* BUS_ADRALN */
+	default:
+		*addr = 0;
+		return 0x80; /* SI_KERNEL: #GP, int3 and the rest */
+	}
+}
+
 /*
- * A user program faulted: report it the way Linux's show_signal_msg()
+ * A user program faulted: its handler for the signal runs if it has one
+ * (signal_fault()); else report it the way Linux's show_signal_msg()
  * does, with the registers, and end that process only.
  */
-static __noreturn void user_fault(struct pt_regs *regs, const char *name, u64 cr2)
+static void user_fault(struct pt_regs *regs, const char *name, u64 cr2)
 {
 	int sig = user_signal(regs->vector);
+	u64 addr;
+	int code = user_si_code(regs, cr2, &addr);
+
+	if (signal_fault(regs, sig, code, addr))
+		return; /* back to user mode, into the handler */
 
 	pr_err("%s[%d]: %s (%s) at %llx ip %llx sp %llx error %llx\n", current->name,
 	       current->pid, sig == SIGSEGV ? "segfault" : "fatal trap", name,
@@ -307,8 +335,10 @@ void x86_exception(struct pt_regs *regs)
 	const struct exception_table_entry *fix;
 	const char *name = vec < 32 ? exc_names[vec] : "interrupt";
 
-	if (regs->cs & 3)
+	if (regs->cs & 3) {
 		user_fault(regs, name, cr2);
+		return;
+	}
 	fix = search_extable(regs->rip);
 
 	if (fix) {

@@ -1,14 +1,24 @@
 // SPDX-License-Identifier: MIT
 /*
- * kcopyd (Linux: drivers/md/dm-kcopyd.c), reduced to its promise: a copy
- * job is queued and returns at once; a worker thread reads the source
- * into a buffer, writes every destination, and calls the job's notify
- * function from that thread, where it may sleep and submit I/O (which a
- * bio's completion may not). Linux pipelines jobs through page lists and
- * dm-io; here each worker does one job at a time with synchronous I/O,
- * and parallelism comes from KCOPYD_WORKERS workers.
+ * kcopyd (Linux: drivers/md/dm-kcopyd.c): copy a range of sectors from one
+ * device to up to four others in the background. A copy job is queued and
+ * returns at once; its I/O is asynchronous, as Linux's dm-io makes it: a
+ * kcopyd worker submits the read and returns, the read's completion (an
+ * interrupt) hands the job back to a worker, which submits the writes,
+ * whose completion hands it back once more for the notify function. So a
+ * worker never waits on a disk, however many copies are in flight, and
+ * the notify function runs in a kcopyd thread, where it may sleep and
+ * submit I/O (the snapshot commits its exceptions there), which a bio's
+ * completion may not.
+ *
+ * The job's stages:
+ *
+ *	dm_kcopyd_copy --> [worker] submit read --> read done (irq)
+ *	   --> [worker] submit the writes --> last write done (irq)
+ *	   --> [worker] notify fn(read_err, write_err) and free
  */
 #include <pagoda/atomic.h>
+#include <pagoda/bio.h>
 #include <pagoda/mutex.h>
 #include <pagoda/sched.h>
 #include <pagoda/slab.h>
@@ -19,22 +29,41 @@
 #include "dm-kcopyd.h"
 
 #define KCOPYD_MAX_DESTS 4
-/* Each worker copies synchronously: this many copies in flight at most. */
-#define KCOPYD_WORKERS 8
+/*
+ * Threads that run the stages. A stage only submits I/O or calls a notify
+ * function, so this bounds the notify functions running at once (commits
+ * waiting for each other), not the copies in flight.
+ */
+#define KCOPYD_WORKERS 4
 
 struct dm_kcopyd_client {
 	atomic_t nr_jobs;
 	struct wait_queue_head destroyq;
 };
 
+enum kcopyd_stage { STAGE_READ, STAGE_WRITE, STAGE_NOTIFY };
+
+struct kcopyd_job;
+
+/* What a bio's completion needs: its job and which region it was for. */
+struct kcopyd_region_io {
+	struct kcopyd_job *job;
+	unsigned int index;	/* 0: the source; 1 + i: dests[i] */
+};
+
 struct kcopyd_job {
 	struct work_struct work;
 	struct dm_kcopyd_client *kc;
+	enum kcopyd_stage stage;
 	struct dm_io_region source;
 	struct dm_io_region dests[KCOPYD_MAX_DESTS];
 	unsigned int num_dests;
+	void *buf;
+	/* bios of the current stage not yet completed, plus one while submitting */
+	atomic_t io_pending;
 	int read_err;
-	unsigned long write_err;
+	unsigned long write_err;	/* bit i: dests[i] failed (set from irqs) */
+	struct kcopyd_region_io rio[1 + KCOPYD_MAX_DESTS];
 	dm_kcopyd_notify_fn fn;
 	void *context;
 };
@@ -42,29 +71,108 @@ struct kcopyd_job {
 static struct workqueue_struct *kcopyd_wq;
 static DEFINE_MUTEX(kcopyd_wq_lock);
 
-static void run_job(struct work_struct *w)
+static void next_stage(struct kcopyd_job *job, enum kcopyd_stage stage)
+{
+	job->stage = stage;
+	/* From an interrupt too; the item is not queued (its last run has begun). */
+	queue_work(kcopyd_wq, &job->work);
+}
+
+/* The stage's I/O is all done: on to the next stage, in a worker. */
+static void stage_io_done(struct kcopyd_job *job)
+{
+	if (!atomic_dec_and_test(&job->io_pending))
+		return;
+	if (job->stage == STAGE_READ && !job->read_err && job->num_dests)
+		next_stage(job, STAGE_WRITE);
+	else
+		next_stage(job, STAGE_NOTIFY);
+}
+
+static void region_endio(struct bio *bio)
+{
+	struct kcopyd_region_io *rio = bio->bi_private;
+	struct kcopyd_job *job = rio->job;
+
+	if (bio->bi_status) {
+		if (rio->index == 0)
+			WRITE_ONCE(job->read_err, 1);
+		else
+			__atomic_fetch_or(&job->write_err, 1UL << (rio->index - 1),
+					  __ATOMIC_RELAXED);
+	}
+	bio_put(bio);
+	stage_io_done(job);
+}
+
+/* Submit the bios that move job->buf to or from region index; never waits. */
+static void submit_region(struct kcopyd_job *job, unsigned int index, blk_opf_t opf)
+{
+	struct dm_io_region *r = index ? &job->dests[index - 1] : &job->source;
+	size_t len = r->count << SECTOR_SHIFT;
+	sector_t sector = r->sector;
+	char *p = job->buf;
+
+	job->rio[index] = (struct kcopyd_region_io){ job, index };
+	while (len) {
+		size_t room = (size_t)BIO_MAX_VECS * PAGE_SIZE - ((uptr)p & (PAGE_SIZE - 1));
+		unsigned int n = (unsigned int)MIN(len, room);
+		struct bio *bio = bio_alloc(r->bdev, DIV_ROUND_UP(((uptr)p & (PAGE_SIZE - 1)) + n,
+							   PAGE_SIZE), opf, GFP_KERNEL);
+
+		if (!bio) {
+			/* What was submitted completes; the rest counts as failed. */
+			if (index == 0)
+				job->read_err = 1;
+			else
+				__atomic_fetch_or(&job->write_err, 1UL << (index - 1),
+						  __ATOMIC_RELAXED);
+			return;
+		}
+		bio->bi_iter.bi_sector = sector;
+		bio_add_virt(bio, p, n);
+		bio->bi_end_io = region_endio;
+		bio->bi_private = &job->rio[index];
+		atomic_inc(&job->io_pending);
+		submit_bio(bio);
+		p += n;
+		len -= n;
+		sector += n >> SECTOR_SHIFT;
+	}
+}
+
+static void run_stage(struct work_struct *w)
 {
 	struct kcopyd_job *job = container_of(w, struct kcopyd_job, work);
 	struct dm_kcopyd_client *kc = job->kc;
 
-	{
-		size_t len = job->source.count << SECTOR_SHIFT;
-		void *buf = kmalloc(len, GFP_KERNEL);
-
-		if (!buf || blkdev_rw(job->source.bdev, REQ_OP_READ, job->source.sector, buf, len)) {
+	switch (job->stage) {
+	case STAGE_READ:
+		job->buf = kmalloc(job->source.count << SECTOR_SHIFT, GFP_KERNEL);
+		if (!job->buf) {
 			job->read_err = 1;
-		} else {
-			for (unsigned int i = 0; i < job->num_dests; i++)
-				if (blkdev_rw(job->dests[i].bdev, REQ_OP_WRITE, job->dests[i].sector,
-					      buf, len))
-					job->write_err |= 1UL << i;
+			next_stage(job, STAGE_NOTIFY);
+			return;
 		}
-		kfree(buf);
+		/* The extra count keeps the stage from ending while bios are submitted. */
+		atomic_set(&job->io_pending, 1);
+		submit_region(job, 0, REQ_OP_READ);
+		stage_io_done(job);
+		return;
+	case STAGE_WRITE:
+		atomic_set(&job->io_pending, 1);
+		for (unsigned int i = 0; i < job->num_dests; i++)
+			submit_region(job, 1 + i, REQ_OP_WRITE);
+		stage_io_done(job);
+		return;
+	case STAGE_NOTIFY:
+		kfree(job->buf);
+		job->fn(job->read_err, job->write_err, job->context);
+		kfree(job);
+		/* The client may be destroyed the moment the count reaches 0. */
+		atomic_dec_wake_up_all(&kc->nr_jobs, &kc->destroyq);
+		return;
 	}
-	job->fn(job->read_err, job->write_err, job->context);
-	kfree(job);
-	/* The client may be destroyed the moment the count reaches 0. */
-	atomic_dec_wake_up_all(&kc->nr_jobs, &kc->destroyq);
 }
 
 struct dm_kcopyd_client *dm_kcopyd_client_create(void)
@@ -91,21 +199,17 @@ void dm_kcopyd_client_destroy(struct dm_kcopyd_client *kc)
 	kfree(kc);
 }
 
-static void queue_job(struct kcopyd_job *job)
-{
-	atomic_inc(&job->kc->nr_jobs);
-	INIT_WORK(&job->work, run_job);
-	queue_work(kcopyd_wq, &job->work);
-}
-
 int dm_kcopyd_copy(struct dm_kcopyd_client *kc, struct dm_io_region *from,
 		   unsigned int num_dests, struct dm_io_region *dests, unsigned int flags,
 		   dm_kcopyd_notify_fn fn, void *context)
 {
 	struct kcopyd_job *job;
 
-	if (num_dests > KCOPYD_MAX_DESTS)
+	if (num_dests > KCOPYD_MAX_DESTS || !from->count)
 		return -EINVAL;
+	for (unsigned int i = 0; i < num_dests; i++)
+		if (dests[i].count != from->count)
+			return -EINVAL;
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
 	if (!job)
 		return -ENOMEM;
@@ -115,6 +219,9 @@ int dm_kcopyd_copy(struct dm_kcopyd_client *kc, struct dm_io_region *from,
 	job->num_dests = num_dests;
 	job->fn = fn;
 	job->context = context;
-	queue_job(job);
+	atomic_inc(&kc->nr_jobs);
+	INIT_WORK(&job->work, run_stage);
+	job->stage = STAGE_READ;
+	queue_work(kcopyd_wq, &job->work);
 	return 0;
 }

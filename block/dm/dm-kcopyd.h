@@ -24,7 +24,7 @@ struct dm_kcopyd_client;
 struct dm_kcopyd_client *dm_kcopyd_client_create(void);
 /* Waits for the client's jobs to finish first. */
 void dm_kcopyd_client_destroy(struct dm_kcopyd_client *kc);
-/* Copy from into each of dests (at most 4), then fn in a kcopyd thread. */
+/* Copy from into each of dests (at most 4, each as long), then fn in a kcopyd thread. */
 int dm_kcopyd_copy(struct dm_kcopyd_client *kc, struct dm_io_region *from,
 		   unsigned int num_dests, struct dm_io_region *dests, unsigned int flags,
 		   dm_kcopyd_notify_fn fn, void *context);

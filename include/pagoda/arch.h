@@ -381,17 +381,24 @@ bool arch_vdso_cpu_number_ok(void);
 void arch_set_tls(u64 tp);
 /*
  * Signal frames in Linux's layout (arch/<arch>/signal.c). setup: push one
- * for info on regs's user stack, holding regs, the FP state fp (up to
- * date) and oldmask, and point regs at ka's handler: 0, -EINVAL (no way
- * back: x86-64 needs SA_RESTORER) or -EFAULT (the stack is not writable).
- * sigreturn: the reverse, from regs's stack pointer, checking what it
- * loads: 0 with the restored return register in *ret, or -EFAULT.
+ * for info on regs's user stack (or from alt_top down, an alternate
+ * signal stack's top; 0: the program's own stack), holding regs, the FP
+ * state fp (up to date), oldmask and uc_stack (what sigaltstack was), and
+ * point regs at ka's handler: 0, -EINVAL (no way back: x86-64 needs
+ * SA_RESTORER) or -EFAULT (the stack is not writable). sigreturn: the
+ * reverse, from regs's stack pointer, checking what it loads: 0 with the
+ * restored return register in *ret and the frame's uc_stack, or -EFAULT.
  */
 struct k_sigaction;
 struct ksiginfo;
+struct sigstack;
 int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
-			const struct ksiginfo *info, u64 oldmask, struct arch_user_state *fp);
-int arch_rt_sigreturn(struct pt_regs *regs, struct arch_user_state *fp, u64 *mask, long *ret);
+			const struct ksiginfo *info, u64 oldmask, struct arch_user_state *fp,
+			u64 alt_top, const struct sigstack *uc_stack);
+int arch_rt_sigreturn(struct pt_regs *regs, struct arch_user_state *fp, u64 *mask, long *ret,
+		      struct sigstack *uc_stack);
+/* The user stack pointer a user-mode frame holds (is it on the alternate stack?). */
+u64 arch_user_sp(const struct pt_regs *regs);
 /*
  * Copy to or from user memory, surviving faults through the exception
  * table: the number of bytes NOT copied (0 on success), as in Linux. The

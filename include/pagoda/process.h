@@ -49,10 +49,12 @@ struct vm_area {
  * An open file description (kernel/file.c): what a descriptor points at,
  * shared by the descriptors dup and fork make (refs counts them all). The
  * console (fds 0-2 at start: reads end-of-file, writes print), a file of
- * the read-only initramfs, or one end of a pipe (kernel/pipe.c).
+ * the read-only initramfs, one end of a pipe (kernel/pipe.c), or a
+ * memory device such as /dev/null (drivers/char/mem.c).
  */
-enum file_kind { FILE_CONSOLE, FILE_RAMFS, FILE_PIPE };
+enum file_kind { FILE_CONSOLE, FILE_RAMFS, FILE_PIPE, FILE_CHR };
 struct pipe;
+struct chrdev;
 
 struct file {
 	enum file_kind kind;
@@ -62,6 +64,8 @@ struct file {
 	const struct ramfs_file *rf;
 	u64 pos;
 	struct pipe *pipe;
+	const struct chrdev *chr;    /* FILE_CHR: /dev/null and the like (drivers/char/mem.c) */
+	bool can_read, can_write;    /* FILE_CHR: what the open's access mode allows */
 };
 
 struct process {
@@ -109,6 +113,7 @@ struct process {
 	int pending_kill;             /* a fatal signal another process sent; 0: none */
 	u64 sigpending;               /* signals with a handler, waiting to be delivered */
 	int sigsender[_NSIG];         /* who sent each pending one (its pid) */
+	struct sigstack altstack;     /* sigaltstack: size 0 when there is none */
 	/* ITIMER_REAL (kernel/time/itimer.c): SIGALRM when it runs out, then every it_real_incr ns. */
 	struct timer_list it_real;
 	u64 it_real_incr;
@@ -137,6 +142,12 @@ void signal_check_pending(void);
  */
 struct pt_regs;
 void signal_deliver(struct pt_regs *regs);
+/*
+ * A fault taken in user mode: run the program's handler for sig (with
+ * si_code code and the address) if it has one and does not block it.
+ * true: regs now enter the handler; false: the fault ends the process.
+ */
+bool signal_fault(struct pt_regs *regs, int sig, int code, u64 addr);
 
 /* Should a wait in a system call end (-EINTR): a signal, or a checkpoint freezing it? */
 static inline bool signal_pending(const struct process *p)

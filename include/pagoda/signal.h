@@ -48,6 +48,18 @@
 #define SI_USER 0
 #define SI_TKILL -6
 
+/* sigaltstack's ss_flags */
+#define SS_ONSTACK 1
+#define SS_DISABLE 2
+#define SS_AUTODISARM (1U << 31)
+
+/* An alternate signal stack as a program's stack_t holds it (uc_stack too). */
+struct sigstack {
+	u64 sp;
+	u32 flags;
+	u64 size;
+};
+
 /* What a handler is told (the arch writes Linux's 128-byte siginfo from it). */
 struct ksiginfo {
 	int signo, code;

@@ -252,6 +252,10 @@ static int dump_files(const struct cr_set *set, struct cr_buf *out, u32 *nr, con
 			rf.pipe_id = (u32)pipe_id(&t, f);
 			rf.flags = f->write_end ? CR_FILE_WRITE_END : 0;
 			break;
+		case FILE_CHR:
+			/* An image has no record for one yet: refused, not dropped. */
+			*why = "an open device (/dev/null and the like) is not in the image format";
+			return -EOPNOTSUPP;
 		}
 		if (f->nonblock)
 			rf.flags |= CR_FILE_NONBLOCK;

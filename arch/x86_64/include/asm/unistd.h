@@ -68,6 +68,7 @@
 #define __NR_open 2
 #define __NR_access 21
 #define __NR_getitimer 36
+#define __NR_pause 34
 #define __NR_alarm 37
 #define __NR_setitimer 38
 #define __NR_creat 85
