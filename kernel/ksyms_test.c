@@ -71,7 +71,7 @@ KTEST_SUITE(ksyms, ksyms_table_cases);
 
 /* --- against the kernel's own table ------------------------------------- */
 
-static void __attribute__((noinline)) ksyms_probe_function(void)
+static void noinline ksyms_probe_function(void)
 {
 	__asm__ volatile("" ::: "memory");
 }

@@ -12,7 +12,7 @@
 static const u64 ro_cell = 0x5151515151515151ULL;
 static u64 rw_cell = 1;
 
-static void __attribute__((noinline)) text_probe(void)
+static void noinline text_probe(void)
 {
 	__asm__ volatile("" ::: "memory");
 }

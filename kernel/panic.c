@@ -57,7 +57,7 @@ void panic(const char *fmt, ...)
 static volatile u64 *volatile null_pointer;
 
 /* A deliberate NULL-pointer write: shows the whole exception report. */
-static int __attribute__((noinline)) cmd_panic(int argc, char **argv)
+static int noinline cmd_panic(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;

@@ -35,30 +35,34 @@ static void fill(struct list_head *a, struct list_head *b, struct item it[4])
 	}
 }
 
-static void test_splice_tail_init(struct ktest *t)
+/*
+ * Splice b (3 4) into a (1 2) at the tail or the head: want is a's order
+ * after, before1 the value in front of 1 (the links were all mended).
+ */
+static void check_splice(struct ktest *t, bool tail, int want, int before1)
 {
 	struct list_head a, b;
 	struct item it[4];
 
 	fill(&a, &b, it);
-	list_splice_tail_init(&b, &a);
-	KEXPECT_EQ(t, digits(&a), 1234);
+	if (tail)
+		list_splice_tail_init(&b, &a);
+	else
+		list_splice_init(&b, &a);
+	KEXPECT_EQ(t, digits(&a), want);
 	KEXPECT_TRUE(t, list_empty(&b));
-	/* Backwards too: every prev pointer was mended. */
-	KEXPECT_EQ(t, list_last_entry(&a, struct item, node)->v, 4);
-	KEXPECT_EQ(t, list_entry(it[2].node.prev, struct item, node)->v, 2);
+	KEXPECT_EQ(t, list_last_entry(&a, struct item, node)->v, want % 10);
+	KEXPECT_TRUE(t, it[0].node.prev == (before1 ? &it[before1 - 1].node : &a));
+}
+
+static void test_splice_tail_init(struct ktest *t)
+{
+	check_splice(t, true, 1234, 0);
 }
 
 static void test_splice_init(struct ktest *t)
 {
-	struct list_head a, b;
-	struct item it[4];
-
-	fill(&a, &b, it);
-	list_splice_init(&b, &a);
-	KEXPECT_EQ(t, digits(&a), 3412);
-	KEXPECT_TRUE(t, list_empty(&b));
-	KEXPECT_EQ(t, list_entry(it[0].node.prev, struct item, node)->v, 4);
+	check_splice(t, false, 3412, 4);
 }
 
 static void test_splice_empty(struct ktest *t)

@@ -117,8 +117,9 @@ void show_buddyinfo(struct pglist_data *pgdat);
 
 struct page *find_free_block(struct zone *zone, unsigned long pfn,
 			     unsigned int order);
-void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
-		     unsigned int order, int migratetype, unsigned int fpi);
+/* Zone lock held: free a block into the buddy lists (merging). */
+void free_one_page_locked(struct page *page, unsigned long pfn, struct zone *zone,
+			  unsigned int order, int migratetype, unsigned int fpi);
 /* Whether this CPU may touch cpu's per-CPU lists of the zone. */
 bool pcp_reachable(struct zone *zone, int cpu);
 /* Return the per-CPU pages this CPU may reach to the buddy lists. */
@@ -136,10 +137,18 @@ extern bool page_alloc_pcp;
 extern bool page_alloc_debug;
 
 /*
- * fail_page_alloc: fail every interval-th eligible allocation with the
- * given probability (percent), at most times times (-1: no limit).
- * Returns the previous "times" budget.
+ * fail_page_alloc (fail_page_alloc.c): fail every interval-th eligible
+ * allocation with the given probability (percent), at most times times
+ * (-1: no limit; 0: off). The allocator reads the state on every
+ * allocation, so it is one global, not behind a call.
  */
+struct fail_page_alloc_attr {
+	unsigned long interval;
+	unsigned int probability;
+	long times;
+	unsigned long calls, injected;
+};
+extern struct fail_page_alloc_attr fail_page_alloc;
 void fail_page_alloc_set(unsigned long interval, unsigned int probability,
 			 long times);
 unsigned long fail_page_alloc_injected(void);

@@ -24,7 +24,7 @@
  *   - a min watermark keeps some pages for atomic callers;
  *   - checks on free (a double free or a foreign page is reported and
  *     refused, never merged), page poisoning in page_alloc.debug mode, and
- *     fail_page_alloc= fault injection.
+ *     fail_page_alloc= fault injection (fail_page_alloc.c).
  * Where blocks go and which block an allocation gets are placement
  * decisions, made by the node's policy (mm/policy.h: in order, shuffled,
  * by cache colour); the policy's hooks are marked below.
@@ -51,9 +51,6 @@ PARAM_BOOL("page_alloc.pcp_blocks", page_alloc_pcp_blocks,
 bool page_alloc_debug;
 PARAM_BOOL("page_alloc.debug", page_alloc_debug,
 	   "poison free pages and check them on allocation");
-static char fail_spec[48];
-PARAM_STRING("fail_page_alloc", fail_spec,
-	     "fault injection: interval,probability%,space,times (as Linux)");
 
 static const char *const zone_names[MAX_NR_ZONES] = { "DMA", "DMA32", "Normal" };
 
@@ -70,15 +67,13 @@ static const char *const zone_names[MAX_NR_ZONES] = { "DMA", "DMA32", "Normal" }
  */
 
 /*
- * The hot path's steps are forced inline into the few functions an
- * operation passes through: one call per step instead of a chain of five,
- * each with its prologue. Those functions are split by path (the per-CPU
- * list's pop and push, the buddy path under the zone lock) and hand over
- * by tail calls, because gcc saves on entry every register any path of a
- * function needs: the common path should not pay for the rare one
- * (measured: make bench-host).
+ * The hot path's steps are forced inline (__hot_inline, pagoda/compiler.h)
+ * into the few functions an operation passes through. Those functions are
+ * split by path (the per-CPU list's pop and push, the buddy path under the
+ * zone lock) and hand over by tail calls, because gcc saves on entry every
+ * register any path of a function needs: the common path should not pay
+ * for the rare one (measured: make bench-host).
  */
-#define __hot_inline inline __attribute__((always_inline))
 
 /* The struct page of a pfn the zone spans (the caller checked). */
 static inline struct page *zone_pfn_page(const struct zone *zone, unsigned long pfn)
@@ -216,10 +211,10 @@ static void zone_set_interior(struct zone *zone)
  * The caller looks once, so that a batch of frees does not load the
  * policy's table for each page.
  */
-static __hot_inline void free_one_page_in(struct page *page, unsigned long pfn,
-					   struct zone *zone, unsigned int order,
-					   int migratetype, unsigned int fpi, bool hooked,
-					   struct zone_interior in)
+static __hot_inline void __free_one_page(struct page *page, unsigned long pfn,
+					  struct zone *zone, unsigned int order,
+					  int migratetype, unsigned int fpi, bool hooked,
+					  struct zone_interior in)
 {
 	/* read only by the hooked copy: the other keeps no register for it */
 	const struct page_alloc_policy *policy = hooked ? zone->zone_pgdat->policy : NULL;
@@ -270,24 +265,18 @@ static __hot_inline void free_one_page_in(struct page *page, unsigned long pfn,
 	zone->free_pages += pages;
 }
 
-/* One free, the zone's interior found for it alone. */
-static __hot_inline void free_one_page(struct page *page, unsigned long pfn,
-					struct zone *zone, unsigned int order,
-					int migratetype, unsigned int fpi, bool hooked)
-{
-	free_one_page_in(page, pfn, zone, order, migratetype, fpi, hooked,
-			 zone_interior(zone));
-}
-
 static inline bool policy_hooks_free(const struct zone *zone)
 {
 	return zone->zone_pgdat->free_hooked;
 }
 
-void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
-		     unsigned int order, int migratetype, unsigned int fpi)
+/* __free_one_page() for a caller that holds the zone lock and does not
+ * care whether the policy hooks frees. */
+void free_one_page_locked(struct page *page, unsigned long pfn, struct zone *zone,
+			  unsigned int order, int migratetype, unsigned int fpi)
 {
-	free_one_page(page, pfn, zone, order, migratetype, fpi, policy_hooks_free(zone));
+	__free_one_page(page, pfn, zone, order, migratetype, fpi, policy_hooks_free(zone),
+			zone_interior(zone));
 }
 
 /*
@@ -379,8 +368,8 @@ static struct page *take_picked(struct zone *zone, struct page *want,
 }
 
 /* A policy's say in an allocation: which block, and its accounting. */
-static __attribute__((noinline)) struct page *rmqueue_hooked(struct zone *zone,
-							     unsigned int order, int mt)
+static noinline struct page *rmqueue_hooked(struct zone *zone,
+					    unsigned int order, int mt)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	const struct page_alloc_policy *policy = pgdat->policy;
@@ -638,9 +627,9 @@ static inline int page_pb_mt(const struct page *page)
  */
 bool page_alloc_drain_runs = true;
 
-static __attribute__((noinline)) void free_pcp_run(struct zone *zone, struct page *page,
-						   unsigned long pfn, unsigned long n,
-						   struct zone_interior in)
+static noinline void free_pcp_run(struct zone *zone, struct page *page,
+				  unsigned long pfn, unsigned long n,
+				  struct zone_interior in)
 {
 	while (n) {
 		/* the largest block aligned at pfn, no longer than n, no
@@ -650,7 +639,7 @@ static __attribute__((noinline)) void free_pcp_run(struct zone *zone, struct pag
 
 		if (fit < order)
 			order = fit;
-		free_one_page_in(page, pfn, zone, order, page_pb_mt(page), FPI_NONE, false, in);
+		__free_one_page(page, pfn, zone, order, page_pb_mt(page), FPI_NONE, false, in);
 		page += 1UL << order;
 		pfn += 1UL << order;
 		n -= 1UL << order;
@@ -662,8 +651,8 @@ static __attribute__((noinline)) void free_pcp_run(struct zone *zone, struct pag
  * stays the same for the whole batch (the node's array, whether the policy
  * has hooks on free) is looked up once, not per page.
  */
-static __hot_inline void free_pcppages_batch(struct zone *zone, int count,
-					     struct per_cpu_pages *pcp, bool hooked)
+static __hot_inline void __free_pcppages_bulk(struct zone *zone, int count,
+						struct per_cpu_pages *pcp, bool hooked)
 {
 	const struct pglist_data *pgdat = zone->zone_pgdat;
 	/*
@@ -713,7 +702,7 @@ static __hot_inline void free_pcppages_batch(struct zone *zone, int count,
 				done += (int)run - 1;
 			}
 			if (likely(run == 1)) /* to its pageblock's type as it is now */
-				free_one_page_in(page, pfn, zone, 0, page_pb_mt(page), FPI_NONE,
+				__free_one_page(page, pfn, zone, 0, page_pb_mt(page), FPI_NONE,
 						 hooked, in);
 			else
 				free_pcp_run(zone, page, pfn, run, in);
@@ -736,9 +725,9 @@ static void free_pcppages_bulk(struct zone *zone, int count,
 	 * its checks change nothing.
 	 */
 	if (unlikely(policy_hooks_free(zone) || !page_alloc_drain_runs))
-		free_pcppages_batch(zone, count, pcp, true);
+		__free_pcppages_bulk(zone, count, pcp, true);
 	else
-		free_pcppages_batch(zone, count, pcp, false);
+		__free_pcppages_bulk(zone, count, pcp, false);
 	spin_unlock(&zone->lock);
 }
 
@@ -759,8 +748,8 @@ static void free_pcp_blocks(struct zone *zone, struct per_cpu_pages *pcp)
 			pcp->nr_blocks--;
 			page->flags &= ~PG_pcp;
 			page->order = 0; /* as __free_pages() leaves a block's head */
-			free_one_page(page, pfn, zone, pageblock_order, page_pb_mt(page),
-				      FPI_NONE, hooked);
+			__free_one_page(page, pfn, zone, pageblock_order, page_pb_mt(page),
+					FPI_NONE, hooked, zone_interior(zone));
 		}
 	}
 }
@@ -829,8 +818,8 @@ void drain_all_pages(struct pglist_data *pgdat)
 /* --- allocation ------------------------------------------------------------ */
 
 /* Below the minimum: may this caller dig into the reserve? */
-static __attribute__((noinline)) bool zone_watermark_reserve(struct zone *z, unsigned int order,
-							     gfp_t gfp)
+static noinline bool zone_watermark_reserve(struct zone *z, unsigned int order,
+					    gfp_t gfp)
 {
 	unsigned long min = z->watermark_min;
 
@@ -920,44 +909,27 @@ static inline int gfp_migratetype(gfp_t gfp)
 	return (gfp & __GFP_MOVABLE) ? MIGRATE_MOVABLE : MIGRATE_UNMOVABLE;
 }
 
-/* fail_page_alloc state; see fail_page_alloc_set(). */
-static struct {
-	unsigned long interval;
-	unsigned int probability;
-	long times;
-	unsigned long calls, injected;
-} fail = { .times = 0 };
-
-void fail_page_alloc_set(unsigned long interval, unsigned int probability,
-			 long times)
-{
-	fail.interval = interval ? interval : 1;
-	fail.probability = MIN(probability, 100u);
-	fail.times = times;
-	fail.calls = 0;
-}
-
-unsigned long fail_page_alloc_injected(void)
-{
-	return fail.injected;
-}
-
-/* Out of line: only reached when fail_page_alloc is armed. */
+/*
+ * fail_page_alloc= (fail_page_alloc.c arms it): the decision stays here,
+ * where gcc can fold it into the allocation paths; only reached when armed.
+ */
 static bool __should_fail_alloc_page(gfp_t gfp, unsigned int order)
 {
-	if (++fail.calls % fail.interval)
+	struct fail_page_alloc_attr *fail = &fail_page_alloc;
+
+	if (++fail->calls % fail->interval)
 		return false;
-	if (fail.probability < 100 && get_random_u32() % 100 >= fail.probability)
+	if (fail->probability < 100 && get_random_u32() % 100 >= fail->probability)
 		return false;
-	if (fail.times > 0)
-		fail.times--;
-	fail.injected++;
+	if (fail->times > 0)
+		fail->times--;
+	fail->injected++;
 	return true;
 }
 
 static inline bool should_fail_alloc_page(gfp_t gfp, unsigned int order)
 {
-	return unlikely(fail.times) && __should_fail_alloc_page(gfp, order);
+	return unlikely(fail_page_alloc.times) && __should_fail_alloc_page(gfp, order);
 }
 
 static void check_poison(struct page *page, unsigned int order)
@@ -989,7 +961,7 @@ static void prep_new_page_slow(struct zone *zone, struct page *page,
 
 /* The pcp pop's poison check or zeroing, as a tail call: the pop then
  * saves no register for it. */
-static __attribute__((noinline)) struct page *
+static noinline struct page *
 prep_new_pcp_page_slow(struct zone *zone, struct page *page, gfp_t gfp)
 {
 	prep_new_page_slow(zone, page, 0, gfp);
@@ -1100,7 +1072,7 @@ retry:
  * lists under the zone lock, a pcp refill, the lower zones. Out of line so
  * that the pcp fast path in alloc_pages_node() keeps few registers live.
  */
-static __attribute__((noinline)) struct page *
+static noinline struct page *
 alloc_pages_zone(int nid, gfp_t gfp, unsigned int order, bool fail_checked)
 {
 	struct pglist_data *pgdat = NODE_DATA(nid);
@@ -1140,7 +1112,7 @@ static __hot_inline struct page *pcp_alloc_fast(struct zone *zone, gfp_t gfp)
 
 	__asm__("" : "+r"(pcp)); /* one register, as for the zone */
 	list = &pcp->lists[gfp_migratetype(gfp)];
-	__asm__("" : "+r"(list)); /* and the list's (see free_pcp_fast()) */
+	__asm__("" : "+r"(list)); /* and the list's (see free_unref_page_commit()) */
 	/* the first entry read once: list_empty()'s READ_ONCE and
 	 * list_first_entry() would read it twice (interrupts are off) */
 	first = list->next;
@@ -1167,7 +1139,7 @@ static __hot_inline struct page *pcp_alloc_fast(struct zone *zone, gfp_t gfp)
  * A pageblock-order block from this CPU's cache, or the buddy path. As
  * pcp_alloc_fast(), for the huge-page size (page_alloc.pcp_blocks=).
  */
-static __attribute__((noinline)) struct page *pcp_alloc_block(struct zone *zone, gfp_t gfp)
+static noinline struct page *pcp_alloc_block(struct zone *zone, gfp_t gfp)
 {
 	struct list_head *list;
 	struct page *page;
@@ -1191,8 +1163,8 @@ static __attribute__((noinline)) struct page *pcp_alloc_block(struct zone *zone,
 }
 
 /* The pcp fast path with fault injection armed: ask it first. */
-static __attribute__((noinline)) struct page *alloc_pcp_armed(struct pglist_data *pgdat,
-							      gfp_t gfp)
+static noinline struct page *alloc_pcp_armed(struct pglist_data *pgdat,
+					     gfp_t gfp)
 {
 	if (should_fail_alloc_page(gfp, 0))
 		return NULL;
@@ -1215,7 +1187,7 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 		if (likely(pgdat)) {
 			struct zone *zone;
 
-			if (unlikely(fail.times))
+			if (unlikely(fail_page_alloc.times))
 				return alloc_pcp_armed(pgdat, gfp);
 			zone = first_zone(pgdat, gfp);
 
@@ -1228,7 +1200,7 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 			return pcp_alloc_fast(zone, gfp);
 		}
 	} else if (order == pageblock_order && likely(page_alloc_pcp) && page_alloc_pcp_blocks &&
-		   likely(!fail.times)) {
+		   likely(!fail_page_alloc.times)) {
 		struct pglist_data *pgdat = NODE_DATA(nid);
 
 		/* fault injection is off: asking it would change nothing */
@@ -1256,7 +1228,7 @@ static void bad_page(struct page *page, unsigned int order, const char *why)
 }
 
 /* Everything a freed block must be; false (and a report) if it is not. */
-static __attribute__((noinline)) bool free_pages_check_bad(struct page *page, unsigned int order)
+static noinline bool free_pages_check_bad(struct page *page, unsigned int order)
 {
 	if (PageBuddy(page) || (page->flags & PG_pcp) || page->refcount == 0) {
 		bad_page(page, order, "already free (double free)");
@@ -1302,22 +1274,23 @@ static inline bool free_pages_check(struct page *page, unsigned int order)
 void (*page_free_check)(phys_addr_t start, size_t bytes);
 
 /* dma.debug's look at every free (a hook, so out of line). */
-static __attribute__((noinline)) void free_check_hook(struct page *page, unsigned int order)
+static noinline void free_check_hook(struct page *page, unsigned int order)
 {
 	if (!page_zone(page)->zone_pgdat->simulated)
 		page_free_check(page_to_phys(page), PAGE_SIZE << order);
 }
 
 /*
- * The buddy path of a free (pcp lists off, or order > 0): merge under the
- * zone lock. Out of line, so that the pcp fast path in __free_pages()
- * keeps few registers live. Two copies: the policy's hooks on free are
+ * The buddy path of a free (pcp lists off, or order > 0), Linux's
+ * free_one_page(): merge under the zone lock. Out of line, so that the pcp
+ * fast path in __free_pages() keeps few registers live. Two copies
+ * (free_one_page_copy()): the policy's hooks on free are
  * calls, and a call in a function makes gcc keep the values that live
  * across it in registers the function must save and restore; the copy
  * without hooks has no call but the lock's.
  */
-static __hot_inline void __free_pages_zone(struct zone *zone, struct page *page,
-					   unsigned int order, bool hooked)
+static __hot_inline void free_one_page_copy(struct zone *zone, struct page *page,
+					    unsigned int order, bool hooked)
 {
 	unsigned long flags;
 
@@ -1327,47 +1300,46 @@ static __hot_inline void __free_pages_zone(struct zone *zone, struct page *page,
 	/* the pfn and the type worked out under the lock, for the same
 	 * reason: nothing of the merge is live across the lock's call */
 	zone->free_count++;
-	free_one_page(page, zone_page_pfn(zone, page), zone, order, page_pb_mt(page), FPI_NONE,
-		      hooked);
+	__free_one_page(page, zone_page_pfn(zone, page), zone, order, page_pb_mt(page), FPI_NONE,
+			hooked, zone_interior(zone));
 	spin_unlock_irqrestore(&zone->lock, flags);
 }
 
-static __attribute__((noinline)) void free_pages_zone_hooked(struct zone *zone,
-							     struct page *page,
-							     unsigned int order)
+static noinline void free_one_page_hooked(struct zone *zone, struct page *page,
+					  unsigned int order)
 {
-	__free_pages_zone(zone, page, order, true);
+	free_one_page_copy(zone, page, order, true);
 }
 
-static __attribute__((noinline)) void free_pages_zone(struct zone *zone, struct page *page,
-						      unsigned int order)
+static noinline void free_one_page(struct zone *zone, struct page *page,
+				   unsigned int order)
 {
 	if (unlikely(policy_hooks_free(zone))) {
-		free_pages_zone_hooked(zone, page, order);
+		free_one_page_hooked(zone, page, order);
 		return;
 	}
-	__free_pages_zone(zone, page, order, false);
+	free_one_page_copy(zone, page, order, false);
 }
 
 /*
- * An order-0 page onto this CPU's list, the coldest batch back to the
- * buddy lists when the list is over its high mark. Out of line for the
- * same reason as pcp_alloc_fast().
- */
-/*
  * The list went over its high mark: the coldest batch back to the buddy
- * lists, then interrupts as they were. A tail call from free_pcp_fast(),
- * which so makes no other call and saves no registers.
+ * lists, then interrupts as they were. A tail call from
+ * free_unref_page_commit(), which so makes no other call and saves no
+ * registers.
  */
-static __attribute__((noinline)) void free_pcp_overflow(struct zone *zone,
-							struct per_cpu_pages *pcp,
-							unsigned long flags)
+static noinline void free_pcp_overflow(struct zone *zone, struct per_cpu_pages *pcp,
+				       unsigned long flags)
 {
 	free_pcppages_bulk(zone, pcp->batch, pcp);
 	arch_irq_restore(flags);
 }
 
-static __hot_inline void free_pcp_fast(struct zone *zone, struct page *page)
+/*
+ * An order-0 page onto this CPU's list (Linux's free_unref_page_commit()),
+ * the coldest batch back to the buddy lists when the list is over its
+ * high mark.
+ */
+static __hot_inline void free_unref_page_commit(struct zone *zone, struct page *page)
 {
 	int mt = page_pb_mt(page);
 	struct per_cpu_pages *pcp;
@@ -1404,7 +1376,7 @@ static inline bool pcp_blocks_allowed(const struct zone *zone)
 }
 
 /* A pageblock-order block onto this CPU's cache, if there is room. */
-static __attribute__((noinline)) void free_pcp_block(struct zone *zone, struct page *page)
+static noinline void free_pcp_block(struct zone *zone, struct page *page)
 {
 	int mt = page_pb_mt(page);
 	struct per_cpu_pages *pcp;
@@ -1412,10 +1384,10 @@ static __attribute__((noinline)) void free_pcp_block(struct zone *zone, struct p
 
 	flags = arch_irq_save();
 	pcp = &zone->pcp[smp_processor_id()];
-	__asm__("" : "+r"(pcp)); /* one register, as in free_pcp_fast() */
+	__asm__("" : "+r"(pcp)); /* one register, as in free_unref_page_commit() */
 	if (pcp->nr_blocks >= PCP_MAX_BLOCKS) {
 		arch_irq_restore(flags);
-		free_pages_zone(zone, page, pageblock_order);
+		free_one_page(zone, page, pageblock_order);
 		return;
 	}
 	/* free as on a buddy list, but a pcp block: PG_pcp, its order kept */
@@ -1426,13 +1398,16 @@ static __attribute__((noinline)) void free_pcp_block(struct zone *zone, struct p
 	arch_irq_restore(flags);
 }
 
-/* Where a checked free goes: this CPU's list or block cache, else the zone. */
-static __hot_inline void free_pages_to(struct zone *zone, struct page *page,
-				       unsigned int order)
+/*
+ * Where a checked free goes (Linux's free_unref_page()): this CPU's list
+ * or block cache, else the zone.
+ */
+static __hot_inline void free_unref_page(struct zone *zone, struct page *page,
+					 unsigned int order)
 {
 	if (likely(page_alloc_pcp)) {
 		if (order == 0) {
-			free_pcp_fast(zone, page);
+			free_unref_page_commit(zone, page);
 			return;
 		}
 		if (order == pageblock_order && pcp_blocks_allowed(zone)) {
@@ -1440,16 +1415,16 @@ static __hot_inline void free_pages_to(struct zone *zone, struct page *page,
 			return;
 		}
 	}
-	free_pages_zone(zone, page, order);
+	free_one_page(zone, page, order);
 }
 
 /*
  * A free with something more to do: dma.debug's hook, page_alloc.debug's
- * poison, or a bad free to report. Out of line, so that __free_pages()
- * makes no call but its tail calls and saves no registers.
+ * poison, or a bad free to report. As Linux's __free_pages_ok(), the
+ * checks, then the free. Out of line, so that __free_pages() makes no call
+ * but its tail calls and saves no registers.
  */
-static __attribute__((noinline)) void free_pages_careful(struct page *page,
-							 unsigned int order)
+static noinline void __free_pages_ok(struct page *page, unsigned int order)
 {
 	struct zone *zone;
 
@@ -1461,7 +1436,7 @@ static __attribute__((noinline)) void free_pages_careful(struct page *page,
 	zone = page_zone(page);
 	if (page_alloc_debug && !zone->zone_pgdat->simulated)
 		memset(page_address(page), PAGE_POISON, PAGE_SIZE << order);
-	free_pages_to(zone, page, order);
+	free_unref_page(zone, page, order);
 }
 
 void __free_pages(struct page *page, unsigned int order)
@@ -1471,14 +1446,14 @@ void __free_pages(struct page *page, unsigned int order)
 	if (unlikely(!page))
 		return;
 	if (unlikely(page_free_check || page_alloc_debug || !free_pages_ok(page, order))) {
-		free_pages_careful(page, order);
+		__free_pages_ok(page, order);
 		return;
 	}
 	page->refcount = 0;
 	zone = page_zone(page);
 	/* one register for the zone (see alloc_pages_node()) */
 	__asm__("" : "+r"(zone));
-	free_pages_to(zone, page, order);
+	free_unref_page(zone, page, order);
 }
 
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
@@ -1669,9 +1644,7 @@ static unsigned long free_blocks(struct pglist_data *pgdat, unsigned long start_
 		spin_lock_irqsave(&zone->lock, flags);
 		zone->managed_pages += 1UL << order;
 		zone->present_pages += 1UL << order;
-		__free_one_page(page, pfn, zone, order,
-				page_pb_mt(page),
-				FPI_POPULATE);
+		free_one_page_locked(page, pfn, zone, order, page_pb_mt(page), FPI_POPULATE);
 		spin_unlock_irqrestore(&zone->lock, flags);
 		freed += 1UL << order;
 		pfn += 1UL << order;
@@ -1856,27 +1829,4 @@ void setup_watermarks(struct pglist_data *pgdat)
 	min_pages = min_kb / (PAGE_SIZE / 1024);
 	for_each_zone_in_node(z, pgdat)
 		z->watermark_min = managed ? min_pages * z->managed_pages / managed : 0;
-}
-
-/* Read fail_page_alloc= once parameters are parsed (called by mm_init). */
-void fail_page_alloc_init(void)
-{
-	u64 v[3] = { 1, 100, 0 };
-	s64 times = -1;
-	char buf[sizeof(fail_spec)], *s = buf, *tok;
-	int i = 0;
-
-	if (!fail_spec[0])
-		return;
-	strlcpy(buf, fail_spec, sizeof(buf));
-	while ((tok = strsep(&s, ",")) && i < 4) {
-		if (i < 3 ? kstrtou64(tok, 0, &v[i]) : kstrtos64(tok, 0, &times)) {
-			pr_warn("fail_page_alloc: bad field '%s'; fault injection off\n", tok);
-			return;
-		}
-		i++;
-	}
-	fail_page_alloc_set(v[0], (unsigned int)v[1], (long)times);
-	pr_info("fail_page_alloc: every %llu allocation(s), %llu%%, %lld times (-1: no limit)\n",
-		(unsigned long long)v[0], (unsigned long long)v[1], (long long)times);
 }

@@ -211,7 +211,19 @@ int arch_unmap_range(struct mm_struct *mm, u64 va, u64 size)
 	return 0;
 }
 
-/* ---- the arch.h contract: freeing a user address space ------------------- */
+/* ---- the arch.h contract: user address spaces --------------------------- */
+
+int arch_mm_init(struct mm_struct *mm)
+{
+	phys_addr_t pa = pgtable_alloc_page();
+
+	if (!pa)
+		return -ENOMEM;
+	mm->pgd = pt_table_va(pa);
+	mm->cpu_mask = 0;
+	pt_share_kernel_half(mm);
+	return 0;
+}
 
 /* Free a table at `level` (its first nr entries) and every table below it. */
 static void free_tables(u64 *t, int level, unsigned int nr)

@@ -11,15 +11,26 @@
 #include <pagoda/printk.h>
 #include "fio.h"
 
-/* Timer completions and one queue per CPU: the jobs overlap for real. */
+/*
+ * null_blk's defaults, then what the job needs: 64 MiB kept in memory,
+ * timer completions and one queue per CPU, so the jobs overlap for real.
+ */
 static struct nullb *make_nullb(struct ktest *t)
 {
-	struct nullb_config cfg = {
-		.size_mb = 64, .bs = 512, .submit_queues = 0, .hw_queue_depth = 16,
-		.irqmode = NULL_IRQ_TIMER, .completion_nsec = 20000, .memory_backed = true,
-	};
-	struct nullb *nb = null_create(&cfg);
+	struct nullb_config cfg;
+	struct nullb *nb;
 
+	null_default_config(&cfg);
+	cfg.size_mb = 64;
+	cfg.bs = 512;
+	cfg.submit_queues = 0;
+	cfg.hw_queue_depth = 16;
+	cfg.irqmode = NULL_IRQ_TIMER;
+	cfg.completion_nsec = 20000;
+	cfg.memory_backed = true;
+	cfg.cache_size_mb = 0;
+	cfg.fua = false;
+	nb = null_create(&cfg);
 	if (IS_ERR(nb)) {
 		ktest_fail(t, __FILE__, __LINE__, "null_create: %ld", PTR_ERR(nb));
 		return NULL;

@@ -346,16 +346,9 @@ u64 pte_prot_bits(unsigned int prot)
 
 /* ---- user address spaces ---------------------------------------------------- */
 
-int arch_mm_init(struct mm_struct *mm)
+/* A user root is only a lower half: the upper half is TTBR1's, the kernel's. */
+void pt_share_kernel_half(struct mm_struct *mm)
 {
-	phys_addr_t pa = pgtable_alloc_page();
-
-	if (!pa)
-		return -ENOMEM;
-	/* Only a lower half: the upper half is TTBR1's, the kernel's. */
-	mm->pgd = __va(pa);
-	mm->cpu_mask = 0;
-	return 0;
 }
 
 #define CNTKCTL_EL0VCTEN (1 << 1)

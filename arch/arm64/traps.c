@@ -257,6 +257,7 @@ void arm64_exception(struct pt_regs *regs, u64 slot)
 
 	/* The kernel runs on SP_EL1 with IRQs: slot 5 is the one that comes. */
 	if (slot == 4 + VEC_IRQ || slot == 8 + VEC_IRQ) {
+		this_cpu()->irq_from_user = slot == 8 + VEC_IRQ;
 		arm64_irq();
 		/* Back to EL0: a process killed meanwhile ends here, a pending handler runs. */
 		if (slot == 8 + VEC_IRQ)

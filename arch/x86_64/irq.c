@@ -21,6 +21,7 @@ void x86_interrupt(struct pt_regs *regs)
 	if (v == SPURIOUS_VECTOR)
 		return; /* no EOI for a spurious interrupt */
 	irq_enter();
+	this_cpu()->irq_from_user = regs->cs & 3;
 	if (v == TIMER_VECTOR)
 		clockevent_interrupt();
 	else if (v >= IPI_VECTOR_BASE && v < IPI_VECTOR_BASE + NR_IPI)

@@ -226,15 +226,9 @@ u64 pte_prot_bits(unsigned int prot)
 
 /* --- user address spaces ----------------------------------------------------- */
 
-int arch_mm_init(struct mm_struct *mm)
+/* The kernel half of a new root: the same lower-level tables as init_mm's. */
+void pt_share_kernel_half(struct mm_struct *mm)
 {
-	phys_addr_t pa = pgtable_alloc_page();
-
-	if (!pa)
-		return -ENOMEM;
-	mm->pgd = pt_table_va(pa);
-	mm->cpu_mask = 0;
-	/* The kernel half: the same lower-level tables as init_mm's. */
-	memcpy(mm->pgd + 256, init_mm.pgd + 256, 256 * sizeof(u64));
-	return 0;
+	memcpy(mm->pgd + PTRS_USER_ROOT, init_mm.pgd + PTRS_USER_ROOT,
+	       (PTRS_PER_TABLE - PTRS_USER_ROOT) * sizeof(u64));
 }

@@ -57,13 +57,16 @@ static inline u64 pt_level_size(int level)
  * pt_alloc_table(): a zeroed table page (from the image's pool while
  *                   booting, else pgtable_alloc_page()), or 0;
  * pt_free_table():  gives back one pt_alloc_table() gave and nobody used;
- * pte_prot_bits():  the entry bits for PROT_* prot, without the address.
+ * pte_prot_bits():  the entry bits for PROT_* prot, without the address;
+ * pt_share_kernel_half(): gives a new user root the kernel's half (x86-64
+ *                   copies init_mm's upper entries; arm64's is TTBR1's).
  */
 u64 *pt_root(struct mm_struct *mm, u64 va);
 u64 *pt_table_va(phys_addr_t pa);
 phys_addr_t pt_alloc_table(void);
 void pt_free_table(phys_addr_t pa);
 u64 pte_prot_bits(unsigned int prot);
+void pt_share_kernel_half(struct mm_struct *mm);
 
 /*
  * The one walker (mm/pgtable.c). It descends the tables that translate va

@@ -125,6 +125,8 @@ struct process {
 	/* ITIMER_REAL (kernel/time/itimer.c): SIGALRM when it runs out, then every it_real_incr ns. */
 	struct timer_list it_real;
 	u64 it_real_incr;
+	/* ITIMER_VIRTUAL, ITIMER_PROF: ns of CPU time left (0: off) and the interval, by the tick. */
+	u64 it_cpu_value[2], it_cpu_incr[2];
 	spinlock_t itimer_lock;
 	/*
 	 * Checkpoint (kernel/cr/freeze.c): asked to stop at its next return
@@ -172,6 +174,8 @@ void process_ps_print(void);
 /* kernel/time/itimer.c: a new process's timer, disarmed; stopped for good at exit. */
 void itimer_init(struct process *p);
 void itimer_exit(struct process *p);
+/* The scheduler tick charged current a tick, of user time if user: the CPU-time timers. */
+void itimer_tick(bool user);
 /* Send sig to process pid from the kernel (the shell's kill): 0 or -ESRCH. */
 int kill_process(int pid, int sig);
 /* sig to pid and every process forked from it (a terminal's Ctrl-C). */

@@ -30,6 +30,8 @@
 #define SIGCONT 18
 #define SIGSTOP 19
 #define SIGURG 23
+#define SIGVTALRM 26
+#define SIGPROF 27
 #define SIGWINCH 28
 #define _NSIG 64
 

@@ -35,6 +35,7 @@ struct cpu_local {
 	unsigned int cpu;
 	unsigned int irq_depth;    /* nested interrupt handlers running */
 	bool need_resched;         /* set by the scheduler (maybe remotely) */
+	bool irq_from_user;        /* the interrupt being handled came from user mode (the tick's user time) */
 	bool online;
 	struct task *idle;
 	/* statistics for `cpus` */

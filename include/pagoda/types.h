@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <pagoda/compiler.h>
+
 typedef uint8_t u8;
 typedef uint16_t u16;
 typedef uint32_t u32;
@@ -36,15 +38,6 @@ typedef u64 phys_addr_t;
 #define SZ_2M 0x200000ULL
 #define SZ_1G 0x40000000ULL
 
-#define __unused __attribute__((unused))
-#define __used __attribute__((used))
-#define __noreturn __attribute__((noreturn))
-#define __packed __attribute__((packed))
-#define __aligned(x) __attribute__((aligned(x)))
-#define __section(s) __attribute__((section(s)))
-#define __printf(a, b) __attribute__((format(printf, a, b)))
-#define likely(x) __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
 
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))

@@ -4,14 +4,15 @@
  * kernel/time/itimer.c. ITIMER_REAL counts wall time and sends SIGALRM
  * when it runs out, then again every interval if one was given: a kernel
  * timer (kernel/time/timer.c) per process, which exec keeps and fork does
- * not copy, as on Linux. The CPU-time timers (ITIMER_VIRTUAL,
- * ITIMER_PROF) need user/system time accounting Pagoda does not keep:
- * they are refused with -EINVAL, and programs that use them are named in
- * the selftests' list (docs/userland.md).
+ * not copy, as on Linux. ITIMER_VIRTUAL (user time, SIGVTALRM) and
+ * ITIMER_PROF (user and system time, SIGPROF) count CPU time the way
+ * Linux's tick-based accounting does: each scheduler tick charges the
+ * running process a whole tick, of user time when the tick interrupted
+ * user mode (itimer_tick()).
  *
- * p->itimer_lock orders the timer's callback, which rearms the timer
- * from interrupt context, against setitimer and exit, which must know
- * that nothing rearms it once they have stopped it.
+ * p->itimer_lock orders the timer's callback and the tick, which run in
+ * interrupt context, against setitimer and exit, which must know that
+ * nothing rearms a timer once they have stopped it.
  */
 #include <pagoda/process.h>
 #include <pagoda/signal.h>
@@ -21,6 +22,8 @@
 #include "../syscalls.h"
 
 #define ITIMER_REAL 0
+#define ITIMER_VIRTUAL 1
+#define ITIMER_PROF 2
 #define USEC_PER_SEC 1000000ULL
 
 /* The timer ran out (interrupt context): SIGALRM, and the next period. */
@@ -46,6 +49,8 @@ void itimer_init(struct process *p)
 {
 	timer_setup(&p->it_real, it_real_fn);
 	p->it_real_incr = 0;
+	for (int i = 0; i < 2; i++)
+		p->it_cpu_value[i] = p->it_cpu_incr[i] = 0;
 	spin_lock_init(&p->itimer_lock);
 }
 
@@ -60,9 +65,36 @@ static void it_real_stop(struct process *p)
 	del_timer_sync(&p->it_real);
 }
 
-void itimer_exit(struct process *p)
+/*
+ * From the scheduler tick (interrupt context): current ran for a tick,
+ * in user mode if user. Each CPU-time timer it runs out sends its signal
+ * and starts its interval again (a tick late at worst, as Linux's).
+ */
+void itimer_tick(bool user)
 {
-	it_real_stop(p);
+	static const int sig[2] = { SIGVTALRM, SIGPROF };
+	struct process *p = current_process();
+	bool fire[2] = { false, false };
+
+	if (!p)
+		return; /* a kernel thread, or a process on its way out */
+	spin_lock(&p->itimer_lock);
+	for (int i = 0; i < 2; i++) {
+		u64 *v = &p->it_cpu_value[i];
+
+		if (!*v || (i == 0 && !user))
+			continue;
+		if (*v > TICK_NSEC) {
+			*v -= TICK_NSEC;
+			continue;
+		}
+		fire[i] = true;
+		*v = p->it_cpu_incr[i]; /* 0: done */
+	}
+	spin_unlock(&p->itimer_lock);
+	for (int i = 0; i < 2; i++)
+		if (fire[i])
+			signal_send_kernel(p, sig[i]);
 }
 
 /* What is left of the timer and its interval, in ns (0, 0: disarmed). */
@@ -119,13 +151,50 @@ static int itimerval_to_user(u64 uptr, u64 value, u64 incr)
 }
 
 /* getitimer(which, curr_value) */
+/* A CPU-time timer's value and interval (which: ITIMER_VIRTUAL or ITIMER_PROF). */
+static void it_cpu_get(struct process *p, unsigned long which, u64 *value, u64 *incr)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&p->itimer_lock, flags);
+	*value = p->it_cpu_value[which - 1];
+	*incr = p->it_cpu_incr[which - 1];
+	spin_unlock_irqrestore(&p->itimer_lock, flags);
+}
+
+static void it_cpu_set(struct process *p, unsigned long which, u64 value, u64 incr)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&p->itimer_lock, flags);
+	/* A tick more than asked, as Linux's set_cpu_itimer(): it runs out a whole tick late, not early. */
+	p->it_cpu_value[which - 1] = value ? value + TICK_NSEC : 0;
+	p->it_cpu_incr[which - 1] = value ? incr : 0;
+	spin_unlock_irqrestore(&p->itimer_lock, flags);
+}
+
+void itimer_exit(struct process *p)
+{
+	it_real_stop(p);
+	it_cpu_set(p, ITIMER_VIRTUAL, 0, 0);
+	it_cpu_set(p, ITIMER_PROF, 0, 0);
+}
+
+static void itimer_get(struct process *p, unsigned long which, u64 *value, u64 *incr)
+{
+	if (which == ITIMER_REAL)
+		it_real_get(p, value, incr);
+	else
+		it_cpu_get(p, which, value, incr);
+}
+
 long sys_getitimer(const unsigned long *args)
 {
 	u64 value, incr;
 
-	if (args[0] != ITIMER_REAL)
+	if (args[0] > ITIMER_PROF)
 		return -EINVAL;
-	it_real_get(current_process(), &value, &incr);
+	itimer_get(current_process(), args[0], &value, &incr);
 	return itimerval_to_user(args[1], value, incr);
 }
 
@@ -136,20 +205,23 @@ long sys_setitimer(const unsigned long *args)
 	u64 value = 0, incr = 0, old_value, old_incr;
 	int err;
 
-	if (args[0] != ITIMER_REAL)
+	if (args[0] > ITIMER_PROF)
 		return -EINVAL;
 	if (args[1]) {
 		err = itimerval_from_user(args[1], &value, &incr);
 		if (err)
 			return err;
 	}
-	it_real_get(p, &old_value, &old_incr);
+	itimer_get(p, args[0], &old_value, &old_incr);
 	if (args[2]) {
 		err = itimerval_to_user(args[2], old_value, old_incr);
 		if (err)
 			return err;
 	}
-	it_real_set(p, value, incr);
+	if (args[0] == ITIMER_REAL)
+		it_real_set(p, value, incr);
+	else
+		it_cpu_set(p, args[0], value, incr);
 	return 0;
 }
 

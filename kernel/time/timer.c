@@ -11,6 +11,7 @@
 #include <pagoda/atomic.h>
 #include <pagoda/errname.h>
 #include <pagoda/printk.h>
+#include <pagoda/process.h>
 #include <pagoda/sched.h>
 #include <pagoda/shell.h>
 #include <pagoda/spinlock.h>
@@ -162,8 +163,10 @@ void clockevent_interrupt(void)
 	arch_spin_unlock(&b->lock);
 	if (b->next_tick && now >= b->next_tick) {
 		b->next_tick = 0;
-		if (scheduler_running)
+		if (scheduler_running) {
 			scheduler_tick();
+			itimer_tick(this_cpu()->irq_from_user);
+		}
 	}
 	clockevent_reprogram();
 }

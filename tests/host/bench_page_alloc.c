@@ -101,7 +101,7 @@ static inline void pagoda_f(void *p, unsigned int order) { __free_pages(p, order
  * count just inside it; the peer's and Pagoda's are the same source.
  */
 #define DEFINE_CASES(X, A, F)                                                  \
-	__attribute__((noinline)) static unsigned long X##_pair0(unsigned long n) \
+	noinline static unsigned long X##_pair0(unsigned long n) \
 	{                                                                          \
 		unsigned long bad = 0;                                             \
 		for (unsigned long i = 0; i < n; i++) {                            \
@@ -111,7 +111,7 @@ static inline void pagoda_f(void *p, unsigned int order) { __free_pages(p, order
 		}                                                                  \
 		return bad;                                                        \
 	}                                                                          \
-	__attribute__((noinline)) static unsigned long X##_pair9(unsigned long n) \
+	noinline static unsigned long X##_pair9(unsigned long n) \
 	{                                                                          \
 		unsigned long bad = 0;                                             \
 		for (unsigned long i = 0; i < n; i++) {                            \
@@ -121,20 +121,20 @@ static inline void pagoda_f(void *p, unsigned int order) { __free_pages(p, order
 		}                                                                  \
 		return bad;                                                        \
 	}                                                                          \
-	__attribute__((noinline)) static unsigned long X##_burst_alloc(unsigned long n) \
+	noinline static unsigned long X##_burst_alloc(unsigned long n) \
 	{                                                                          \
 		unsigned long bad = 0;                                             \
 		for (unsigned long i = 0; i < n; i++)                              \
 			bad += !(ptrs[i] = A(0));                                  \
 		return bad;                                                        \
 	}                                                                          \
-	__attribute__((noinline)) static unsigned long X##_burst_free(unsigned long n) \
+	noinline static unsigned long X##_burst_free(unsigned long n) \
 	{                                                                          \
 		for (unsigned long i = 0; i < n; i++)                              \
 			F(ptrs[i], 0);                                             \
 		return 0;                                                          \
 	}                                                                          \
-	__attribute__((noinline)) static unsigned long X##_random_free(unsigned long n) \
+	noinline static unsigned long X##_random_free(unsigned long n) \
 	{                                                                          \
 		for (unsigned long i = 0; i < n; i++)                              \
 			F(ptrs[perm[i]], 0);                                       \
@@ -149,7 +149,7 @@ DEFINE_CASES(pagoda, pagoda_a, pagoda_f)
  * the lists off does once and the peer never does: the part of the
  * lists-off figures that is the lock's (--cost prints it).
  */
-__attribute__((noinline)) static unsigned long zone_lock_pairs(unsigned long n)
+noinline static unsigned long zone_lock_pairs(unsigned long n)
 {
 	spinlock_t *lock = &NODE_DATA(NID)->node_zones[ZONE_NORMAL].lock;
 
@@ -185,12 +185,12 @@ static unsigned long map_bytes;
 
 /* Set-up defers every struct page (init_pages 0): the first allocation
  * writes a chunk on demand, a thread in the kernel writes the rest. */
-__attribute__((noinline)) static struct pglist_data *pagoda_setup(struct page *map)
+noinline static struct pglist_data *pagoda_setup(struct page *map)
 {
 	return memsim_create_on(NID, &whole, 1, zone_ends, "inorder", map, 0);
 }
 
-__attribute__((noinline)) static struct pglist_data *pagoda_whole(struct page *map)
+noinline static struct pglist_data *pagoda_whole(struct page *map)
 {
 	struct pglist_data *pgdat = pagoda_setup(map);
 
@@ -199,7 +199,7 @@ __attribute__((noinline)) static struct pglist_data *pagoda_whole(struct page *m
 	return pgdat;
 }
 
-__attribute__((noinline)) static void peer_setup(char *mem, unsigned long *map)
+noinline static void peer_setup(char *mem, unsigned long *map)
 {
 	peer_init(&peer, align4m(mem), FRAMES, map);
 }

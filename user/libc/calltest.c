@@ -118,6 +118,33 @@ static void alarm_ms(long ms)
 	CHECK(setitimer(ITIMER_REAL, &it, NULL) == 0, "%s", strerror(errno));
 }
 
+static volatile sig_atomic_t cpu_timer_sig;
+
+static void on_cpu_timer(int sig)
+{
+	cpu_timer_sig = sig;
+}
+
+/* ITIMER_VIRTUAL and ITIMER_PROF: 30 ms of CPU time spent spinning in user mode. */
+static void cpu_timer(int which, int sig)
+{
+	struct itimerval it = { .it_value = { 0, 30000 } }, got;
+	long long start = ns_of(CLOCK_MONOTONIC);
+
+	signal(sig, on_cpu_timer);
+	cpu_timer_sig = 0;
+	CHECK(setitimer(which, &it, NULL) == 0, "which %d: %s", which, strerror(errno));
+	/* Linux adds a tick to what is asked (HZ 100 or more: at most 10 ms). */
+	CHECK(getitimer(which, &got) == 0 && !got.it_value.tv_sec && got.it_value.tv_usec > 30000 &&
+	      got.it_value.tv_usec <= 40000, "which %d: %ld us", which, (long)got.it_value.tv_usec);
+	while (!cpu_timer_sig && ns_of(CLOCK_MONOTONIC) - start < 5000000000LL)
+		;
+	CHECK(cpu_timer_sig == sig, "which %d: signal %d", which, (int)cpu_timer_sig);
+	CHECK(getitimer(which, &got) == 0 && !got.it_value.tv_sec && !got.it_value.tv_usec,
+	      "which %d: spent", which);
+	signal(sig, SIG_DFL);
+}
+
 static void timers(void)
 {
 	struct sigaction sa;
@@ -179,6 +206,11 @@ static void timers(void)
 	CHECK(pause() < 0 && errno == EINTR && alarms == 1, "errno %d alarms %d", errno,
 	      (int)alarms);
 #endif
+
+	cpu_timer(ITIMER_VIRTUAL, SIGVTALRM);
+	cpu_timer(ITIMER_PROF, SIGPROF);
+	errno = 0;
+	CHECK(setitimer(3, &it, NULL) < 0 && errno == EINVAL, "errno %d", errno);
 
 	/* SIGALRM's default action ends the process. */
 	pid = fork();
