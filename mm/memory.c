@@ -55,6 +55,57 @@ bool is_zero_pa(phys_addr_t pa)
 	return pa && pa == READ_ONCE(zero_pa);
 }
 
+static struct page *pa_page(phys_addr_t pa)
+{
+	return pfn_to_page(PHYS_PFN(pa));
+}
+
+/* How many entries map the process page at pa (the zero page: many, uncounted). */
+static int page_mapcount(phys_addr_t pa)
+{
+	struct page *pg = pa_page(pa);
+
+	if (is_zero_pa(pa) || !pg)
+		return 2;
+	return __atomic_load_n(&pg->mapcount, __ATOMIC_ACQUIRE);
+}
+
+/* One entry fewer maps the page at pa; the last one frees it. */
+static void page_unmapped(phys_addr_t pa)
+{
+	struct page *pg = pa_page(pa);
+
+	if (is_zero_pa(pa) || !pg)
+		return;
+	if (!__atomic_sub_fetch(&pg->mapcount, 1, __ATOMIC_ACQ_REL))
+		__free_page(pg);
+}
+
+/* One entry more maps it (fork). */
+static void page_mapped(phys_addr_t pa)
+{
+	struct page *pg = pa_page(pa);
+
+	if (!is_zero_pa(pa) && pg)
+		__atomic_add_fetch(&pg->mapcount, 1, __ATOMIC_ACQ_REL);
+}
+
+/* A new page of the process's own, mapped once. */
+static struct page *new_anon_page(gfp_t gfp)
+{
+	struct page *pg = alloc_page(gfp);
+
+	if (pg)
+		pg->mapcount = 1;
+	return pg;
+}
+
+static void free_anon_page(struct page *pg)
+{
+	pg->mapcount = 0;
+	__free_page(pg);
+}
+
 unsigned int page_pte_prot(const struct vm_area *v, phys_addr_t pa)
 {
 	unsigned int prot = v->prot & ~PROT_NOACCESS;
@@ -62,7 +113,7 @@ unsigned int page_pte_prot(const struct vm_area *v, phys_addr_t pa)
 	if (v->prot & PROT_NOACCESS)
 		return PROT_PRESENT | PROT_NONE_USER;
 	/* Shared pages are never writable through one mapping: a write copies. */
-	if (is_zero_pa(pa))
+	if (page_mapcount(pa) > 1)
 		prot &= ~PROT_WRITE;
 	return prot;
 }
@@ -101,8 +152,7 @@ static bool expand_stack(struct process *p, struct vm_area *v, u64 addr)
 }
 
 /* Map a page at va for v: the zero page for a read, a new zeroed one for a write. */
-static int fault_in(struct process *p, struct vm_area *v, u64 va, bool write,
-		    phys_addr_t *pap)
+static int fault_in(struct process *p, struct vm_area *v, u64 va, bool write)
 {
 	struct page *pg;
 	phys_addr_t pa;
@@ -114,39 +164,46 @@ static int fault_in(struct process *p, struct vm_area *v, u64 va, bool write,
 			return -ENOMEM;
 		err = arch_map_range(&p->mm, va, pa, PAGE_SIZE, page_pte_prot(v, pa));
 	} else {
-		pg = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		pg = new_anon_page(GFP_KERNEL | __GFP_ZERO);
 		if (!pg)
 			return -ENOMEM;
 		pa = page_to_phys(pg);
 		err = arch_map_range(&p->mm, va, pa, PAGE_SIZE, page_pte_prot(v, pa));
 		if (err)
-			__free_page(pg);
+			free_anon_page(pg);
 	}
-	if (err == -EEXIST)
-		return 0; /* mapped meanwhile: the caller looks again */
-	if (!err && pap)
-		*pap = pa;
-	return err;
+	return err == -EEXIST ? 0 : err; /* mapped meanwhile: the caller looks again */
 }
 
-/* Replace the zero page at va with a zeroed page of its own (a write to it). */
-static int unshare_zero(struct process *p, struct vm_area *v, u64 va)
+/*
+ * A write to a shared page at va (the zero page, or one fork left mapped
+ * in more than one process): Linux's do_wp_page(). The last mapper takes
+ * the page over (made writable in place); any other gets a copy of its
+ * own, and the shared page has one mapper fewer.
+ */
+static int wp_page(struct process *p, struct vm_area *v, u64 va, phys_addr_t old)
 {
-	struct page *pg = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	struct page *pg;
 	int err;
 
+	if (page_mapcount(old) == 1)
+		return arch_protect_range(&p->mm, va, PAGE_SIZE, page_pte_prot(v, old));
+	pg = new_anon_page(GFP_KERNEL | (is_zero_pa(old) ? __GFP_ZERO : 0));
 	if (!pg)
 		return -ENOMEM;
+	if (!is_zero_pa(old))
+		memcpy(page_address(pg), __va(old), PAGE_SIZE);
 	arch_unmap_range(&p->mm, va, PAGE_SIZE);
 	err = arch_map_range(&p->mm, va, page_to_phys(pg), PAGE_SIZE,
 			     page_pte_prot(v, page_to_phys(pg)));
 	if (err) {
-		/* The table is still there: the zero page goes back where it was. */
-		__free_page(pg);
-		arch_map_range(&p->mm, va, READ_ONCE(zero_pa), PAGE_SIZE,
-			       page_pte_prot(v, READ_ONCE(zero_pa)));
+		/* The table is still there: the shared page goes back where it was. */
+		free_anon_page(pg);
+		arch_map_range(&p->mm, va, old, PAGE_SIZE, page_pte_prot(v, old));
+		return err;
 	}
-	return err;
+	page_unmapped(old);
+	return 0;
 }
 
 int handle_mm_fault(struct process *p, u64 addr, unsigned int flags, int *si_code)
@@ -169,9 +226,9 @@ int handle_mm_fault(struct process *p, u64 addr, unsigned int flags, int *si_cod
 	if (v->name)
 		return -EFAULT; /* the kernel's pages are all there: nothing to fill in */
 	if (arch_lookup(&p->mm, va, &pa, &prot))
-		return fault_in(p, v, va, write, NULL);
-	if (write && !(prot & PROT_WRITE) && is_zero_pa(pa))
-		return unshare_zero(p, v, va);
+		return fault_in(p, v, va, write);
+	if (write && !(prot & PROT_WRITE))
+		return wp_page(p, v, va, pa);
 	return 0;
 }
 
@@ -185,14 +242,15 @@ int get_user_page(struct process *p, u64 va, phys_addr_t *pap)
 		return -EFAULT;
 	va = ALIGN_DOWN(va, PAGE_SIZE);
 	if (arch_lookup(&p->mm, va, pap, &prot)) {
-		err = fault_in(p, v, va, true, pap);
+		err = fault_in(p, v, va, true);
 		if (err)
 			return err;
 		if (arch_lookup(&p->mm, va, pap, &prot))
 			return -EFAULT;
 	}
-	if (is_zero_pa(*pap)) {
-		err = unshare_zero(p, v, va);
+	/* A shared page is copied first: the write is this process's alone. */
+	if (page_mapcount(*pap) > 1) {
+		err = wp_page(p, v, va, *pap);
 		if (err)
 			return err;
 		arch_lookup(&p->mm, va, pap, &prot);
@@ -214,8 +272,8 @@ void zap_page_range(struct process *p, u64 start, u64 end, bool ours)
 		}
 		pa = pte_addr(READ_ONCE(*e));
 		arch_unmap_range(&p->mm, a, PAGE_SIZE);
-		if (ours && !is_zero_pa(pa))
-			__free_page(pfn_to_page(PHYS_PFN(pa)));
+		if (ours)
+			page_unmapped(pa);
 		a += PAGE_SIZE;
 	}
 }
@@ -245,8 +303,7 @@ int copy_page_range(struct process *c, struct process *p, const struct vm_area *
 {
 	for (u64 a = v->start; a < v->end;) {
 		u64 skip, *e = user_pte(p, a, &skip);
-		phys_addr_t from, to;
-		struct page *pg;
+		phys_addr_t pa;
 		int err;
 
 		if (!e) {
@@ -255,21 +312,20 @@ int copy_page_range(struct process *c, struct process *p, const struct vm_area *
 				break;
 			continue;
 		}
-		from = pte_addr(READ_ONCE(*e));
-		if (is_zero_pa(from)) {
-			err = arch_map_range(&c->mm, a, from, PAGE_SIZE, page_pte_prot(v, from));
-		} else {
-			pg = alloc_page(GFP_KERNEL);
-			if (!pg)
-				return -ENOMEM;
-			to = page_to_phys(pg);
-			memcpy(__va(to), __va(from), PAGE_SIZE);
-			err = arch_map_range(&c->mm, a, to, PAGE_SIZE, page_pte_prot(v, to));
-			if (err)
-				__free_page(pg);
-		}
-		if (err)
+		/*
+		 * Copy-on-write: the page is mapped in both, one mapper more, and
+		 * read-only in both from now on; the first write copies it.
+		 */
+		pa = pte_addr(READ_ONCE(*e));
+		page_mapped(pa);
+		err = arch_map_range(&c->mm, a, pa, PAGE_SIZE, page_pte_prot(v, pa));
+		if (err) {
+			page_unmapped(pa);
 			return err;
+		}
+		err = arch_protect_range(&p->mm, a, PAGE_SIZE, page_pte_prot(v, pa));
+		if (err)
+			return err; /* not on a mapped page; the child's teardown gives it back */
 		a += PAGE_SIZE;
 	}
 	return 0;

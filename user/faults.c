@@ -143,6 +143,26 @@ int main(int argc, char **argv, char **envp)
 	       written);
 	munmap(big, 256UL << 20);
 
+	/* fork shares pages copy-on-write: each side's writes are its own. */
+	big = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	big[0] = 'p';
+	big[PAGE] = 'p';
+	pid = child();
+	if (pid == 0) {
+		int ok = big[0] == 'p' && big[PAGE] == 'p' && big[2 * PAGE] == 0;
+
+		big[0] = 'c';
+		big[2 * PAGE] = 'c';
+		exit(ok && big[0] == 'c' && big[PAGE] == 'p' ? 7 : 1);
+	}
+	status = wait_child(pid);
+	printf("fork: child saw the parent's pages and wrote its own: %s; parent's: %c %c %d\n",
+	       (status >> 8) == 7 ? "yes" : "no", big[0], big[PAGE], big[2 * PAGE]);
+	big[0] = 'q';
+	big[PAGE] = 'q';
+	printf("fork: parent writes after the child ended: %c %c\n", big[0], big[PAGE]);
+	munmap(big, 4 * PAGE);
+
 	/* The stack grows down: 2 MiB of frames. */
 	printf("deep recursion (2 MiB of stack): %lu\n", deep(2048));
 

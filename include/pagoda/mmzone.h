@@ -60,7 +60,10 @@ struct page {
 	u8 node_id;
 	u8 pb_migratetype; /* its pageblock's: the same in all of the pageblock's pages */
 	s32 refcount;      /* 0 when free; 1 when allocated */
-	u32 slab_inuse;    /* objects in use, for a slab page */
+	union {
+		u32 slab_inuse; /* objects in use, for a slab page */
+		s32 mapcount;   /* a process's page: the entries mapping it (mm/memory.c) */
+	};
 	struct list_head lru; /* free list, pcp list, or the slab's list */
 	struct kmem_cache *slab_cache;
 	void *freelist;       /* a slab's first free object */
