@@ -6,11 +6,10 @@
  * pid in the parent), and whose open files, FP/SIMD state and thread
  * pointer are the caller's too.
  *
- * The copy is eager: every page of every area is copied now. Linux
- * shares them copy-on-write instead, which makes fork cost nothing per
- * page until someone writes; Pagoda has no write-fault handling yet, and a
- * static program's address space is small. The vDSO and vvar pages are the
- * kernel's and are mapped, not copied.
+ * The copy is copy-on-write, as Linux's: the child gets the same areas,
+ * and every page the parent has is mapped in both, read-only and counted
+ * (mm/memory.c's copy_page_range()); the first write to one copies it.
+ * The vDSO and vvar pages are the kernel's and are mapped, not copied.
  *
  * Threads (CLONE_VM without CLONE_VFORK, CLONE_THREAD) are not supported:
  * one task per process. vfork is a fork: the child does not borrow the
@@ -40,7 +39,7 @@
 #define CLONE_CHILD_CLEARTID 0x00200000
 #define CLONE_CHILD_SETTID 0x01000000
 
-/* Copy one area: kernel pages mapped again, the process's own copied. */
+/* Copy one area: kernel pages mapped again, the process's own shared copy-on-write. */
 static int copy_vma(struct process *c, struct process *p, const struct vm_area *v)
 {
 	unsigned int prot = v->prot & (PROT_WRITE | PROT_EXEC);
@@ -58,7 +57,7 @@ static int copy_vma(struct process *c, struct process *p, const struct vm_area *
 		kfree(pas);
 		return err;
 	}
-	/* The same area, then the pages the parent has (untouched ones stay so). */
+	/* The same area, then the pages the parent has, shared (untouched ones stay so). */
 	err = dup_vma(c, v);
 	return err ? err : copy_page_range(c, p, v);
 }
