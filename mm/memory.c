@@ -77,8 +77,10 @@ static void page_unmapped(phys_addr_t pa)
 
 	if (is_zero_pa(pa) || !pg)
 		return;
-	if (!__atomic_sub_fetch(&pg->mapcount, 1, __ATOMIC_ACQ_REL))
+	if (!__atomic_sub_fetch(&pg->mapcount, 1, __ATOMIC_ACQ_REL)) {
+		__atomic_sub_fetch(&nr_anon_pages, 1, __ATOMIC_RELAXED);
 		__free_page(pg);
+	}
 }
 
 /* One entry more maps it (fork). */
@@ -90,19 +92,25 @@ static void page_mapped(phys_addr_t pa)
 		__atomic_add_fetch(&pg->mapcount, 1, __ATOMIC_ACQ_REL);
 }
 
+/* Processes' own pages in use now (each counted once, however many map it). */
+unsigned long nr_anon_pages;
+
 /* A new page of the process's own, mapped once. */
 static struct page *new_anon_page(gfp_t gfp)
 {
 	struct page *pg = alloc_page(gfp);
 
-	if (pg)
+	if (pg) {
 		pg->mapcount = 1;
+		__atomic_add_fetch(&nr_anon_pages, 1, __ATOMIC_RELAXED);
+	}
 	return pg;
 }
 
 static void free_anon_page(struct page *pg)
 {
 	pg->mapcount = 0;
+	__atomic_sub_fetch(&nr_anon_pages, 1, __ATOMIC_RELAXED);
 	__free_page(pg);
 }
 

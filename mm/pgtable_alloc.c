@@ -11,6 +11,9 @@
 #include <pagoda/string.h>
 #include "internal.h"
 
+/* Page-table pages from the buddy allocator in use now: meminfo's PageTables. */
+unsigned long nr_pagetable_pages;
+
 phys_addr_t pgtable_alloc_page(void)
 {
 	struct page *page;
@@ -24,10 +27,14 @@ phys_addr_t pgtable_alloc_page(void)
 		return pa;
 	}
 	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-	return page ? page_to_phys(page) : 0;
+	if (!page)
+		return 0;
+	__atomic_add_fetch(&nr_pagetable_pages, 1, __ATOMIC_RELAXED);
+	return page_to_phys(page);
 }
 
 void pgtable_free_page(phys_addr_t pa)
 {
+	__atomic_sub_fetch(&nr_pagetable_pages, 1, __ATOMIC_RELAXED);
 	__free_page(pfn_to_page(PHYS_PFN(pa)));
 }

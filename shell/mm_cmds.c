@@ -34,6 +34,10 @@ static int cmd_meminfo(int argc, char **argv)
 
 	kprintf("MemTotal:     %10lu kB   (managed by the page allocator)\n", KB(totalram_pages()));
 	kprintf("MemFree:      %10lu kB\n", KB(nr_free_pages()));
+	kprintf("AnonPages:    %10lu kB   (processes' own pages)\n",
+		KB(__atomic_load_n(&nr_anon_pages, __ATOMIC_RELAXED)));
+	kprintf("PageTables:   %10lu kB\n",
+		KB(__atomic_load_n(&nr_pagetable_pages, __ATOMIC_RELAXED)));
 	if (READ_ONCE(pgdat->deferred_pending)) {
 		/*
 		 * Linux finishes deferred struct-page init before init runs; here

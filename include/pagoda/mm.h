@@ -108,5 +108,8 @@ void drain_all_pages(struct pglist_data *pgdat);
 /* Totals over node 0, in pages. */
 unsigned long nr_free_pages(void);
 unsigned long totalram_pages(void);
+/* meminfo's PageTables and AnonPages: page-table pages, and processes' own pages. */
+extern unsigned long nr_pagetable_pages;
+extern unsigned long nr_anon_pages;
 
 #endif

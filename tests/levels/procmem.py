@@ -83,6 +83,12 @@ def check_boot(ctx, arch, b, want, want_faults):
     why = "free+slab kB %s, caches %s (log %s)" % (
         [p[0] for p in pts], [p[1] for p in pts] if not ok else "", rel(b.log))
     ctx.tally.check("system:memhostile.%s.no-leak" % arch, ok, why)
+    # No process left: no process pages, and the page tables back to the kernel's own.
+    anon = re.findall(r"AnonPages: +(\d+) kB", t)
+    tables = re.findall(r"PageTables: +(\d+) kB", t)
+    ctx.tally.check("system:memhostile.%s.anon-and-tables" % arch,
+                    anon == ["0", "0"] and len(tables) == 2 and tables[0] == tables[1],
+                    "AnonPages %s, PageTables %s (log %s)" % (anon, tables, rel(b.log)))
     # Each run ends: its mappings refused at last, or (pages come on first
     # touch) killed when a touch finds no memory, as Linux's OOM killer would.
     ends = re.findall(r"exhaust: \d+ x 64 MiB mapped|"
