@@ -76,16 +76,21 @@ static void gather(void)
 
 	spin_lock_irqsave(&typeahead_lock, flags);
 	WRITE_ONCE(input_arrived, false);
-	while ((c = console_getc()) >= 0) {
+	/*
+	 * With the buffer full, the rest stays in the console's own buffer
+	 * (nothing is dropped: a program reading its input slowly gets it all)
+	 * and is looked at again next time.
+	 */
+	while (ta_head - ta_tail < TYPEAHEAD && (c = console_getc()) >= 0) {
 		if (c == 0x03) {
 			interrupted = true;
 			ta_head = ta_tail = 0;
 			continue;
 		}
-		/* A full buffer drops the newest key, as a full FIFO would. */
-		if (ta_head - ta_tail < TYPEAHEAD)
-			typeahead[ta_head++ % TYPEAHEAD] = (char)c;
+		typeahead[ta_head++ % TYPEAHEAD] = (char)c;
 	}
+	if (ta_head - ta_tail >= TYPEAHEAD)
+		WRITE_ONCE(input_arrived, true);
 	spin_unlock_irqrestore(&typeahead_lock, flags);
 }
 
