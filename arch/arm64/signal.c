@@ -68,6 +68,21 @@ _Static_assert(__builtin_offsetof(struct ucontext64, mc) == 176, "Linux's struct
 _Static_assert(__builtin_offsetof(struct sigcontext64, reserved) == 288,
 	       "Linux's struct sigcontext");
 
+/*
+ * Is the vDSO's __kernel_rt_sigreturn still mapped where exec put it? A
+ * program may unmap the vDSO; its handlers then have nowhere to return
+ * to, and the delivery fails (SIGSEGV) rather than sending the handler's
+ * return into whatever the address holds now. (Linux lets the return
+ * fault there; the status the parent sees is the same.)
+ */
+static bool vdso_trampoline_mapped(struct process *p)
+{
+	u64 at = p->vdso_base + VDSO_RT_SIGRETURN_OFFSET;
+	struct vm_area *v = find_vma(p, at);
+
+	return v && v->start <= at && v->name && !strcmp(v->name, "[vdso]");
+}
+
 int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
 			const struct ksiginfo *info, u64 oldmask, struct arch_user_state *fp,
 			u64 alt_top, const struct sigstack *uc_stack)
@@ -82,7 +97,7 @@ int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
 		return -ENOMEM;
 	if ((ka->flags & SA_RESTORER) && ka->restorer) {
 		ret = ka->restorer;
-	} else if (p && p->vdso_base) {
+	} else if (p && p->vdso_base && vdso_trampoline_mapped(p)) {
 		ret = p->vdso_base + VDSO_RT_SIGRETURN_OFFSET;
 	} else {
 		kfree(f);
