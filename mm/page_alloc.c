@@ -1732,8 +1732,14 @@ static void deferred_finish(struct pglist_data *pgdat)
 	setup_watermarks(pgdat);
 	for_each_zone_in_node(z, pgdat)
 		policy_populated(z);
+	/*
+	 * This lands after the first prompt (which does not wait for it), so
+	 * at the console's level it would share the prompt's line: debug
+	 * level keeps it out of the console and in `dmesg` (and `meminfo`
+	 * shows what is still on its way).
+	 */
 	if (!pgdat->simulated)
-		pr_info("mm: node %d: struct pages of %lu MiB written after boot in %llu us\n",
+		pr_debug("mm: node %d: struct pages of %lu MiB written after boot in %llu us\n",
 			pgdat->node_id, pgdat->deferred_pages >> (20 - PAGE_SHIFT),
 			(unsigned long long)(pgdat->deferred_ns / 1000));
 	WRITE_ONCE(pgdat->deferred_pending, false);
