@@ -21,7 +21,6 @@
 #include <pagoda/mm.h>
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
-#include <pagoda/shell.h>
 #include <pagoda/slab.h>
 #include <pagoda/spinlock.h>
 
@@ -253,16 +252,14 @@ static void check_free(phys_addr_t start, size_t bytes)
 		       copy.paddr, copy.size);
 }
 
-static int cmd_dmadebug(int argc, char **argv)
+/* The debugger's state and each mistake's count (shell `dmadebug`). */
+void dma_debug_print(void)
 {
 	kprintf("dma.debug: %s, %lu mappings tracked%s\n", dma_debug_enabled() ? "on" : "off",
 		live, alloc_failed ? " (some not: no memory to record them)" : "");
 	for (unsigned int i = 0; i < DMA_DEBUG_NR_ERRORS; i++)
 		kprintf("  %-34s %lu\n", error_names[i], errors[i]);
-	return 0;
 }
-SHELL_CMD(dmadebug, "dmadebug", "the DMA API debugger's state and the mistakes it counted",
-	  cmd_dmadebug);
 
 void dma_debug_init(void)
 {

@@ -21,7 +21,6 @@
 #include <pagoda/mmzone.h>
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
-#include <pagoda/shell.h>
 #include <pagoda/slab.h>
 #include <pagoda/smp.h>
 #include <pagoda/string.h>
@@ -360,7 +359,8 @@ void swiotlb_print_mem(struct io_tlb_mem *mem)
 	       (unsigned long long)mem->bounced_from_device);
 }
 
-static int cmd_swiotlb(int argc, char **argv)
+/* The default pools and every restricted one (shell `swiotlb`). */
+void swiotlb_print(void)
 {
 	if (!swiotlb_initialized) {
 		kprintf("swiotlb: off\n");
@@ -371,6 +371,4 @@ static int cmd_swiotlb(int argc, char **argv)
 		swiotlb_print_mem(&io_tlb_default_mem);
 	}
 	swiotlb_restricted_print();
-	return 0;
 }
-SHELL_CMD(swiotlb, "swiotlb", "bounce buffer pools, use and counters", cmd_swiotlb);

@@ -30,7 +30,6 @@
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
 #include <pagoda/random.h>
-#include <pagoda/shell.h>
 #include <pagoda/slab.h>
 #include <pagoda/smp.h>
 #include <pagoda/spinlock.h>
@@ -557,9 +556,9 @@ size_t ksize(const void *p)
 	return PAGE_SIZE << page->order;
 }
 
-/* --- shell -------------------------------------------------------------------- */
+/* --- what /proc/slabinfo would show --------------------------------------------- */
 
-static int cmd_slabinfo(int argc, char **argv)
+void slab_print_info(void)
 {
 	struct kmem_cache *c;
 
@@ -587,6 +586,4 @@ static int cmd_slabinfo(int argc, char **argv)
 	}
 	spin_unlock(&slab_caches_lock);
 	kprintf("errors caught: %lu\n", errors);
-	return 0;
 }
-SHELL_CMD(slabinfo, "slabinfo", "slab caches with objects in use", cmd_slabinfo);

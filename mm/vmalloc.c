@@ -14,7 +14,6 @@
 #include <pagoda/list.h>
 #include <pagoda/mm.h>
 #include <pagoda/printk.h>
-#include <pagoda/shell.h>
 #include <pagoda/slab.h>
 #include <pagoda/spinlock.h>
 #include <pagoda/string.h>
@@ -210,7 +209,8 @@ void iounmap(void *addr)
 	free_vmap_area(va);
 }
 
-static int cmd_vmallocinfo(int argc, char **argv)
+/* The areas of the vmalloc window, as Linux's /proc/vmallocinfo lists them. */
+void vmalloc_print_info(void)
 {
 	struct vmap_area *va;
 
@@ -219,9 +219,7 @@ static int cmd_vmallocinfo(int argc, char **argv)
 		kprintf("%#lx-%#lx %8lu KiB %s\n", va->va_start, va->va_end,
 			(va->va_end - va->va_start) >> 10, va->pages ? "vmalloc" : "ioremap");
 	spin_unlock(&vmap_lock);
-	return 0;
 }
-SHELL_CMD(vmallocinfo, "vmallocinfo", "areas of the vmalloc window", cmd_vmallocinfo);
 
 /* mm/memsim.h: simulated nodes keep their struct pages here. */
 /* Quietly: a simulated node too big for this machine is its caller's to report. */

@@ -13,6 +13,7 @@
 #include <pagoda/shell.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
+#include <pagoda/vmalloc.h>
 #include "../mm/internal.h"
 #include "../mm/policy.h"
 
@@ -216,3 +217,17 @@ static int cmd_pagealloc(int argc, char **argv)
 }
 SHELL_CMD(pagealloc, "pagealloc [check|drain]",
 	  "page allocator state, invariant check, or drain per-CPU lists", cmd_pagealloc);
+
+static int cmd_slabinfo(int argc, char **argv)
+{
+	slab_print_info();
+	return 0;
+}
+SHELL_CMD(slabinfo, "slabinfo", "slab caches with objects in use", cmd_slabinfo);
+
+static int cmd_vmallocinfo(int argc, char **argv)
+{
+	vmalloc_print_info();
+	return 0;
+}
+SHELL_CMD(vmallocinfo, "vmallocinfo", "areas of the vmalloc window", cmd_vmallocinfo);

@@ -33,4 +33,7 @@ void debug_dma_unmap_page(struct device *dev, dma_addr_t addr, size_t size,
 void debug_dma_sync(struct device *dev, dma_addr_t addr, size_t size,
 		    enum dma_data_direction dir, bool for_cpu);
 
+/* The debugger's state and its counts (shell `dmadebug`). */
+void dma_debug_print(void);
+
 #endif

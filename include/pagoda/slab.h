@@ -55,4 +55,7 @@ void kmem_cache_init(void);
 /* Bad frees and red-zone or poison damage found since boot. */
 unsigned long slab_errors(void);
 
+/* The caches with objects in use, as /proc/slabinfo (shell `slabinfo`). */
+void slab_print_info(void);
+
 #endif

@@ -168,4 +168,7 @@ void swiotlb_restricted_report_unmatched(void);
 void of_swiotlb_dev_init(struct device *dev, const void *fdt, int node);
 void swiotlb_restricted_print(void);
 
+/* Every pool, default and restricted (shell `swiotlb`). */
+void swiotlb_print(void);
+
 #endif

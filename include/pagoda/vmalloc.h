@@ -28,4 +28,7 @@ void *ioremap(phys_addr_t pa, size_t size);
 void *ioremap_prot(phys_addr_t pa, size_t size, unsigned int prot);
 void iounmap(void *addr);
 
+/* The vmalloc window's areas, one line each (shell `vmallocinfo`). */
+void vmalloc_print_info(void);
+
 #endif

@@ -257,6 +257,17 @@ def tree_layout(ctx):
             ctx.tally.check("layout:tool:%s" % f, False,
                             "%s is a shell command or a bench inside a mechanism's folder: "
                             "it belongs in shell/ or bench/" % f)
+    for f in files:
+        # A shell command registered inside a mechanism's file (the course's
+        # lab runner, mm/lab/, stays with its lab).
+        if (os.path.dirname(f) in MECHANISM_DIRS and f.endswith(".c") and
+                not f.startswith("mm/lab/")):
+            with open(os.path.join(ROOT, f), errors="replace") as fh:
+                if "SHELL_CMD(" in fh.read():
+                    bad += 1
+                    ctx.tally.check("layout:shell-cmd:%s" % f, False,
+                                    "%s registers a shell command: the mechanism keeps "
+                                    "its print function, shell/ the command" % f)
     seen = 0
     for f in files:
         if not f.endswith((".c", ".h")) or f.startswith(("tests/", "labs/", "user/")):
