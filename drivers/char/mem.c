@@ -113,3 +113,8 @@ const struct chrdev *chrdev_lookup(const char *path)
 			return &mem_devices[i];
 	return NULL;
 }
+
+const struct chrdev *chrdev_get(unsigned int i)
+{
+	return i < ARRAY_SIZE(mem_devices) ? &mem_devices[i] : NULL;
+}

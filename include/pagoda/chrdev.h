@@ -23,4 +23,7 @@ struct chrdev {
 /* The device at path, or NULL. */
 const struct chrdev *chrdev_lookup(const char *path);
 
+/* The i-th device, or NULL past the last (devtmpfs lists them). */
+const struct chrdev *chrdev_get(unsigned int i);
+
 #endif
