@@ -530,6 +530,8 @@ void run_init_process(void)
 	const char *why;
 	int status;
 
+	/* The boot's mounts (/dev, /proc, /tmp) before anyone looks (fs/namespace.c). */
+	vfs_init();
 	if (!ramfs_lookup(path)) {
 		if ((named && named->set) || param_find("rdinit")->set)
 			pr_err("init: %s is not in the initramfs; starting the shell\n", path);
