@@ -2,11 +2,12 @@
 /*
  * Files for user programs. A process's descriptors (p->fds[]) point at
  * open file descriptions (struct file), which dup() and fork() share and
- * count; the last close frees one. There are three kinds: the console
- * (fds 0-2 at start: a read is end-of-file, a write prints), a file of the
- * read-only initramfs (openat() resolves a path, relative ones from "/",
- * the only working directory there is; anything that would write is
- * -EROFS), and the ends of a pipe (kernel/pipe.c).
+ * count; the last close frees one. Each descriptor also has its own
+ * flag, FD_CLOEXEC (exec closes it). The kinds: the console (fds 0-2 at
+ * start: a terminal, drivers/tty/n_tty.c), a file of the read-only
+ * initramfs, the ends of a pipe (kernel/pipe.c), a memory device, and a
+ * file of a mounted file system with its own operations (fs/). openat()
+ * asks fs/ for all but the pipes.
  */
 #include <pagoda/atomic.h>
 #include <pagoda/chrdev.h>

@@ -15,8 +15,10 @@
  * - the console (a tty) takes 2048-byte chunks and drops one that did
  *   not copy whole, as Linux's tty_write() does.
  *
- * Only initramfs files have a position of their own, so pread64 and
- * pwrite64 on a pipe or the console are -ESPIPE.
+ * Files with a position (the initramfs's, the devices', a mounted file
+ * system's unless it says it is a stream) take pread64 and pwrite64; on a
+ * pipe or the console they are -ESPIPE. A mounted file system's file
+ * reads and writes through its own operations (fs/).
  */
 #include <pagoda/chrdev.h>
 #include <pagoda/cpio.h>

@@ -10,7 +10,7 @@ import re
 import subprocess
 import tempfile
 
-from .common import OUT, ROOT, rel, unit
+from .common import OUT, ROOT, paths, rel, unit
 
 BB_DIR = os.path.join(ROOT, "tests", "busybox")
 DISK_BYTES = 1 << 20
@@ -60,6 +60,16 @@ def host_portable(arch):
     return r.stdout
 
 
+def host_vfstest(arch):
+    """user/libc/vfstest.c on the host: its expectations are Linux's answers."""
+    prog = os.path.join(paths.BUILD, "x86_64-pc" if arch == "x86_64" else "arm64-virt",
+                        "user", "vfstest")
+    cmd = [prog] if arch == "x86_64" else ["qemu-aarch64", prog]
+    with tempfile.TemporaryDirectory() as d:
+        r = subprocess.run(cmd + [d], capture_output=True, text=True, timeout=60)
+    return r.stdout + r.stderr
+
+
 def between(text, start, end):
     """The lines after the one that ends with start, up to the one that starts with end."""
     m = re.search(re.escape(start) + r"\n(.*?)\n" + re.escape(end), text, re.S)
@@ -87,6 +97,7 @@ def session(ctx, arch, cmd_of, timeout):
                % (DISK_BYTES // 512)),
               (r"pagoda> ", "run /bin/sh /etc/bb/portable.sh /tmp\r"),
               (r"pagoda> ", "run /bin/sh /etc/bb/machine.sh\r"),
+              (r"pagoda> ", "run /bin/vfstest /tmp\r"),
               (r"pagoda> ", "poweroff\r")]
     b = ctx.boot(cmd_of(cpio, disk_image()), name, timeout, script)
     t = b.clean_text()
@@ -131,6 +142,11 @@ def session(ctx, arch, cmd_of, timeout):
     for what, pattern, text in checks:
         tally.check("%s.%s" % (name, what), re.search(pattern, text) is not None,
                     "%r not matched in %r (log %s)" % (pattern, text[:300], rel(b.log)))
+    host = host_vfstest(arch)
+    tally.check("%s.vfstest-host" % name, "vfstest: 0 failed" in host,
+                "on the host: %s" % host.strip()[-300:])
+    tally.check("%s.vfstest" % name, "vfstest: 0 failed" in t,
+                "%s (log %s)" % ("; ".join(re.findall(r"vfstest: FAIL [^\n]*", t)), rel(b.log)))
     tally.check("%s.no-unknown-syscalls" % name, "called unknown number" not in t,
                 "a system call busybox made is missing (log %s)" % rel(b.log))
 

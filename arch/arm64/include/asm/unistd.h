@@ -99,4 +99,6 @@
 
 #define __NR_utimensat 88
 
+#define __NR_renameat 38 /* arm64 keeps it (__ARCH_WANT_RENAMEAT) */
+
 #endif
