@@ -51,6 +51,13 @@ $(B)/user/calltest-glibc: user/libc/calltest.c user/user.mk | $(DEPS_STAMP)
 	@echo "  GLIBCC  $@"
 	@$(CALLTEST_GLIBC_CC) -static -O2 -o $@ $<
 USER_PROGS += calltest-glibc
+# mmbench: `bench mm`; the same file boots on Debian's Linux beside it
+# (tools/linuxpeer.py), so it is built against glibc, static.
+$(B)/user/mmbench: user/mmbench.c user/user.mk | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  GLIBCC  $@"
+	@$(CALLTEST_GLIBC_CC) -static -O2 -Wall -o $@ $<
+USER_PROGS += mmbench
 # Fixtures for exec's refusals: a text file, and a program cut short; a
 # symbolic link for fstest.
 INITRAMFS_FILES := $(foreach p,$(USER_PROGS),bin/$(p)=$(B)/user/$(p)) \
