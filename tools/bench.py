@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pagoda import accel as accel_mod, paths, qemu  # noqa: E402
+from pagoda import accel as accel_mod, linuxpeer, paths, qemu  # noqa: E402
 from pagoda.boot import Boot  # noqa: E402
 from pagoda.results import JsonLines  # noqa: E402
 
@@ -383,6 +383,44 @@ def vdso_table(results):
     print("  (under TCG these are emulation times: compare the ratios, within one run)")
 
 
+def mm_beside_linux(target, accel, mem):
+    """bench mm on Pagoda (one boot, five runs of user/mmbench) and the same
+    file on Debian's Linux in the same QEMU (pagoda.linuxpeer); prints the
+    table and returns the BENCH records (one per kernel and case)."""
+    arch = "x86_64" if target == "x86_64" else "arm64"
+    cmd = target_cmd(target, accel, mem, "bench=mm panic=-1", None)
+    b = Boot(cmd, os.path.join(OUT, "mm-%s-%s.log" % (target, accel)), 1800).run()
+    pagoda_runs, failures = linuxpeer.parse_mm(b.text)
+    if not pagoda_runs:
+        print("bench: mm on %s printed no runs (log %s)" % (target, paths.rel(b.log)))
+    linux_runs, version = [], "-"
+    try:
+        exe = os.path.join(paths.BUILD, "x86_64-pc" if arch == "x86_64" else "arm64-virt",
+                           "user", "mmbench")
+        linux_runs, lf = linuxpeer.mm(arch, exe, log_dir=OUT)
+        failures += ["Linux: " + f for f in lf]
+        version = linuxpeer.kernel_version(arch)
+    except linuxpeer.PeerError as e:
+        print("bench: no Linux beside Pagoda: %s" % e)
+    for f in failures:
+        print("  " + f)
+    print("")
+    print("\n".join(linuxpeer.mm_table(
+        "mm on %s under %s: the same static user/mmbench on Pagoda and on Debian's "
+        "Linux (%s), same QEMU line, 2 CPUs, %s" % (target, accel.upper(), version, mem),
+        pagoda_runs, linux_runs)))
+    recs = []
+    for case, unit, p, lx, ratio in linuxpeer.mm_rows(pagoda_runs, linux_runs):
+        for kernel, ms in (("pagoda", p), ("linux", lx)):
+            if ms:
+                recs.append({"bench": "mm", "case": case, "kernel": kernel, "unit": unit,
+                             "median": ms[0], "spread": round(ms[1], 3),
+                             "runs": len(pagoda_runs if kernel == "pagoda" else linux_runs),
+                             "linux": version, "target": target, "qemu_accel": accel,
+                             "mem": mem})
+    return recs
+
+
 def cr_table(column, boots):
     """bench cr: the checkpoint/restore seed's table, legacy against kdat in one boot."""
     print("\ncheckpoint/restore on %s: mean +- deviation in ms over the iterations; "
@@ -454,7 +492,7 @@ class Progress:
     # Seconds per section under TCG on a 2-core machine (one full run here).
     FIRST_GUESS = {"boot": 120, "sched": 60, "pagealloc-host": 60, "pagealloc": 240,
                    "block": 120, "swiotlb": 150, "vdso": 40, "cr": 60, "hibernate": 150,
-                   "dmsnap": 90}
+                   "dmsnap": 90, "mm": 150}
 
     def __init__(self, wanted):
         self.file = os.path.join(OUT, "durations.json")
@@ -627,6 +665,18 @@ def main():
                                                       a.pi4_dtb)))
         vdso_table(vd)
         results += vd
+    # What a process's life costs, beside Debian's Linux on the same QEMU
+    # (bench mm; tools/linuxpeer.py boots Linux). TCG only: the peer is
+    # measured under emulation, as Pagoda is.
+    progress.section("mm")
+    if a.bench in ("all", "mm"):
+        mmr = []
+        for target, accel in columns:
+            if target == "arm64-pi4" or accel != "tcg":
+                continue
+            print("bench: mm on %s under %s, then Linux beside it" % (target, accel.upper()))
+            mmr.append(mm_beside_linux(target, accel, a.mem))
+        results.append(("mm", mmr))
     # Checkpoint/restore, the vDSO seed's table: legacy against kdat in one
     # boot, a busy loop and a 10-process tree (bench cr).
     progress.section("cr")
