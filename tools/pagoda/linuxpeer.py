@@ -388,7 +388,7 @@ def initramfs(arch, name, files, script, modules=()):
             blobs["lib/modules/%s.ko" % m] = f.read()
     for guest, host in files.items():
         with open(host, "rb") as f:
-            blobs[guest] = f.read()
+            blobs[guest.lstrip("/")] = f.read()
     path = os.path.join(kernel_dir(arch), name + ".cpio")
     with open(path, "wb") as f:
         f.write(cpio(blobs, nodes=[("dev/console", 5, 1)]))
@@ -437,3 +437,84 @@ def mm(arch, mmbench, runs=5, log_dir=None):
         raise PeerError("Linux on %s: %d of %d mmbench runs finished (log %s)" % (
             arch, len(got), runs, paths.rel(log)))
     return got, failures
+
+
+# The dm-snapshot job of issue 32, the same lines on both kernels (Pagoda's
+# shell takes Linux's dmsetup and fio command lines as typed): 4 KiB
+# random writes to a snapshot-origin over a 64 MiB origin (vda), the
+# snapshot persistent with 8-sector chunks, libaio at depth 8. Every run
+# gets a fresh, all-zero 64 MiB COW store: a linear slice of vdb (slice k
+# for the k-th run), since a persistent store is new only when its header
+# chunk is zero, and neither kernel's userland here has dd.
+DMSNAP_SECTORS = 131072
+DMSNAP_FIO = ("fio --name=origin --filename=/dev/mapper/base --rw=randwrite --bs=4k "
+              "--iodepth=8 --ioengine=libaio --direct=1 --numjobs=%d --size=64m "
+              "--runtime=%d --time_based --group_reporting")
+
+
+def dmsnap_plan(jobs=(1, 2), runs=5):
+    """The (jobs, run) pairs in the order they run: the job counts in turns."""
+    return [(j, r) for r in range(runs) for j in jobs]
+
+
+def dmsnap_lines(plan, runtime=4):
+    """The command lines for every run of the plan, in order."""
+    lines = []
+    for k, (jobs, _run) in enumerate(plan):
+        lines += ["dmsetup create cow%d --table '0 %d linear /dev/vdb %d'"
+                  % (k, DMSNAP_SECTORS, k * DMSNAP_SECTORS),
+                  "dmsetup create base --table '0 %d snapshot-origin /dev/vda'"
+                  % DMSNAP_SECTORS,
+                  "dmsetup create snap --table '0 %d snapshot /dev/vda /dev/mapper/cow%d P 8'"
+                  % (DMSNAP_SECTORS, k),
+                  DMSNAP_FIO % (jobs, runtime), "dmsetup status snap",
+                  "dmsetup remove snap", "dmsetup remove base", "dmsetup remove cow%d" % k]
+    return lines
+
+
+def dmsnap_images(out_dir, slices):
+    """The origin (64 MiB) and the COW image (slices x 64 MiB), made anew
+    (sparse, all zero) so that every slice is a fresh store."""
+    origin = os.path.join(out_dir, "dmsnap-origin.img")
+    cow = os.path.join(out_dir, "dmsnap-cow.img")
+    os.makedirs(out_dir, exist_ok=True)
+    for path, size in ((origin, DMSNAP_SECTORS * 512), (cow, slices * DMSNAP_SECTORS * 512)):
+        with open(path, "wb") as f:
+            f.truncate(size)
+    return [origin, cow]
+
+
+def dmsnap_iops(text, plan):
+    """{jobs: [IOPS per run]} from a console log of dmsnap_lines(plan)."""
+    got = parse_fio_iops(text)
+    if len(got) != len(plan):
+        raise PeerError("%d fio reports for %d runs" % (len(got), len(plan)))
+    out = {}
+    for (jobs, _run), iops in zip(plan, got):
+        out.setdefault(jobs, []).append(iops)
+    return out
+
+
+def dmsnap(arch, plan, runtime=4, log_dir=None):
+    """Issue 32's job on Linux: {jobs: [IOPS per run]}. x86-64 only: fio
+    and dmsetup are the host's own Debian programs, with their libraries."""
+    if arch != "x86_64":
+        raise PeerError("the dm-snapshot peer runs on x86-64 only (it carries the "
+                        "host's amd64 fio and dmsetup)")
+    fetch(arch)
+    progs = {}
+    for name in ("fio", "dmsetup"):
+        host = shutil.which(name) or shutil.which(name, path="/sbin:/usr/sbin")
+        if not host:
+            raise PeerError("no %s on this machine (tools/install-deps.sh installs it)" % name)
+        progs["usr/bin/" + name] = os.path.realpath(host)
+    files = with_libraries(progs)
+    log_dir = log_dir or os.path.join(PEER, "logs")
+    disks = dmsnap_images(log_dir, len(plan))
+    cpio_path = initramfs(arch, "dmsnap", files, dmsnap_lines(plan, runtime),
+                          modules=["virtio_blk", ARCHES[arch]["transport"], "dm_snapshot"])
+    b = boot(arch, cpio_path, os.path.join(log_dir, "dmsnap-linux-%s.log" % arch), disks=disks)
+    try:
+        return dmsnap_iops(b.text, plan)
+    except PeerError as e:
+        raise PeerError("Linux on %s: %s (log %s)" % (arch, e, paths.rel(b.log)))
