@@ -407,7 +407,10 @@ def mm_beside_linux(target, accel, mem):
     print("")
     print("\n".join(linuxpeer.mm_table(
         "mm on %s under %s: the same static user/mmbench on Pagoda and on Debian's "
-        "Linux (%s), same QEMU line, 2 CPUs, %s" % (target, accel.upper(), version, mem),
+        "Linux (%s%s), same QEMU line, 2 CPUs, %s" % (
+            target, accel.upper(), version,
+            "; " + os.environ["LINUXPEER_CMDLINE"] if os.environ.get("LINUXPEER_CMDLINE")
+            else "", mem),
         pagoda_runs, linux_runs)))
     recs = []
     for case, unit, p, lx, ratio in linuxpeer.mm_rows(pagoda_runs, linux_runs):

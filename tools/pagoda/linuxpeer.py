@@ -400,7 +400,11 @@ def boot(arch, initrd, log, disks=(), timeout=900):
     the same architecture gets; the Boot (its text is the console)."""
     a = ARCHES[arch]
     kernel = os.path.join(kernel_dir(arch), "vmlinuz")
-    cmdline = "console=%s rdinit=/init panic=-1 quiet" % a["console"]
+    # LINUXPEER_CMDLINE adds words (mitigations=off, kpti=0: what Linux's
+    # page-table isolation costs under TCG, where every switch flushes
+    # QEMU's software TLB).
+    cmdline = ("console=%s rdinit=/init panic=-1 quiet %s" % (
+        a["console"], os.environ.get("LINUXPEER_CMDLINE", ""))).strip()
     if arch == "x86_64":
         cmd = qemu.build_cmd(kernel=kernel, accel="tcg", cmdline=cmdline, disks=disks,
                              extra=["-initrd", initrd])[0]
