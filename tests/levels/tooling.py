@@ -182,6 +182,17 @@ def linuxpeer_pure(ctx):
             len(blob) % 4 == 0 and blob == lp.cpio(dict(reversed(list(files.items()))),
                                                      nodes=[("dev/console", 5, 1)]),
             "read back %r" % [(n, oct(m), len(d), r) for n, m, d, r in back])
+    # And read by GNU cpio, which shares nothing with read_cpio().
+    path = os.path.join(paths.out_dir("test"), "linuxpeer-check.cpio")
+    with open(path, "wb") as f:
+        f.write(blob)
+    with open(path, "rb") as f:
+        listing = subprocess.run(["cpio", "-itv"], stdin=f, capture_output=True,
+                                 text=True).stdout
+    t.check("linuxpeer:cpio-gnu-reads-it",
+            re.search(r"^crw-------.* 5,\s+1 .* dev/console$", listing, re.M) is not None and
+            re.search(r"^-rwxr-xr-x.* 3 .* lib/x/a\.so\.1$", listing, re.M) is not None,
+            "GNU cpio listed:\n%s" % listing)
     deps = {"dm_snapshot": ["dm-mod", "dm-bufio"], "dm_bufio": ["dm-mod"], "dm_mod": [],
             "virtio_blk": ["virtio"], "virtio": []}
     t.check("linuxpeer:module-order",
