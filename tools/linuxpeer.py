@@ -23,6 +23,8 @@ def main():
     ap.add_argument("--arch", choices=sorted(linuxpeer.ARCHES), default="x86_64")
     ap.add_argument("--runs", type=int, default=5)
     a = ap.parse_args()
+    if a.runs < 1:
+        ap.error("--runs wants at least 1")
     try:
         if a.job == "fetch":
             print(linuxpeer.fetch(a.arch))

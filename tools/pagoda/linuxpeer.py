@@ -381,8 +381,9 @@ def initramfs(arch, name, files, script, modules=()):
     mods = os.path.join(kernel_dir(arch), "modules")
     need = load_order(modules, read_order(arch))
     lines = ["insmod /lib/modules/%s.ko" % m for m in need]
-    blobs = {"init": open(build_init(arch), "rb").read(),
-             "peer/script": ("\n".join(lines + list(script)) + "\n").encode()}
+    with open(build_init(arch), "rb") as f:
+        blobs = {"init": f.read(),
+                 "peer/script": ("\n".join(lines + list(script)) + "\n").encode()}
     for m in need:
         with open(os.path.join(mods, m + ".ko"), "rb") as f:
             blobs["lib/modules/%s.ko" % m] = f.read()
