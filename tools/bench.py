@@ -412,6 +412,9 @@ def mm_beside_linux(target, accel, mem):
             "; " + os.environ["LINUXPEER_CMDLINE"] if os.environ.get("LINUXPEER_CMDLINE")
             else "", mem),
         pagoda_runs, linux_runs)))
+    if arch == "arm64" and "kpti" not in os.environ.get("LINUXPEER_CMDLINE", ""):
+        print("  (Linux on virt: QEMU's KASLR seed turns page-table isolation on, and each "
+              "switch flushes TCG's TLB; LINUXPEER_CMDLINE=kpti=0 measures it without)")
     recs = []
     for case, unit, p, lx, ratio in linuxpeer.mm_rows(pagoda_runs, linux_runs):
         for kernel, ms in (("pagoda", p), ("linux", lx)):
