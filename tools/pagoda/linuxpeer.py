@@ -14,9 +14,11 @@ once: its vmlinuz, and of its modules only those asked for and what they
 depend on, by the "depends=" of each module's .modinfo.
 
 The pure parts (the module order, the cpio archive, ldd's and mmbench's
-output) are functions of their inputs, tested on the host by
-tests/host/test_linuxpeer.py. Standard library only.
+output) are functions of their inputs, tested on the host by the
+`linuxpeer-pure-parts` unit (tests/levels/tooling.py). Remove
+build/linux-peer/ to fetch a newer kernel. Standard library only.
 """
+import lzma
 import os
 import re
 import shutil
@@ -29,12 +31,12 @@ from .boot import Boot
 
 PEER = os.path.join(paths.BUILD, "linux-peer")
 
-# Per architecture: Debian's name for it, the kernel metapackage, the
-# compiler for /init, the serial console, and the virtio transport module.
+# Per architecture: the kernel metapackage, the compiler for /init, the
+# serial console, and the virtio transport module.
 ARCHES = {
-    "x86_64": {"deb": "amd64", "meta": "linux-image-amd64", "cc": "gcc",
+    "x86_64": {"meta": "linux-image-amd64", "cc": "gcc",
                "console": "ttyS0", "transport": "virtio_pci"},
-    "arm64": {"deb": "arm64", "meta": "linux-image-arm64:arm64",
+    "arm64": {"meta": "linux-image-arm64:arm64",
               "cc": "aarch64-linux-gnu-gcc", "console": "ttyAMA0",
               "transport": "virtio_mmio"},
 }
@@ -250,11 +252,19 @@ def run_quiet(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
+def read_module(path):
+    """A module file's bytes, uncompressed."""
+    with open(path, "rb") as f:
+        data = f.read()
+    return lzma.decompress(data) if path.endswith(".xz") else data
+
+
 def fetch(arch, wanted=None):
     """build/linux-peer/ARCH/ with vmlinuz, modules/NAME.ko for the wanted
     modules and their dependencies, and modules.order (load order, one a
-    line: the name, then its dependencies comma-separated). Downloads the kernel package once; a later call that wants a
-    module not kept yet unpacks the cached package again."""
+    line: the name, then its dependencies comma-separated). Downloads the
+    kernel package once; a later call that wants a module not kept yet
+    unpacks the cached package again."""
     a = ARCHES[arch]
     wanted = wanted or modules_for(arch)
     out = kernel_dir(arch)
@@ -306,18 +316,20 @@ def fetch(arch, wanted=None):
         found = {}
         for top, _dirs, files in os.walk(os.path.join(x, "lib", "modules")):
             for f in files:
-                if f.endswith(".ko"):
-                    found[mod_name(f[:-3])] = os.path.join(top, f)
+                # Bookworm's modules are plain .ko; later Debians compress them.
+                for ext in (".ko", ".ko.xz"):
+                    if f.endswith(ext):
+                        found[mod_name(f[:-len(ext)])] = os.path.join(top, f)
         deps = {}
         for name, path in found.items():
-            with open(path, "rb") as f:
-                dep = modinfo(f.read()).get("depends", "")
+            dep = modinfo(read_module(path)).get("depends", "")
             deps[name] = [d for d in dep.split(",") if d]
         order = load_order(wanted, deps)
         mods = os.path.join(out, "modules")
         os.makedirs(mods, exist_ok=True)
         for name in order:
-            shutil.copyfile(found[name], os.path.join(mods, name + ".ko"))
+            with open(os.path.join(mods, name + ".ko"), "wb") as f:
+                f.write(read_module(found[name]))
         shutil.copyfile(os.path.join(x, "boot", kernels[0]), vmlinuz)
         with open(os.path.join(out, "SOURCE"), "w") as f:
             f.write("%s %s\n" % (pkg, debs[0]))
