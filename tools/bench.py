@@ -618,7 +618,8 @@ def main():
                     help="print the JSON lines too, not only into the results file")
     ap.add_argument("--x86-only", action="store_true")
     a = ap.parse_args()
-    known = sorted(set(Progress.FIRST_GUESS) | {"all", "locks", "wakeup", "host"})
+    known = sorted(set(Progress.FIRST_GUESS) - {"pagealloc-host"} |
+                   {"all", "locks", "wakeup", "host"})
     if a.bench not in known:
         ap.error("no bench section %r (BENCH=): one of %s" % (a.bench, ", ".join(known)))
     os.makedirs(OUT, exist_ok=True)
