@@ -18,6 +18,7 @@
 #include <pagoda/sched.h>
 #include <pagoda/uaccess.h>
 #include <pagoda/workqueue.h>
+#include "syscalls.h"
 
 DEFINE_MUTEX(process_lock);
 
@@ -94,7 +95,8 @@ static struct process *take_zombie(struct process *p, int pid, bool *any)
 /*
  * wait4(pid, wstatus, options, rusage): pid > 0 that child, -1 (and, with
  * no process groups, 0 and < -1) any child. WNOHANG answers 0 at once
- * when none has ended. rusage is zeroed: no accounting yet.
+ * when none has ended. rusage: the child's usage and its children's
+ * (kernel/rusage.c), which also join this process's RUSAGE_CHILDREN.
  */
 long sys_wait4(const unsigned long *args)
 {
@@ -103,6 +105,7 @@ long sys_wait4(const unsigned long *args)
 	unsigned long wstatus = args[1], options = args[2], rusage = args[3];
 	unsigned long seen;
 	bool any;
+	int err;
 
 	if (options & ~(unsigned long)(WNOHANG | WUNTRACED | WCONTINUED | __WALL | __WCLONE))
 		return -EINVAL;
@@ -125,14 +128,10 @@ long sys_wait4(const unsigned long *args)
 	pid = c->pid;
 	status = c->exit_status;
 	kthread_join(c->task);
+	acct_collect_child(p, c);
+	err = rusage ? put_child_rusage(rusage, c) : 0;
 	process_free(c);
 	if (wstatus && copy_to_user(wstatus, &status, sizeof(status)))
 		return -EFAULT;
-	if (rusage) {
-		static const u8 zero[144];
-
-		if (copy_to_user(rusage, zero, sizeof(zero)))
-			return -EFAULT;
-	}
-	return pid;
+	return err ? err : pid;
 }

@@ -14,6 +14,7 @@
  */
 #include <pagoda/arch.h>
 #include <pagoda/mm.h>
+#include <pagoda/oom.h>
 #include <pagoda/preempt.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
@@ -21,6 +22,7 @@
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
+#include "syscalls.h"
 
 struct process *process_create(const char *name)
 {
@@ -158,7 +160,9 @@ void process_exit(int status)
 	arch_switch_mm(&init_mm);
 	preempt_enable();
 	itimer_exit(p); /* no SIGALRM to a process on its way out */
+	acct_process_exit(p); /* its run time, for the parent's wait4 and getrusage */
 	process_free_memory(p);
+	exit_oom_victim(p); /* all its pages are back: the OOM killer may choose again */
 	/* Pipe ends close here: a reader waiting on this writer sees end-of-file. */
 	process_files_close(p);
 	/* From here the parent (or the reaper) may collect p once this task is gone. */

@@ -292,31 +292,6 @@ long sys_arch_prctl(const unsigned long *args)
 }
 #endif
 
-#define RUSAGE_SELF 0
-#define RUSAGE_CHILDREN (-1)
-#define RUSAGE_THREAD 1
-
-/*
- * getrusage(who, usage): the caller's CPU time as user time (the
- * scheduler's run time of its task); children's times are not gathered
- * here (0), nor the page-fault and context-switch counts.
- */
-long sys_getrusage(const unsigned long *args)
-{
-	u64 ru[18] = { 0 }; /* two timevals, then fourteen longs */
-	int who = (int)args[0];
-
-	if (who != RUSAGE_SELF && who != RUSAGE_CHILDREN && who != RUSAGE_THREAD)
-		return -EINVAL;
-	if (who != RUSAGE_CHILDREN) {
-		u64 ns = task_sched_runtime(current);
-
-		ru[0] = ns / NSEC_PER_SEC;
-		ru[1] = ns % NSEC_PER_SEC / 1000;
-	}
-	return copy_to_user(args[1], ru, sizeof(ru)) ? -EFAULT : 0;
-}
-
 /*
  * Process groups and sessions: Pagoda has none, so each process is the
  * leader of its own, as a shell without job control never notices:

@@ -63,6 +63,7 @@ static long sys_brk(const unsigned long *args)
 #define MAP_PRIVATE 0x02
 #define MAP_FIXED 0x10
 #define MAP_ANONYMOUS 0x20
+#define MAP_NORESERVE 0x4000
 #define LINUX_PROT_WRITE 2
 #define LINUX_PROT_EXEC 4
 
@@ -97,7 +98,8 @@ static long sys_mmap(const unsigned long *args)
 		if (!addr)
 			return -ENOMEM;
 	}
-	err = process_map_anon(p, addr, len, kprot);
+	err = process_map_anon_flags(p, addr, len, kprot,
+				     flags & MAP_NORESERVE ? VM_NORESERVE : 0);
 	return err ? err : (long)addr;
 }
 
@@ -269,6 +271,7 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_sched_setaffinity] = sys_sched_setaffinity,
 	[__NR_rseq] = sys_rseq,
 	[__NR_sysinfo] = sys_sysinfo,
+	[__NR_getrusage] = sys_getrusage,
 	[__NR_faccessat] = sys_faccessat,
 	[__NR_faccessat2] = sys_faccessat2,
 	[__NR_getdents64] = sys_getdents64,
@@ -287,7 +290,6 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_truncate] = sys_truncate,
 	[__NR_ftruncate] = sys_ftruncate,
 	[__NR_fsync] = sys_fsync,
-	[__NR_getrusage] = sys_getrusage,
 	[__NR_getpgid] = sys_getpgid,
 	[__NR_setpgid] = sys_setpgid,
 	[__NR_getsid] = sys_getsid,

@@ -63,6 +63,7 @@
 #define __NR_sched_setaffinity 122
 #define __NR_sched_getaffinity 123
 #define __NR_sysinfo 179
+#define __NR_getrusage 165
 #define __NR_rseq 293
 #define __NR_faccessat2 439
 #define NR_syscalls 512
@@ -84,7 +85,6 @@
 #define __NR_ftruncate 46
 #define __NR_fsync 82
 #define __NR_fdatasync 83
-#define __NR_getrusage 165
 #define __NR_getpgid 155
 #define __NR_setpgid 154
 #define __NR_getsid 156

@@ -73,6 +73,7 @@
 #define __NR_setitimer 38
 #define __NR_creat 85
 #define __NR_sysinfo 99
+#define __NR_getrusage 98
 #define __NR_sched_setaffinity 203
 #define __NR_sched_getaffinity 204
 #define __NR_faccessat 269
@@ -97,7 +98,6 @@
 #define __NR_ftruncate 77
 #define __NR_fsync 74
 #define __NR_fdatasync 75
-#define __NR_getrusage 98
 #define __NR_getpgid 121
 #define __NR_setpgid 109
 #define __NR_getsid 124
