@@ -32,7 +32,7 @@ struct linux_rusage {
 };
 
 /* p's own run time so far: the live task's, or what it had when it exited. */
-static u64 run_time_ns(struct process *p)
+u64 run_time_ns(struct process *p)
 {
 	if (p->zombie || !p->task)
 		return p->acct.sum_exec_ns;
@@ -40,7 +40,7 @@ static u64 run_time_ns(struct process *p)
 }
 
 /* Split ns as the tick saw user and system time (all user when it saw none). */
-static void cputime_adjust(u64 ns, u64 uticks, u64 sticks, u64 *utime, u64 *stime)
+void cputime_adjust(u64 ns, u64 uticks, u64 sticks, u64 *utime, u64 *stime)
 {
 	if (!sticks) {
 		*utime = ns;

@@ -5,8 +5,11 @@
  * show_val_kb()), vmstat (name and count in pages), buddyinfo (the
  * shell's own printer). Pagoda has no swap and no page cache: those lines
  * say 0; tmpfs's pages are Shmem, and counted in Cached as Linux does.
+ * The shell's `meminfo` prints the same counters with Pagoda's own notes
+ * (shell/mm_cmds.c); this is the file programs parse.
  */
 #include <pagoda/mm.h>
+#include <pagoda/mman.h>
 #include <pagoda/mmzone.h>
 #include "../../mm/internal.h"
 #include "internal.h"
@@ -32,6 +35,8 @@ void proc_meminfo_show(struct seq_file *m, struct process *p)
 	kb(m, "AnonPages:", READ_ONCE(nr_anon_pages));
 	kb(m, "Shmem:", shmem);
 	kb(m, "PageTables:", READ_ONCE(nr_pagetable_pages));
+	kb(m, "CommitLimit:", vm_commit_limit());
+	kb(m, "Committed_AS:", vm_memory_committed());
 }
 
 void proc_vmstat_show(struct seq_file *m, struct process *p)
