@@ -46,7 +46,7 @@ static int cmd_maps(int argc, char **argv)
 		if ((u64)p->pid == pid && !p->zombie)
 			found = p;
 	if (found)
-		mutex_lock(&found->mmap_lock);
+		down_read(&found->mmap_lock);
 	for (struct vm_area *v = found ? found->vmas : NULL; v; v = v->next) {
 		const char *name = v->name;
 		char line[160];
@@ -66,7 +66,7 @@ static int cmd_maps(int argc, char **argv)
 		kprintf("%s%*s%s\n", line, name && n < 73 ? 73 - n : 0, "", name ? name : "");
 	}
 	if (found)
-		mutex_unlock(&found->mmap_lock);
+		up_read(&found->mmap_lock);
 	mutex_unlock(&process_lock);
 	if (!found) {
 		kprintf("maps: no process %llu\n", (unsigned long long)pid);
