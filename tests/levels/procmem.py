@@ -7,6 +7,10 @@ output is the reference, recorded by this test, never written down. Pagoda
 must print the same lines on x86-64 and on arm64 virt (the arm64 build of
 the same source; its answers are arch-independent).
 
+The same boot runs user/libc/threads.c (pthreads over clone, futex and the
+robust list; musl and glibc on x86-64, glibc on arm64) and compares its
+lines with the host's run of the same binary.
+
 The same boot is the leak check: the program runs the machine out of memory
 (`memhostile exhaust`: killed when a touch finds no page), once to warm the
 caches up, then again with the
@@ -22,9 +26,20 @@ from .common import paths, rel, unit
 
 HOST_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "memhostile")
 FAULTS_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "faults")
-SESSION = ["run /bin/memhostile exhaust", "run /bin/faults", "pagealloc drain", "meminfo",
-           "slabinfo", "run /bin/memhostile exhaust", "run /bin/memhostile", "run /bin/faults",
-           "pagealloc drain", "meminfo", "slabinfo", "poweroff"]
+THREADS_BINS = {"musl": os.path.join(paths.BUILD, "x86_64-pc", "user", "threads-musl"),
+                "glibc": os.path.join(paths.BUILD, "x86_64-pc", "user", "threads-glibc")}
+# The libcs each arch's threads program is built with (arm64: glibc only).
+THREADS_LIBCS = {"x86_64": ["musl", "glibc"], "arm64-virt": ["glibc"]}
+
+
+def session(arch):
+    """The boot's commands: a warm-up round, a leak-check point, the round
+    that counts, and the second point; the threaded programs in both."""
+    threads = ["run /bin/threads-%s" % libc for libc in THREADS_LIBCS[arch]]
+    return (["run /bin/memhostile exhaust", "run /bin/faults"] + threads +
+            ["pagealloc drain", "meminfo", "slabinfo", "run /bin/memhostile exhaust",
+             "run /bin/memhostile", "run /bin/faults"] + threads +
+            ["pagealloc drain", "meminfo", "slabinfo", "poweroff"])
 KLOG = re.compile(r"^\[ *\d+\.\d+\] ")
 
 
@@ -36,7 +51,8 @@ def linux_answers(path=HOST_BIN):
 
 def program_outputs(text, name):
     """Each run's lines of /bin/NAME in the boot, kernel log lines left out."""
-    runs = re.findall(r"pagoda> run /bin/%s\n(.*?%s: done)\n" % (name, name), text, re.S)
+    runs = re.findall(r"pagoda> run /bin/%s\n(.*?%s: done)\n" % (name, name.split("-")[0]),
+                      text, re.S)
     return [[l for l in run.split("\n") if not KLOG.match(l)] for run in runs]
 
 
@@ -61,8 +77,22 @@ def memory_figures(text):
     return points
 
 
-def check_boot(ctx, arch, b, want, want_faults):
+def check_threads(ctx, arch, t, log, want_threads):
+    """Each threaded run printed what the host printed, and ended with status 0."""
+    for libc in THREADS_LIBCS[arch]:
+        want = want_threads[libc]
+        runs = program_outputs(t, "threads-%s" % libc)
+        bad = [(w, g) for run in runs for w, g in zip(want, run) if w != g][:4]
+        ok = (len(runs) == 2 and not bad and all(len(r) == len(want) for r in runs) and
+              len(re.findall(r"run: /bin/threads-%s: exit status 0" % libc, t)) == 2)
+        ctx.tally.check("system:threads-%s.%s.like-linux" % (libc, arch), ok,
+                        "%d runs; first differences (linux, pagoda): %s (log %s)" %
+                        (len(runs), bad, rel(log)))
+
+
+def check_boot(ctx, arch, b, want, want_faults, want_threads):
     t = b.clean_text()
+    check_threads(ctx, arch, t, b.log, want_threads)
     runs = program_outputs(t, "faults")
     bad = [(w, g) for run in runs for w, g in zip(want_faults, run) if w != g][:4]
     ctx.tally.check("system:faults.%s.like-linux" % arch,
@@ -102,19 +132,26 @@ def check_boot(ctx, arch, b, want, want_faults):
 def memhostile(ctx):
     """mmap/brk beyond all memory and read/write/readv/writev/pread/pwrite over
     bad buffers answer as Linux does, so do demand paging, stack growth and
-    SIGSEGV's si_code/si_addr (x86-64, arm64 virt); running out of memory
-    leaks nothing"""
+    SIGSEGV's si_code/si_addr (x86-64, arm64 virt); pthreads (musl, glibc)
+    behave as on Linux; running out of memory and threads leak nothing"""
     rc, want = linux_answers()
     ctx.tally.check("system:memhostile.host-run", rc == 0 and want[-1:] == ["memhostile: done"],
                     "the host's run of %s exited %d" % (rel(HOST_BIN), rc))
     rc, want_faults = linux_answers(FAULTS_BIN)
     ctx.tally.check("system:faults.host-run", rc == 0 and want_faults[-1:] == ["faults: done"],
                     "the host's run of %s exited %d" % (rel(FAULTS_BIN), rc))
-    cmdline = 'shell.run="%s" panic=-1' % ";".join(SESSION)
+    want_threads = {}
+    for libc, path in THREADS_BINS.items():
+        rc, want_threads[libc] = linux_answers(path)
+        ctx.tally.check("system:threads-%s.host-run" % libc,
+                        rc == 0 and want_threads[libc][-1:] == ["threads: done"],
+                        "the host's run of %s exited %d" % (rel(path), rc))
+    cmdline = 'shell.run="%s" panic=-1' % ";".join(session("x86_64"))
     b = ctx.boot(ctx.x86_cmd(cmdline=cmdline), "system-memhostile-x86_64", 180)
-    check_boot(ctx, "x86_64", b, want, want_faults)
+    check_boot(ctx, "x86_64", b, want, want_faults, want_threads)
+    cmdline = 'shell.run="%s" panic=-1' % ";".join(session("arm64-virt"))
     b = ctx.boot(ctx.arm64_cmd("virt", cmdline), "system-memhostile-arm64-virt", 180)
-    check_boot(ctx, "arm64-virt", b, want, want_faults)
+    check_boot(ctx, "arm64-virt", b, want, want_faults, want_threads)
 
 
 AREAS_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "areas")
