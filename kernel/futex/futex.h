@@ -32,6 +32,7 @@
 #define FUTEX_WAIT_BITSET 9
 #define FUTEX_WAKE_BITSET 10
 #define FUTEX_WAIT_REQUEUE_PI 11
+#define FUTEX_CMP_REQUEUE_PI 12
 #define FUTEX_LOCK_PI2 13
 #define FUTEX_PRIVATE_FLAG 128
 #define FUTEX_CLOCK_REALTIME 256
@@ -83,6 +84,8 @@ int futex_atomic_user(struct process *p, u64 uaddr, void (*fn)(u32 *word, void *
 long futex_wait(u64 uaddr, bool shared, u32 val, u64 deadline_ns, u32 bitset);
 long futex_requeue(u64 uaddr1, bool shared, u64 uaddr2, int nr_wake, int nr_requeue,
 		   const u32 *cmpval);
+long futex_cmp_requeue_pi(u64 uaddr1, bool shared, u64 uaddr2, int nr_wake, int nr_requeue,
+			  u32 cmpval);
 long futex_wake_op(u64 uaddr1, bool shared, u64 uaddr2, int nr_wake, int nr_wake2, u32 op);
 long futex_wake_key(u64 uaddr, bool shared, int nr, u32 bitset);
 

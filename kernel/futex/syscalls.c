@@ -5,8 +5,9 @@
  * list's set_robust_list and get_robust_list.
  *
  * The priority-inheritance operations (LOCK_PI, UNLOCK_PI, TRYLOCK_PI,
- * WAIT_REQUEUE_PI, CMP_REQUEUE_PI, LOCK_PI2) and futex_waitv are not
- * here: -ENOSYS, as a kernel built without them answers.
+ * WAIT_REQUEUE_PI, LOCK_PI2) and futex_waitv are not here: -ENOSYS, as a
+ * kernel built without them answers. CMP_REQUEUE_PI answers what Linux
+ * does when no waiter is a WAIT_REQUEUE_PI one (requeue.c).
  */
 #include <pagoda/process.h>
 #include <pagoda/sched.h>
@@ -76,6 +77,8 @@ long sys_futex(const unsigned long *args)
 		return futex_requeue(uaddr, shared, uaddr2, (int)val, (int)utime, NULL);
 	case FUTEX_CMP_REQUEUE:
 		return futex_requeue(uaddr, shared, uaddr2, (int)val, (int)utime, &val3);
+	case FUTEX_CMP_REQUEUE_PI:
+		return futex_cmp_requeue_pi(uaddr, shared, uaddr2, (int)val, (int)utime, val3);
 	case FUTEX_WAKE_OP:
 		return futex_wake_op(uaddr, shared, uaddr2, (int)val, (int)utime, val3);
 	default:
