@@ -12,7 +12,8 @@
 #        ACCEL=auto|kvm|tcg (x86-64 guests; auto probes once: build/accel.verdict)
 #        HMAT=SIZE (x86-64: describe a direct-mapped memory-side cache: shuffle turns on)
 #        ONLY=... (make test: a subset; ONLY=help lists them)
-#        BENCH_ARGS=... EXPERIMENT_ARGS=... (tools/bench.py, tools/experiment.py --help)
+#        BENCH=NAME (make bench: one section, e.g. mm, dmsnap) BENCH_ARGS=... EXPERIMENT_ARGS=...
+#        (tools/bench.py, tools/experiment.py --help)
 #        DISK=file.img DISKS='a.img b.img' DISK_BUS=virtio|sdhci-pci (attach disks)
 
 ARCH ?= x86_64
@@ -486,7 +487,7 @@ bench: $(DEPS_STAMP) $(HB)/bench-page-alloc $(HB)/bench-hibernate
 	@$(MAKE) --no-print-directory kernel ARCH=x86_64 CMDLINE=
 	@$(MAKE) --no-print-directory kernel ARCH=arm64 PLATFORM=virt
 	@$(MAKE) --no-print-directory kernel $(PI4_DTB) ARCH=arm64 PLATFORM=pi4
-	@$(PY) tools/bench.py --pi4-dtb $(PI4_DTB) --accel $(ACCEL) $(BENCH_ARGS)
+	@$(PY) tools/bench.py --pi4-dtb $(PI4_DTB) --accel $(ACCEL) $(if $(BENCH),--bench $(BENCH)) $(BENCH_ARGS)
 
 clean:
 	rm -rf build/x86_64-* build/arm64-* build/host build/test

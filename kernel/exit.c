@@ -25,12 +25,14 @@
 #include <pagoda/arch.h>
 #include <pagoda/futex.h>
 #include <pagoda/mutex.h>
+#include <pagoda/oom.h>
 #include <pagoda/preempt.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
 #include <pagoda/sched.h>
 #include <pagoda/uaccess.h>
 #include <pagoda/workqueue.h>
+#include "syscalls.h"
 
 DEFINE_MUTEX(process_lock);
 
@@ -107,7 +109,8 @@ static struct process *take_zombie(struct process *p, int pid, bool *any)
 /*
  * wait4(pid, wstatus, options, rusage): pid > 0 that child, -1 (and, with
  * no process groups, 0 and < -1) any child. WNOHANG answers 0 at once
- * when none has ended. rusage is zeroed: no accounting yet.
+ * when none has ended. rusage: the child's usage and its children's
+ * (kernel/rusage.c), which also join this process's RUSAGE_CHILDREN.
  */
 long sys_wait4(const unsigned long *args)
 {
@@ -116,6 +119,7 @@ long sys_wait4(const unsigned long *args)
 	unsigned long wstatus = args[1], options = args[2], rusage = args[3];
 	unsigned long seen;
 	bool any;
+	int err;
 
 	if (options & ~(unsigned long)(WNOHANG | WUNTRACED | WCONTINUED | __WALL | __WCLONE))
 		return -EINVAL;
@@ -138,16 +142,12 @@ long sys_wait4(const unsigned long *args)
 	pid = c->pid;
 	status = c->exit_status;
 	kthread_join(c->task);
+	acct_collect_child(p, c);
+	err = rusage ? put_child_rusage(rusage, c) : 0;
 	process_free(c);
 	if (wstatus && copy_to_user(wstatus, &status, sizeof(status)))
 		return -EFAULT;
-	if (rusage) {
-		static const u8 zero[144];
-
-		if (copy_to_user(rusage, zero, sizeof(zero)))
-			return -EFAULT;
-	}
-	return pid;
+	return err ? err : pid;
 }
 
 /*
@@ -178,6 +178,7 @@ void thread_exit(int status)
 	if (!p || !t)
 		panic("thread_exit() from kernel thread %s", current->name);
 	mm_release(p, t);
+	acct_process_exit(p); /* its run time, for the parent's wait4 and getrusage */
 	/* Out of the address space before the count says so: the last one frees it. */
 	preempt_disable();
 	current->mm = NULL;
@@ -195,6 +196,7 @@ void thread_exit(int status)
 		status = p->group_exit_code;
 	itimer_exit(p); /* no SIGALRM to a process on its way out */
 	process_free_memory(p);
+	exit_oom_victim(p); /* all its pages are back: the OOM killer may choose again */
 	/* Pipe ends close here: a reader waiting on this writer sees end-of-file. */
 	process_files_close(p);
 	/* From here the parent (or the reaper) may collect p once this task is gone. */

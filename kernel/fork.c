@@ -116,6 +116,7 @@ static long copy_process(unsigned long flags, u64 child_tid, u64 tls)
 	process_files_copy(c, p);
 	memcpy(c->sigaction, p->sigaction, sizeof(c->sigaction));
 	c->main.sigmask = me->sigmask;
+	c->oom_score_adj = p->oom_score_adj; /* inherited, as Linux's signal_struct */
 	c->main.altstack = me->altstack; /* a child keeps its parent's alternate stack, as on Linux */
 	c->autoreap = true;
 	t = kthread_create(fork_child_thread, c, "%s", c->name);

@@ -15,12 +15,14 @@
  */
 #include <pagoda/arch.h>
 #include <pagoda/mm.h>
+#include <pagoda/oom.h>
 #include <pagoda/preempt.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
 #include <pagoda/sched.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
+#include "syscalls.h"
 
 struct process *process_create(const char *name)
 {

@@ -63,6 +63,7 @@ static long sys_brk(const unsigned long *args)
 #define MAP_PRIVATE 0x02
 #define MAP_FIXED 0x10
 #define MAP_ANONYMOUS 0x20
+#define MAP_NORESERVE 0x4000
 #define LINUX_PROT_WRITE 2
 #define LINUX_PROT_EXEC 4
 
@@ -97,7 +98,8 @@ static long sys_mmap(const unsigned long *args)
 		if (!addr)
 			return -ENOMEM;
 	}
-	err = process_map_anon(p, addr, len, kprot);
+	err = process_map_anon_flags(p, addr, len, kprot,
+				     flags & MAP_NORESERVE ? VM_NORESERVE : 0);
 	return err ? err : (long)addr;
 }
 
@@ -272,6 +274,7 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_sched_setaffinity] = sys_sched_setaffinity,
 	[__NR_rseq] = sys_rseq,
 	[__NR_sysinfo] = sys_sysinfo,
+	[__NR_getrusage] = sys_getrusage,
 	[__NR_faccessat] = sys_faccessat,
 	[__NR_faccessat2] = sys_faccessat2,
 #ifdef __x86_64__

@@ -67,6 +67,11 @@ long sys_sched_getaffinity(const unsigned long *args);
 long sys_sched_setaffinity(const unsigned long *args);
 long sys_rseq(const unsigned long *args);
 long sys_sysinfo(const unsigned long *args);
+/* kernel/rusage.c */
+long sys_getrusage(const unsigned long *args);
+void acct_process_exit(struct process *p);
+void acct_collect_child(struct process *p, struct process *c);
+int put_child_rusage(u64 uaddr, struct process *c);
 /* kernel/file.c: x86-64's older file calls. */
 #ifdef __x86_64__
 long sys_open(const unsigned long *args);
@@ -93,9 +98,6 @@ size_t pipe_peek(struct file *f, void *buf, size_t max);
 int pipe_fill(struct file *f, const void *buf, size_t n);
 /* The console's description, with a reference for the caller. */
 struct file *file_console(void);
-/* kernel/signal.c: sig to p from the kernel itself (a timer), any context. */
-struct process;
-void signal_send_kernel(struct process *p, int sig);
 /* kernel/signal.c: a write to a pipe nobody reads (SIGPIPE, unless ignored). */
 void signal_pipe_broken(void);
 /* A NUL-terminated string from user memory, at most len bytes with its NUL. */

@@ -36,6 +36,8 @@
  */
 #include <pagoda/arch.h>
 #include <pagoda/mm.h>
+#include <pagoda/mman.h>
+#include <pagoda/oom.h>
 #include <pagoda/pgtable.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
@@ -61,6 +63,18 @@ phys_addr_t zero_page_pa(void)
 bool is_zero_pa(phys_addr_t pa)
 {
 	return pa && pa == READ_ONCE(zero_pa);
+}
+
+/* p maps one page of its own more (n = 1) or fewer (n = -1); the zero page is nobody's. */
+static void add_mm_rss(struct process *p, phys_addr_t pa, long n)
+{
+	unsigned long rss;
+
+	if (is_zero_pa(pa))
+		return;
+	rss = __atomic_add_fetch(&p->mm.rss, n, __ATOMIC_RELAXED);
+	if (rss > READ_ONCE(p->mm.hiwater_rss))
+		WRITE_ONCE(p->mm.hiwater_rss, rss);
 }
 
 static struct page *pa_page(phys_addr_t pa)
@@ -150,8 +164,9 @@ u64 *user_pte(struct process *p, u64 va, u64 *skip)
 
 /*
  * Grow the stack area v down to hold addr, as Linux's expand_downwards():
- * refused past RLIMIT_STACK, or when the new bottom comes within
- * STACK_GUARD_GAP of the area below.
+ * refused past RLIMIT_STACK, when the new bottom comes within
+ * STACK_GUARD_GAP of the area below, or when the overcommit policy will
+ * not promise the new pages.
  */
 static bool expand_stack(struct process *p, struct vm_area *v, u64 addr)
 {
@@ -162,7 +177,11 @@ static bool expand_stack(struct process *p, struct vm_area *v, u64 addr)
 		return false;
 	if (prev && (start < prev->end || start - prev->end < STACK_GUARD_GAP))
 		return false;
+	/* The new pages are promised like the rest of the stack (mm/util.c). */
+	if ((v->flags & VM_ACCOUNT) && vm_enough_memory(p, (v->start - start) >> PAGE_SHIFT))
+		return false;
 	/* The tree's order holds: the area still starts above prev. */
+	WRITE_ONCE(p->mm.total_vm, p->mm.total_vm + ((v->start - start) >> PAGE_SHIFT));
 	WRITE_ONCE(v->start, start);
 	return true;
 }
@@ -187,6 +206,8 @@ static int fault_in(struct process *p, struct vm_area *v, u64 va, bool write)
 		err = arch_map_range(&p->mm, va, pa, PAGE_SIZE, page_pte_prot(v, pa));
 		if (err)
 			free_anon_page(pg);
+		else
+			add_mm_rss(p, pa, 1);
 	}
 	return err == -EEXIST ? 0 : err; /* mapped meanwhile: the caller looks again */
 }
@@ -218,6 +239,8 @@ static int wp_page(struct process *p, struct vm_area *v, u64 va, phys_addr_t old
 		arch_map_range(&p->mm, va, old, PAGE_SIZE, page_pte_prot(v, old));
 		return err;
 	}
+	add_mm_rss(p, page_to_phys(pg), 1);
+	add_mm_rss(p, old, -1);
 	page_unmapped(old);
 	return 0;
 }
@@ -298,8 +321,10 @@ void zap_page_range(struct process *p, u64 start, u64 end, bool ours)
 		}
 		pa = pte_addr(READ_ONCE(*e));
 		arch_unmap_range(&p->mm, a, PAGE_SIZE);
-		if (ours)
+		if (ours) {
+			add_mm_rss(p, pa, -1);
 			page_unmapped(pa);
+		}
 		a += PAGE_SIZE;
 	}
 }
@@ -349,6 +374,7 @@ int copy_page_range(struct process *c, struct process *p, const struct vm_area *
 			page_unmapped(pa);
 			return err;
 		}
+		add_mm_rss(c, pa, 1);
 		err = arch_protect_range(&p->mm, a, PAGE_SIZE, page_pte_prot(v, pa));
 		if (err)
 			return err; /* not on a mapped page; the child's teardown gives it back */
@@ -368,17 +394,24 @@ int user_page_fault(u64 addr, unsigned int flags, bool from_user, int *code)
 	down_read(&p->mmap_lock);
 	err = handle_mm_fault(p, addr, flags, code);
 	up_read(&p->mmap_lock);
-	if (!err)
+	if (!err) {
+		/* getrusage's ru_minflt: every fault served is minor here (threads count at once) */
+		__atomic_fetch_add(&p->acct.min_flt, 1, __ATOMIC_RELAXED);
 		return FAULT_DONE;
+	}
 	if (err == -ENOMEM) {
 		/*
-		 * No page for it: this process is the one to go (Pagoda's
-		 * stand-in for the OOM killer). From a copy inside a system
-		 * call it must first let go of what the call holds: the copy
-		 * fails and the kill takes it on the way out.
+		 * No page for it: the OOM killer (mm/oom_kill.c) makes another
+		 * process give memory back, and the access is tried again. When
+		 * it cannot, or chose this one, the process goes. From a copy
+		 * inside a system call it must first let go of what the call
+		 * holds: the copy fails and the kill takes it on the way out.
 		 */
-		pr_err("Out of memory: Killed process %d (%s) for a page at %llx\n", p->pid,
-		       p->name, (unsigned long long)addr);
+		if (pagefault_out_of_memory(p))
+			return FAULT_DONE;
+		if (!READ_ONCE(p->oom_victim))
+			pr_err("Out of memory: Killed process %d (%s) for a page at %llx (nothing else to kill)\n",
+			       p->pid, p->name, (unsigned long long)addr);
 		if (from_user)
 			process_exit_signal(SIGKILL);
 		WRITE_ONCE(p->pending_kill, SIGKILL);

@@ -19,21 +19,30 @@
  */
 #include <pagoda/arch.h>
 #include <pagoda/mm.h>
+#include <pagoda/mman.h>
 #include <pagoda/pgtable.h>
 #include <pagoda/process.h>
 #include <pagoda/rbtree.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
 
-/*
- * Linux's heuristic overcommit (vm.overcommit_memory=0): a single request
- * for more than all the memory there is (no swap here) is refused at once,
- * before a page is touched. Smaller ones are tried page by page and give
- * everything back if the memory runs out on the way.
- */
-bool vm_enough_memory(u64 bytes)
+static unsigned long vma_pages(const struct vm_area *v)
 {
-	return bytes / PAGE_SIZE <= totalram_pages();
+	return (v->end - v->start) >> PAGE_SHIFT;
+}
+
+/* The process's size grows or shrinks by pages (total_vm: mapped, touched or not). */
+static void vm_stat_account(struct process *p, long pages)
+{
+	WRITE_ONCE(p->mm.total_vm, p->mm.total_vm + pages);
+}
+
+/* v leaves the process: its size and its promise (mm/util.c) go with it. */
+static void vma_unaccount(struct process *p, const struct vm_area *v)
+{
+	vm_stat_account(p, -(long)vma_pages(v));
+	if (v->flags & VM_ACCOUNT)
+		vm_unacct_memory(vma_pages(v));
 }
 
 struct vm_area *find_vma(struct process *p, u64 addr)
@@ -213,10 +222,12 @@ int process_map_kernel_pages(struct process *p, u64 va, const phys_addr_t *pas,
 	*vma = (struct vm_area){ .start = va, .end = va + n * PAGE_SIZE, .prot = flags,
 				 .name = name };
 	vma_link(p, vma);
+	vm_stat_account(p, n);
 	return 0;
 }
 
-int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot)
+int process_map_anon_flags(struct process *p, u64 va, u64 size, unsigned int prot,
+			   unsigned int vm_flags)
 {
 	struct vm_area *vma;
 
@@ -224,25 +235,49 @@ int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot)
 		return -EINVAL;
 	if (!range_free(p, va, va + size))
 		return va + size > TASK_SIZE || va + size < va ? -EINVAL : -EEXIST;
-	if (!vm_enough_memory(size))
+	/* An area grown by mremap passes its own flags: promised if it was. */
+	if (sysctl_overcommit_memory == OVERCOMMIT_NEVER)
+		vm_flags &= ~VM_NORESERVE; /* mode 2 promises everything, as Linux */
+	if ((prot & PROT_WRITE) && !(prot & PROT_NOACCESS) && !(vm_flags & VM_NORESERVE))
+		vm_flags |= VM_ACCOUNT;
+	vm_flags &= VM_ACCOUNT | VM_NORESERVE;
+	if ((vm_flags & VM_ACCOUNT) && vm_enough_memory(p, size >> PAGE_SHIFT))
 		return -ENOMEM;
 	vma = kzalloc(sizeof(*vma), GFP_KERNEL);
-	if (!vma)
+	if (!vma) {
+		if (vm_flags & VM_ACCOUNT)
+			vm_unacct_memory(size >> PAGE_SHIFT);
 		return -ENOMEM;
+	}
 	/* No page yet: each comes on its first touch (mm/memory.c). */
-	*vma = (struct vm_area){ .start = va, .end = va + size, .prot = area_prot(prot) };
+	*vma = (struct vm_area){ .start = va, .end = va + size, .prot = area_prot(prot),
+				 .flags = vm_flags };
 	vma_link(p, vma);
+	vm_stat_account(p, size >> PAGE_SHIFT);
 	vma_merge_around(p, vma);
 	return 0;
 }
 
+int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot)
+{
+	return process_map_anon_flags(p, va, size, prot, 0);
+}
+
+/* fork (the parent is current): the child's copy is promised again, as Linux's dup_mmap. */
 int dup_vma(struct process *c, const struct vm_area *v)
 {
-	struct vm_area *copy = kmalloc(sizeof(*copy), GFP_KERNEL);
+	struct vm_area *copy;
 
-	if (!copy)
+	if ((v->flags & VM_ACCOUNT) && vm_enough_memory(current_process(), vma_pages(v)))
 		return -ENOMEM;
+	copy = kmalloc(sizeof(*copy), GFP_KERNEL);
+	if (!copy) {
+		if (v->flags & VM_ACCOUNT)
+			vm_unacct_memory(vma_pages(v));
+		return -ENOMEM;
+	}
 	*copy = *v;
+	vm_stat_account(c, vma_pages(v));
 	vma_link(c, copy);
 	return 0;
 }
@@ -272,6 +307,7 @@ int process_unmap(struct process *p, u64 start, u64 end)
 
 		zap_page_range(p, v->start, v->end, !v->name);
 		vma_unlink(p, v);
+		vma_unaccount(p, v);
 		kfree(v);
 		v = next;
 	}
@@ -305,6 +341,21 @@ int process_protect(struct process *p, u64 start, u64 end, unsigned int prot)
 			break;
 		}
 		to = MIN(end, v->end);
+		/*
+		 * Made writable for the first time: promised now, as Linux's
+		 * mprotect_fixup(); refused, this area keeps its old protection.
+		 */
+		if ((flags & PROT_WRITE) && !(flags & PROT_NOACCESS) &&
+		    !(v->flags & (VM_ACCOUNT | VM_NORESERVE))) {
+			err = split_at(p, at);
+			if (!err)
+				err = split_at(p, to);
+			if (!err)
+				err = vm_enough_memory(p, (to - at) >> PAGE_SHIFT);
+			if (err)
+				break;
+			find_vma(p, at)->flags |= VM_ACCOUNT;
+		}
 		err = split_at(p, at);
 		if (!err)
 			err = split_at(p, to);
@@ -395,7 +446,8 @@ long process_mremap(struct process *p, u64 old, u64 old_len, u64 new_len, bool m
 		return (long)old;
 	}
 	if (!fixed && range_free(p, old + old_len, old + new_len) && !v->name) {
-		err = process_map_anon(p, old + old_len, new_len - old_len, v->prot);
+		err = process_map_anon_flags(p, old + old_len, new_len - old_len, v->prot,
+					     v->flags);
 		return err ? err : (long)old;
 	}
 	if (!may_move)
@@ -428,7 +480,8 @@ long process_mremap(struct process *p, u64 old, u64 old_len, u64 new_len, bool m
 	}
 	v = find_vma(p, dest);
 	if (new_len > old_len)
-		err = process_map_anon(p, dest + old_len, new_len - old_len, v->prot);
+		err = process_map_anon_flags(p, dest + old_len, new_len - old_len, v->prot,
+					     v->flags);
 	return err ? err : (long)dest;
 }
 
@@ -465,6 +518,7 @@ void process_free_areas(struct process *p)
 
 		zap_page_range(p, v->start, v->end, !v->name);
 		vma_unlink(p, v);
+		vma_unaccount(p, v);
 		kfree(v);
 	}
 }

@@ -48,6 +48,8 @@ u64 *pt_walk(struct mm_struct *mm, u64 va, int stop, bool alloc, int *levelp)
 			if (seen != old) {
 				pt_free_table(pa);
 				want = seen;
+			} else if (mm != &init_mm) {
+				__atomic_add_fetch(&mm->pgtables, 1, __ATOMIC_RELAXED);
 			}
 			old = want;
 		}
@@ -221,6 +223,8 @@ int arch_mm_init(struct mm_struct *mm)
 		return -ENOMEM;
 	mm->pgd = pt_table_va(pa);
 	mm->cpu_mask = 0;
+	mm->rss = mm->hiwater_rss = 0;
+	mm->pgtables = 1;
 	pt_share_kernel_half(mm);
 	return 0;
 }

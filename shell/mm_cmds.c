@@ -9,6 +9,7 @@
  */
 #include <pagoda/memblock.h>
 #include <pagoda/mm.h>
+#include <pagoda/mman.h>
 #include <pagoda/printk.h>
 #include <pagoda/shell.h>
 #include <pagoda/slab.h>
@@ -39,6 +40,10 @@ static int cmd_meminfo(int argc, char **argv)
 		KB(__atomic_load_n(&nr_anon_pages, __ATOMIC_RELAXED)));
 	kprintf("PageTables:   %10lu kB\n",
 		KB(__atomic_load_n(&nr_pagetable_pages, __ATOMIC_RELAXED)));
+	kprintf("CommitLimit:  %10lu kB   (vm.overcommit_memory=2 keeps Committed_AS below it)\n",
+		KB(vm_commit_limit()));
+	kprintf("Committed_AS: %10lu kB   (promised to writable private mappings)\n",
+		KB(vm_memory_committed()));
 	if (READ_ONCE(pgdat->deferred_pending)) {
 		/*
 		 * Linux finishes deferred struct-page init before init runs; here

@@ -13,6 +13,7 @@ Standard library only.
 import argparse
 import os
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from levels import BUILDS, LEVELS, UNITS  # noqa: E402
@@ -79,6 +80,16 @@ def print_units():
             print("  %-30s %s" % (u.name + ("[:SUITE]" if u.suites else ""), u.doc))
 
 
+def print_slowest(took, n=8):
+    """make test has a time budget (tests/README.md): show where it goes."""
+    if len(took) < 2:
+        return
+    total = sum(t for t, _ in took)
+    top = sorted(took, reverse=True)[:n]
+    print("slowest units (of %.0f s): %s" % (
+        total, ", ".join("%s %.0f s" % (name, t) for t, name in top)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--only", default="", help="which units to run (--only help)")
@@ -101,13 +112,18 @@ def main():
         tally = Tally(results)
         ctx = Context(tally, os.path.abspath(a.pi4_dtb), a.accel)
         level = None
+        took = []
         for u, suites in todo:
             if u.level != level:
                 level = u.level
                 print({"host": "host tests", "kernel": "kernel suites",
                        "system": "system tests"}[level])
             ctx.suites = suites
+            t0 = time.monotonic()
             u.fn(ctx)
+            took.append((time.monotonic() - t0, u.name))
+            results.write("unit", {"name": u.name, "seconds": round(took[-1][0], 1)})
+    print_slowest(took)
     print("%d passed, %d failed" % (len(tally.passed), len(tally.failed)))
     return 1 if tally.failed else 0
 

@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pagoda import accel as accel_mod, paths, qemu  # noqa: E402
+from pagoda import accel as accel_mod, linuxpeer, paths, qemu  # noqa: E402
 from pagoda.boot import Boot  # noqa: E402
 from pagoda.results import JsonLines  # noqa: E402
 
@@ -383,6 +383,114 @@ def vdso_table(results):
     print("  (under TCG these are emulation times: compare the ratios, within one run)")
 
 
+def mm_beside_linux(target, accel, mem):
+    """bench mm on Pagoda (one boot, five runs of user/mmbench) and the same
+    file on Debian's Linux in the same QEMU (pagoda.linuxpeer); prints the
+    table and returns the BENCH records (one per kernel and case)."""
+    arch = "x86_64" if target == "x86_64" else "arm64"
+    cmd = target_cmd(target, accel, mem, "bench=mm panic=-1", None)
+    b = Boot(cmd, os.path.join(OUT, "mm-%s-%s.log" % (target, accel)), 1800).run()
+    pagoda_runs, failures = linuxpeer.parse_mm(b.text)
+    if not pagoda_runs:
+        print("bench: mm on %s printed no runs (log %s)" % (target, paths.rel(b.log)))
+    linux_runs, version = [], "-"
+    try:
+        exe = os.path.join(paths.BUILD, "x86_64-pc" if arch == "x86_64" else "arm64-virt",
+                           "user", "mmbench")
+        linux_runs, lf = linuxpeer.mm(arch, exe, log_dir=OUT)
+        failures += ["Linux: " + f for f in lf]
+        version = linuxpeer.kernel_version(arch)
+    except linuxpeer.PeerError as e:
+        print("bench: no Linux beside Pagoda: %s" % e)
+    for f in failures:
+        print("  " + f)
+    print("")
+    print("\n".join(linuxpeer.mm_table(
+        "mm on %s under %s: the same static user/mmbench on Pagoda and on Debian's "
+        "Linux (%s%s), same QEMU line, 2 CPUs, %s" % (
+            target, accel.upper(), version,
+            "; " + os.environ["LINUXPEER_CMDLINE"] if os.environ.get("LINUXPEER_CMDLINE")
+            else "", mem),
+        pagoda_runs, linux_runs)))
+    if arch == "arm64" and "kpti" not in os.environ.get("LINUXPEER_CMDLINE", ""):
+        print("  (Linux on virt: QEMU's KASLR seed turns page-table isolation on, and each "
+              "switch flushes TCG's TLB; LINUXPEER_CMDLINE=kpti=0 measures it without)")
+    recs = []
+    for case, unit, p, lx, ratio in linuxpeer.mm_rows(pagoda_runs, linux_runs):
+        for kernel, ms in (("pagoda", p), ("linux", lx)):
+            if ms:
+                recs.append({"bench": "mm", "case": case, "kernel": kernel, "unit": unit,
+                             "median": ms[0], "spread": round(ms[1], 3),
+                             "runs": len(pagoda_runs if kernel == "pagoda" else linux_runs),
+                             "linux": version, "target": target, "qemu_accel": accel,
+                             "mem": mem})
+    return recs
+
+
+def dmsnap_pagoda_virtio(locking, plan, runtime):
+    """Issue 32's job on Pagoda: the lines Linux runs (linuxpeer.dmsnap_lines),
+    typed at the shell of one x86-64 boot with dm_snapshot.locking set, on
+    fresh images; {jobs: [IOPS per run]}, or None."""
+    disks = linuxpeer.dmsnap_images(OUT, len(plan))
+    cmd = target_cmd("x86_64", "tcg", "1G", "dm_snapshot.locking=%s panic=-1" % locking,
+                     None, disks)
+    script = [(r"pagoda> ", line + "\r") for line in
+              linuxpeer.dmsnap_lines(plan, runtime) + ["poweroff"]]
+    b = Boot(cmd, os.path.join(OUT, "dmsnap-virtio-%s.log" % locking),
+             120 + 3 * runtime * len(plan), script=script).run()
+    try:
+        return linuxpeer.dmsnap_iops(b.text, plan)
+    except linuxpeer.PeerError as e:
+        print("bench: dmsnap on virtio under Pagoda's %s: %s (log %s)" % (
+            locking, e, paths.rel(b.log)))
+        return None
+
+
+def dmsnap_beside_linux(runtime=4, runs=5):
+    """Issue 32's table: Linux's IOPS beside Pagoda's mutex and fine on the
+    same images and job lines (x86-64, TCG); the BENCH records."""
+    plan = linuxpeer.dmsnap_plan(runs=runs)
+    got, version = {}, linuxpeer.kernel_version("x86_64")
+    for locking in ("mutex", "fine"):
+        print("bench: dmsnap on virtio-blk images, Pagoda %s" % locking)
+        got["Pagoda " + locking] = dmsnap_pagoda_virtio(locking, plan, runtime)
+    print("bench: dmsnap on virtio-blk images, Linux")
+    try:
+        got["Linux"] = linuxpeer.dmsnap("x86_64", plan, runtime, log_dir=OUT)
+        version = linuxpeer.kernel_version("x86_64")
+    except linuxpeer.PeerError as e:
+        print("bench: no Linux beside Pagoda: %s" % e)
+        got["Linux"] = None
+    print("\ndm-snapshot beside Linux (%s) on x86_64 q35 under TCG, 2 CPUs, 1 GiB: 4 KiB "
+          "random writes to snapshot-origin, libaio depth 8, snapshot P 8, 64 MiB images, "
+          "%d s per run; IOPS, median of %d (spread max/min)" % (version, runtime, runs))
+    jobs = sorted({j for j, _r in plan})
+    print("  %-22s" % "kernel" + "".join("%24s" % ("%d job%s" % (j, "" if j == 1 else "s"))
+                                          for j in jobs))
+    recs = []
+    for name, per in got.items():
+        line = "  %-22s" % name
+        for j in jobs:
+            if not per or j not in per:
+                line += "%24s" % "-"
+                continue
+            med, spread = linuxpeer.median_spread(per[j])
+            line += "%24s" % ("%.0f (x%.2f)" % (med, spread))
+            recs.append({"bench": "dmsnap-linux", "kernel": name, "jobs": j, "iops": med,
+                         "spread": round(spread, 3), "runs": per[j], "linux": version,
+                         "target": "x86_64", "qemu_accel": "tcg", "runtime_s": runtime})
+        print(line)
+    lx = got.get("Linux") or {}
+    for name in ("Pagoda mutex", "Pagoda fine"):
+        if got.get(name) and lx:
+            print("  %s/Linux: %s" % (name, ", ".join(
+                "%d job%s %.2f" % (j, "" if j == 1 else "s",
+                                  linuxpeer.median_spread(got[name][j])[0] /
+                                  linuxpeer.median_spread(lx[j])[0])
+                for j in jobs if j in got[name] and j in lx)))
+    return recs
+
+
 def cr_table(column, boots):
     """bench cr: the checkpoint/restore seed's table, legacy against kdat in one boot."""
     print("\ncheckpoint/restore on %s: mean +- deviation in ms over the iterations; "
@@ -454,7 +562,7 @@ class Progress:
     # Seconds per section under TCG on a 2-core machine (one full run here).
     FIRST_GUESS = {"boot": 120, "sched": 60, "pagealloc-host": 60, "pagealloc": 240,
                    "block": 120, "swiotlb": 150, "vdso": 40, "cr": 60, "hibernate": 150,
-                   "dmsnap": 90}
+                   "dmsnap": 90, "mm": 150, "dmsnap-linux": 240}
 
     def __init__(self, wanted):
         self.file = os.path.join(OUT, "durations.json")
@@ -510,6 +618,10 @@ def main():
                     help="print the JSON lines too, not only into the results file")
     ap.add_argument("--x86-only", action="store_true")
     a = ap.parse_args()
+    known = sorted(set(Progress.FIRST_GUESS) - {"pagealloc-host"} |
+                   {"all", "locks", "wakeup", "host"})
+    if a.bench not in known:
+        ap.error("no bench section %r (BENCH=): one of %s" % (a.bench, ", ".join(known)))
     os.makedirs(OUT, exist_ok=True)
     if a.accel == "auto":
         # KVM beside TCG, unless KVM is far slower than emulation here
@@ -627,6 +739,18 @@ def main():
                                                       a.pi4_dtb)))
         vdso_table(vd)
         results += vd
+    # What a process's life costs, beside Debian's Linux on the same QEMU
+    # (bench mm; tools/linuxpeer.py boots Linux). TCG only: the peer is
+    # measured under emulation, as Pagoda is.
+    progress.section("mm")
+    if a.bench in ("all", "mm"):
+        mmr = []
+        for target, accel in columns:
+            if target == "arm64-pi4" or accel != "tcg":
+                continue
+            print("bench: mm on %s under %s, then Linux beside it" % (target, accel.upper()))
+            mmr.append(mm_beside_linux(target, accel, a.mem))
+        results.append(("mm", mmr))
     # Checkpoint/restore, the vDSO seed's table: legacy against kdat in one
     # boot, a busy loop and a 10-process tree (bench cr).
     progress.section("cr")
@@ -683,6 +807,10 @@ def main():
             dmsnap_table("%s under %s" % (target, accel.upper()), boots)
             dm.append(("%s %s" % (target, accel), boots))
         results += dm
+    # The same fio job on the same images under Linux and Pagoda (issue 32).
+    progress.section("dmsnap-linux")
+    if a.bench in ("all", "dmsnap-linux") and "tcg" in accels:
+        results.append(("dmsnap-linux", [dmsnap_beside_linux()]))
     progress.done()
     with JsonLines(path, "bench") as out:
         for _, boots in results:

@@ -37,8 +37,8 @@ declare -A PKG_OF=(
 	[musl-gcc]=musl-tools # user/libc: an unmodified program against musl
 	[gnuplot]=gnuplot-nox # make experiment: the allocator-policy plot
 	[cpio]=cpio # the initramfs read from GNU cpio's own archives (make test)
-	[fio]=fio # the shell's fio output checked against fio's own (make test)
-	[dmsetup]=dmsetup # the shell's dmsetup options checked against dmsetup's own usage
+	[fio]=fio # the shell's fio output checked against fio's own (make test); the Linux peer runs it
+	[dmsetup]=dmsetup # the shell's dmsetup options checked against dmsetup's own usage; and the peer's
 	# make selftests: the arm64 selftests run on the host too, under QEMU's user mode
 	[qemu-aarch64]=qemu-user
 )

@@ -19,7 +19,7 @@ $(B)/user/%-pie: user/%.c $(USER_DEPS) | $(DEPS_STAMP)
 	@echo "  USERCC  $@"
 	@$(KCC) $(USER_CFLAGS) -fPIE -static-pie -o $@ $< $(USER_LIB)
 
-USER_PROGS := hello hello-pie fstest vdsotest vdsobench forktest sigtest crloop crtree memhostile areas faults
+USER_PROGS := hello hello-pie fstest vdsotest vdsobench forktest sigtest crloop crtree memhostile areas faults oomtest
 
 # The same C program against two real libcs, unmodified: Debian's musl-gcc
 # and glibc's gcc -static (x86-64: Debian packages musl for the host only).
@@ -65,6 +65,13 @@ $(B)/user/threads-glibc: user/libc/threads.c user/user.mk | $(DEPS_STAMP)
 	@echo "  GLIBCC  $@"
 	@$(CALLTEST_GLIBC_CC) -static -O2 -pthread -o $@ $<
 USER_PROGS += threads-glibc
+# mmbench: `bench mm`; the same file boots on Debian's Linux beside it
+# (tools/linuxpeer.py), so it is built against glibc, static.
+$(B)/user/mmbench: user/mmbench.c user/user.mk | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  GLIBCC  $@"
+	@$(CALLTEST_GLIBC_CC) -static -O2 -Wall -o $@ $<
+USER_PROGS += mmbench
 # Fixtures for exec's refusals: a text file, and a program cut short; a
 # symbolic link for fstest.
 INITRAMFS_FILES := $(foreach p,$(USER_PROGS),bin/$(p)=$(B)/user/$(p)) \

@@ -258,6 +258,14 @@ void arch_stack_walk(void (*fn)(u64 pc, void *arg), void *arg);
 struct mm_struct {
 	u64 *pgd;               /* the root table, as the kernel reaches it */
 	unsigned long cpu_mask; /* CPUs where this user half is loaded */
+	/*
+	 * A user address space's size, as Linux's mm counters: pages of its
+	 * own mapped (the zero page not counted; a page fork shares counts in
+	 * each), the most it ever had, and its page-table pages. The OOM
+	 * killer ranks by them; getrusage's ru_maxrss is hiwater_rss.
+	 * total_vm: pages in all its areas, touched or not.
+	 */
+	unsigned long rss, hiwater_rss, pgtables, total_vm;
 };
 extern struct mm_struct init_mm;
 

@@ -39,6 +39,8 @@ struct ramfs_file;
 
 /* An area's flags (Linux's vm_flags bit of the same meaning). */
 #define VM_GROWSDOWN 0x100u /* the stack: a fault just below grows it down */
+#define VM_ACCOUNT 0x200u   /* its pages are promised: counted in Committed_AS (mm/util.c) */
+#define VM_NORESERVE 0x400u /* MAP_NORESERVE: never promised, even once made writable */
 
 /* Linux's defaults: RLIMIT_STACK (_STK_LIM) and stack_guard_gap (256 pages). */
 #define STACK_RLIMIT (8 * SZ_1M)
@@ -47,7 +49,7 @@ struct ramfs_file;
 struct vm_area {
 	u64 start, end;
 	unsigned int prot; /* PROT_* including PROT_USER, or PROT_NOACCESS */
-	unsigned int flags; /* VM_GROWSDOWN */
+	unsigned int flags; /* VM_GROWSDOWN, VM_ACCOUNT, VM_NORESERVE */
 	const char *name;  /* "[vdso]", "[vvar]": kernel pages, never freed; NULL: anonymous */
 	struct vm_area *next;
 	struct rb_node rb;
@@ -189,12 +191,24 @@ struct process {
 	u64 cr_restart_nr, cr_restart_arg0;
 	struct pt_regs *cr_regs;
 	wait_queue_head_t cr_wait;
+	/*
+	 * Usage (kernel/rusage.c): its own (run time kept at exit), and its
+	 * collected children's summed (maxrss: the largest, in pages).
+	 */
+	struct process_acct {
+		u64 sum_exec_ns, utime_ticks, stime_ticks, min_flt, maxrss;
+	} acct, cacct;
+	/* The OOM killer (mm/oom_kill.c): its bias for this process, and whether it chose it. */
+	int oom_score_adj;
+	bool oom_victim;
 };
 
 /* Every process that has started and not been collected, under process_lock. */
 extern struct list_head process_list;
 /* End the caller now if another process has killed it (at system call boundaries). */
 void signal_check_pending(void);
+/* kernel/signal.c: sig to p from the kernel itself (a timer, the OOM killer), any context. */
+void signal_send_kernel(struct process *p, int sig);
 /*
  * On the way back to user mode (after a system call, an interrupt): end
  * the process if it was killed, else run the first unblocked pending
@@ -306,10 +320,14 @@ int copy_page_range(struct process *c, struct process *p, const struct vm_area *
 
 /* Unmap and free every area and its pages (the page tables stay). */
 void process_free_areas(struct process *p);
-/* May a process ask for bytes more of memory (Linux's overcommit heuristic)? */
-bool vm_enough_memory(u64 bytes);
-/* Map [va, va + size) of zeroed pages with prot | PROT_USER: 0 or -errno. */
+/*
+ * Map [va, va + size) of zeroed pages with prot | PROT_USER: 0 or -errno.
+ * A writable area is promised its pages (VM_ACCOUNT, mm/util.c) unless
+ * vm_flags holds VM_NORESERVE; -ENOMEM when the policy refuses.
+ */
 int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot);
+int process_map_anon_flags(struct process *p, u64 va, u64 size, unsigned int prot,
+			   unsigned int vm_flags);
 /*
  * Map n pages the kernel owns (pas[i] each) at va, read-only plus prot,
  * as an area called name; unmapping it never frees them: 0 or -errno.

@@ -33,6 +33,8 @@ typedef u64 phys_addr_t;
 #define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
 #define U64_MAX (~0ULL)
 #define U32_MAX (~0U)
+#define LONG_MAX ((long)(~0UL >> 1))
+#define LONG_MIN (-LONG_MAX - 1)
 #define SZ_1K 0x400ULL
 #define SZ_1M 0x100000ULL
 #define SZ_2M 0x200000ULL

@@ -23,13 +23,26 @@ static void futex_init(void)
 		mutex_init(&futex_queues[i].lock);
 		INIT_LIST_HEAD(&futex_queues[i].chain);
 	}
-	WRITE_ONCE(futex_ready, true);
+	smp_store_release(&futex_ready, true);
 }
 
 struct futex_hash_bucket *futex_hash(const struct futex_key *key)
 {
 	/* The word's address and its process, mixed by a multiplicative hash. */
 	u64 h = (key->uaddr >> 2) ^ ((u64)(uintptr_t)key->proc >> 4);
+
+	/*
+	 * Set up on first use (every path comes here first), so no boot
+	 * order matters: the first futex call may be a thread's exit.
+	 */
+	if (!smp_load_acquire(&futex_ready)) {
+		static DEFINE_SPINLOCK(init_lock);
+
+		spin_lock(&init_lock);
+		if (!futex_ready)
+			futex_init();
+		spin_unlock(&init_lock);
+	}
 
 	h *= 0x9e3779b97f4a7c15ULL;
 	return &futex_queues[h >> (64 - FUTEX_HASH_BITS)];
@@ -39,15 +52,6 @@ int get_futex_key(u64 uaddr, bool shared, struct futex_key *key)
 {
 	struct process *p = current_process();
 
-	/* First use: set up here, so no initcall order matters (a process must exist first). */
-	if (!READ_ONCE(futex_ready)) {
-		static DEFINE_SPINLOCK(init_lock);
-
-		spin_lock(&init_lock);
-		if (!futex_ready)
-			futex_init();
-		spin_unlock(&init_lock);
-	}
 	if (!p)
 		return -EFAULT;
 	if (uaddr & 3)

@@ -78,6 +78,11 @@ void itimer_tick(bool user)
 
 	if (!p)
 		return; /* a kernel thread, or a process on its way out */
+	/* getrusage's split of run time into user and system (kernel/rusage.c). */
+	if (user)
+		p->acct.utime_ticks++;
+	else
+		p->acct.stime_ticks++;
 	spin_lock(&p->itimer_lock);
 	for (int i = 0; i < 2; i++) {
 		u64 *v = &p->it_cpu_value[i];

@@ -11,6 +11,12 @@ The same boot runs user/libc/threads.c (pthreads over clone, futex and the
 robust list; musl and glibc on x86-64, glibc on arm64) and compares its
 lines with the host's run of the same binary.
 
+user/oomtest (in the same boot) runs a hog that holds 70% of free memory
+and then touches 50% more itself: the OOM killer must choose the hog, the
+larger, and the toucher must finish. `oomtest commit` asks for promises
+under the default overcommit mode; its answers must be the host's (the
+host runs mode 0; tests/levels/procmem.py checks that first).
+
 The same boot is the leak check: the program runs the machine out of memory
 (`memhostile exhaust`: killed when a touch finds no page), once to warm the
 caches up, then again with the
@@ -26,6 +32,7 @@ from .common import paths, rel, unit
 
 HOST_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "memhostile")
 FAULTS_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "faults")
+OOM_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "oomtest")
 THREADS_BINS = {"musl": os.path.join(paths.BUILD, "x86_64-pc", "user", "threads-musl"),
                 "glibc": os.path.join(paths.BUILD, "x86_64-pc", "user", "threads-glibc")}
 # The libcs each arch's threads program is built with (arm64: glibc only).
@@ -39,20 +46,23 @@ def session(arch):
     return (["run /bin/memhostile exhaust", "run /bin/faults"] + threads +
             ["pagealloc drain", "meminfo", "slabinfo", "run /bin/memhostile exhaust",
              "run /bin/memhostile", "run /bin/faults"] + threads +
-            ["pagealloc drain", "meminfo", "slabinfo", "poweroff"])
+            ["run /bin/oomtest", "run /bin/oomtest commit",
+             "pagealloc drain", "meminfo", "slabinfo", "poweroff"])
 KLOG = re.compile(r"^\[ *\d+\.\d+\] ")
 
 
 def linux_answers(path=HOST_BIN):
     """The host's (Linux's) output of the same binary, stdout a pipe."""
-    r = subprocess.run([path], capture_output=True, text=True, timeout=60)
+    r = subprocess.run(path if isinstance(path, list) else [path], capture_output=True,
+                       text=True, timeout=60)
     return r.returncode, r.stdout.splitlines()
 
 
-def program_outputs(text, name):
-    """Each run's lines of /bin/NAME in the boot, kernel log lines left out."""
-    runs = re.findall(r"pagoda> run /bin/%s\n(.*?%s: done)\n" % (name, name.split("-")[0]),
-                      text, re.S)
+def program_outputs(text, name, args=""):
+    """Each run's lines of `/bin/NAME ARGS` in the boot, kernel log lines left out
+    (the last line is the program's "BASE: done", BASE its name before any "-LIBC")."""
+    runs = re.findall(r"pagoda> run /bin/%s%s\n(.*?%s: done)\n" %
+                      (name, re.escape(args), name.split("-")[0]), text, re.S)
     return [[l for l in run.split("\n") if not KLOG.match(l)] for run in runs]
 
 
@@ -90,7 +100,7 @@ def check_threads(ctx, arch, t, log, want_threads):
                         (len(runs), bad, rel(log)))
 
 
-def check_boot(ctx, arch, b, want, want_faults, want_threads):
+def check_boot(ctx, arch, b, want, want_faults, want_commit, want_threads):
     t = b.clean_text()
     check_threads(ctx, arch, t, b.log, want_threads)
     runs = program_outputs(t, "faults")
@@ -113,6 +123,21 @@ def check_boot(ctx, arch, b, want, want_faults, want_threads):
     why = "free+slab kB %s, caches %s (log %s)" % (
         [p[0] for p in pts], [p[1] for p in pts] if not ok else "", rel(b.log))
     ctx.tally.check("system:memhostile.%s.no-leak" % arch, ok, why)
+    # The OOM killer chose the hog (the larger), once, and the toucher finished.
+    oom = program_outputs(t, "oomtest") + program_outputs(t, "oomtest", " commit")
+    kills = re.findall(r"Out of memory: Killed process \d+ \(oomtest\) total-vm:\d+kB, "
+                       r"anon-rss:(\d+)kB", t)
+    ok = (len(oom) == 2 and "oom: toucher touched 50 percent of free memory" in oom[0] and
+          "oom: hog killed by SIGKILL" in oom[0] and len(kills) == 1)
+    ctx.tally.check("system:oom.%s.kills-the-larger" % arch, ok,
+                    "oomtest said %s; %d kill reports (log %s)" % (oom[:1], len(kills), rel(b.log)))
+    ctx.tally.check("system:overcommit.%s.mode0-like-linux" % arch,
+                    len(oom) == 2 and oom[1] == want_commit,
+                    "linux %s, pagoda %s (log %s)" % (want_commit, oom[1:], rel(b.log)))
+    committed = re.findall(r"Committed_AS: +(\d+) kB", t)
+    ctx.tally.check("system:overcommit.%s.promises-given-back" % arch,
+                    committed == ["0", "0"], "Committed_AS %s with no process (log %s)" %
+                    (committed, rel(b.log)))
     # No process left: no process pages, and the page tables back to the kernel's own.
     anon = re.findall(r"AnonPages: +(\d+) kB", t)
     tables = re.findall(r"PageTables: +(\d+) kB", t)
@@ -140,6 +165,13 @@ def memhostile(ctx):
     rc, want_faults = linux_answers(FAULTS_BIN)
     ctx.tally.check("system:faults.host-run", rc == 0 and want_faults[-1:] == ["faults: done"],
                     "the host's run of %s exited %d" % (rel(FAULTS_BIN), rc))
+    with open("/proc/sys/vm/overcommit_memory") as f:
+        mode = f.read().strip()
+    rc, want_commit = linux_answers([OOM_BIN, "commit"])
+    ctx.tally.check("system:overcommit.host-run",
+                    mode == "0" and rc == 0 and want_commit[-1:] == ["oomtest: done"],
+                    "the host's run of %s commit exited %d under vm.overcommit_memory=%s "
+                    "(the reference needs 0)" % (rel(OOM_BIN), rc, mode))
     want_threads = {}
     for libc, path in THREADS_BINS.items():
         rc, want_threads[libc] = linux_answers(path)
@@ -148,10 +180,10 @@ def memhostile(ctx):
                         "the host's run of %s exited %d" % (rel(path), rc))
     cmdline = 'shell.run="%s" panic=-1' % ";".join(session("x86_64"))
     b = ctx.boot(ctx.x86_cmd(cmdline=cmdline), "system-memhostile-x86_64", 180)
-    check_boot(ctx, "x86_64", b, want, want_faults, want_threads)
+    check_boot(ctx, "x86_64", b, want, want_faults, want_commit, want_threads)
     cmdline = 'shell.run="%s" panic=-1' % ";".join(session("arm64-virt"))
     b = ctx.boot(ctx.arm64_cmd("virt", cmdline), "system-memhostile-arm64-virt", 180)
-    check_boot(ctx, "arm64-virt", b, want, want_faults, want_threads)
+    check_boot(ctx, "arm64-virt", b, want, want_faults, want_commit, want_threads)
 
 
 AREAS_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "areas")

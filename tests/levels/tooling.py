@@ -143,3 +143,78 @@ def run_add(ctx):
     ctx.tally.check("system:run-add.mkcpio-help", r.returncode == 0 and "usage:" in r.stdout
                     and not os.path.exists(os.path.join(work, "--help")),
                     "mkcpio.py --help: %r" % (r.stdout + r.stderr))
+
+
+@unit("linuxpeer-pure-parts", "host")
+def linuxpeer_pure(ctx):
+    """the Linux peer's pure parts (tools/pagoda/linuxpeer.py): mmbench's output
+    read back as runs, a failed case kept apart, the cpio it builds read back
+    record for record (a device node included), modules ordered after their
+    dependencies, a missing or circular one refused, ldd's lines read"""
+    from pagoda import linuxpeer as lp
+    t = ctx.tally
+    log = ("mm: run 0\r\nmm: fork_exit_wait 820.2 us\r\nmm: pipe_bandwidth 174.8 MiB/s\r\n"
+           "mm: done\r\n[ 1.0] noise\nmm: fork_exit_wait 900.0 us\n"
+           "mm: page_fault failed: mmap 64 MiB: Cannot allocate memory\nmm: done\n"
+           "mm: fork_exit_wait 1.0 us\n")  # a run cut short: no "mm: done"
+    runs, failures = lp.parse_mm(log)
+    t.check("linuxpeer:parse-mm", runs == [{"fork_exit_wait": (820.2, "us"),
+                                            "pipe_bandwidth": (174.8, "MiB/s")},
+                                           {"fork_exit_wait": (900.0, "us")}],
+            "runs read as %r" % runs)
+    t.check("linuxpeer:parse-mm-failure", len(failures) == 1 and "page_fault" in failures[0],
+            "failures read as %r" % failures)
+    rows = {r[0]: r for r in lp.mm_rows(runs, [{"fork_exit_wait": (410.1, "us")}] * 3)}
+    t.check("linuxpeer:median-spread-ratio",
+            rows["fork_exit_wait"][2] == (860.1, 900.0 / 820.2) and
+            abs(rows["fork_exit_wait"][4] - 860.1 / 410.1) < 1e-9 and
+            rows["getpid"][2] is None and rows["pipe_bandwidth"][3] is None,
+            "rows %r" % rows)
+    files = {"init": b"\x7fELF-init", "peer/script": b"echo hi\n", "lib/x/a.so.1": b"abc"}
+    blob = lp.cpio(files, nodes=[("dev/console", 5, 1)])
+    back = lp.read_cpio(blob)
+    names = [r[0] for r in back]
+    t.check("linuxpeer:cpio-round-trip",
+            names == ["dev", "dev/console", "init", "lib", "lib/x", "lib/x/a.so.1", "peer",
+                      "peer/script"] and
+            all(files[n] == d for n, _m, d, _r in back if n in files) and
+            [r for r in back if r[0] == "dev/console"][0][1:] == (0o020600, b"", (5, 1)) and
+            len(blob) % 4 == 0 and blob == lp.cpio(dict(reversed(list(files.items()))),
+                                                     nodes=[("dev/console", 5, 1)]),
+            "read back %r" % [(n, oct(m), len(d), r) for n, m, d, r in back])
+    # And read by GNU cpio, which shares nothing with read_cpio().
+    path = os.path.join(paths.out_dir("test"), "linuxpeer-check.cpio")
+    with open(path, "wb") as f:
+        f.write(blob)
+    with open(path, "rb") as f:
+        listing = subprocess.run(["cpio", "-itv"], stdin=f, capture_output=True,
+                                 text=True).stdout
+    t.check("linuxpeer:cpio-gnu-reads-it",
+            re.search(r"^crw-------.* 5,\s+1 .* dev/console$", listing, re.M) is not None and
+            re.search(r"^-rwxr-xr-x.* 3 .* lib/x/a\.so\.1$", listing, re.M) is not None,
+            "GNU cpio listed:\n%s" % listing)
+    deps = {"dm_snapshot": ["dm-mod", "dm-bufio"], "dm_bufio": ["dm-mod"], "dm_mod": [],
+            "virtio_blk": ["virtio"], "virtio": []}
+    t.check("linuxpeer:module-order",
+            lp.load_order(["dm-snapshot", "virtio_blk"], deps) ==
+            ["dm_mod", "dm_bufio", "dm_snapshot", "virtio", "virtio_blk"],
+            "order %r" % lp.load_order(["dm-snapshot", "virtio_blk"], deps))
+    for wanted, bad, why in ((["dm_crypt"], deps, "no module dm_crypt"),
+                             (["a"], {"a": ["b"], "b": ["a"]}, "cycle: a -> b -> a")):
+        try:
+            lp.load_order(wanted, bad)
+            got = "no error"
+        except lp.PeerError as e:
+            got = str(e)
+        t.check("linuxpeer:module-refused.%s" % wanted[0], why in got, "said %r" % got)
+    info = lp.modinfo(b"\x00junk\x00name=dm_snapshot\x00depends=dm-mod,dm-bufio\x00x=1\x00")
+    t.check("linuxpeer:modinfo", info == {"name": "dm_snapshot", "depends": "dm-mod,dm-bufio"},
+            "modinfo %r" % info)
+    ldd = ("\tlinux-vdso.so.1 (0x00007ffd)\n\tlibz.so.1 => /lib/x86_64-linux-gnu/libz.so.1 "
+           "(0x00007fb1)\n\t/lib64/ld-linux-x86-64.so.2 (0x00007fb2)\n")
+    t.check("linuxpeer:ldd", lp.parse_ldd(ldd) == ["/lib/x86_64-linux-gnu/libz.so.1",
+                                                  "/lib64/ld-linux-x86-64.so.2"],
+            "ldd read as %r" % lp.parse_ldd(ldd))
+    t.check("linuxpeer:fio-iops", lp.parse_fio_iops(
+        "  write: IOPS=911, BW=3644KiB/s\n  write: IOPS=1.6k, BW=6.3MiB/s\n") == [911.0, 1600.0],
+        "fio read as %r" % lp.parse_fio_iops("  write: IOPS=1.6k"))

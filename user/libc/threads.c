@@ -159,7 +159,7 @@ static void test_tls(void)
 /* --- munmap seen by a thread on another CPU --------------------------------- */
 
 static volatile int *victim;
-static volatile int phase;
+static volatile int phase, parked;
 static sigjmp_buf segv_jump;
 static volatile int got_segv;
 
@@ -179,8 +179,9 @@ static void *reader(void *arg)
 	/* Read the page until told it is gone: its TLB entry is on this CPU. */
 	while (phase == 0)
 		sum += *victim;
+	parked = 1; /* off the page: the main thread may unmap it now */
 	while (phase == 1)
-		; /* the main thread unmaps now */
+		;
 	if (!sigsetjmp(segv_jump, 1))
 		sum += *victim; /* must fault: the page is gone everywhere */
 	return (void *)sum;
@@ -197,6 +198,8 @@ static void test_munmap_other_cpu(void)
 	pthread_create(&t, NULL, reader, NULL);
 	usleep(20000); /* the reader has read it many times */
 	phase = 1;
+	while (!parked)
+		;
 	munmap((void *)victim, 4096);
 	phase = 2;
 	pthread_join(t, NULL);

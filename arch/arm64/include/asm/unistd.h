@@ -64,6 +64,7 @@
 #define __NR_sched_setaffinity 122
 #define __NR_sched_getaffinity 123
 #define __NR_sysinfo 179
+#define __NR_getrusage 165
 #define __NR_rseq 293
 #define __NR_faccessat2 439
 #define NR_syscalls 512

@@ -74,6 +74,7 @@
 #define __NR_setitimer 38
 #define __NR_creat 85
 #define __NR_sysinfo 99
+#define __NR_getrusage 98
 #define __NR_sched_setaffinity 203
 #define __NR_sched_getaffinity 204
 #define __NR_faccessat 269

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mmbench: what a process's life costs, measured from user mode so that
+ * the same static binary runs on Pagoda (`bench mm`) and on Debian's Linux
+ * in the same QEMU (tools/linuxpeer.py). One run prints one line per case:
+ *
+ *	mm: CASE VALUE UNIT
+ *
+ * fork_exit_wait   fork, the child _exits, the parent waits (us)
+ * fork_exec_wait   the same, the child execs this program first (us)
+ * page_fault       first write to each 4 KiB page of 64 MiB (ns per page)
+ * mmap_munmap      map 64 KiB anonymous, unmap it, untouched (ns per pair)
+ * pipe_pingpong    one byte there and back between two processes, one on
+ *                  CPU 0 and one on CPU 1 (us per round trip)
+ * pipe_bandwidth   32 MiB through a pipe in 64 KiB writes, writer and
+ *                  reader on different CPUs (MiB/s)
+ * getpid           the system call's round trip (ns)
+ *
+ * Built against glibc, static (user/user.mk): a real libc, no dynamic
+ * loader, so both kernels run the very same file. Timed with
+ * CLOCK_MONOTONIC through the vDSO. The harness runs it five times and
+ * takes the median; a failed call prints "mm: CASE failed: WHY" and the
+ * program goes on with the next case.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define FORKS 200
+#define EXECS 100
+#define FAULT_BYTES (64UL << 20)
+#define PAGE 4096UL
+#define MAPS 4000
+#define MAP_BYTES (64UL << 10)
+#define PINGS 2000
+#define PIPE_BYTES (32UL << 20)
+#define PIPE_CHUNK (64UL << 10)
+#define GETPIDS 100000
+
+static const char *self = "/bin/mmbench";
+
+static long long now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void report(const char *name, double value, const char *unit)
+{
+	printf("mm: %s %.1f %s\n", name, value, unit);
+	fflush(stdout);
+}
+
+static void failed(const char *name, const char *what)
+{
+	printf("mm: %s failed: %s: %s\n", name, what, strerror(errno));
+	fflush(stdout);
+}
+
+/* Pin the caller to one CPU; a kernel or machine with one CPU keeps it where it is. */
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Wait for pid; false (and a message) unless it exited with status 0. */
+static int reap(const char *name, pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid) {
+		failed(name, "waitpid");
+		return 0;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		printf("mm: %s failed: child status 0x%x\n", name, status);
+		return 0;
+	}
+	return 1;
+}
+
+static void bench_fork(void)
+{
+	long long t0 = now_ns();
+
+	for (int i = 0; i < FORKS; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return failed("fork_exit_wait", "fork");
+		if (pid == 0)
+			_exit(0);
+		if (!reap("fork_exit_wait", pid))
+			return;
+	}
+	report("fork_exit_wait", (now_ns() - t0) / 1000.0 / FORKS, "us");
+}
+
+static void bench_exec(void)
+{
+	long long t0 = now_ns();
+
+	for (int i = 0; i < EXECS; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return failed("fork_exec_wait", "fork");
+		if (pid == 0) {
+			char *argv[] = { (char *)self, "--exit", NULL };
+			char *envp[] = { NULL };
+
+			execve(self, argv, envp);
+			_exit(127);
+		}
+		if (!reap("fork_exec_wait", pid))
+			return;
+	}
+	report("fork_exec_wait", (now_ns() - t0) / 1000.0 / EXECS, "us");
+}
+
+static void bench_fault(void)
+{
+	volatile char *p = mmap(NULL, FAULT_BYTES, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	long long t0;
+
+	if (p == MAP_FAILED)
+		return failed("page_fault", "mmap 64 MiB");
+	t0 = now_ns();
+	for (unsigned long off = 0; off < FAULT_BYTES; off += PAGE)
+		p[off] = 1;
+	report("page_fault", (double)(now_ns() - t0) / (FAULT_BYTES / PAGE), "ns");
+	munmap((void *)p, FAULT_BYTES);
+}
+
+static void bench_mmap(void)
+{
+	long long t0 = now_ns();
+
+	for (int i = 0; i < MAPS; i++) {
+		void *p = mmap(NULL, MAP_BYTES, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			return failed("mmap_munmap", "mmap");
+		if (munmap(p, MAP_BYTES))
+			return failed("mmap_munmap", "munmap");
+	}
+	report("mmap_munmap", (double)(now_ns() - t0) / MAPS, "ns");
+}
+
+/* The child of the pipe cases: echo bytes back (ping-pong) or drain them. */
+static void pipe_child(int in, int out, int echo)
+{
+	static char buf[PIPE_CHUNK];
+	ssize_t n;
+
+	pin(1);
+	while ((n = read(in, buf, echo ? 1 : sizeof(buf))) > 0)
+		if (echo && write(out, buf, n) != n)
+			_exit(1);
+	_exit(n < 0);
+}
+
+static void bench_pingpong(void)
+{
+	int there[2], back[2];
+	char c = 'x';
+	long long t0;
+	pid_t pid;
+
+	if (pipe(there) || pipe(back))
+		return failed("pipe_pingpong", "pipe");
+	pid = fork();
+	if (pid < 0)
+		return failed("pipe_pingpong", "fork");
+	if (pid == 0) {
+		close(there[1]);
+		close(back[0]);
+		pipe_child(there[0], back[1], 1);
+	}
+	close(there[0]);
+	close(back[1]);
+	pin(0);
+	/* One round trip first: the child is running and pinned before timing. */
+	t0 = 0;
+	for (int i = -1; i < PINGS; i++) {
+		if (i == 0)
+			t0 = now_ns();
+		if (write(there[1], &c, 1) != 1 || read(back[0], &c, 1) != 1) {
+			failed("pipe_pingpong", "pipe I/O");
+			break;
+		}
+	}
+	if (t0)
+		report("pipe_pingpong", (now_ns() - t0) / 1000.0 / PINGS, "us");
+	close(there[1]);
+	reap("pipe_pingpong", pid);
+	close(back[0]);
+}
+
+static void bench_bandwidth(void)
+{
+	static char buf[PIPE_CHUNK];
+	long long t0;
+	int fd[2];
+	pid_t pid;
+
+	if (pipe(fd))
+		return failed("pipe_bandwidth", "pipe");
+	pid = fork();
+	if (pid < 0)
+		return failed("pipe_bandwidth", "fork");
+	if (pid == 0) {
+		close(fd[1]);
+		pipe_child(fd[0], -1, 0);
+	}
+	close(fd[0]);
+	pin(0);
+	memset(buf, 'y', sizeof(buf));
+	t0 = now_ns();
+	for (unsigned long sent = 0; sent < PIPE_BYTES;) {
+		ssize_t n = write(fd[1], buf, sizeof(buf));
+
+		if (n <= 0) {
+			failed("pipe_bandwidth", "write");
+			break;
+		}
+		sent += n;
+	}
+	close(fd[1]);
+	/* The reader has everything once it has exited. */
+	if (reap("pipe_bandwidth", pid))
+		report("pipe_bandwidth", (PIPE_BYTES / 1048576.0) / ((now_ns() - t0) / 1e9),
+		       "MiB/s");
+}
+
+static void bench_getpid(void)
+{
+	long long t0 = now_ns();
+
+	for (int i = 0; i < GETPIDS; i++)
+		syscall(SYS_getpid);
+	report("getpid", (double)(now_ns() - t0) / GETPIDS, "ns");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "--exit"))
+		return 0;
+	if (argc > 0 && argv[0][0] == '/')
+		self = argv[0];
+	bench_fork();
+	bench_exec();
+	bench_fault();
+	bench_mmap();
+	bench_pingpong();
+	bench_bandwidth();
+	bench_getpid();
+	printf("mm: done\n");
+	return 0;
+}
