@@ -7,6 +7,7 @@
  * say 0; tmpfs's pages are Shmem, and counted in Cached as Linux does.
  */
 #include <pagoda/mm.h>
+#include <pagoda/mman.h>
 #include <pagoda/mmzone.h>
 #include "../../mm/internal.h"
 #include "internal.h"
@@ -32,6 +33,9 @@ void proc_meminfo_show(struct seq_file *m, struct process *p)
 	kb(m, "AnonPages:", READ_ONCE(nr_anon_pages));
 	kb(m, "Shmem:", shmem);
 	kb(m, "PageTables:", READ_ONCE(nr_pagetable_pages));
+	/* mm/util.c: the overcommit policy's ceiling and what is promised now. */
+	kb(m, "CommitLimit:", vm_commit_limit());
+	kb(m, "Committed_AS:", vm_memory_committed());
 }
 
 void proc_vmstat_show(struct seq_file *m, struct process *p)
