@@ -22,6 +22,7 @@
 #include <pagoda/sched.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
+#include <pagoda/time.h>
 #include "syscalls.h"
 
 struct process *process_create(const char *name)
@@ -35,6 +36,9 @@ struct process *process_create(const char *name)
 		return NULL;
 	}
 	strlcpy(p->name, name, sizeof(p->name));
+	strlcpy(p->cwd, "/", sizeof(p->cwd));
+	p->umask = 022; /* Linux's init starts with this one */
+	p->start_time = ktime_get_ns();
 	thread_init_main(p);
 	init_rwsem(&p->mmap_lock);
 	mutex_init(&p->page_table_lock);
