@@ -35,6 +35,7 @@ void proc_meminfo_show(struct seq_file *m, struct process *p)
 	kb(m, "AnonPages:", READ_ONCE(nr_anon_pages));
 	kb(m, "Shmem:", shmem);
 	kb(m, "PageTables:", READ_ONCE(nr_pagetable_pages));
+	/* mm/util.c: the overcommit policy's ceiling and what is promised now. */
 	kb(m, "CommitLimit:", vm_commit_limit());
 	kb(m, "Committed_AS:", vm_memory_committed());
 }

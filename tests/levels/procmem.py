@@ -7,6 +7,10 @@ output is the reference, recorded by this test, never written down. Pagoda
 must print the same lines on x86-64 and on arm64 virt (the arm64 build of
 the same source; its answers are arch-independent).
 
+The same boot runs user/libc/threads.c (pthreads over clone, futex and the
+robust list; musl and glibc on x86-64, glibc on arm64) and compares its
+lines with the host's run of the same binary.
+
 user/oomtest (in the same boot) runs a hog that holds 70% of free memory
 and then touches 50% more itself: the OOM killer must choose the hog, the
 larger, and the toucher must finish. `oomtest commit` asks for promises
@@ -29,10 +33,21 @@ from .common import paths, rel, unit
 HOST_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "memhostile")
 FAULTS_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "faults")
 OOM_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "oomtest")
-SESSION = ["run /bin/memhostile exhaust", "run /bin/faults", "pagealloc drain", "meminfo",
-           "slabinfo", "run /bin/memhostile exhaust", "run /bin/memhostile", "run /bin/faults",
-           "run /bin/oomtest", "run /bin/oomtest commit",
-           "pagealloc drain", "meminfo", "slabinfo", "poweroff"]
+THREADS_BINS = {"musl": os.path.join(paths.BUILD, "x86_64-pc", "user", "threads-musl"),
+                "glibc": os.path.join(paths.BUILD, "x86_64-pc", "user", "threads-glibc")}
+# The libcs each arch's threads program is built with (arm64: glibc only).
+THREADS_LIBCS = {"x86_64": ["musl", "glibc"], "arm64-virt": ["glibc"]}
+
+
+def session(arch):
+    """The boot's commands: a warm-up round, a leak-check point, the round
+    that counts, and the second point; the threaded programs in both."""
+    threads = ["run /bin/threads-%s" % libc for libc in THREADS_LIBCS[arch]]
+    return (["run /bin/memhostile exhaust", "run /bin/faults"] + threads +
+            ["pagealloc drain", "meminfo", "slabinfo", "run /bin/memhostile exhaust",
+             "run /bin/memhostile", "run /bin/faults"] + threads +
+            ["run /bin/oomtest", "run /bin/oomtest commit",
+             "pagealloc drain", "meminfo", "slabinfo", "poweroff"])
 KLOG = re.compile(r"^\[ *\d+\.\d+\] ")
 
 
@@ -44,9 +59,10 @@ def linux_answers(path=HOST_BIN):
 
 
 def program_outputs(text, name, args=""):
-    """Each run's lines of `/bin/NAME ARGS` in the boot, kernel log lines left out."""
+    """Each run's lines of `/bin/NAME ARGS` in the boot, kernel log lines left out
+    (the last line is the program's "BASE: done", BASE its name before any "-LIBC")."""
     runs = re.findall(r"pagoda> run /bin/%s%s\n(.*?%s: done)\n" %
-                      (name, re.escape(args), name), text, re.S)
+                      (name, re.escape(args), name.split("-")[0]), text, re.S)
     return [[l for l in run.split("\n") if not KLOG.match(l)] for run in runs]
 
 
@@ -71,8 +87,22 @@ def memory_figures(text):
     return points
 
 
-def check_boot(ctx, arch, b, want, want_faults, want_commit):
+def check_threads(ctx, arch, t, log, want_threads):
+    """Each threaded run printed what the host printed, and ended with status 0."""
+    for libc in THREADS_LIBCS[arch]:
+        want = want_threads[libc]
+        runs = program_outputs(t, "threads-%s" % libc)
+        bad = [(w, g) for run in runs for w, g in zip(want, run) if w != g][:4]
+        ok = (len(runs) == 2 and not bad and all(len(r) == len(want) for r in runs) and
+              len(re.findall(r"run: /bin/threads-%s: exit status 0" % libc, t)) == 2)
+        ctx.tally.check("system:threads-%s.%s.like-linux" % (libc, arch), ok,
+                        "%d runs; first differences (linux, pagoda): %s (log %s)" %
+                        (len(runs), bad, rel(log)))
+
+
+def check_boot(ctx, arch, b, want, want_faults, want_commit, want_threads):
     t = b.clean_text()
+    check_threads(ctx, arch, t, b.log, want_threads)
     runs = program_outputs(t, "faults")
     bad = [(w, g) for run in runs for w, g in zip(want_faults, run) if w != g][:4]
     ctx.tally.check("system:faults.%s.like-linux" % arch,
@@ -127,8 +157,8 @@ def check_boot(ctx, arch, b, want, want_faults, want_commit):
 def memhostile(ctx):
     """mmap/brk beyond all memory and read/write/readv/writev/pread/pwrite over
     bad buffers answer as Linux does, so do demand paging, stack growth and
-    SIGSEGV's si_code/si_addr (x86-64, arm64 virt); running out of memory
-    leaks nothing"""
+    SIGSEGV's si_code/si_addr (x86-64, arm64 virt); pthreads (musl, glibc)
+    behave as on Linux; running out of memory and threads leak nothing"""
     rc, want = linux_answers()
     ctx.tally.check("system:memhostile.host-run", rc == 0 and want[-1:] == ["memhostile: done"],
                     "the host's run of %s exited %d" % (rel(HOST_BIN), rc))
@@ -142,11 +172,18 @@ def memhostile(ctx):
                     mode == "0" and rc == 0 and want_commit[-1:] == ["oomtest: done"],
                     "the host's run of %s commit exited %d under vm.overcommit_memory=%s "
                     "(the reference needs 0)" % (rel(OOM_BIN), rc, mode))
-    cmdline = 'shell.run="%s" panic=-1' % ";".join(SESSION)
+    want_threads = {}
+    for libc, path in THREADS_BINS.items():
+        rc, want_threads[libc] = linux_answers(path)
+        ctx.tally.check("system:threads-%s.host-run" % libc,
+                        rc == 0 and want_threads[libc][-1:] == ["threads: done"],
+                        "the host's run of %s exited %d" % (rel(path), rc))
+    cmdline = 'shell.run="%s" panic=-1' % ";".join(session("x86_64"))
     b = ctx.boot(ctx.x86_cmd(cmdline=cmdline), "system-memhostile-x86_64", 180)
-    check_boot(ctx, "x86_64", b, want, want_faults, want_commit)
+    check_boot(ctx, "x86_64", b, want, want_faults, want_commit, want_threads)
+    cmdline = 'shell.run="%s" panic=-1' % ";".join(session("arm64-virt"))
     b = ctx.boot(ctx.arm64_cmd("virt", cmdline), "system-memhostile-arm64-virt", 180)
-    check_boot(ctx, "arm64-virt", b, want, want_faults, want_commit)
+    check_boot(ctx, "arm64-virt", b, want, want_faults, want_commit, want_threads)
 
 
 AREAS_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "areas")
@@ -193,8 +230,30 @@ def areas_script():
               (r"step 1: [^\n]*\n", lambda m: "maps %s\r" % seen["pid"])]
     for k in range(2, 20):
         script.append((r"step %d: [^\n]*\n" % k, lambda m: "maps %s\r" % seen["pid"]))
-    script.append((r"areas: done", "poweroff\r"))
+    # The same boot runs under strict overcommit: oomtest's promises after it.
+    script.append((r"areas: done", "run /bin/oomtest commit\r"))
+    script.append((r"oomtest: done", "poweroff\r"))
     return script
+
+
+OVERCOMMIT2 = os.path.join(paths.ROOT, "tests", "fixtures", "linux",
+                           "oomtest-commit-overcommit2.txt")
+
+
+def linux_overcommit2():
+    """Linux's answers under vm.overcommit_memory=2, recorded on Debian's
+    kernel in the same QEMU by `tools/linuxpeer.py overcommit`."""
+    with open(OVERCOMMIT2) as f:
+        return [l.rstrip("\n") for l in f if not l.startswith("#")]
+
+
+def check_overcommit2(ctx, arch, b):
+    want = linux_overcommit2()
+    # Typed after a background program's line: the prompt may sit elsewhere.
+    got = [[l for l in run.split("\n") if not KLOG.match(l)] for run in
+           re.findall(r"run /bin/oomtest commit\n(.*?oomtest: done)\n", b.clean_text(), re.S)]
+    ctx.tally.check("system:overcommit.%s.mode2-like-linux" % arch,
+                    got[:1] == [want], "linux %s, pagoda %s (log %s)" % (want, got, rel(b.log)))
 
 
 def check_areas(ctx, arch, b, want):
@@ -211,15 +270,19 @@ def check_areas(ctx, arch, b, want):
 def areas(ctx):
     """mmap, munmap, mprotect (PROT_NONE too), mremap and brk split and merge
     areas as Linux does: `maps PID` after each step against the host's
-    /proc/self/maps of the same binary (x86-64, arm64 virt)"""
+    /proc/self/maps of the same binary (x86-64, arm64 virt); the boot runs
+    under vm.overcommit_memory=2 and oomtest's promises answer as Linux's"""
     r = subprocess.run([AREAS_BIN, "proc"], capture_output=True, text=True, timeout=60)
     want = area_story(r.stdout)
     ctx.tally.check("system:areas.host-run", r.returncode == 0 and want and len(want) == 19,
                     "the host's run of %s exited %d" % (rel(AREAS_BIN), r.returncode))
     if not want:
         return
-    b = ctx.boot(ctx.x86_cmd(cmdline="panic=-1"), "system-areas-x86_64", 180, areas_script())
+    cmdline = "panic=-1 vm.overcommit_memory=2"
+    b = ctx.boot(ctx.x86_cmd(cmdline=cmdline), "system-areas-x86_64", 180, areas_script())
     check_areas(ctx, "x86_64", b, want)
-    b = ctx.boot(ctx.arm64_cmd("virt", "panic=-1"), "system-areas-arm64-virt", 180,
+    check_overcommit2(ctx, "x86_64", b)
+    b = ctx.boot(ctx.arm64_cmd("virt", cmdline), "system-areas-arm64-virt", 180,
                  areas_script())
     check_areas(ctx, "arm64-virt", b, want)
+    check_overcommit2(ctx, "arm64-virt", b)

@@ -456,6 +456,43 @@ def mm(arch, mmbench, runs=5, log_dir=None):
     return got, failures
 
 
+# user/oomtest's `commit` case under Linux's strict overcommit: the lines the
+# system-areas boots (vm.overcommit_memory=2) must print. Recorded once
+# into the tree, since a test run does not boot Linux.
+OVERCOMMIT_FIXTURE = os.path.join(paths.ROOT, "tests", "fixtures", "linux",
+                                  "oomtest-commit-overcommit2.txt")
+
+
+def overcommit(arch, log_dir=None):
+    """Boot Linux with sysctl.vm.overcommit_memory=2 and run `oomtest
+    commit`; write its lines to OVERCOMMIT_FIXTURE; the fixture's path."""
+    fetch(arch)
+    target = "x86_64-pc" if arch == "x86_64" else "arm64-virt"
+    prog = os.path.join(paths.BUILD, target, "user", "oomtest")
+    if not os.path.exists(prog):
+        raise PeerError("%s is missing (make ARCH=%s kernel builds it)" % (paths.rel(prog), arch))
+    cpio_path = initramfs(arch, "overcommit", {"bin/oomtest": prog}, ["/bin/oomtest commit"])
+    log = os.path.join(log_dir or os.path.join(PEER, "logs"), "overcommit-linux-%s.log" % arch)
+    old = os.environ.get("LINUXPEER_CMDLINE", "")
+    os.environ["LINUXPEER_CMDLINE"] = (old + " sysctl.vm.overcommit_memory=2").strip()
+    try:
+        b = boot(arch, cpio_path, log)
+    finally:
+        os.environ["LINUXPEER_CMDLINE"] = old
+    lines = [l.strip() for l in b.text.splitlines()
+             if l.startswith("commit: ") or l.strip() == "oomtest: done"]
+    if lines[-1:] != ["oomtest: done"]:
+        raise PeerError("Linux on %s: oomtest commit did not finish (log %s)" % (
+            arch, paths.rel(log)))
+    os.makedirs(os.path.dirname(OVERCOMMIT_FIXTURE), exist_ok=True)
+    with open(OVERCOMMIT_FIXTURE, "w") as f:
+        f.write("# Linux %s (%s), sysctl.vm.overcommit_memory=2, 1 GiB: `oomtest commit`.\n"
+                "# Recorded by `tools/linuxpeer.py overcommit`; read by tests/levels/procmem.py.\n"
+                % (kernel_version(arch), arch))
+        f.write("\n".join(lines) + "\n")
+    return OVERCOMMIT_FIXTURE
+
+
 # The dm-snapshot job of issue 32, the same lines on both kernels (Pagoda's
 # shell takes Linux's dmsetup and fio command lines as typed): 4 KiB
 # random writes to a snapshot-origin over a 64 MiB origin (vda), the
