@@ -37,6 +37,7 @@ long sys_getuid(const unsigned long *args);
 long sys_set_robust_list(const unsigned long *args);
 long sys_get_robust_list(const unsigned long *args);
 long sys_futex(const unsigned long *args);
+long sys_futex_waitv(const unsigned long *args);
 long sys_set_tid_address(const unsigned long *args);
 long sys_gettid(const unsigned long *args);
 long sys_madvise(const unsigned long *args);
