@@ -17,6 +17,8 @@
  *   exit_group     exit() from a thread ends the whole process with its code
  *   leader         a process whose first thread ended is waited for until
  *                  its last thread ends
+ *   cpu clocks     CLOCK_PROCESS_CPUTIME_ID counts every thread's time,
+ *                  CLOCK_THREAD_CPUTIME_ID the caller's alone
  *   futex errors   the raw call's answers: EAGAIN, EFAULT, EINVAL, ENOSYS,
  *                  ETIMEDOUT, EINTR (a signal), as Linux gives them
  */
@@ -413,6 +415,40 @@ static void test_exit_group(const char *self)
 	      "the leader is waited for until the last thread ends");
 }
 
+/* --- CPU-time clocks ---------------------------------------------------------------- */
+
+static long long clock_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void *spin_30ms(void *arg)
+{
+	long long start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+
+	while (clock_ns(CLOCK_THREAD_CPUTIME_ID) - start < 30000000LL)
+		;
+	return arg;
+}
+
+static void test_cpu_clocks(void)
+{
+	long long p0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID), t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	pthread_t t[2];
+
+	for (int i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, spin_30ms, NULL);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	/* The process's clock has the spinners' 60 ms; the main thread's has not. */
+	check(clock_ns(CLOCK_PROCESS_CPUTIME_ID) - p0 >= 60000000LL &&
+	      clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0 < 30000000LL,
+	      "process CPU clock counts every thread");
+}
+
 /* --- the futex call's own answers ------------------------------------------------ */
 
 static long futex(void *uaddr, int op, unsigned int val, const struct timespec *t,
@@ -496,6 +532,7 @@ int main(int argc, char **argv)
 	test_pthread_kill();
 	test_robust();
 	test_exit_group(argv[0]);
+	test_cpu_clocks();
 	test_futex_errors();
 	printf("threads: done\n");
 	return fails;
