@@ -44,6 +44,13 @@ DISKS ?=
 # ADD='host-path[=/name] ...' (default /bin/BASENAME).
 INITRD ?=
 ADD ?=
+# USERLAND=busybox (make run): Debian's busybox-static and its applet links
+# in the initramfs, and /init a busybox shell on the console (docs/userland.md).
+USERLAND ?=
+ifeq ($(filter-out busybox,$(USERLAND)),)
+else
+$(error USERLAND=$(USERLAND): use USERLAND=busybox, or leave it empty for the kernel shell)
+endif
 DISK_BUS ?= virtio
 ifeq ($(filter auto kvm tcg,$(ACCEL)),)
 $(error ACCEL=$(ACCEL) is not an accelerator: use ACCEL=auto, kvm or tcg)
@@ -73,7 +80,7 @@ DEPS_STAMP := build/.deps-ok
 
 .PHONY: all run debug test bench bench-host experiment iso host-test deps clean kernel fuzz lab grade \
 	fuzz-page-alloc test-build-x86_64 test-build-host test-build-arm64-virt test-build-arm64-pi4 fuzz-partitions \
-	fuzz-virtqueue dm-crash selftests
+	fuzz-virtqueue dm-crash selftests busybox
 all: kernel
 
 deps: $(DEPS_STAMP)
@@ -91,7 +98,7 @@ include arch/$(ARCH)/build.mk
 
 KERNEL_DIRS := kernel shell bench kernel/cr kernel/sched kernel/locking kernel/time kernel/power lib mm mm/lab dma drivers/tty \
 	block block/partitions block/dm drivers/block drivers/block/null_blk \
-	drivers/base drivers/pci drivers/virtio drivers/mmc drivers/char
+	drivers/base drivers/pci drivers/virtio drivers/mmc drivers/char fs fs/ramfs fs/proc
 KSRCS := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)) $(ARCH_CSRCS)
 KOBJS := $(patsubst %.c,$(B)/obj/%.o,$(KSRCS)) \
 	 $(patsubst %.asm,$(B)/obj/%.o,$(ARCH_ASRCS)) \
@@ -176,10 +183,19 @@ QEMU_RUN = $(PY) tools/qemu.py --arch $(ARCH) --platform $(PLATFORM) \
 	--iso $(B)/pagoda.iso --cmdline "$$CMDLINE" --accel $(ACCEL) $(ARCH_RUN_ARGS) \
 	$(if $(HMAT),--hmat-cache $(HMAT)) \
 	$(foreach d,$(DISK) $(DISKS),--disk $(d)) --disk-bus $(DISK_BUS) \
+	$(if $(USERLAND),--initrd $(B)/busybox.cpio) \
 	$(if $(INITRD),--initrd $(INITRD)) $(foreach f,$(ADD),--add $(f))
 
-run: kernel $(if $(filter bios uefi,$(BOOT)),iso) $(ARCH_RUN_DEPS)
+run: kernel $(if $(filter bios uefi,$(BOOT)),iso) $(ARCH_RUN_DEPS) $(if $(USERLAND),$(B)/busybox.cpio)
 	@$(QEMU_RUN)
+
+# Debian's busybox-static for the kernel's arch, with its applet links (tools/mkbusybox.sh).
+$(B)/busybox.cpio: tools/mkbusybox.sh tools/fetch-busybox-arm64.sh tools/mkcpio.py \
+		user/busybox/init user/busybox/passwd user/busybox/group | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  BUSYBOX $@"
+	@PY=$(PY) tools/mkbusybox.sh $(ARCH) $@
+busybox: $(B)/busybox.cpio
 
 debug: kernel $(if $(filter bios uefi,$(BOOT)),iso) $(ARCH_RUN_DEPS)
 	@$(QEMU_RUN) --gdb --gdb-cmd $(GDB) --elf $(B)/pagoda.elf

@@ -23,6 +23,7 @@
 #include <pagoda/shell.h>
 #include <pagoda/signal.h>
 #include <pagoda/spinlock.h>
+#include <pagoda/time.h>
 #include <pagoda/wait.h>
 #include <pagoda/workqueue.h>
 
@@ -143,4 +144,49 @@ int console_getc_wait(void)
 	}
 	wait_event(console_wq, (c = next_char()) >= 0);
 	return c;
+}
+
+/*
+ * A program reading the terminal (drivers/tty/n_tty.c): the next key, or
+ * -EINTR once a signal is pending for it, whose way out of the system
+ * call then runs the handler or ends it.
+ */
+int console_getc_interruptible(void)
+{
+	struct process *p = current_process();
+	int c;
+
+	if (!console_input_irq || !scheduler_running) {
+		while ((c = next_char()) < 0) {
+			if (signal_pending(p))
+				return -EINTR;
+			schedule_timeout(NSEC_PER_MSEC);
+		}
+		return c;
+	}
+	wait_event(console_wq, (c = next_char()) >= 0 || signal_pending(p));
+	return c >= 0 ? c : -EINTR;
+}
+
+/* A key if one is there, else -1: what a read takes after its first. */
+int console_getc_nowait(void)
+{
+	return next_char();
+}
+
+/* Is a key waiting (poll() on the terminal)? One taken from the console stays queued. */
+bool console_input_ready(void)
+{
+	unsigned long flags;
+	bool ready;
+	int c;
+
+	spin_lock_irqsave(&typeahead_lock, flags);
+	ready = ta_head != ta_tail;
+	if (!ready && ta_head - ta_tail < TYPEAHEAD && (c = console_getc()) >= 0) {
+		typeahead[ta_head++ % TYPEAHEAD] = (char)c;
+		ready = true;
+	}
+	spin_unlock_irqrestore(&typeahead_lock, flags);
+	return ready;
 }

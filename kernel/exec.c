@@ -17,6 +17,7 @@
 #include <pagoda/arch.h>
 #include <pagoda/cpio.h>
 #include <pagoda/elf.h>
+#include <pagoda/fs.h>
 #include <pagoda/initramfs.h>
 #include <pagoda/params.h>
 #include <pagoda/process.h>
@@ -165,20 +166,50 @@ static int build_stack(struct process *p, const struct elf_info *info, u64 bias,
 	return err;
 }
 
+/* What /proc/PID/exe and /proc/PID/cmdline show: the path, the arguments (cut to fit). */
+static void record_cmdline(struct process *p, const char *path, int argc,
+			   const char *const *argv)
+{
+	size_t n = 0;
+
+	strlcpy(p->exe, path, sizeof(p->exe));
+	for (int i = 0; i < argc; i++) {
+		size_t len = strlen(argv[i]) + 1;
+
+		if (n + len > sizeof(p->cmdline))
+			break;
+		memcpy(p->cmdline + n, argv[i], len);
+		n += len;
+	}
+	p->cmdline_len = (unsigned int)n;
+}
+
 int process_exec(struct process *p, const char *path, int argc, const char *const *argv,
 		 const char **why)
 {
 	return process_exec_env(p, path, argc, argv, 0, NULL, why);
 }
 
+static int exec_file(struct process *p, const char *path, int argc, const char *const *argv,
+		     int envc, const char *const *envp, const char **why, bool interpreter);
+int script_args(const char *data, u64 size, const char *path, int argc,
+		const char *const *argv, int max_args, char ***nargv, int *nargc);
+
 int process_exec_env(struct process *p, const char *path, int argc,
 		     const char *const *argv, int envc, const char *const *envp,
 		     const char **why)
 {
+	return exec_file(p, path, argc, argv, envc, envp, why, false);
+}
+
+static int exec_file(struct process *p, const char *path, int argc, const char *const *argv,
+		     int envc, const char *const *envp, const char **why, bool interpreter)
+{
 	const struct ramfs_file *f = ramfs_lookup(path);
 	struct elf_info *info;
 	u64 bias = 0, stack_top;
-	int err;
+	char **sargv;
+	int err, sargc;
 
 	*why = "";
 	if (!f) {
@@ -193,6 +224,22 @@ int process_exec_env(struct process *p, const char *path, int argc,
 		/* Linux's may_open(): not even root runs a file with no execute bit. */
 		*why = "no execute permission";
 		return -EACCES;
+	}
+	/* "#!": the interpreter runs instead, given the script (fs/binfmt_script.c). */
+	err = script_args(f->data, f->size, path, argc, argv, MAX_ARGS, &sargv, &sargc);
+	if (err < 0) {
+		*why = "a bad #! line";
+		return err;
+	}
+	if (!err) {
+		if (interpreter) {
+			kfree(sargv);
+			*why = "a script's interpreter is a script";
+			return -ELOOP;
+		}
+		err = exec_file(p, sargv[0], sargc, (const char *const *)sargv, envc, envp, why, true);
+		kfree(sargv);
+		return err;
 	}
 	info = kmalloc(sizeof(*info), GFP_KERNEL);
 	if (!info)
@@ -233,6 +280,7 @@ int process_exec_env(struct process *p, const char *path, int argc,
 		goto out;
 	}
 	p->entry = bias + info->entry;
+	record_cmdline(p, path, argc, argv);
 out:
 	kfree(info);
 	return err;
@@ -285,6 +333,9 @@ int process_execve(const char *path, int argc, const char *const *argv,
 	arch_switch_mm(&p->mm);
 	preempt_enable();
 	mutex_unlock(&p->mmap_lock);
+	memcpy(p->exe, np->exe, sizeof(p->exe));
+	memcpy(p->cmdline, np->cmdline, sizeof(p->cmdline));
+	p->cmdline_len = np->cmdline_len;
 	process_destroy(np);
 	strlcpy(p->name, base ? base + 1 : path, sizeof(p->name));
 	strlcpy(current->name, p->name, sizeof(current->name));
@@ -331,6 +382,40 @@ static int strings_from_user(u64 uvec, char **out, char *space, size_t room, int
 }
 
 /*
+ * /proc/self/exe and /proc/PID/exe name a program by a link the initramfs
+ * does not hold (busybox runs its applets through it): the path the link
+ * gives is what runs.
+ */
+static void exec_resolve_proc_link(char *path)
+{
+	char target[PATH_MAX];
+	const char *rest;
+	struct vfsmount *m = lookup_mnt(path, &rest);
+	int n;
+
+	if (!m || m->type != &proc_fs_type)
+		return;
+	n = vfs_readlink(path, target, sizeof(target) - 1);
+	if (n <= 0 || target[0] != '/')
+		return;
+	target[n] = '\0';
+	strlcpy(path, target, PATH_MAX);
+}
+
+/* The descriptors marked FD_CLOEXEC close once an exec has succeeded. */
+static void close_on_exec(struct process *p)
+{
+	for (int fd = 0; fd < NR_OPEN; fd++)
+		if (p->fds[fd] && (p->fd_flags[fd] & FD_CLOEXEC)) {
+			struct file *f = p->fds[fd];
+
+			p->fds[fd] = NULL;
+			p->fd_flags[fd] = 0;
+			file_put(f);
+		}
+}
+
+/*
  * execve(path, argv, envp): the arguments and environment are copied in
  * before anything changes, and must fit the exec's ARGS_SPACE together;
  * on failure the caller carries on with an errno, as on Linux.
@@ -342,9 +427,12 @@ long sys_execve(const unsigned long *args)
 	int argc, envc, err;
 	const char *why;
 
-	err = string_from_user(path, args[0], sizeof(path));
+	err = user_path_at(AT_FDCWD, args[0], path);
 	if (err)
 		return err;
+	if (!path[0])
+		return -ENOENT;
+	exec_resolve_proc_link(path);
 	space = kmalloc(2 * ARGS_SPACE, GFP_KERNEL);
 	if (!space)
 		return -ENOMEM;
@@ -358,8 +446,10 @@ long sys_execve(const unsigned long *args)
 				p->sigaction[i] = (struct k_sigaction){ 0 };
 		err = process_execve(path, argc, (const char *const *)argv, envc,
 				     args[2] ? (const char *const *)envp : NULL, &why);
-		if (!err) /* the new program has no alternate signal stack */
+		if (!err) { /* the new program has no alternate signal stack */
 			p->altstack = (struct sigstack){ .flags = SS_DISABLE };
+			close_on_exec(p);
+		}
 	}
 	kfree(space);
 	if (err)
@@ -440,6 +530,8 @@ void run_init_process(void)
 	const char *why;
 	int status;
 
+	/* The boot's mounts (/dev, /proc, /tmp) before anyone looks (fs/namespace.c). */
+	vfs_init();
 	if (!ramfs_lookup(path)) {
 		if ((named && named->set) || param_find("rdinit")->set)
 			pr_err("init: %s is not in the initramfs; starting the shell\n", path);

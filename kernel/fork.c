@@ -107,6 +107,9 @@ static long copy_process(unsigned long flags, u64 child_tid, u64 tls)
 	c->vdso_base = p->vdso_base;
 	process_files_close(c);
 	process_files_copy(c, p);
+	memcpy(c->exe, p->exe, sizeof(c->exe));
+	memcpy(c->cmdline, p->cmdline, sizeof(c->cmdline));
+	c->cmdline_len = p->cmdline_len;
 	memcpy(c->sigaction, p->sigaction, sizeof(c->sigaction));
 	c->sigmask = p->sigmask;
 	c->oom_score_adj = p->oom_score_adj; /* inherited, as Linux's signal_struct */

@@ -70,6 +70,13 @@ const struct ramfs_file *ramfs_lookup_nofollow(const char *path)
 	return ramfs_find(&fs, path, false);
 }
 
+void ramfs_for_each(void (*fn)(const struct ramfs_file *f, void *arg), void *arg)
+{
+	load_all();
+	for (unsigned int i = 0; i < fs.nr; i++)
+		fn(&fs.files[i], arg);
+}
+
 static int cmd_ls(int argc, char **argv)
 {
 	load_all();

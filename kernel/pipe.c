@@ -209,3 +209,29 @@ int pipe_fill(struct file *f, const void *buf, size_t n)
 	mutex_unlock(&pipe->lock);
 	return 0;
 }
+
+/*
+ * What poll() sees on f (fs/select.c): the read end is readable with
+ * bytes in it or no writer left (then also POLLHUP); the write end is
+ * writable with room for PIPE_BUF bytes, and POLLERR with no reader.
+ */
+unsigned int pipe_poll(struct file *f)
+{
+	struct pipe *pipe = f->pipe;
+	unsigned int mask = 0;
+
+	mutex_lock(&pipe->lock);
+	if (!f->write_end) {
+		if (pipe->len)
+			mask |= POLLIN | POLLRDNORM;
+		if (!pipe->writers)
+			mask |= POLLHUP;
+	} else {
+		if (PIPE_SIZE - pipe->len >= PIPE_BUF)
+			mask |= POLLOUT | POLLWRNORM;
+		if (!pipe->readers)
+			mask |= POLLERR;
+	}
+	mutex_unlock(&pipe->lock);
+	return mask;
+}

@@ -21,6 +21,7 @@
 #include <pagoda/sched.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
+#include <pagoda/time.h>
 #include "syscalls.h"
 
 struct process *process_create(const char *name)
@@ -34,6 +35,9 @@ struct process *process_create(const char *name)
 		return NULL;
 	}
 	strlcpy(p->name, name, sizeof(p->name));
+	strlcpy(p->cwd, "/", sizeof(p->cwd));
+	p->umask = 022; /* Linux's init starts with this one */
+	p->start_time = ktime_get_ns();
 	arch_user_state_init(&p->ustate);
 	mutex_init(&p->mmap_lock);
 	INIT_LIST_HEAD(&p->children);

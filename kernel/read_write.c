@@ -15,11 +15,14 @@
  * - the console (a tty) takes 2048-byte chunks and drops one that did
  *   not copy whole, as Linux's tty_write() does.
  *
- * Only initramfs files have a position of their own, so pread64 and
- * pwrite64 on a pipe or the console are -ESPIPE.
+ * Files with a position (the initramfs's, the devices', a mounted file
+ * system's unless it says it is a stream) take pread64 and pwrite64; on a
+ * pipe or the console they are -ESPIPE. A mounted file system's file
+ * reads and writes through its own operations (fs/).
  */
 #include <pagoda/chrdev.h>
 #include <pagoda/cpio.h>
+#include <pagoda/fs.h>
 #include <pagoda/initramfs.h>
 #include <pagoda/mutex.h>
 #include <pagoda/printk.h>
@@ -32,14 +35,14 @@
 /* Linux's FMODE_READ / FMODE_WRITE, from what each kind of file allows. */
 static bool file_readable(const struct file *f)
 {
-	if (f->kind == FILE_CHR)
+	if (f->kind == FILE_CHR || f->kind == FILE_OPS)
 		return f->can_read;
 	return !(f->kind == FILE_PIPE && f->write_end);
 }
 
 static bool file_writable(const struct file *f)
 {
-	if (f->kind == FILE_CHR)
+	if (f->kind == FILE_CHR || f->kind == FILE_OPS)
 		return f->can_write;
 	return f->kind == FILE_CONSOLE || (f->kind == FILE_PIPE && f->write_end);
 }
@@ -47,6 +50,8 @@ static bool file_writable(const struct file *f)
 /* Linux's FMODE_PREAD / FMODE_PWRITE: files with a position, and the memory devices. */
 static bool file_positional(const struct file *f)
 {
+	if (f->kind == FILE_OPS)
+		return !f->f_op->no_seek;
 	return f->kind == FILE_RAMFS || f->kind == FILE_CHR;
 }
 
@@ -58,7 +63,9 @@ static long do_iter_read(struct file *f, struct iov_iter *it, u64 *pos)
 	size_t n, copied;
 
 	if (f->kind == FILE_CONSOLE)
-		return 0; /* no console input for programs yet: end of file */
+		return tty_read(f, it);
+	if (f->kind == FILE_OPS)
+		return f->f_op->read ? f->f_op->read(f, it, pos ? pos : &f->pos) : -EINVAL;
 	if (f->kind == FILE_PIPE)
 		return pipe_read(f, it);
 	if (f->kind == FILE_CHR)
@@ -99,8 +106,10 @@ static long console_write_iter(struct iov_iter *it)
 	return written || !iov_iter_count(it) ? written : -EFAULT;
 }
 
-static long do_iter_write(struct file *f, struct iov_iter *it)
+static long do_iter_write(struct file *f, struct iov_iter *it, u64 *pos)
 {
+	if (f->kind == FILE_OPS)
+		return f->f_op->write ? f->f_op->write(f, it, pos ? pos : &f->pos) : -EINVAL;
 	if (f->kind == FILE_PIPE)
 		return pipe_write(f, it);
 	if (f->kind == FILE_CHR)
@@ -139,7 +148,7 @@ static long do_write(long fd, u64 buf, size_t count, u64 *pos)
 	if (!file_writable(f))
 		return -EBADF; /* an initramfs file is opened read-only */
 	err = import_single_range(buf, count, &iov, &it);
-	return err ? err : do_iter_write(f, &it);
+	return err ? err : do_iter_write(f, &it, pos);
 }
 
 long sys_read(const unsigned long *args)
@@ -183,7 +192,7 @@ static long do_readv(long fd, u64 uvec, unsigned long nr, bool write)
 	if (ret)
 		return ret;
 	if (iov_iter_count(&it))
-		ret = write ? do_iter_write(f, &it) : do_iter_read(f, &it, NULL);
+		ret = write ? do_iter_write(f, &it, NULL) : do_iter_read(f, &it, NULL);
 	if (iov != fast)
 		kfree(iov);
 	return ret;

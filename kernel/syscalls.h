@@ -62,6 +62,7 @@ long sys_sched_getaffinity(const unsigned long *args);
 long sys_sched_setaffinity(const unsigned long *args);
 long sys_rseq(const unsigned long *args);
 long sys_sysinfo(const unsigned long *args);
+struct process;
 /* kernel/rusage.c */
 long sys_getrusage(const unsigned long *args);
 void acct_process_exit(struct process *p);
@@ -75,22 +76,75 @@ long sys_access(const unsigned long *args);
 #endif
 long sys_faccessat(const unsigned long *args);
 long sys_faccessat2(const unsigned long *args);
+/* fs/ and the rest of a shell's calls. */
+long sys_getdents64(const unsigned long *args);
+long sys_mkdirat(const unsigned long *args);
+long sys_unlinkat(const unsigned long *args);
+long sys_renameat2(const unsigned long *args);
+long sys_fcntl(const unsigned long *args);
+long sys_umask(const unsigned long *args);
+long sys_chdir(const unsigned long *args);
+long sys_fchdir(const unsigned long *args);
+long sys_getcwd(const unsigned long *args);
+long sys_mount(const unsigned long *args);
+long sys_umount2(const unsigned long *args);
+long sys_reboot(const unsigned long *args);
+long sys_truncate(const unsigned long *args);
+long sys_ftruncate(const unsigned long *args);
+long sys_fsync(const unsigned long *args);
+long sys_getpgid(const unsigned long *args);
+long sys_setpgid(const unsigned long *args);
+long sys_getsid(const unsigned long *args);
+long sys_setsid(const unsigned long *args);
+long sys_renameat(const unsigned long *args);
+#ifdef __x86_64__
+long sys_mkdir(const unsigned long *args);
+long sys_rmdir(const unsigned long *args);
+long sys_unlink(const unsigned long *args);
+long sys_rename(const unsigned long *args);
+long sys_getpgrp(const unsigned long *args);
+#endif
+long sys_ppoll(const unsigned long *args);
+long sys_sync(const unsigned long *args);
+long sys_utimensat(const unsigned long *args);
+long sys_prctl(const unsigned long *args);
+long sys_sendfile(const unsigned long *args);
+#ifdef __x86_64__
+long sys_poll(const unsigned long *args);
+#endif
 struct file;
 enum file_kind;
 /* kernel/file.c: open file descriptions and descriptors. */
 struct file *file_alloc(enum file_kind kind);
 void file_get(struct file *f);
 void file_put(struct file *f);
+/* The lowest free descriptor from min up, holding f: the fd, or -EMFILE. */
+struct process;
+int fd_install(struct process *p, struct file *f, int min);
 /* The current process's file at descriptor fd, or NULL. */
 struct file *fd_file(long fd);
 /* kernel/pipe.c */
 int pipe_create(struct file **r, struct file **w);
 void pipe_release(struct file *f);
+/* poll()'s events (Linux's values) and what a pipe end is ready for. */
+#define POLLIN 0x001
+#define POLLPRI 0x002
+#define POLLOUT 0x004
+#define POLLERR 0x008
+#define POLLHUP 0x010
+#define POLLNVAL 0x020
+#define POLLRDNORM 0x040
+#define POLLWRNORM 0x100
+unsigned int pipe_poll(struct file *f);
 struct iov_iter;
 long pipe_read(struct file *f, struct iov_iter *to);
 long pipe_write(struct file *f, struct iov_iter *from);
 size_t pipe_peek(struct file *f, void *buf, size_t max);
 int pipe_fill(struct file *f, const void *buf, size_t n);
+/* drivers/tty/n_tty.c: a program reading the console, and its ioctls. */
+long tty_read(struct file *f, struct iov_iter *to);
+long tty_ioctl(unsigned long cmd, u64 arg);
+unsigned int tty_poll(void);
 /* The console's description, with a reference for the caller. */
 struct file *file_console(void);
 /* kernel/signal.c: a write to a pipe nobody reads (SIGPIPE, unless ignored). */

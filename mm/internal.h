@@ -104,7 +104,8 @@ void setup_watermarks(struct pglist_data *pgdat);
 bool mm_buddy_ready(void);
 unsigned long mm_offline_pages(void);
 unsigned long mm_online_pages(unsigned long pages);
-void show_buddyinfo(struct pglist_data *pgdat);
+struct seq_file;
+void show_buddyinfo(struct seq_file *m, struct pglist_data *pgdat);
 
 /* --- the buddy allocator's internals ------------------------------------ */
 

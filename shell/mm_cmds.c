@@ -11,6 +11,7 @@
 #include <pagoda/mm.h>
 #include <pagoda/mman.h>
 #include <pagoda/printk.h>
+#include <pagoda/seq_file.h>
 #include <pagoda/shell.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
@@ -78,17 +79,18 @@ static int cmd_meminfo(int argc, char **argv)
 }
 SHELL_CMD(meminfo, "meminfo", "memory totals and zones", cmd_meminfo);
 
-void show_buddyinfo(struct pglist_data *pgdat)
+/* /proc/buddyinfo's lines, to m (NULL: the console). */
+void show_buddyinfo(struct seq_file *m, struct pglist_data *pgdat)
 {
 	struct zone *z;
 
 	for_each_zone_in_node(z, pgdat) {
 		if (!z->spanned_pages)
 			continue;
-		kprintf("Node %d, zone %8s", pgdat->node_id, z->name);
+		seq_printf(m, "Node %d, zone %8s", pgdat->node_id, z->name);
 		for (int o = 0; o < MAX_ORDER; o++)
-			kprintf(" %6lu", z->free_area[o].nr_free);
-		kprintf("\n");
+			seq_printf(m, " %6lu", z->free_area[o].nr_free);
+		seq_printf(m, "\n");
 	}
 }
 
@@ -98,7 +100,7 @@ static int cmd_buddyinfo(int argc, char **argv)
 	for (int o = 0; o < MAX_ORDER; o++)
 		kprintf(" %6d", o);
 	kprintf("\n");
-	show_buddyinfo(NODE_DATA(0));
+	show_buddyinfo(NULL, NODE_DATA(0));
 	return 0;
 }
 SHELL_CMD(buddyinfo, "buddyinfo", "free blocks per zone and order", cmd_buddyinfo);

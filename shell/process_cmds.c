@@ -5,6 +5,7 @@
  */
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
+#include <pagoda/seq_file.h>
 #include <pagoda/shell.h>
 #include <pagoda/signal.h>
 #include <pagoda/string.h>
@@ -29,11 +30,36 @@ void process_ps_print(void)
 }
 
 /*
- * maps PID: one line per area as Linux's /proc/PID/maps prints it
- * (start-end perms offset dev inode, then the name from column 74, or a
- * trailing space when there is none); everything here is anonymous or
- * the kernel's vDSO pages, so offset, device and inode are 0.
+ * One line per area as Linux's /proc/PID/maps prints it (start-end perms
+ * offset dev inode, then the name from column 74, or a trailing space
+ * when there is none); everything here is anonymous or the kernel's vDSO
+ * pages, so offset, device and inode are 0. To m, or the console (NULL);
+ * the caller holds process_lock, and p is not a zombie.
  */
+void show_maps(struct seq_file *m, struct process *p)
+{
+	mutex_lock(&p->mmap_lock);
+	for (struct vm_area *v = p->vmas; v; v = v->next) {
+		const char *name = v->name;
+		char line[160];
+		int n;
+
+		/* Linux's rules: the heap is any area meeting [start_brk, brk]. */
+		if (!name && v->start <= p->brk && v->end >= p->brk_start && p->brk > p->brk_start)
+			name = "[heap]";
+		else if (!name && v->start <= p->stack && p->stack < v->end)
+			name = "[stack]";
+		n = snprintf(line, sizeof(line), "%08llx-%08llx %c%c%cp 00000000 00:00 0 ",
+			     (unsigned long long)v->start, (unsigned long long)v->end,
+			     v->prot & PROT_NOACCESS ? '-' : 'r', v->prot & PROT_WRITE ? 'w' : '-',
+			     v->prot & PROT_EXEC ? 'x' : '-');
+		/* A name starts in column 74 (seq_pad to 25 + 6 * sizeof(void *) - 1, a space). */
+		seq_printf(m, "%s%*s%s\n", line, name && n < 73 ? 73 - n : 0, "", name ? name : "");
+	}
+	mutex_unlock(&p->mmap_lock);
+}
+
+/* maps PID: what /proc/PID/maps holds, on the console. */
 static int cmd_maps(int argc, char **argv)
 {
 	struct process *p, *found = NULL;
@@ -46,27 +72,7 @@ static int cmd_maps(int argc, char **argv)
 		if ((u64)p->pid == pid && !p->zombie)
 			found = p;
 	if (found)
-		mutex_lock(&found->mmap_lock);
-	for (struct vm_area *v = found ? found->vmas : NULL; v; v = v->next) {
-		const char *name = v->name;
-		char line[160];
-		int n;
-
-		/* Linux's rules: the heap is any area meeting [start_brk, brk]. */
-		if (!name && v->start <= found->brk && v->end >= found->brk_start &&
-		    found->brk > found->brk_start)
-			name = "[heap]";
-		else if (!name && v->start <= found->stack && found->stack < v->end)
-			name = "[stack]";
-		n = snprintf(line, sizeof(line), "%08llx-%08llx %c%c%cp 00000000 00:00 0 ",
-			     (unsigned long long)v->start, (unsigned long long)v->end,
-			     v->prot & PROT_NOACCESS ? '-' : 'r', v->prot & PROT_WRITE ? 'w' : '-',
-			     v->prot & PROT_EXEC ? 'x' : '-');
-		/* A name starts in column 74 (seq_pad to 25 + 6 * sizeof(void *) - 1, a space). */
-		kprintf("%s%*s%s\n", line, name && n < 73 ? 73 - n : 0, "", name ? name : "");
-	}
-	if (found)
-		mutex_unlock(&found->mmap_lock);
+		show_maps(NULL, found);
 	mutex_unlock(&process_lock);
 	if (!found) {
 		kprintf("maps: no process %llu\n", (unsigned long long)pid);

@@ -412,6 +412,9 @@ def mm_beside_linux(target, accel, mem):
             "; " + os.environ["LINUXPEER_CMDLINE"] if os.environ.get("LINUXPEER_CMDLINE")
             else "", mem),
         pagoda_runs, linux_runs)))
+    if arch == "arm64" and "kpti" not in os.environ.get("LINUXPEER_CMDLINE", ""):
+        print("  (Linux on virt: QEMU's KASLR seed turns page-table isolation on, and each "
+              "switch flushes TCG's TLB; LINUXPEER_CMDLINE=kpti=0 measures it without)")
     recs = []
     for case, unit, p, lx, ratio in linuxpeer.mm_rows(pagoda_runs, linux_runs):
         for kernel, ms in (("pagoda", p), ("linux", lx)):
@@ -615,6 +618,10 @@ def main():
                     help="print the JSON lines too, not only into the results file")
     ap.add_argument("--x86-only", action="store_true")
     a = ap.parse_args()
+    known = sorted(set(Progress.FIRST_GUESS) - {"pagealloc-host"} |
+                   {"all", "locks", "wakeup", "host"})
+    if a.bench not in known:
+        ap.error("no bench section %r (BENCH=): one of %s" % (a.bench, ", ".join(known)))
     os.makedirs(OUT, exist_ok=True)
     if a.accel == "auto":
         # KVM beside TCG, unless KVM is far slower than emulation here

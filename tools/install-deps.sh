@@ -52,6 +52,9 @@ declare -A FILE_OF=(
 	[/usr/src/linux-source-6.1.tar.xz]=linux-source-6.1
 	# static glibc programs for arm64 (calltest, the arm64 selftests)
 	[/usr/aarch64-linux-gnu/lib/libc.a]=libc6-dev-arm64-cross
+	# USERLAND=busybox and the busybox session test (x86-64; arm64's is fetched
+	# by tools/fetch-busybox-arm64.sh)
+	[/bin/busybox]=busybox-static
 )
 
 qemu_new_enough() {

@@ -68,14 +68,15 @@ def initrd_module(a):
         sys.exit("qemu: INITRD= and ADD= go with BOOT=direct (QEMU loads the archive); "
                  "the ISO's GRUB has no room for it")
     blob = b""
-    if a.initrd:
-        if not os.path.isfile(a.initrd):
-            sys.exit("qemu: INITRD=%s: no such file" % a.initrd)
-        with open(a.initrd, "rb") as f:
-            blob = f.read()
-        if blob[:6] not in (b"070701", b"070702"):
+    for initrd in a.initrd:
+        if not os.path.isfile(initrd):
+            sys.exit("qemu: INITRD=%s: no such file" % initrd)
+        with open(initrd, "rb") as f:
+            data = f.read()
+        if data[:6] not in (b"070701", b"070702"):
             sys.exit("qemu: INITRD=%s is not a newc cpio archive (Pagoda has no "
-                     "decompressors: `cpio -o -H newc`, uncompressed)" % a.initrd)
+                     "decompressors: `cpio -o -H newc`, uncompressed)" % initrd)
+        blob += b"\0" * (-len(blob) % 4) + data
     if a.add:
         pairs = []
         for spec in a.add:
@@ -126,7 +127,8 @@ def main():
                     help="attach a raw disk image (repeatable)")
     ap.add_argument("--disk-bus", default="virtio", choices=("virtio", "sdhci-pci"),
                     help="how disks attach on x86-64 and arm64 virt")
-    ap.add_argument("--initrd", default="", help="a newc archive for the initramfs")
+    ap.add_argument("--initrd", action="append", default=[],
+                    help="a newc archive for the initramfs (repeatable: read in order)")
     ap.add_argument("--add", action="append", default=[],
                     help="HOST-PATH[=/NAME]: a file into the initramfs (repeatable)")
     a = ap.parse_args()

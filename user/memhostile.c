@@ -164,7 +164,7 @@ int main(int argc, char **argv, char **envp)
 {
 	long cur, r;
 	char small[8] = "8 bytes\n";
-	char *two, *ro;
+	char *two, *ro, *none;
 	int p[2], fd;
 	struct iovec iov[3];
 	void *kernel = (void *)0xffff800000000000UL;
@@ -289,6 +289,15 @@ int main(int argc, char **argv, char **envp)
 	show("pread write end", syscall4(__NR_pread64, p[1], small, 8, 0));
 	show("pread bad fd at -1", syscall4(__NR_pread64, 99, small, 8, -1L));
 	show("pread 0 bytes at -1", syscall4(__NR_pread64, fd, small, 0, -1L));
+	none = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	none[0] = 'n';
+	syscall3(__NR_mprotect, none, 2 * PAGE, 0 /* PROT_NONE */);
+	show("write pipe from PROT_NONE page", syscall3(__NR_write, p[1], none, 8));
+	show("write pipe from untouched PROT_NONE", syscall3(__NR_write, p[1], none + PAGE, 8));
+	write(p[1], small, 8);
+	show("read pipe into PROT_NONE page", syscall3(__NR_read, p[0], none, 8));
+	printf("  drained: %ld\n", drain(p[0]));
+	munmap(none, 2 * PAGE);
 	syscall1(__NR_close, fd);
 	syscall1(__NR_close, p[0]);
 	syscall1(__NR_close, p[1]);

@@ -63,6 +63,19 @@ $(B)/user/calltest-glibc: user/libc/calltest.c user/user.mk | $(DEPS_STAMP)
 	@echo "  GLIBCC  $@"
 	@$(CALLTEST_GLIBC_CC) -static -O2 -o $@ $<
 USER_PROGS += calltest-glibc
+# vfstest: the file calls a shell makes (fs/), musl on x86-64, glibc on arm64.
+ifeq ($(ARCH),x86_64)
+$(B)/user/vfstest: user/libc/vfstest.c user/user.mk | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  MUSLCC  $@"
+	@musl-gcc -static -O2 -o $@ $<
+else
+$(B)/user/vfstest: user/libc/vfstest.c user/user.mk | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  GLIBCC  $@"
+	@aarch64-linux-gnu-gcc -static -O2 -o $@ $<
+endif
+USER_PROGS += vfstest
 # mmbench: `bench mm`; the same file boots on Debian's Linux beside it
 # (tools/linuxpeer.py), so it is built against glibc, static.
 $(B)/user/mmbench: user/mmbench.c user/user.mk | $(DEPS_STAMP)

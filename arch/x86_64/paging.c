@@ -185,7 +185,7 @@ int arch_lookup(struct mm_struct *mm, u64 va, phys_addr_t *pa, unsigned int *pro
 		return -ENOENT;
 	e = pt_walk(mm, va, PT_LEAF, false, &level);
 	v = READ_ONCE(*e);
-	if (!(v & PTE_P))
+	if (!pte_present(v))
 		return -ENOENT;
 	/* Tables above a leaf allow everything, so the leaf decides. */
 	mask = pt_level_size(level) - 1;
@@ -202,9 +202,9 @@ u64 pte_prot_bits(unsigned int prot)
 {
 	u64 f = PTE_P;
 
-	/* PROT_NONE: present for the kernel's bookkeeping, not U (nor G: a user half's). */
+	/* PROT_NONE: mapped for the kernel's bookkeeping, present to no access at all. */
 	if (prot & PROT_NONE_USER)
-		return PTE_P | nx_bit;
+		return PTE_PROTNONE | nx_bit;
 
 	if (prot & PROT_WRITE)
 		f |= PTE_W;

@@ -104,12 +104,7 @@ static const struct chrdev mem_devices[] = {
 	{ "dev/urandom", MEM_MAJOR, 9, read_random, write_random },
 };
 
-const struct chrdev *chrdev_lookup(const char *path)
+const struct chrdev *chrdev_get(unsigned int i)
 {
-	while (*path == '/')
-		path++; /* "/dev/null", "//dev/null", or "dev/null" from the root */
-	for (size_t i = 0; i < ARRAY_SIZE(mem_devices); i++)
-		if (!strcmp(mem_devices[i].path, path))
-			return &mem_devices[i];
-	return NULL;
+	return i < ARRAY_SIZE(mem_devices) ? &mem_devices[i] : NULL;
 }

@@ -10,4 +10,7 @@ const struct ramfs_file *ramfs_lookup(const char *path);
 /* The same, a symbolic link at the end not followed (lstat). */
 const struct ramfs_file *ramfs_lookup_nofollow(const char *path);
 
+/* Every file of the initramfs, in the order the archives hold them (a directory listing). */
+void ramfs_for_each(void (*fn)(const struct ramfs_file *f, void *arg), void *arg);
+
 #endif

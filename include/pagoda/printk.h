@@ -80,6 +80,10 @@ int console_getc(void);
 extern bool console_input_irq;
 void console_input_notify(void);
 int console_getc_wait(void);
+/* For a program reading the terminal: the next key or -EINTR; a key now or -1. */
+int console_getc_interruptible(void);
+int console_getc_nowait(void);
+bool console_input_ready(void);
 /* Give a key back: the next console_getc_wait() returns it (in order). */
 void console_input_push(int c);
 

@@ -54,6 +54,7 @@ struct vm_area {
 };
 
 #define NR_OPEN 16
+#define FD_CLOEXEC 1
 
 /*
  * An open file description (kernel/file.c): what a descriptor points at,
@@ -62,9 +63,11 @@ struct vm_area {
  * the read-only initramfs, one end of a pipe (kernel/pipe.c), or a
  * memory device such as /dev/null (drivers/char/mem.c).
  */
-enum file_kind { FILE_CONSOLE, FILE_RAMFS, FILE_PIPE, FILE_CHR };
+enum file_kind { FILE_CONSOLE, FILE_RAMFS, FILE_PIPE, FILE_CHR, FILE_OPS };
 struct pipe;
 struct chrdev;
+struct file_operations;
+struct vfsmount;
 
 struct file {
 	enum file_kind kind;
@@ -75,7 +78,14 @@ struct file {
 	u64 pos;
 	struct pipe *pipe;
 	const struct chrdev *chr;    /* FILE_CHR: /dev/null and the like (drivers/char/mem.c) */
-	bool can_read, can_write;    /* FILE_CHR: what the open's access mode allows */
+	bool can_read, can_write;    /* FILE_CHR, FILE_OPS: what the open's access mode allows */
+	/* FILE_OPS: a file of a mounted file system (fs/): its operations and state. */
+	const struct file_operations *f_op;
+	void *private_data;
+	struct vfsmount *mnt;        /* whose users count includes this file */
+	char *path;                  /* absolute (kmalloc'ed): fchdir, *at() relative to it */
+	unsigned long f_flags;       /* the open's flags, as F_GETFL answers (O_APPEND...) */
+	bool is_dir;
 };
 
 struct process {
@@ -99,6 +109,13 @@ struct process {
 	u64 nr_syscalls;      /* system calls it made (a clock read through the vDSO is none) */
 	char name[16];
 	struct file *fds[NR_OPEN];  /* NULL: free */
+	u8 fd_flags[NR_OPEN];       /* FD_CLOEXEC: closed by a successful exec */
+	char cwd[256];              /* the working directory, absolute and clean (fs/namei.c) */
+	unsigned int umask;
+	char exe[128];              /* the program's path, as /proc/PID/exe links to it */
+	char cmdline[256];          /* its arguments, NUL after each: /proc/PID/cmdline */
+	unsigned int cmdline_len;
+	u64 start_time;             /* ns since boot: /proc/PID/stat's starttime */
 	/*
 	 * The family (kernel/fork.c), under process_lock. A process the
 	 * kernel started (process_start()) has no parent and is collected by
@@ -183,6 +200,9 @@ static inline bool signal_pending(const struct process *p)
 void process_files_init(struct process *p);
 void process_files_copy(struct process *c, struct process *p);
 void process_files_close(struct process *p);
+/* p's areas as /proc/PID/maps lists them, to m or the console (process_lock held). */
+struct seq_file;
+void show_maps(struct seq_file *m, struct process *p);
 /* The process table, for the shell's ps. */
 void process_ps_print(void);
 /* kernel/time/itimer.c: a new process's timer, disarmed; stopped for good at exit. */

@@ -9,7 +9,7 @@
 
 #include <pagoda/types.h>
 
-#define RAMFS_MAX_FILES 256
+#define RAMFS_MAX_FILES 1024 /* busybox's applet links alone are 270 */
 #define RAMFS_PATH_MAX 256 /* the longest path a lookup takes or makes */
 
 struct ramfs_file {

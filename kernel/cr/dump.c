@@ -256,6 +256,9 @@ static int dump_files(const struct cr_set *set, struct cr_buf *out, u32 *nr, con
 			/* An image has no record for one yet: refused, not dropped. */
 			*why = "an open device (/dev/null and the like) is not in the image format";
 			return -EOPNOTSUPP;
+		case FILE_OPS:
+			*why = "an open file of /tmp, /proc or /dev is not in the image format";
+			return -EOPNOTSUPP;
 		}
 		if (f->nonblock)
 			rf.flags |= CR_FILE_NONBLOCK;

@@ -206,8 +206,30 @@ def areas_script():
               (r"step 1: [^\n]*\n", lambda m: "maps %s\r" % seen["pid"])]
     for k in range(2, 20):
         script.append((r"step %d: [^\n]*\n" % k, lambda m: "maps %s\r" % seen["pid"]))
-    script.append((r"areas: done", "poweroff\r"))
+    # The same boot runs under strict overcommit: oomtest's promises after it.
+    script.append((r"areas: done", "run /bin/oomtest commit\r"))
+    script.append((r"oomtest: done", "poweroff\r"))
     return script
+
+
+OVERCOMMIT2 = os.path.join(paths.ROOT, "tests", "fixtures", "linux",
+                           "oomtest-commit-overcommit2.txt")
+
+
+def linux_overcommit2():
+    """Linux's answers under vm.overcommit_memory=2, recorded on Debian's
+    kernel in the same QEMU by `tools/linuxpeer.py overcommit`."""
+    with open(OVERCOMMIT2) as f:
+        return [l.rstrip("\n") for l in f if not l.startswith("#")]
+
+
+def check_overcommit2(ctx, arch, b):
+    want = linux_overcommit2()
+    # Typed after a background program's line: the prompt may sit elsewhere.
+    got = [[l for l in run.split("\n") if not KLOG.match(l)] for run in
+           re.findall(r"run /bin/oomtest commit\n(.*?oomtest: done)\n", b.clean_text(), re.S)]
+    ctx.tally.check("system:overcommit.%s.mode2-like-linux" % arch,
+                    got[:1] == [want], "linux %s, pagoda %s (log %s)" % (want, got, rel(b.log)))
 
 
 def check_areas(ctx, arch, b, want):
@@ -224,15 +246,19 @@ def check_areas(ctx, arch, b, want):
 def areas(ctx):
     """mmap, munmap, mprotect (PROT_NONE too), mremap and brk split and merge
     areas as Linux does: `maps PID` after each step against the host's
-    /proc/self/maps of the same binary (x86-64, arm64 virt)"""
+    /proc/self/maps of the same binary (x86-64, arm64 virt); the boot runs
+    under vm.overcommit_memory=2 and oomtest's promises answer as Linux's"""
     r = subprocess.run([AREAS_BIN, "proc"], capture_output=True, text=True, timeout=60)
     want = area_story(r.stdout)
     ctx.tally.check("system:areas.host-run", r.returncode == 0 and want and len(want) == 19,
                     "the host's run of %s exited %d" % (rel(AREAS_BIN), r.returncode))
     if not want:
         return
-    b = ctx.boot(ctx.x86_cmd(cmdline="panic=-1"), "system-areas-x86_64", 180, areas_script())
+    cmdline = "panic=-1 vm.overcommit_memory=2"
+    b = ctx.boot(ctx.x86_cmd(cmdline=cmdline), "system-areas-x86_64", 180, areas_script())
     check_areas(ctx, "x86_64", b, want)
-    b = ctx.boot(ctx.arm64_cmd("virt", "panic=-1"), "system-areas-arm64-virt", 180,
+    check_overcommit2(ctx, "x86_64", b)
+    b = ctx.boot(ctx.arm64_cmd("virt", cmdline), "system-areas-arm64-virt", 180,
                  areas_script())
     check_areas(ctx, "arm64-virt", b, want)
+    check_overcommit2(ctx, "arm64-virt", b)

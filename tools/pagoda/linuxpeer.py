@@ -14,9 +14,11 @@ once: its vmlinuz, and of its modules only those asked for and what they
 depend on, by the "depends=" of each module's .modinfo.
 
 The pure parts (the module order, the cpio archive, ldd's and mmbench's
-output) are functions of their inputs, tested on the host by
-tests/host/test_linuxpeer.py. Standard library only.
+output) are functions of their inputs, tested on the host by the
+`linuxpeer-pure-parts` unit (tests/levels/tooling.py). Remove
+build/linux-peer/ to fetch a newer kernel. Standard library only.
 """
+import lzma
 import os
 import re
 import shutil
@@ -29,12 +31,12 @@ from .boot import Boot
 
 PEER = os.path.join(paths.BUILD, "linux-peer")
 
-# Per architecture: Debian's name for it, the kernel metapackage, the
-# compiler for /init, the serial console, and the virtio transport module.
+# Per architecture: the kernel metapackage, the compiler for /init, the
+# serial console, and the virtio transport module.
 ARCHES = {
-    "x86_64": {"deb": "amd64", "meta": "linux-image-amd64", "cc": "gcc",
+    "x86_64": {"meta": "linux-image-amd64", "cc": "gcc",
                "console": "ttyS0", "transport": "virtio_pci"},
-    "arm64": {"deb": "arm64", "meta": "linux-image-arm64:arm64",
+    "arm64": {"meta": "linux-image-arm64:arm64",
               "cc": "aarch64-linux-gnu-gcc", "console": "ttyAMA0",
               "transport": "virtio_mmio"},
 }
@@ -250,11 +252,19 @@ def run_quiet(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
+def read_module(path):
+    """A module file's bytes, uncompressed."""
+    with open(path, "rb") as f:
+        data = f.read()
+    return lzma.decompress(data) if path.endswith(".xz") else data
+
+
 def fetch(arch, wanted=None):
     """build/linux-peer/ARCH/ with vmlinuz, modules/NAME.ko for the wanted
     modules and their dependencies, and modules.order (load order, one a
-    line: the name, then its dependencies comma-separated). Downloads the kernel package once; a later call that wants a
-    module not kept yet unpacks the cached package again."""
+    line: the name, then its dependencies comma-separated). Downloads the
+    kernel package once; a later call that wants a module not kept yet
+    unpacks the cached package again."""
     a = ARCHES[arch]
     wanted = wanted or modules_for(arch)
     out = kernel_dir(arch)
@@ -306,18 +316,20 @@ def fetch(arch, wanted=None):
         found = {}
         for top, _dirs, files in os.walk(os.path.join(x, "lib", "modules")):
             for f in files:
-                if f.endswith(".ko"):
-                    found[mod_name(f[:-3])] = os.path.join(top, f)
+                # Bookworm's modules are plain .ko; later Debians compress them.
+                for ext in (".ko", ".ko.xz"):
+                    if f.endswith(ext):
+                        found[mod_name(f[:-len(ext)])] = os.path.join(top, f)
         deps = {}
         for name, path in found.items():
-            with open(path, "rb") as f:
-                dep = modinfo(f.read()).get("depends", "")
+            dep = modinfo(read_module(path)).get("depends", "")
             deps[name] = [d for d in dep.split(",") if d]
         order = load_order(wanted, deps)
         mods = os.path.join(out, "modules")
         os.makedirs(mods, exist_ok=True)
         for name in order:
-            shutil.copyfile(found[name], os.path.join(mods, name + ".ko"))
+            with open(os.path.join(mods, name + ".ko"), "wb") as f:
+                f.write(read_module(found[name]))
         shutil.copyfile(os.path.join(x, "boot", kernels[0]), vmlinuz)
         with open(os.path.join(out, "SOURCE"), "w") as f:
             f.write("%s %s\n" % (pkg, debs[0]))
@@ -442,6 +454,43 @@ def mm(arch, mmbench, runs=5, log_dir=None):
         raise PeerError("Linux on %s: %d of %d mmbench runs finished (log %s)" % (
             arch, len(got), runs, paths.rel(log)))
     return got, failures
+
+
+# user/oomtest's `commit` case under Linux's strict overcommit: the lines the
+# system-areas boots (vm.overcommit_memory=2) must print. Recorded once
+# into the tree, since a test run does not boot Linux.
+OVERCOMMIT_FIXTURE = os.path.join(paths.ROOT, "tests", "fixtures", "linux",
+                                  "oomtest-commit-overcommit2.txt")
+
+
+def overcommit(arch, log_dir=None):
+    """Boot Linux with sysctl.vm.overcommit_memory=2 and run `oomtest
+    commit`; write its lines to OVERCOMMIT_FIXTURE; the fixture's path."""
+    fetch(arch)
+    target = "x86_64-pc" if arch == "x86_64" else "arm64-virt"
+    prog = os.path.join(paths.BUILD, target, "user", "oomtest")
+    if not os.path.exists(prog):
+        raise PeerError("%s is missing (make ARCH=%s kernel builds it)" % (paths.rel(prog), arch))
+    cpio_path = initramfs(arch, "overcommit", {"bin/oomtest": prog}, ["/bin/oomtest commit"])
+    log = os.path.join(log_dir or os.path.join(PEER, "logs"), "overcommit-linux-%s.log" % arch)
+    old = os.environ.get("LINUXPEER_CMDLINE", "")
+    os.environ["LINUXPEER_CMDLINE"] = (old + " sysctl.vm.overcommit_memory=2").strip()
+    try:
+        b = boot(arch, cpio_path, log)
+    finally:
+        os.environ["LINUXPEER_CMDLINE"] = old
+    lines = [l.strip() for l in b.text.splitlines()
+             if l.startswith("commit: ") or l.strip() == "oomtest: done"]
+    if lines[-1:] != ["oomtest: done"]:
+        raise PeerError("Linux on %s: oomtest commit did not finish (log %s)" % (
+            arch, paths.rel(log)))
+    os.makedirs(os.path.dirname(OVERCOMMIT_FIXTURE), exist_ok=True)
+    with open(OVERCOMMIT_FIXTURE, "w") as f:
+        f.write("# Linux %s (%s), sysctl.vm.overcommit_memory=2, 1 GiB: `oomtest commit`.\n"
+                "# Recorded by `tools/linuxpeer.py overcommit`; read by tests/levels/procmem.py.\n"
+                % (kernel_version(arch), arch))
+        f.write("\n".join(lines) + "\n")
+    return OVERCOMMIT_FIXTURE
 
 
 # The dm-snapshot job of issue 32, the same lines on both kernels (Pagoda's

@@ -19,6 +19,14 @@
 #define PTE_PS (1ULL << 7)
 #define PTE_G (1ULL << 8)
 #define PTE_NX (1ULL << 63)
+/*
+ * A PROT_NONE user page: not present to the MMU, so no access reaches it,
+ * the kernel's own included (a supervisor-only entry would still let
+ * copy_from_user() read it); this bit, which the MMU ignores in an entry
+ * without P, tells the kernel the frame is still mapped there. Linux's
+ * _PAGE_PROTNONE is the same idea.
+ */
+#define PTE_PROTNONE (1ULL << 9)
 #define PTE_ADDR 0x000ffffffffff000ULL
 
 /* The lower half of the PML4 is a user mm's; the upper half the kernel's. */
@@ -27,9 +35,10 @@
 /* Protect may rewrite a present entry in place and flush afterwards. */
 #define PT_BREAK_BEFORE_MAKE 0
 
+/* Mapped, as the kernel's bookkeeping sees it: present, or a PROT_NONE page. */
 static inline bool pte_present(u64 e)
 {
-	return e & PTE_P;
+	return e & (PTE_P | PTE_PROTNONE);
 }
 
 /* Present, above the last level and not a large page. */
@@ -51,7 +60,7 @@ static inline u64 pte_mktable(u64 pa, u64 va)
 
 static inline u64 pte_mkinvalid(u64 e)
 {
-	return e & ~PTE_P;
+	return e & ~(PTE_P | PTE_PROTNONE);
 }
 
 /*

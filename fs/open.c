@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Opening, making and removing names (Linux's fs/open.c and the rest of
+ * fs/namei.c): each call finds the mount the path is in and asks its
+ * file system, with Linux's checks first and Linux's errno when they
+ * fail: O_EXCL on a name that exists is -EEXIST, a directory opened for
+ * writing -EISDIR, O_DIRECTORY on a file -ENOTDIR, a rename across
+ * mounts -EXDEV, a file system with no such operation (the initramfs)
+ * -EROFS.
+ */
+#include <pagoda/process.h>
+#include <pagoda/slab.h>
+#include <pagoda/printk.h>
+#include <pagoda/string.h>
+#include <pagoda/timer.h>
+#include <pagoda/uaccess.h>
+#include "../kernel/syscalls.h"
+#include "internal.h"
+
+int vfs_getattr(const char *abs, struct kstat *k, bool follow)
+{
+	const char *rest;
+	struct vfsmount *m = lookup_mnt(abs, &rest);
+
+	if (!m)
+		return -ENOENT;
+	return m->type->getattr(m, rest, k, follow);
+}
+
+int vfs_readlink(const char *abs, char *buf, size_t size)
+{
+	const char *rest;
+	struct vfsmount *m = lookup_mnt(abs, &rest);
+
+	if (!m)
+		return -ENOENT;
+	return m->type->readlink ? m->type->readlink(m, rest, buf, size) : -EINVAL;
+}
+
+int vfs_open(const char *abs, unsigned long flags, u32 mode, struct file **fp)
+{
+	const char *rest;
+	struct vfsmount *m = lookup_mnt(abs, &rest);
+	struct kstat k;
+	struct file *f;
+	int err;
+
+	if (!m)
+		return -ENOENT;
+	err = m->type->getattr(m, rest, &k, !(flags & O_NOFOLLOW));
+	if (err && (err != -ENOENT || !(flags & O_CREAT)))
+		return err;
+	if (!err && (flags & O_CREAT) && (flags & O_EXCL))
+		return -EEXIST;
+	if (!err && S_ISLNK(k.mode) && (flags & O_NOFOLLOW))
+		return -ELOOP;
+	if (!err && S_ISDIR(k.mode) && ((flags & O_ACCMODE) || (flags & O_CREAT)))
+		return -EISDIR;
+	if (!err && !S_ISDIR(k.mode) && (flags & O_DIRECTORY))
+		return -ENOTDIR;
+	f = file_alloc(FILE_OPS);
+	if (!f)
+		return -ENOMEM;
+	f->path = kmalloc(strlen(abs) + 1, GFP_KERNEL);
+	if (!f->path) {
+		file_put(f);
+		return -ENOMEM;
+	}
+	memcpy(f->path, abs, strlen(abs) + 1);
+	f->f_flags = flags & ~(unsigned long)(O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC);
+	f->can_read = (flags & O_ACCMODE) != O_WRONLY;
+	f->can_write = (flags & O_ACCMODE) == O_WRONLY || (flags & O_ACCMODE) == O_RDWR;
+	if (!err && S_ISDIR(k.mode))
+		err = dir_open(m, rest, abs, f);
+	else if (m->type->open)
+		err = m->type->open(m, rest, flags, mode, f);
+	else
+		err = may_write_open(flags) ? -EROFS : -EACCES;
+	if (err) {
+		f->f_op = NULL; /* nothing was set up for release to undo */
+		file_put(f);
+		return err;
+	}
+	f->mnt = m;
+	__atomic_add_fetch(&m->users, 1, __ATOMIC_ACQ_REL);
+	*fp = f;
+	return 0;
+}
+
+#ifdef __x86_64__
+/* x86-64's open(path, flags, mode), which musl's open() and fopen() call. */
+long sys_open(const unsigned long *args)
+{
+	const unsigned long at[4] = { (unsigned long)AT_FDCWD, args[0], args[1], args[2] };
+
+	return sys_openat(at);
+}
+
+/* creat(path, mode): open(path, O_CREAT | O_WRONLY | O_TRUNC, mode). */
+long sys_creat(const unsigned long *args)
+{
+	const unsigned long at[4] = { (unsigned long)AT_FDCWD, args[0], O_CREAT | O_WRONLY | O_TRUNC,
+				      args[1] };
+
+	return sys_openat(at);
+}
+#endif
+
+/* The mount a new or removed name is in, and the name inside it; "/" itself is -EBUSY. */
+static int name_at(long dirfd, u64 upath, char *abs, struct vfsmount **m, const char **rest)
+{
+	int err = user_path_at(dirfd, upath, abs);
+
+	if (err)
+		return err;
+	if (!abs[0])
+		return -ENOENT;
+	*m = lookup_mnt(abs, rest);
+	if (!*m)
+		return -ENOENT;
+	if (!**rest)
+		return -EBUSY; /* a mount point: the root of what is mounted there */
+	return 0;
+}
+
+static long do_mkdirat(long dirfd, u64 upath, u32 mode)
+{
+	char abs[PATH_MAX];
+	struct vfsmount *m;
+	const char *rest;
+	struct kstat k;
+	int err = user_path_at(dirfd, upath, abs);
+
+	if (err)
+		return err;
+	if (!abs[0])
+		return -ENOENT;
+	if (!vfs_getattr(abs, &k, false))
+		return -EEXIST; /* before anything else, as Linux's: even "/" */
+	err = name_at(dirfd, upath, abs, &m, &rest);
+	if (err)
+		return err;
+	if (!m->type->mkdir)
+		return -EROFS;
+	return m->type->mkdir(m, rest, mode & 07777 & ~current_process()->umask);
+}
+
+long sys_mkdirat(const unsigned long *args)
+{
+	return do_mkdirat((long)args[0], args[1], (u32)args[2]);
+}
+
+#define AT_REMOVEDIR 0x200
+
+static long do_unlinkat(long dirfd, u64 upath, unsigned long flags)
+{
+	char abs[PATH_MAX];
+	struct vfsmount *m;
+	const char *rest;
+	struct kstat k;
+	int err;
+
+	if (flags & ~(unsigned long)AT_REMOVEDIR)
+		return -EINVAL;
+	err = name_at(dirfd, upath, abs, &m, &rest);
+	if (err)
+		return err;
+	err = m->type->getattr(m, rest, &k, false);
+	if (err)
+		return err;
+	if (flags & AT_REMOVEDIR) {
+		if (!S_ISDIR(k.mode))
+			return -ENOTDIR;
+	} else if (S_ISDIR(k.mode)) {
+		return -EISDIR;
+	}
+	if (!m->type->unlink)
+		return -EROFS;
+	return m->type->unlink(m, rest, flags & AT_REMOVEDIR);
+}
+
+long sys_unlinkat(const unsigned long *args)
+{
+	return do_unlinkat((long)args[0], args[1], args[2]);
+}
+
+#define RENAME_NOREPLACE 1
+
+static long do_renameat2(long olddfd, u64 oldpath, long newdfd, u64 newpath, unsigned long flags)
+{
+	char from[PATH_MAX], to[PATH_MAX];
+	struct vfsmount *m, *m2;
+	const char *r1, *r2;
+	struct kstat k;
+	int err;
+
+	if (flags & ~(unsigned long)RENAME_NOREPLACE)
+		return -EINVAL;
+	err = name_at(olddfd, oldpath, from, &m, &r1);
+	if (!err)
+		err = name_at(newdfd, newpath, to, &m2, &r2);
+	if (err)
+		return err;
+	err = m->type->getattr(m, r1, &k, false);
+	if (err)
+		return err;
+	if (m != m2)
+		return -EXDEV;
+	if ((flags & RENAME_NOREPLACE) && !m->type->getattr(m, r2, &k, false))
+		return -EEXIST;
+	if (!m->type->rename)
+		return -EROFS;
+	return m->type->rename(m, r1, r2);
+}
+
+long sys_renameat2(const unsigned long *args)
+{
+	return do_renameat2((long)args[0], args[1], (long)args[2], args[3], args[4]);
+}
+
+long sys_renameat(const unsigned long *args)
+{
+	return do_renameat2((long)args[0], args[1], (long)args[2], args[3], 0);
+}
+
+#ifdef __x86_64__
+long sys_mkdir(const unsigned long *args)
+{
+	return do_mkdirat(AT_FDCWD, args[0], (u32)args[1]);
+}
+
+long sys_rmdir(const unsigned long *args)
+{
+	return do_unlinkat(AT_FDCWD, args[0], AT_REMOVEDIR);
+}
+
+long sys_unlink(const unsigned long *args)
+{
+	return do_unlinkat(AT_FDCWD, args[0], 0);
+}
+
+long sys_rename(const unsigned long *args)
+{
+	return do_renameat2(AT_FDCWD, args[0], AT_FDCWD, args[1], 0);
+}
+#endif
+
+/* truncate(path, length) */
+long sys_truncate(const unsigned long *args)
+{
+	char abs[PATH_MAX];
+	struct vfsmount *m;
+	const char *rest;
+	struct kstat k;
+	int err;
+
+	if ((s64)args[1] < 0)
+		return -EINVAL;
+	err = user_path_at(AT_FDCWD, args[0], abs);
+	if (err)
+		return err;
+	if (!abs[0])
+		return -ENOENT;
+	m = lookup_mnt(abs, &rest);
+	err = m ? m->type->getattr(m, rest, &k, true) : -ENOENT;
+	if (err)
+		return err;
+	if (S_ISDIR(k.mode))
+		return -EISDIR;
+	if (!m->type->truncate)
+		return m->type == &rootfs_fs_type ? -EROFS : -EINVAL;
+	return m->type->truncate(m, rest, args[1]);
+}
+
+/* ftruncate(fd, length): a file open for writing. */
+long sys_ftruncate(const unsigned long *args)
+{
+	struct file *f = fd_file((long)args[0]);
+
+	if (!f)
+		return -EBADF;
+	if ((s64)args[1] < 0)
+		return -EINVAL;
+	if (f->kind != FILE_OPS || !f->f_op->truncate || f->is_dir)
+		return -EINVAL;
+	if (!f->can_write)
+		return -EINVAL; /* Linux: -EINVAL when not open for writing, as well */
+	return f->f_op->truncate(f, args[1]);
+}
+
+/* fsync(fd), fdatasync(fd): what the file system has to make durable. */
+long sys_fsync(const unsigned long *args)
+{
+	struct file *f = fd_file((long)args[0]);
+
+	if (!f)
+		return -EBADF;
+	if (f->kind == FILE_OPS && f->f_op->fsync)
+		return f->f_op->fsync(f);
+	return f->kind == FILE_PIPE ? -EINVAL : 0;
+}
+
+/* umask(mask): the old one. */
+long sys_umask(const unsigned long *args)
+{
+	struct process *p = current_process();
+	unsigned int old = p->umask;
+
+	p->umask = (unsigned int)args[0] & 0777;
+	return old;
+}
+
+#define UTIME_NOW ((1L << 30) - 1)
+#define UTIME_OMIT ((1L << 30) - 2)
+#define AT_SYMLINK_NOFOLLOW 0x100
+#define AT_EMPTY_PATH 0x1000
+
+/*
+ * utimensat(dirfd, path, times, flags): a file's modification time (the
+ * only time Pagoda keeps): now, or times[1], or left alone (UTIME_OMIT).
+ * With no path, the file dirfd is open on (futimens). The initramfs
+ * answers -EROFS; /proc and /dev accept and keep nothing.
+ */
+long sys_utimensat(const unsigned long *args)
+{
+	char abs[PATH_MAX];
+	struct vfsmount *m;
+	const char *rest;
+	struct kstat k;
+	s64 ts[4], mtime = (s64)(ktime_get_real_ns() / 1000000000ULL);
+	int err;
+
+	if (args[3] & ~(unsigned long)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	if (args[2]) {
+		if (copy_from_user(ts, args[2], sizeof(ts)))
+			return -EFAULT;
+		for (int i = 0; i < 2; i++)
+			if (ts[2 * i + 1] != UTIME_NOW && ts[2 * i + 1] != UTIME_OMIT &&
+			    (ts[2 * i + 1] < 0 || ts[2 * i + 1] >= 1000000000))
+				return -EINVAL;
+		if (ts[3] == UTIME_OMIT)
+			return 0;
+		if (ts[3] != UTIME_NOW)
+			mtime = ts[2];
+	}
+	if (!args[1]) {
+		struct file *f = fd_file((long)args[0]);
+
+		if (!f)
+			return -EBADF;
+		if (!f->path)
+			return 0; /* the console, a pipe: no time kept */
+		memcpy(abs, f->path, strlen(f->path) + 1);
+	} else {
+		err = user_path_at((long)args[0], args[1], abs);
+		if (err)
+			return err;
+		if (!abs[0])
+			return -ENOENT;
+	}
+	m = lookup_mnt(abs, &rest);
+	err = m ? m->type->getattr(m, rest, &k, !(args[3] & AT_SYMLINK_NOFOLLOW)) : -ENOENT;
+	if (err)
+		return err;
+	if (m->type == &rootfs_fs_type)
+		return -EROFS;
+	return m->type->set_mtime ? m->type->set_mtime(m, rest, mtime) : 0;
+}

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A process's files in /proc/PID (Linux's fs/proc/base.c and array.c):
+ *
+ *   stat     one line of 52 fields, as Linux 6.1 prints them; what Pagoda
+ *            does not keep (page fault counts, priorities, signals
+ *            caught...) is 0, as Linux prints for a kernel without it
+ *   status   "Name:", "State:", "Pid:", "VmSize:"... one per line
+ *   maps     the areas (the shell's `maps` printer)
+ *   cmdline  the arguments, each ended by a NUL
+ *   comm     the name and a newline
+ *
+ * and exe, a link to the program's path (fs/proc/root.c). Times are in
+ * clock ticks of 1/100 s (USER_HZ); CPU time is the scheduler's run time
+ * of the process's task, counted as user time.
+ */
+#include <pagoda/mm.h>
+#include <pagoda/process.h>
+#include <pagoda/sched.h>
+#include <pagoda/string.h>
+#include <pagoda/task.h>
+#include "internal.h"
+
+#define USER_HZ 100
+#define NS_PER_TICK (1000000000ULL / USER_HZ)
+
+static char state_of(const struct process *p)
+{
+	if (p->zombie)
+		return 'Z';
+	if (p->cr_frozen)
+		return 'T'; /* stopped for a checkpoint */
+	return p->task && p->task->state == TASK_RUNNING ? 'R' : 'S';
+}
+
+static const char *state_name(char s)
+{
+	switch (s) {
+	case 'R':
+		return "R (running)";
+	case 'Z':
+		return "Z (zombie)";
+	case 'T':
+		return "T (stopped)";
+	default:
+		return "S (sleeping)";
+	}
+}
+
+/* Bytes mapped, and pages present in them (resident). */
+static void mem_of(struct process *p, u64 *vsize, u64 *rss)
+{
+	*vsize = *rss = 0;
+	if (p->zombie)
+		return;
+	mutex_lock(&p->mmap_lock);
+	for (struct vm_area *v = p->vmas; v; v = v->next) {
+		*vsize += v->end - v->start;
+		for (u64 va = v->start; va < v->end;) {
+			u64 skip = PAGE_SIZE;
+
+			if (user_pte(p, va, &skip)) {
+				(*rss)++;
+				skip = PAGE_SIZE;
+			}
+			va += skip ? skip : PAGE_SIZE;
+		}
+	}
+	mutex_unlock(&p->mmap_lock);
+}
+
+static u64 cpu_ticks(struct process *p)
+{
+	return p->zombie || !p->task ? 0 : task_sched_runtime(p->task) / NS_PER_TICK;
+}
+
+static void pid_stat_show(struct seq_file *m, struct process *p)
+{
+	u64 vsize, rss;
+	int ppid = p->parent ? p->parent->pid : 0;
+
+	mem_of(p, &vsize, &rss);
+	/* pid (comm) state ppid pgrp session tty_nr tpgid flags */
+	seq_printf(m, "%d (%s) %c %d %d %d %d %d %u ", p->pid, p->name, state_of(p), ppid,
+		   p->pid, p->pid, (4 << 8) | 64 /* ttyS0 */, -1, 0x400000u /* PF_... a user task */);
+	/* minflt cminflt majflt cmajflt utime stime cutime cstime priority nice num_threads */
+	seq_printf(m, "0 0 0 0 %llu 0 0 0 20 0 1 ", (unsigned long long)cpu_ticks(p));
+	/* itrealvalue starttime vsize rss rsslim */
+	seq_printf(m, "0 %llu %llu %llu %llu ", (unsigned long long)(p->start_time / NS_PER_TICK),
+		   (unsigned long long)vsize, (unsigned long long)rss, 0xffffffffffffffffULL);
+	/* startcode endcode startstack kstkesp kstkeip signal blocked sigignore sigcatch wchan */
+	seq_printf(m, "0 0 %llu 0 0 %llu %llu 0 0 0 ", (unsigned long long)p->stack,
+		   (unsigned long long)p->sigpending, (unsigned long long)p->sigmask);
+	/* nswap cnswap exit_signal processor rt_priority policy blkio guest cguest */
+	seq_printf(m, "0 0 17 %u 0 0 0 0 0 ", p->task && !p->zombie ? p->task->cpu : 0);
+	/* start_data end_data start_brk arg_start arg_end env_start env_end exit_code */
+	seq_printf(m, "0 0 %llu 0 0 0 0 %d\n", (unsigned long long)p->brk_start,
+		   p->zombie ? p->exit_status : 0);
+}
+
+static void pid_status_show(struct seq_file *m, struct process *p)
+{
+	u64 vsize, rss;
+	char s = state_of(p);
+	int ppid = p->parent ? p->parent->pid : 0;
+
+	mem_of(p, &vsize, &rss);
+	seq_printf(m, "Name:\t%s\nUmask:\t%04o\nState:\t%s\n", p->name, p->umask, state_name(s));
+	seq_printf(m, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n", p->pid, p->pid,
+		   ppid);
+	seq_printf(m, "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nFDSize:\t%d\nGroups:\t\n", NR_OPEN);
+	if (!p->zombie) {
+		seq_printf(m, "VmSize:\t%8llu kB\nVmRSS:\t%8llu kB\n",
+			   (unsigned long long)(vsize >> 10),
+			   (unsigned long long)(rss * (PAGE_SIZE >> 10)));
+	}
+	seq_printf(m, "Threads:\t1\nSigPnd:\t%016llx\nShdPnd:\t0000000000000000\n",
+		   (unsigned long long)p->sigpending);
+	seq_printf(m, "SigBlk:\t%016llx\n", (unsigned long long)p->sigmask);
+}
+
+static void pid_maps_show(struct seq_file *m, struct process *p)
+{
+	if (!p->zombie)
+		show_maps(m, p);
+}
+
+static void pid_cmdline_show(struct seq_file *m, struct process *p)
+{
+	if (!p->zombie)
+		seq_write(m, p->cmdline, p->cmdline_len);
+}
+
+static void pid_comm_show(struct seq_file *m, struct process *p)
+{
+	seq_printf(m, "%s\n", p->name);
+}
+
+const struct proc_entry proc_pid_entries[] = {
+	{ "stat", pid_stat_show },
+	{ "status", pid_status_show },
+	{ "maps", pid_maps_show },
+	{ "cmdline", pid_cmdline_show },
+	{ "comm", pid_comm_show },
+};
+const unsigned int proc_pid_nr_entries = ARRAY_SIZE(proc_pid_entries);

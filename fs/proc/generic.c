@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A /proc file is made whole when it is opened: its printer writes the
+ * text into a buffer (a page first, twice as much each time it does not
+ * fit, as Linux's seq_read() grows), and reads then come from that copy,
+ * so a program reading in small pieces sees one consistent text.
+ */
+#include <pagoda/process.h>
+#include <pagoda/slab.h>
+#include <pagoda/string.h>
+#include <pagoda/uio.h>
+#include "internal.h"
+
+#define PROC_MAX_TEXT (256 * 1024)
+
+static long proc_read(struct file *f, struct iov_iter *to, u64 *pos)
+{
+	struct seq_file *m = f->private_data;
+	size_t n, copied;
+
+	if (*pos >= m->count)
+		return 0;
+	n = MIN(iov_iter_count(to), m->count - (size_t)*pos);
+	copied = copy_to_iter(m->buf + *pos, n, to);
+	*pos += copied;
+	return copied || !n ? (long)copied : -EFAULT;
+}
+
+static int proc_getattr(struct file *f, struct kstat *k)
+{
+	int err = vfs_getattr(f->path, k, true);
+
+	/* A /proc file's size is 0, as Linux's stat says, however much it reads. */
+	if (err == -ENOENT) /* the process ended since: what it was */
+		*k = (struct kstat){ .nlink = 1, .mode = S_IFREG | 0444, .blksize = 1024 };
+	return 0;
+}
+
+static void proc_release(struct file *f)
+{
+	struct seq_file *m = f->private_data;
+
+	kfree(m->buf);
+	kfree(m);
+}
+
+static const struct file_operations proc_seq_fops = {
+	.read = proc_read,
+	.getattr = proc_getattr,
+	.release = proc_release,
+};
+
+static struct process *find_process(int pid)
+{
+	struct process *p;
+
+	list_for_each_entry(p, &process_list, all)
+		if (p->pid == pid)
+			return p;
+	return NULL;
+}
+
+int proc_open_show(struct file *f, proc_show_t show, int pid)
+{
+	struct seq_file *m = kzalloc(sizeof(*m), GFP_KERNEL);
+	size_t size = 4096;
+	int err = 0;
+
+	if (!m)
+		return -ENOMEM;
+	for (;;) {
+		struct process *p = NULL;
+
+		m->buf = kmalloc(size, GFP_KERNEL);
+		if (!m->buf) {
+			err = -ENOMEM;
+			break;
+		}
+		m->size = size;
+		m->count = 0;
+		m->overflow = false;
+		if (pid) {
+			mutex_lock(&process_lock);
+			p = find_process(pid);
+			if (p)
+				show(m, p);
+			mutex_unlock(&process_lock);
+			if (!p) {
+				err = -ESRCH;
+				break;
+			}
+		} else {
+			show(m, NULL);
+		}
+		if (!m->overflow)
+			break;
+		kfree(m->buf);
+		m->buf = NULL;
+		size *= 2;
+		if (size > PROC_MAX_TEXT) {
+			err = -ENOMEM;
+			break;
+		}
+	}
+	if (err) {
+		kfree(m->buf);
+		kfree(m);
+		return err;
+	}
+	f->f_op = &proc_seq_fops;
+	f->private_data = m;
+	return 0;
+}

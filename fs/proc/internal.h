@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* The process file system's pieces (fs/proc/). */
+#ifndef FS_PROC_INTERNAL_H
+#define FS_PROC_INTERNAL_H
+
+#include <pagoda/fs.h>
+#include <pagoda/seq_file.h>
+
+struct process;
+
+/*
+ * A file's printer: the whole text into m. For a process's file p is the
+ * process (process_lock held while it prints), NULL for the others.
+ */
+typedef void (*proc_show_t)(struct seq_file *m, struct process *p);
+
+struct proc_entry {
+	const char *name;
+	proc_show_t show;
+};
+
+/* fs/proc/generic.c: make the text now (pid 0: no process) and open f on it. */
+int proc_open_show(struct file *f, proc_show_t show, int pid);
+
+/* The system-wide files (meminfo.c, stat.c, mounts.c) and a process's (base.c). */
+void proc_meminfo_show(struct seq_file *m, struct process *p);
+void proc_vmstat_show(struct seq_file *m, struct process *p);
+void proc_buddyinfo_show(struct seq_file *m, struct process *p);
+void proc_uptime_show(struct seq_file *m, struct process *p);
+void proc_loadavg_show(struct seq_file *m, struct process *p);
+void proc_stat_show(struct seq_file *m, struct process *p);
+void proc_cpuinfo_show(struct seq_file *m, struct process *p);
+void proc_version_show(struct seq_file *m, struct process *p);
+void proc_mounts_show(struct seq_file *m, struct process *p);
+void proc_filesystems_show(struct seq_file *m, struct process *p);
+extern const struct proc_entry proc_pid_entries[];
+extern const unsigned int proc_pid_nr_entries;
+
+#endif

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+/*
+ * stat, fstat, newfstatat, readlinkat and faccessat, after Linux's
+ * fs/stat.c and fs/open.c: the path goes through fs/namei.c to the file
+ * system mounted there; an open file answers for itself.
+ */
+#include <pagoda/chrdev.h>
+#include <pagoda/process.h>
+#include <pagoda/string.h>
+#include <pagoda/uaccess.h>
+#include "../kernel/syscalls.h"
+#include "internal.h"
+
+#define AT_EMPTY_PATH 0x1000
+#define AT_SYMLINK_NOFOLLOW 0x100
+#define AT_EACCESS 0x200
+#define R_OK 4
+#define W_OK 2
+#define X_OK 1
+
+/*
+ * struct stat as each arch's Linux lays it out: x86-64 has its own (144
+ * bytes, st_nlink before st_mode, 64-bit), arm64 the generic one (128
+ * bytes, st_mode before a 32-bit st_nlink).
+ */
+long put_stat(u64 ubuf, const struct kstat *k)
+{
+	u8 buf[144];
+
+	memset(buf, 0, sizeof(buf));
+#ifdef __x86_64__
+	u64 bs = k->blksize;
+
+	memcpy(buf + 8, &k->ino, 8);
+	memcpy(buf + 16, &k->nlink, 8);
+	memcpy(buf + 24, &k->mode, 4);
+	memcpy(buf + 40, &k->rdev, 8);
+	memcpy(buf + 48, &k->size, 8);
+	memcpy(buf + 56, &bs, 8);
+	memcpy(buf + 64, &k->blocks, 8);
+	/* st_atime, st_mtime, st_ctime: seconds, then nanoseconds */
+	memcpy(buf + 72, &k->mtime, 8);
+	memcpy(buf + 88, &k->mtime, 8);
+	memcpy(buf + 104, &k->mtime, 8);
+	return copy_to_user(ubuf, buf, 144) ? -EFAULT : 0;
+#else
+	u32 nlink = (u32)k->nlink;
+
+	memcpy(buf + 8, &k->ino, 8);
+	memcpy(buf + 16, &k->mode, 4);
+	memcpy(buf + 20, &nlink, 4);
+	memcpy(buf + 32, &k->rdev, 8);
+	memcpy(buf + 48, &k->size, 8);
+	memcpy(buf + 56, &k->blksize, 4);
+	memcpy(buf + 64, &k->blocks, 8);
+	memcpy(buf + 72, &k->mtime, 8);
+	memcpy(buf + 88, &k->mtime, 8);
+	memcpy(buf + 104, &k->mtime, 8);
+	return copy_to_user(ubuf, buf, 128) ? -EFAULT : 0;
+#endif
+}
+
+void console_stat(struct kstat *k)
+{
+	*k = (struct kstat){ .ino = 1, .nlink = 1, .mode = S_IFCHR | 0620,
+			     .rdev = (5 << 8) | 1, .blksize = 1024 };
+}
+
+int file_getattr(struct file *f, struct kstat *k)
+{
+	switch (f->kind) {
+	case FILE_CONSOLE:
+		console_stat(k);
+		return 0;
+	case FILE_PIPE:
+		*k = (struct kstat){ .ino = ((u64)(uintptr_t)f->pipe >> 4) & 0xffffffff,
+				     .nlink = 1, .mode = S_IFIFO | 0600, .blksize = PAGE_SIZE };
+		return 0;
+	case FILE_CHR:
+		chrdev_stat(f->chr, k);
+		return 0;
+	case FILE_RAMFS:
+		ramfs_stat(f->rf, k);
+		return 0;
+	case FILE_OPS:
+		if (f->f_op->getattr)
+			return f->f_op->getattr(f, k);
+		return f->path ? vfs_getattr(f->path, k, true) : -EBADF;
+	}
+	return -EBADF;
+}
+
+static long stat_fd(long fd, u64 ubuf)
+{
+	struct file *f = fd_file(fd);
+	struct kstat k;
+	int err;
+
+	if (!f)
+		return -EBADF;
+	err = file_getattr(f, &k);
+	return err ? err : put_stat(ubuf, &k);
+}
+
+long sys_fstat(const unsigned long *args)
+{
+	return stat_fd((long)args[0], args[1]);
+}
+
+static long stat_path(long dirfd, u64 upath, u64 ubuf, unsigned long flags)
+{
+	char path[PATH_MAX];
+	struct kstat k;
+	int err = user_path_at(dirfd, upath, path);
+
+	if (err)
+		return err;
+	if (!path[0])
+		return (flags & AT_EMPTY_PATH) ? stat_fd(dirfd, ubuf) : -ENOENT;
+	/* lstat: a symbolic link at the end is described, not followed */
+	err = vfs_getattr(path, &k, !(flags & AT_SYMLINK_NOFOLLOW));
+	return err ? err : put_stat(ubuf, &k);
+}
+
+/* newfstatat(dirfd, path, buf, flags); x86-64 calls it fstatat too. */
+long sys_newfstatat(const unsigned long *args)
+{
+	return stat_path((long)args[0], args[1], args[2], args[3]);
+}
+
+/*
+ * readlinkat(dirfd, path, buf, size): a symbolic link's target, not
+ * NUL-terminated, cut at size; -EINVAL if path is not a link.
+ */
+long sys_readlinkat(const unsigned long *args)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	int err = user_path_at((long)args[0], args[1], path), n;
+
+	if (err)
+		return err;
+	if ((long)args[3] <= 0)
+		return -EINVAL;
+	if (!path[0])
+		return -ENOENT;
+	n = vfs_readlink(path, target, sizeof(target));
+	if (n < 0)
+		return n;
+	n = MIN(n, (int)args[3]);
+	return copy_to_user(args[2], target, (size_t)n) ? -EFAULT : n;
+}
+
+#ifdef __x86_64__
+/* x86-64's older calls: the same, relative to the current directory. */
+long sys_stat(const unsigned long *args)
+{
+	return stat_path(AT_FDCWD, args[0], args[1], 0);
+}
+
+long sys_lstat(const unsigned long *args)
+{
+	return stat_path(AT_FDCWD, args[0], args[1], AT_SYMLINK_NOFOLLOW);
+}
+
+long sys_readlink(const unsigned long *args)
+{
+	const unsigned long at[4] = { (unsigned long)AT_FDCWD, args[0], args[1], args[2] };
+
+	return sys_readlinkat(at);
+}
+#endif
+
+/*
+ * May the caller (root, always) do mode to a file like k on mount m? Root
+ * reads anything and runs anything with an execute bit (or searches a
+ * directory); writing is -EROFS on a read-only file system (the
+ * initramfs) for files, directories and links, as Linux's
+ * inode_permission() answers.
+ */
+static int may_access(const struct vfsmount *m, const struct kstat *k, unsigned long mode)
+{
+	u32 type = k->mode & S_IFMT;
+
+	if ((mode & W_OK) && m && m->type == &rootfs_fs_type &&
+	    (type == S_IFREG || type == S_IFDIR || type == S_IFLNK))
+		return -EROFS;
+	if ((mode & X_OK) && type != S_IFDIR && !(k->mode & 0111))
+		return -EACCES;
+	return 0;
+}
+
+static long do_faccessat(long dirfd, u64 upath, unsigned long mode, unsigned long flags)
+{
+	char path[PATH_MAX];
+	struct kstat k;
+	int err;
+
+	if (mode & ~7UL)
+		return -EINVAL;
+	if (flags & ~(unsigned long)(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	err = user_path_at(dirfd, upath, path);
+	if (err)
+		return err;
+	if (!path[0]) {
+		struct file *f = (flags & AT_EMPTY_PATH) ? fd_file(dirfd) : NULL;
+
+		if (!(flags & AT_EMPTY_PATH))
+			return -ENOENT;
+		if (!f)
+			return -EBADF;
+		err = file_getattr(f, &k);
+		return err ? err : may_access(f->kind == FILE_RAMFS ? lookup_mnt("/", NULL) : f->mnt,
+					      &k, mode);
+	}
+	err = vfs_getattr(path, &k, !(flags & AT_SYMLINK_NOFOLLOW));
+	if (err)
+		return err;
+	return may_access(lookup_mnt(path, NULL), &k, mode);
+}
+
+/* faccessat(dirfd, path, mode): the system call has no flags argument (libc's does). */
+long sys_faccessat(const unsigned long *args)
+{
+	return do_faccessat((long)args[0], args[1], args[2], 0);
+}
+
+/* faccessat2(dirfd, path, mode, flags): AT_EACCESS changes nothing for a lone root. */
+long sys_faccessat2(const unsigned long *args)
+{
+	return do_faccessat((long)args[0], args[1], args[2], args[3]);
+}
+
+#ifdef __x86_64__
+/* access(path, mode): faccessat from the current directory. */
+long sys_access(const unsigned long *args)
+{
+	return do_faccessat(AT_FDCWD, args[0], args[1], 0);
+}
+#endif

@@ -1,0 +1,17 @@
+# The busybox session's machine-dependent half (tests/levels/busybox.py):
+# Pagoda's /, processes, memory, mounts and devices, whose answers the
+# harness checks by their shape (and the disk's bytes against the image's).
+echo "== ls"; ls -l /
+echo "== ps"; ps
+echo "== free"; free
+echo "== mount"; mount
+echo "== uptime"; uptime
+echo "== top"; top -n1 -b | head -4
+echo "== proc"; head -3 /proc/self/status; cat /proc/filesystems; head -1 /proc/meminfo
+echo "== dev"; ls /dev /dev/mapper
+echo "== size"; blockdev --getsize64 /dev/vda; blockdev --getss /dev/vda
+echo "== vda"; dd if=/dev/vda bs=4k count=16 2>/dev/null | md5sum
+echo "== dm"; dd if=/dev/mapper/bbdm bs=4k count=16 2>/dev/null | md5sum
+echo "== dm-0"; dd if=/dev/dm-0 bs=512 count=128 2>/dev/null | md5sum
+echo "== shmem"; grep Shmem: /proc/meminfo
+echo "== end"

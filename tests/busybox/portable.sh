@@ -1,0 +1,29 @@
+# The busybox session's machine-independent half (tests/levels/busybox.py):
+# run by busybox's sh under Pagoda and, with the same busybox binary, on the
+# host; the two outputs must be the same, line for line. $1: a directory to
+# work in (Pagoda: /tmp, its tmpfs). Everything made here is removed again.
+D=$1/bb-session
+mkdir "$D" && cd "$D" || exit 1
+echo "hello, world" > f
+echo "second line" >> f
+cat f
+wc -l < f
+grep -n second f
+sed 's/world/Pagoda/' f
+awk '{ n += length($0) } END { print NR, n }' f
+printf '3\n1\n2\n10\n' | sort -n | tr '\n' ' '; echo
+printf 'b\na\nb\n' | sort | uniq -c
+md5sum f
+dd if=/dev/zero bs=4k count=8 2>/dev/null | md5sum
+head -c 32 f | hexdump -C
+seq 1 5 | xargs echo
+mkdir sub && mv f sub/g && ls sub
+ls -l sub/g | awk '{ print $1, $2, $5, $NF }'
+truncate -s 5 sub/g && cat sub/g && echo
+cp sub/g h && cmp sub/g h && echo same
+rm -rf sub h && ls -A
+{ echo out; echo err >&2; } 2>&1 | sort
+x=$(echo sub | tr a-z A-Z) && echo "$x"
+test -c /dev/null && echo "/dev/null is a character device"
+sleep 1 && echo slept
+cd / && rmdir "$D" && echo clean
