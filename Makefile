@@ -456,10 +456,11 @@ fuzz-report: fuzz-seeds $(FUZZ_BINS)
 
 # The system calls: user/syzfuzz in one boot of ARCH (arm64: virt), then
 # the leak, free-list and lockdep checks (tools/fuzz-syscalls.py). SEED=
-# replays a run.
+# replays a run; CALLS=name,name,... fuzzes only those.
 .PHONY: fuzz-syscalls
 fuzz-syscalls: kernel $(ARCH_RUN_DEPS)
-	@$(PY) tools/fuzz-syscalls.py $(FUZZ_SECONDS) --arch $(ARCH) $(if $(SEED),--seed $(SEED))
+	@$(PY) tools/fuzz-syscalls.py $(FUZZ_SECONDS) --arch $(ARCH) $(if $(SEED),--seed $(SEED)) \
+		$(if $(CALLS),--calls $(CALLS))
 
 host-test: $(HB)/ktest-host $(HB)/printf-vs-libc
 	@$(HB)/ktest-host all

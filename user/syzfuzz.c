@@ -3,9 +3,11 @@
  * syzfuzz: random system calls from user space, the idea of trinity and
  * syzkaller in one small static program (docs/fuzzing.md).
  *
- *	syzfuzz SECONDS [SEED [WORKERS]]   fuzz for SECONDS; SEED 0 or none:
- *	                                   one from the clock, printed
- *	syzfuzz -w SEED [CALLS]            one worker's calls, each printed:
+ *	syzfuzz SECONDS [SEED [WORKERS [CALLS]]]
+ *	                                   fuzz for SECONDS; SEED 0 or none:
+ *	                                   one from the clock, printed; CALLS
+ *	                                   (name,name,...): only those
+ *	syzfuzz -w SEED [NR_CALLS [CALLS]] one worker's calls, each printed:
  *	                                   the reproducer of a finding
  *
  * The parent (the supervisor) only forks workers, waits for them and
@@ -38,6 +40,31 @@ static const struct sysent table[] = {
 #include "syzfuzz_table.h"
 };
 #define NR_TABLE (sizeof(table) / sizeof(table[0]))
+
+/* The calls to choose from: the whole table, or those CALLS names. */
+static unsigned int chosen[NR_TABLE], nr_chosen;
+
+static void choose(const char *names)
+{
+	for (unsigned int i = 0; i < NR_TABLE; i++) {
+		const char *n = table[i].name, *p = names;
+		int hit = !names;
+
+		while (p && *p && !hit) {
+			unsigned int k = 0;
+
+			while (n[k] && p[k] == n[k])
+				k++;
+			hit = !n[k] && (p[k] == ',' || !p[k]);
+			while (*p && *p != ',')
+				p++;
+			if (*p == ',')
+				p++;
+		}
+		if (hit)
+			chosen[nr_chosen++] = i;
+	}
+}
 
 /* Never called, and why. */
 static const char *const deny[][2] = {
@@ -300,7 +327,7 @@ static void one_call(int verbose)
 	long nr, ret;
 	const char *name;
 
-	if (below(200) == 0) {
+	if (nr_chosen == NR_TABLE && below(200) == 0) {
 		/* Any number: one outside the table is one the kernel has no handler for. */
 		nr = (long)below(512);
 		name = "?";
@@ -308,7 +335,7 @@ static void one_call(int verbose)
 			if (table[i].nr == nr)
 				name = table[i].name;
 	} else {
-		e = &table[below(NR_TABLE)];
+		e = &table[chosen[below(nr_chosen)]];
 		nr = e->nr;
 		name = e->name;
 	}
@@ -468,11 +495,13 @@ int main(int argc, char **argv, char **envp)
 
 	(void)envp;
 	if (argc >= 3 && same(argv[1], "-w")) {
+		choose(argc > 4 ? argv[4] : 0);
 		worker(parse(argv[2]), argc > 3 ? (long)parse(argv[3]) : WORKER_CALLS, 1);
 		return 0;
 	}
 	if (argc < 2) {
-		printf("usage: syzfuzz SECONDS [SEED [WORKERS]] | syzfuzz -w WORKER_SEED [CALLS]\n");
+		printf("usage: syzfuzz SECONDS [SEED [WORKERS [NAME,...]]] | "
+		       "syzfuzz -w WORKER_SEED [NR_CALLS [NAME,...]]\n");
 		return 2;
 	}
 	seed = argc > 2 ? parse(argv[2]) : 0;
@@ -486,8 +515,13 @@ int main(int argc, char **argv, char **envp)
 		nworkers = (unsigned int)parse(argv[3]);
 	if (nworkers < 1 || nworkers > MAX_WORKERS)
 		nworkers = 4;
-	printf("syzfuzz: seed 0x%lx, %u workers, %lu s, %lu calls in the table\n", seed, nworkers,
-	       parse(argv[1]), (unsigned long)NR_TABLE);
+	choose(argc > 4 ? argv[4] : 0);
+	if (!nr_chosen) {
+		printf("syzfuzz: none of %s is in the table\n", argv[4]);
+		return 2;
+	}
+	printf("syzfuzz: seed 0x%lx, %u workers, %lu s, %u of the table's %lu calls\n", seed,
+	       nworkers, parse(argv[1]), nr_chosen, (unsigned long)NR_TABLE);
 	end = now_ms() + parse(argv[1]) * 1000;
 	for (;;) {
 		unsigned long now = now_ms();

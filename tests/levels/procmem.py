@@ -127,7 +127,7 @@ def check_boot(ctx, arch, b, want, want_faults, want_commit):
                     len(fz) == 1 and "syzfuzz: done" in t and
                     "pagealloc: free lists consistent" in t and
                     not any(m in t for m in ("Kernel panic", "CPU exception", "BUG:")),
-                    "seed %s: %s (log %s)" % (re.findall(r"syzfuzz: seed (\S+)", t), fz,
+                    "seed %s: %s (log %s)" % (re.findall(r"syzfuzz: seed (0x[0-9a-f]+)", t), fz,
                                               rel(b.log)))
     ends = re.findall(r"exhaust: \d+ x 64 MiB mapped|"
                       r"Out of memory: Killed process \d+ \(memhostile\)", t)
