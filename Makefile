@@ -96,7 +96,7 @@ $(DEPS_STAMP): tools/install-deps.sh
 include boot/pi4/sdcard.mk
 include arch/$(ARCH)/build.mk
 
-KERNEL_DIRS := kernel shell bench kernel/cr kernel/sched kernel/locking kernel/time kernel/power lib mm mm/lab dma drivers/tty \
+KERNEL_DIRS := kernel shell bench kernel/cr kernel/futex kernel/sched kernel/locking kernel/time kernel/power lib mm mm/lab dma drivers/tty \
 	block block/partitions block/dm drivers/block drivers/block/null_blk \
 	drivers/base drivers/pci drivers/virtio drivers/mmc drivers/char fs fs/ramfs fs/proc
 KSRCS := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)) $(ARCH_CSRCS)

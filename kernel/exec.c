@@ -317,7 +317,8 @@ int process_execve(const char *path, int argc, const char *const *argv,
 	 * go), and with no preemption in between, whose switch would load
 	 * p->mm half swapped.
 	 */
-	mutex_lock(&p->mmap_lock);
+	de_thread(p); /* nobody else may be in the address space as it is swapped */
+	down_write(&p->mmap_lock);
 	preempt_disable();
 	arch_switch_mm(&init_mm);
 	SWAP(p->mm, np->mm);
@@ -332,7 +333,7 @@ int process_execve(const char *path, int argc, const char *const *argv,
 	p->stack = np->stack;
 	arch_switch_mm(&p->mm);
 	preempt_enable();
-	mutex_unlock(&p->mmap_lock);
+	up_write(&p->mmap_lock);
 	memcpy(p->exe, np->exe, sizeof(p->exe));
 	memcpy(p->cmdline, np->cmdline, sizeof(p->cmdline));
 	p->cmdline_len = np->cmdline_len;
@@ -347,8 +348,8 @@ void process_enter_new_image(void)
 	struct process *p = current_process();
 
 	/* A new program starts with clean FP registers and no thread pointer. */
-	arch_user_state_init(&p->ustate);
-	arch_user_state_load(&p->ustate);
+	arch_user_state_init(&current_thread()->ustate);
+	arch_user_state_load(&current_thread()->ustate);
 	arch_enter_user(p->entry, p->stack, 0);
 }
 
@@ -446,8 +447,11 @@ long sys_execve(const unsigned long *args)
 				p->sigaction[i] = (struct k_sigaction){ 0 };
 		err = process_execve(path, argc, (const char *const *)argv, envc,
 				     args[2] ? (const char *const *)envp : NULL, &why);
-		if (!err) { /* the new program has no alternate signal stack */
-			p->altstack = (struct sigstack){ .flags = SS_DISABLE };
+		if (!err) {
+			/* The new program has no alternate signal stack, no robust list, no tid word. */
+			current_thread()->altstack = (struct sigstack){ .flags = SS_DISABLE };
+			current_thread()->robust_list = 0;
+			current_thread()->clear_child_tid = 0;
 			close_on_exec(p);
 		}
 	}

@@ -11,8 +11,22 @@
  *
  * process_lock guards every parent, children and zombie field: exactly
  * one collector takes each zombie, under it.
+ *
+ * A process with threads ends thread by thread (do_exit()): exit(2) ends
+ * the caller alone; exit_group(2), a fatal signal or a fault end them all
+ * (do_group_exit(): the group's code is set once and every other thread
+ * is woken to notice it at its next way out of the kernel). Each thread
+ * gives back what is its own in user memory first (its robust futexes,
+ * its clear-tid word with a wake for pthread_join()), then leaves the
+ * address space; the last one out frees the memory, closes the files
+ * and tells the parent. The parent's wait therefore sees the process end
+ * only when every thread has.
  */
+#include <pagoda/arch.h>
+#include <pagoda/futex.h>
 #include <pagoda/mutex.h>
+#include <pagoda/oom.h>
+#include <pagoda/preempt.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
 #include <pagoda/sched.h>
@@ -134,4 +148,76 @@ long sys_wait4(const unsigned long *args)
 	if (wstatus && copy_to_user(wstatus, &status, sizeof(status)))
 		return -EFAULT;
 	return err ? err : pid;
+}
+
+/*
+ * Linux's mm_release() and futex_exit_release(): the futexes this thread
+ * holds are marked owner-died for their waiters, and its clear-tid word
+ * (a joiner's futex) is zeroed and woken, while it is still in the
+ * address space. Nothing is written once the process is going as a whole:
+ * nobody is left to read it.
+ */
+static void mm_release(struct process *p, struct thread *t)
+{
+	u32 zero = 0;
+
+	if (READ_ONCE(p->nr_threads) <= 1)
+		return;
+	exit_robust_list(p, t);
+	if (t->clear_child_tid && !copy_to_user(t->clear_child_tid, &zero, sizeof(zero)))
+		futex_wake(p, t->clear_child_tid, 1, FUTEX_BITSET_MATCH_ANY);
+}
+
+void thread_exit(int status)
+{
+	struct process *p = current_process();
+	struct thread *t = current_thread();
+	unsigned long flags;
+	bool last;
+
+	if (!p || !t)
+		panic("thread_exit() from kernel thread %s", current->name);
+	mm_release(p, t);
+	acct_process_exit(p); /* its run time, for the parent's wait4 and getrusage */
+	/* Out of the address space before the count says so: the last one frees it. */
+	preempt_disable();
+	current->mm = NULL;
+	current->ustate = NULL;
+	current->user_thread = NULL;
+	arch_switch_mm(&init_mm);
+	preempt_enable();
+	spin_lock_irqsave(&p->thread_lock, flags);
+	t->dead = true;
+	last = --p->nr_threads == 0;
+	spin_unlock_irqrestore(&p->thread_lock, flags);
+	if (!last)
+		kthread_exit(status); /* joined by the next clone or the collector */
+	if (READ_ONCE(p->group_exit))
+		status = p->group_exit_code;
+	itimer_exit(p); /* no SIGALRM to a process on its way out */
+	process_free_memory(p);
+	exit_oom_victim(p); /* all its pages are back: the OOM killer may choose again */
+	/* Pipe ends close here: a reader waiting on this writer sees end-of-file. */
+	process_files_close(p);
+	/* From here the parent (or the reaper) may collect p once this task is gone. */
+	exit_notify(p, status);
+	kthread_exit(status);
+}
+
+/* Linux's do_group_exit(): the first code set is the process's; every thread ends. */
+void process_exit(int status)
+{
+	struct process *p = current_process();
+	unsigned long flags;
+
+	if (!p)
+		panic("process_exit() from kernel thread %s", current->name);
+	spin_lock_irqsave(&p->thread_lock, flags);
+	if (!p->group_exit) {
+		p->group_exit_code = status;
+		WRITE_ONCE(p->group_exit, true);
+	}
+	spin_unlock_irqrestore(&p->thread_lock, flags);
+	wake_all_threads(p);
+	thread_exit(status);
 }

@@ -11,8 +11,8 @@
  * (mm/memory.c's copy_page_range()); the first write to one copies it.
  * The vDSO and vvar pages are the kernel's and are mapped, not copied.
  *
- * Threads (CLONE_VM without CLONE_VFORK, CLONE_THREAD) are not supported:
- * one task per process. vfork is a fork: the child does not borrow the
+ * Threads (CLONE_THREAD, with CLONE_VM and the rest) are kernel/thread.c's;
+ * fork from a thread copies that thread alone, as Linux. vfork is a fork: the child does not borrow the
  * parent's memory, so the parent need not wait for it (Linux suspends the
  * parent until the child execs or exits; a program cannot tell here,
  * except that both may run at once).
@@ -66,7 +66,7 @@ static int fork_child_thread(void *arg)
 {
 	struct process *c = arg;
 
-	arch_enter_user_regs(c->fork_regs);
+	arch_enter_user_regs(c->main.fork_regs);
 }
 
 /*
@@ -77,30 +77,37 @@ static int fork_child_thread(void *arg)
 static long copy_process(unsigned long flags, u64 child_tid, u64 tls)
 {
 	struct process *p = current_process(), *c;
+	struct thread *me = current_thread();
 	struct pt_regs *regs = current->uregs;
 	struct task *t;
 	int err = 0;
 	long pid;
 
-	if (!p || !regs)
+	if (!p || !me || !regs)
 		return -EINVAL;
 	c = process_create(p->name);
 	if (!c)
 		return -ENOMEM;
 	/* The registers are live: bring the saved copy up to date first. */
-	arch_user_state_save(&p->ustate);
-	c->ustate = p->ustate;
+	arch_user_state_save(&me->ustate);
+	c->main.ustate = me->ustate;
 	if (flags & CLONE_SETTLS)
-		arch_user_state_set_tls(&c->ustate, tls);
+		arch_user_state_set_tls(&c->main.ustate, tls);
+	/*
+	 * Write-held, as Linux's dup_mmap(): the parent's other threads may
+	 * not fault, map or unmap while its pages turn copy-on-write.
+	 */
+	down_write(&p->mmap_lock);
 	for (const struct vm_area *v = p->vmas; v && !err; v = v->next)
 		err = copy_vma(c, p, v);
-	c->fork_regs = kmalloc(arch_pt_regs_size, GFP_KERNEL);
-	if (err || !c->fork_regs) {
+	up_write(&p->mmap_lock);
+	c->main.fork_regs = kmalloc(arch_pt_regs_size, GFP_KERNEL);
+	if (err || !c->main.fork_regs) {
 		process_destroy(c);
 		return err ? err : -ENOMEM;
 	}
-	memcpy(c->fork_regs, regs, arch_pt_regs_size);
-	arch_regs_set_return(c->fork_regs, 0);
+	memcpy(c->main.fork_regs, regs, arch_pt_regs_size);
+	arch_regs_set_return(c->main.fork_regs, 0);
 	c->brk_start = p->brk_start;
 	c->brk = p->brk;
 	c->mmap_base = p->mmap_base;
@@ -111,19 +118,21 @@ static long copy_process(unsigned long flags, u64 child_tid, u64 tls)
 	memcpy(c->cmdline, p->cmdline, sizeof(c->cmdline));
 	c->cmdline_len = p->cmdline_len;
 	memcpy(c->sigaction, p->sigaction, sizeof(c->sigaction));
-	c->sigmask = p->sigmask;
+	c->main.sigmask = me->sigmask;
 	c->oom_score_adj = p->oom_score_adj; /* inherited, as Linux's signal_struct */
-	c->altstack = p->altstack; /* a child keeps its parent's alternate stack, as on Linux */
+	c->main.altstack = me->altstack; /* a child keeps its parent's alternate stack, as on Linux */
 	c->autoreap = true;
 	t = kthread_create(fork_child_thread, c, "%s", c->name);
 	if (!t) {
 		process_destroy(c);
 		return -ENOMEM;
 	}
-	c->task = t;
-	c->pid = pid = t->pid;
+	c->task = c->main.task = t;
+	c->pid = c->main.tid = pid = t->pid;
+	c->nr_threads = 1;
 	t->mm = &c->mm;
-	t->ustate = &c->ustate;
+	t->ustate = &c->main.ustate;
+	t->user_thread = &c->main;
 	if ((flags & CLONE_CHILD_SETTID) && child_tid) {
 		u32 v = (u32)pid;
 
@@ -153,7 +162,9 @@ long sys_vfork(const unsigned long *args)
 /*
  * clone(flags, newsp, parent_tid, child_tid, tls) on x86-64; arm64 swaps
  * the last two. What a libc's fork() and posix_spawn's vfork path pass is
- * accepted; sharing memory, files or signal handlers is not.
+ * a fork; CLONE_THREAD (pthread_create()) a thread (kernel/thread.c).
+ * Sharing memory, files or signal handlers without being a thread is not
+ * supported.
  */
 long sys_clone(const unsigned long *args)
 {
@@ -168,13 +179,15 @@ long sys_clone(const unsigned long *args)
 			      CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID;
 	long pid;
 
+	if (flags & (CLONE_THREAD | CLONE_SIGHAND))
+		return clone_thread(flags, args[1], parent_tid, child_tid, tls);
 	if ((flags & CLONE_VM) && (flags & CLONE_VFORK) && !args[1])
 		flags &= ~CLONE_VM; /* vfork through clone: a fork here */
 	if (flags & ~known) {
 		static bool told;
 
 		if (!xchg(&told, true))
-			pr_warn("clone: flags %#lx not supported (one thread per process)\n", flags);
+			pr_warn("clone: flags %#lx not supported (a thread needs CLONE_THREAD)\n", flags);
 		return -EINVAL;
 	}
 	if (args[1])

@@ -2,15 +2,16 @@
 /*
  * User processes, the portable half: a process owns a user address space
  * (arch_mm_init(): its own lower half, the kernel's upper half) and the
- * areas mapped in it (mm/mmap.c), and is run by one task whose task->mm
- * makes every context switch load that address space. The task enters
+ * areas mapped in it (mm/mmap.c), and is run by one task or more (its
+ * threads, kernel/thread.c) whose task->mm makes every context switch load
+ * that address space. The task enters
  * user mode with arch_enter_user() and never comes back to its kernel
  * function: it leaves through process_exit(), from exit_group() or from a
- * fault the arch could not blame on the kernel.
+ * fault the arch could not blame on the kernel (kernel/exit.c).
  *
- * Teardown runs on the dying task itself, after it has switched to
- * init_mm, so no CPU has the address space loaded while its pages and
- * tables are freed.
+ * Teardown runs on the last thread to end, after every thread has
+ * switched to init_mm, so no CPU has the address space loaded while its
+ * pages and tables are freed.
  */
 #include <pagoda/arch.h>
 #include <pagoda/mm.h>
@@ -38,8 +39,9 @@ struct process *process_create(const char *name)
 	strlcpy(p->cwd, "/", sizeof(p->cwd));
 	p->umask = 022; /* Linux's init starts with this one */
 	p->start_time = ktime_get_ns();
-	arch_user_state_init(&p->ustate);
-	mutex_init(&p->mmap_lock);
+	thread_init_main(p);
+	init_rwsem(&p->mmap_lock);
+	mutex_init(&p->page_table_lock);
 	INIT_LIST_HEAD(&p->children);
 	INIT_LIST_HEAD(&p->sibling);
 	INIT_LIST_HEAD(&p->all);
@@ -75,9 +77,9 @@ int process_write(struct process *p, u64 va, const void *src, size_t n)
 
 void process_free_memory(struct process *p)
 {
-	mutex_lock(&p->mmap_lock);
+	down_write(&p->mmap_lock);
 	process_free_areas(p);
-	mutex_unlock(&p->mmap_lock);
+	up_write(&p->mmap_lock);
 	arch_mm_free(&p->mm);
 }
 
@@ -104,11 +106,13 @@ int process_start(struct process *p, u64 entry, u64 sp, u64 arg)
 	p->entry = entry;
 	p->stack = sp;
 	p->arg = arg;
-	p->task = t;
-	p->pid = t->pid;
+	p->task = p->main.task = t;
+	p->pid = p->main.tid = t->pid;
+	p->nr_threads = 1;
 	/* Set before its first switch-in, which loads them. */
 	t->mm = &p->mm;
-	t->ustate = &p->ustate;
+	t->ustate = &p->main.ustate;
+	t->user_thread = &p->main;
 	mutex_lock(&process_lock);
 	list_add_tail(&p->all, &process_list);
 	mutex_unlock(&process_lock);
@@ -132,7 +136,7 @@ void process_free(struct process *p)
 	mutex_lock(&process_lock);
 	list_del_init(&p->all);
 	mutex_unlock(&process_lock);
-	kfree(p->fork_regs);
+	process_free_threads(p);
 	kfree(p);
 }
 
@@ -146,28 +150,6 @@ struct process *current_process(void)
 	struct mm_struct *mm = current->mm;
 
 	return mm ? container_of(mm, struct process, mm) : NULL;
-}
-
-void process_exit(int status)
-{
-	struct process *p = current_process();
-
-	if (!p)
-		panic("process_exit() from kernel thread %s", current->name);
-	preempt_disable();
-	current->mm = NULL;
-	current->ustate = NULL;
-	arch_switch_mm(&init_mm);
-	preempt_enable();
-	itimer_exit(p); /* no SIGALRM to a process on its way out */
-	acct_process_exit(p); /* its run time, for the parent's wait4 and getrusage */
-	process_free_memory(p);
-	exit_oom_victim(p); /* all its pages are back: the OOM killer may choose again */
-	/* Pipe ends close here: a reader waiting on this writer sees end-of-file. */
-	process_files_close(p);
-	/* From here the parent (or the reaper) may collect p once this task is gone. */
-	exit_notify(p, status);
-	kthread_exit(status);
 }
 
 void process_exit_signal(int sig)

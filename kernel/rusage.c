@@ -31,12 +31,24 @@ struct linux_rusage {
 	s64 msgsnd, msgrcv, nsignals, nvcsw, nivcsw;
 };
 
-/* p's own run time so far: the live task's, or what it had when it exited. */
+/*
+ * p's own run time so far: its ended threads' (added as each ended) and
+ * its live threads' now.
+ */
 static u64 run_time_ns(struct process *p)
 {
+	u64 ns = READ_ONCE(p->acct.sum_exec_ns);
+	unsigned long flags;
+	struct thread *t;
+
 	if (p->zombie || !p->task)
-		return p->acct.sum_exec_ns;
-	return task_sched_runtime(p->task);
+		return ns;
+	spin_lock_irqsave(&p->thread_lock, flags);
+	list_for_each_entry(t, &p->threads, node)
+		if (!t->dead && t->task)
+			ns += task_sched_runtime(t->task);
+	spin_unlock_irqrestore(&p->thread_lock, flags);
+	return ns;
 }
 
 /* Split ns as the tick saw user and system time (all user when it saw none). */
@@ -86,10 +98,10 @@ static void rusage_children(struct process *p, struct linux_rusage *r)
 	     p->cacct.maxrss, p->cacct.min_flt);
 }
 
-/* The exiting process's run time, kept for its parent's wait4 (process_exit()). */
+/* An ending thread's run time joins its process's, kept for the parent's wait4 (thread_exit()). */
 void acct_process_exit(struct process *p)
 {
-	p->acct.sum_exec_ns = task_sched_runtime(current);
+	__atomic_fetch_add(&p->acct.sum_exec_ns, task_sched_runtime(current), __ATOMIC_RELAXED);
 }
 
 /*

@@ -14,6 +14,13 @@
  * within a tick). One waiting in wait4 or on a pipe is woken and leaves
  * its wait with -EINTR (SA_RESTART is not honoured). Faults still end the
  * process with their signal, handler or not.
+ *
+ * Threads, as Linux: the actions are the process's, the blocked mask each
+ * thread's own. A signal sent to the process (kill) waits in the
+ * process's pending set and is taken by whichever thread does not block
+ * it, the first such one being woken (Linux's complete_signal()); one
+ * sent to a thread (tgkill, tkill) waits for that thread alone. A fatal
+ * one ends every thread.
  */
 #include <pagoda/atomic.h>
 #include <pagoda/cr.h>
@@ -57,7 +64,7 @@ long sys_rt_sigaction(const unsigned long *args)
 /* rt_sigprocmask(how, set, oldset, sigsetsize): SIG_BLOCK 0, SIG_UNBLOCK 1, SIG_SETMASK 2. */
 long sys_rt_sigprocmask(const unsigned long *args)
 {
-	struct process *p = current_process();
+	struct thread *p = current_thread();
 	u64 set, unblockable = (1ULL << (SIGKILL - 1)) | (1ULL << (SIGSTOP - 1));
 
 	if (args[3] != 8)
@@ -100,7 +107,7 @@ long sys_rt_sigprocmask(const unsigned long *args)
 #endif
 
 /* Linux's on_sig_stack(): never while the stack is autodisarmed. */
-static bool on_sig_stack(const struct process *p, u64 sp)
+static bool on_sig_stack(const struct thread *p, u64 sp)
 {
 	if (p->altstack.flags & SS_AUTODISARM)
 		return false;
@@ -108,7 +115,7 @@ static bool on_sig_stack(const struct process *p, u64 sp)
 }
 
 /* What a program is told of its alternate stack, with sp its stack pointer now. */
-static struct sigstack altstack_now(const struct process *p, u64 sp)
+static struct sigstack altstack_now(const struct thread *p, u64 sp)
 {
 	struct sigstack s = p->altstack;
 
@@ -117,7 +124,7 @@ static struct sigstack altstack_now(const struct process *p, u64 sp)
 	return s;
 }
 
-static int do_sigaltstack(struct process *p, const struct sigstack *ss, u64 sp)
+static int do_sigaltstack(struct thread *p, const struct sigstack *ss, u64 sp)
 {
 	u32 mode = ss->flags & ~SS_AUTODISARM;
 
@@ -149,7 +156,7 @@ static int stack_from_user(struct sigstack *s, u64 uptr)
 /* sigaltstack(ss, old_ss): the new one read first, the old one written last, as Linux. */
 long sys_sigaltstack(const unsigned long *args)
 {
-	struct process *p = current_process();
+	struct thread *p = current_thread();
 	u64 sp = arch_user_sp(current->uregs);
 	struct sigstack ss, old = altstack_now(p, sp);
 	int err;
@@ -172,8 +179,24 @@ long sys_sigaltstack(const unsigned long *args)
 
 enum { SIG_NOTHING, SIG_END, SIG_HANDLE };
 
-/* What sig does to p now. Called under process_lock, or by p itself. */
-static int signal_effect(struct process *p, int sig)
+/*
+ * Under p->thread_lock: the live thread to take sig, to (a thread's own
+ * signal) or the first that does not block it; NULL when all block it.
+ */
+static struct thread *signal_target(struct process *p, int sig, struct thread *to)
+{
+	struct thread *t;
+
+	if (to)
+		return !to->dead && !(to->sigmask & (1ULL << (sig - 1))) ? to : NULL;
+	list_for_each_entry(t, &p->threads, node)
+		if (!t->dead && !(t->sigmask & (1ULL << (sig - 1))))
+			return t;
+	return NULL;
+}
+
+/* What sig does to p now (target: a thread to take it, NULL if all block it). */
+static int signal_effect(struct process *p, int sig, const struct thread *target)
 {
 	u64 h = p->sigaction[sig - 1].handler;
 
@@ -184,25 +207,45 @@ static int signal_effect(struct process *p, int sig)
 	if (h != SIG_DFL)
 		return SIG_HANDLE; /* pending until unblocked, then delivered */
 	/* Blocked signals with the default action are dropped here (Linux keeps them pending). */
-	return (p->sigmask & (1ULL << (sig - 1))) ? SIG_NOTHING : SIG_END;
+	return target ? SIG_END : SIG_NOTHING;
 }
 
-/* Make sig happen to p: end it, or leave it pending for its handler. */
-static void signal_post(struct process *p, int sig, int sender)
+/*
+ * Make sig happen to p (to: to that thread of it alone): end it, or leave
+ * it pending for its handler and wake the thread that will run it. From
+ * any context, an interrupt's too (the interval timers).
+ */
+static void signal_post_thread(struct process *p, struct thread *to, int sig, int sender)
 {
-	switch (signal_effect(p, sig)) {
+	struct thread *target;
+	unsigned long flags;
+
+	spin_lock_irqsave(&p->thread_lock, flags);
+	target = signal_target(p, sig, to);
+	switch (signal_effect(p, sig, target)) {
 	case SIG_END:
 		WRITE_ONCE(p->pending_kill, sig);
+		/* Every thread ends: each must notice, out of whatever wait it is in. */
+		list_for_each_entry(target, &p->threads, node)
+			if (!target->dead && target->task && target->task != current)
+				wake_up_process(target->task);
 		break;
 	case SIG_HANDLE:
 		WRITE_ONCE(p->sigsender[sig - 1], sender);
-		__atomic_fetch_or(&p->sigpending, 1ULL << (sig - 1), __ATOMIC_RELEASE);
+		__atomic_fetch_or(to ? &to->sigpending : &p->sigpending, 1ULL << (sig - 1),
+				  __ATOMIC_RELEASE);
+		if (target && target->task && target->task != current)
+			wake_up_process(target->task); /* out of any wait: it must notice */
 		break;
 	default:
-		return;
+		break;
 	}
-	if (p->task != current)
-		wake_up_process(p->task); /* out of any wait: it must notice */
+	spin_unlock_irqrestore(&p->thread_lock, flags);
+}
+
+static void signal_post(struct process *p, int sig, int sender)
+{
+	signal_post_thread(p, NULL, sig, sender);
 }
 
 /* From the kernel's own events (an interval timer, in interrupt context). */
@@ -229,6 +272,8 @@ void signal_check_pending(void)
 	struct process *p = current_process();
 	int sig = p ? READ_ONCE(p->pending_kill) : 0;
 
+	if (p && thread_must_exit(p))
+		thread_exit(0); /* the group ends, or another thread execs: no code of its own */
 	if (sig)
 		process_exit(sig);
 }
@@ -241,10 +286,12 @@ void signal_pipe_broken(void)
 		signal_post(p, SIGPIPE, p->pid);
 }
 
-/* Push sig's frame and point regs at ka's handler (p is the caller, in its own return path). */
-static void setup_handler(struct process *p, struct pt_regs *regs, int sig,
+/* Push sig's frame and point regs at ka's handler (the caller, in its own return path). */
+static void setup_handler(struct process *proc, struct pt_regs *regs, int sig,
 			  const struct k_sigaction *ka, const struct ksiginfo *info)
 {
+	struct thread *p = current_thread();
+
 	struct sigstack uc_stack;
 	u64 sp, alt_top;
 
@@ -258,7 +305,7 @@ static void setup_handler(struct process *p, struct pt_regs *regs, int sig,
 	if (arch_setup_rt_frame(regs, ka, info, p->sigmask, &p->ustate, alt_top, &uc_stack)) {
 		/* No usable stack or no way back: Linux forces SIGSEGV. */
 		pr_err("signal: %s[%d]: cannot deliver signal %d (bad stack or no sa_restorer)\n",
-		       p->name, p->pid, sig);
+		       proc->name, p->tid, sig);
 		process_exit(SIGSEGV);
 	}
 	p->sigmask |= ka->mask;
@@ -268,12 +315,13 @@ static void setup_handler(struct process *p, struct pt_regs *regs, int sig,
 	if (p->altstack.flags & SS_AUTODISARM) /* the frame's uc_stack keeps it for sigreturn */
 		p->altstack = (struct sigstack){ .flags = SS_DISABLE };
 	if (ka->flags & SA_RESETHAND)
-		p->sigaction[sig - 1].handler = SIG_DFL;
+		proc->sigaction[sig - 1].handler = SIG_DFL;
 }
 
 void signal_deliver(struct pt_regs *regs)
 {
 	struct process *p = current_process();
+	struct thread *t = current_thread();
 	unsigned long flags;
 	struct k_sigaction ka;
 	struct ksiginfo info;
@@ -287,13 +335,24 @@ void signal_deliver(struct pt_regs *regs)
 	if (READ_ONCE(p->cr_freeze))
 		cr_freeze_point(p, regs); /* a checkpoint reads it here; a kill may follow */
 	try_to_freeze(); /* a hibernation in progress: wait here, before user mode */
+	if (thread_must_exit(p))
+		thread_exit(0); /* the group ends, or another thread execs: no code of its own */
 	if (READ_ONCE(p->pending_kill))
 		process_exit(p->pending_kill);
-	pend = __atomic_load_n(&p->sigpending, __ATOMIC_ACQUIRE) & ~p->sigmask;
-	if (!pend)
-		goto out;
-	sig = __builtin_ctzll(pend) + 1;
-	__atomic_fetch_and(&p->sigpending, ~(1ULL << (sig - 1)), __ATOMIC_RELAXED);
+	/* This thread's own first, then the process's, if another thread did not take it. */
+	pend = __atomic_load_n(&t->sigpending, __ATOMIC_ACQUIRE) & ~t->sigmask;
+	if (pend) {
+		sig = __builtin_ctzll(pend) + 1;
+		__atomic_fetch_and(&t->sigpending, ~(1ULL << (sig - 1)), __ATOMIC_RELAXED);
+	} else {
+		pend = __atomic_load_n(&p->sigpending, __ATOMIC_ACQUIRE) & ~t->sigmask;
+		if (!pend)
+			goto out;
+		sig = __builtin_ctzll(pend) + 1;
+		if (!(__atomic_fetch_and(&p->sigpending, ~(1ULL << (sig - 1)), __ATOMIC_ACQ_REL) &
+		      (1ULL << (sig - 1))))
+			goto out; /* another thread took it first */
+	}
 	ka = p->sigaction[sig - 1];
 	if (ka.handler == SIG_IGN || (ka.handler == SIG_DFL && default_ignored(sig)))
 		goto out; /* the action changed since it was sent */
@@ -325,7 +384,8 @@ bool signal_fault(struct pt_regs *regs, int sig, int code, u64 addr)
 	if (!p)
 		return false;
 	ka = p->sigaction[sig - 1];
-	if (ka.handler == SIG_DFL || ka.handler == SIG_IGN || (p->sigmask & (1ULL << (sig - 1))))
+	if (ka.handler == SIG_DFL || ka.handler == SIG_IGN ||
+	    (current_thread()->sigmask & (1ULL << (sig - 1))))
 		return false;
 	flags = arch_irq_save();
 	arch_irq_enable(); /* the frame is written to user memory: this may fault */
@@ -337,14 +397,14 @@ bool signal_fault(struct pt_regs *regs, int sig, int code, u64 addr)
 /* rt_sigreturn: back from a handler to where the signal interrupted. */
 long sys_rt_sigreturn(const unsigned long *args)
 {
-	struct process *p = current_process();
+	struct thread *p = current_thread();
 	struct sigstack uc_stack;
 	long ret;
 	u64 mask;
 
 	(void)args;
 	if (arch_rt_sigreturn(current->uregs, &p->ustate, &mask, &ret, &uc_stack)) {
-		pr_err("signal: %s[%d]: rt_sigreturn with a bad frame\n", p->name, p->pid);
+		pr_err("signal: %s[%d]: rt_sigreturn with a bad frame\n", p->proc->name, p->tid);
 		process_exit(SIGSEGV);
 	}
 	p->sigmask = mask & ~((1ULL << (SIGKILL - 1)) | (1ULL << (SIGSTOP - 1)));
@@ -385,18 +445,53 @@ long sys_kill(const unsigned long *args)
 	return send_signal((int)args[0], (int)args[1]);
 }
 
-/* tgkill(tgid, tid, sig): one thread per process, so the thread is the process. */
+/*
+ * A signal to one thread: tid in the process tgid (tgid -1: in any
+ * process, tkill). -EINVAL for a bad number or id, -ESRCH for no such
+ * live thread, as Linux's do_tkill().
+ */
+static long send_signal_thread(int tgid, int tid, int sig)
+{
+	struct process *self = current_process(), *q;
+	struct thread *target = NULL, *t;
+	long err = -ESRCH;
+
+	if (sig < 0 || sig > _NSIG || tid <= 0)
+		return -EINVAL;
+	mutex_lock(&process_lock);
+	list_for_each_entry(q, &process_list, all) {
+		unsigned long flags;
+
+		if (q->zombie || (tgid != -1 && q->pid != tgid))
+			continue;
+		spin_lock_irqsave(&q->thread_lock, flags);
+		list_for_each_entry(t, &q->threads, node)
+			if (t->tid == tid && !t->dead)
+				target = t;
+		spin_unlock_irqrestore(&q->thread_lock, flags);
+		if (target) {
+			err = 0;
+			if (sig)
+				signal_post_thread(q, target, sig, self->pid);
+			break;
+		}
+	}
+	mutex_unlock(&process_lock);
+	return err;
+}
+
+/* tgkill(tgid, tid, sig): Linux's pthread_kill() and raise(). */
 long sys_tgkill(const unsigned long *args)
 {
-	if ((int)args[0] != (int)args[1])
-		return -ESRCH;
-	return send_signal((int)args[1], (int)args[2]);
+	if ((int)args[0] <= 0)
+		return -EINVAL;
+	return send_signal_thread((int)args[0], (int)args[1], (int)args[2]);
 }
 
 /* tkill(tid, sig): the older call musl's raise() makes. */
 long sys_tkill(const unsigned long *args)
 {
-	return send_signal((int)args[0], (int)args[1]);
+	return send_signal_thread(-1, (int)args[0], (int)args[1]);
 }
 
 /* Is q pid, or forked (at any depth) from it? process_lock held. */

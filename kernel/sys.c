@@ -34,12 +34,6 @@ long sys_getuid(const unsigned long *args)
 	return 0;
 }
 
-/* Robust futex lists matter to threads, which there are none of: accepted, unused. */
-long sys_set_robust_list(const unsigned long *args)
-{
-	return args[1] == 24 ? 0 : -EINVAL; /* sizeof(struct robust_list_head) */
-}
-
 /* Advice only; anonymous memory here is never paged. */
 long sys_madvise(const unsigned long *args)
 {
@@ -130,8 +124,7 @@ long sys_rseq(const unsigned long *args)
 /* A signal to act on (a kill, or one with a handler and not blocked) ends a sleep early. */
 static bool sleep_interrupted(const struct process *p)
 {
-	return p && (READ_ONCE(p->pending_kill) ||
-		     (__atomic_load_n(&p->sigpending, __ATOMIC_ACQUIRE) & ~p->sigmask));
+	return signal_pending_thread(p);
 }
 
 /*
@@ -279,11 +272,12 @@ long sys_arch_prctl(const unsigned long *args)
 		if (args[1] >= TASK_SIZE)
 			return -EPERM;
 		arch_set_tls(args[1]);
-		arch_user_state_set_tls(&p->ustate, args[1]);
+		arch_user_state_set_tls(&current_thread()->ustate, args[1]);
 		return 0;
 	case ARCH_GET_FS:
-		arch_user_state_save(&p->ustate);
-		return copy_to_user(args[1], &p->ustate.fs_base, sizeof(u64)) ? -EFAULT : 0;
+		arch_user_state_save(&current_thread()->ustate);
+		return copy_to_user(args[1], &current_thread()->ustate.fs_base, sizeof(u64)) ?
+			       -EFAULT : 0;
 	case ARCH_MAP_VDSO_64:
 		return vdso_remap(p, args[1]);
 	default:

@@ -174,12 +174,6 @@ static long sys_getrandom(const unsigned long *args)
 	return (long)done;
 }
 
-static long sys_set_tid_address(const unsigned long *args)
-{
-	(void)args;
-	return current->pid;
-}
-
 static long sys_getppid(const unsigned long *args)
 {
 	struct process *p = current_process();
@@ -192,16 +186,23 @@ static long sys_getppid(const unsigned long *args)
 	return ppid;
 }
 
-/* One thread per process: exit and exit_group end the same way. */
+/* exit_group(code): every thread of the process ends (kernel/exit.c). */
 static long sys_exit_group(const unsigned long *args)
 {
 	process_exit((int)((args[0] & 0xff) << 8));
 }
 
+/* exit(code): the calling thread ends; the last one's code is the process's. */
+static long sys_exit(const unsigned long *args)
+{
+	thread_exit((int)((args[0] & 0xff) << 8));
+}
+
+/* getpid(): the thread group's id, the same in every thread. */
 static long sys_getpid(const unsigned long *args)
 {
 	(void)args;
-	return current->pid;
+	return current_process()->pid;
 }
 
 static long sys_sched_yield(const unsigned long *args)
@@ -213,10 +214,12 @@ static long sys_sched_yield(const unsigned long *args)
 
 static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_write] = sys_write,
-	[__NR_exit] = sys_exit_group,
+	[__NR_exit] = sys_exit,
 	[__NR_exit_group] = sys_exit_group,
 	[__NR_getpid] = sys_getpid,
-	[__NR_gettid] = sys_getpid,
+	[__NR_gettid] = sys_gettid,
+	[__NR_futex] = sys_futex,
+	[__NR_get_robust_list] = sys_get_robust_list,
 	[__NR_sched_yield] = sys_sched_yield,
 	[__NR_writev] = sys_writev,
 	[__NR_readv] = sys_readv,
@@ -356,13 +359,13 @@ long syscall_dispatch(unsigned long nr, const unsigned long args[6])
 	long ret;
 
 	if (p) {
-		p->nr_syscalls++;
+		__atomic_fetch_add(&p->nr_syscalls, 1, __ATOMIC_RELAXED); /* threads count at once */
 		signal_check_pending();
 	}
 	if (nr < NR_syscalls && sys_call_table[nr] && p && changes_areas[nr]) {
-		mutex_lock(&p->mmap_lock);
+		down_write(&p->mmap_lock);
 		ret = sys_call_table[nr](args);
-		mutex_unlock(&p->mmap_lock);
+		up_write(&p->mmap_lock);
 	} else if (nr < NR_syscalls && sys_call_table[nr]) {
 		ret = sys_call_table[nr](args);
 	} else {

@@ -33,7 +33,12 @@ long sys_vfork(const unsigned long *args);
 long sys_clone(const unsigned long *args);
 long sys_wait4(const unsigned long *args);
 long sys_getuid(const unsigned long *args);
+/* kernel/futex/syscalls.c, kernel/thread.c: threads and their futexes. */
 long sys_set_robust_list(const unsigned long *args);
+long sys_get_robust_list(const unsigned long *args);
+long sys_futex(const unsigned long *args);
+long sys_set_tid_address(const unsigned long *args);
+long sys_gettid(const unsigned long *args);
 long sys_madvise(const unsigned long *args);
 long sys_getcpu(const unsigned long *args);
 long sys_prlimit64(const unsigned long *args);

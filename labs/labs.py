@@ -36,8 +36,10 @@ def fuzz_check(name):
         ok, mlog = grader.make("build/host/" + name)
         if not ok:
             return False, "the fuzzer does not build (%s)" % mlog
+        # Crash files go beside the grade's logs, never into the tree's root.
         out = run(grader, log, ["build/host/" + name, "-max_total_time=20", "-max_len=4096",
-                                "-seed=1"], timeout=120)
+                                "-seed=1", "-artifact_prefix=" + os.path.join(grader.out, "")],
+                  timeout=120)
         return (bool(out and "Done" in out and "ERROR" not in out),
                 "the fuzzer failed (log %s)" % log)
     return check

@@ -20,11 +20,19 @@
  *                                                    stale TLB entry): try again
  *   no memory for the page ......................... -ENOMEM: the caller ends the process
  *
- * One thread per process: the process itself is the only one that changes
- * its areas, and it is the one faulting, so the handler takes no lock (the
- * shell's maps, the only other reader, sees a stack area's start move in
- * place). A fault inside a system call holding the process's mmap_lock
+ * Locking, for a process with threads: the handler holds the process's
+ * mmap_lock for reading (user_page_fault()), so no thread's mmap, munmap,
+ * mprotect, mremap or brk (which hold it for writing) changes the areas
+ * under it, and faults of several threads run at once. Each takes
+ * page_table_lock around its look at one entry and what it puts there,
+ * so two threads faulting on one page map one page, and a stack grows
+ * once. A fault inside a system call holding mmap_lock for writing
  * cannot happen: none of those copies user memory.
+ *
+ * The TLB: a page unmapped or made read-only (munmap, mprotect, a
+ * copy-on-write break, fork's write protection) goes from every CPU that
+ * runs a thread of the process: the arch's unmap and protect shoot it
+ * down on the CPUs in mm->cpu_mask (kernel/smp.c's flush_tlb_mm_range()).
  */
 #include <pagoda/arch.h>
 #include <pagoda/mm.h>
@@ -237,7 +245,7 @@ static int wp_page(struct process *p, struct vm_area *v, u64 va, phys_addr_t old
 	return 0;
 }
 
-int handle_mm_fault(struct process *p, u64 addr, unsigned int flags, int *si_code)
+static int __handle_mm_fault(struct process *p, u64 addr, unsigned int flags, int *si_code)
 {
 	struct vm_area *v = find_vma(p, addr);
 	bool write = flags & FAULT_FLAG_WRITE;
@@ -261,6 +269,16 @@ int handle_mm_fault(struct process *p, u64 addr, unsigned int flags, int *si_cod
 	if (write && !(prot & PROT_WRITE))
 		return wp_page(p, v, va, pa);
 	return 0;
+}
+
+int handle_mm_fault(struct process *p, u64 addr, unsigned int flags, int *si_code)
+{
+	int err;
+
+	mutex_lock(&p->page_table_lock);
+	err = __handle_mm_fault(p, addr, flags, si_code);
+	mutex_unlock(&p->page_table_lock);
+	return err;
 }
 
 int get_user_page(struct process *p, u64 va, phys_addr_t *pap)
@@ -373,9 +391,12 @@ int user_page_fault(u64 addr, unsigned int flags, bool from_user, int *code)
 	*code = SEGV_MAPERR;
 	if (!p || addr >= TASK_SIZE)
 		return FAULT_BAD;
+	down_read(&p->mmap_lock);
 	err = handle_mm_fault(p, addr, flags, code);
+	up_read(&p->mmap_lock);
 	if (!err) {
-		p->acct.min_flt++; /* getrusage's ru_minflt: every fault served is minor here */
+		/* getrusage's ru_minflt: every fault served is minor here (threads count at once) */
+		__atomic_fetch_add(&p->acct.min_flt, 1, __ATOMIC_RELAXED);
 		return FAULT_DONE;
 	}
 	if (err == -ENOMEM) {

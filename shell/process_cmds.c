@@ -38,7 +38,7 @@ void process_ps_print(void)
  */
 void show_maps(struct seq_file *m, struct process *p)
 {
-	mutex_lock(&p->mmap_lock);
+	down_read(&p->mmap_lock);
 	for (struct vm_area *v = p->vmas; v; v = v->next) {
 		const char *name = v->name;
 		char line[160];
@@ -56,7 +56,7 @@ void show_maps(struct seq_file *m, struct process *p)
 		/* A name starts in column 74 (seq_pad to 25 + 6 * sizeof(void *) - 1, a space). */
 		seq_printf(m, "%s%*s%s\n", line, name && n < 73 ? 73 - n : 0, "", name ? name : "");
 	}
-	mutex_unlock(&p->mmap_lock);
+	up_read(&p->mmap_lock);
 }
 
 /* maps PID: what /proc/PID/maps holds, on the console. */

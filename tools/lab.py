@@ -6,12 +6,15 @@
                                           a fresh git repository to push to students
   tools/lab.py grade [LAB] [--tree DIR]   grade a tree (default: this one; LAB
                                           defaults to the tree's own lab, else all)
-  tools/lab.py class LAB DIR...           grade each student's clone; one line each
+  tools/lab.py class LAB DIR...           grade each student's clone with this tree's
+                                          tests: only the lab's own files are taken
+                                          from it; one line each
   tools/lab.py check [LAB]                what CI asserts for every lab (make test)
 
 `make lab LAB=...` and `make grade [LAB=...]` call it.
 """
 import argparse
+import filecmp
 import importlib.util
 import os
 import shutil
@@ -87,16 +90,51 @@ def cmd_grade(a):
     return 0
 
 
+def grading_tree(lab, submission, work, seed=True):
+    """The tree a submission is graded in: this (the instructor's) tree's
+    student version, with only the lab's own files taken from the
+    submission. Its labs.py, tests, graders and Makefile are never run:
+    a student who edits them changes nothing but the report. Returns the
+    submission's other changed files, to be reported."""
+    L.make_tree(ROOT, lab, work)
+    if seed:
+        L.seed_build(ROOT, work)
+    mine = set(lab.files) | set(lab.replace)
+    for rel in sorted(mine):
+        src = os.path.join(submission, rel)
+        if os.path.isfile(src):
+            shutil.copyfile(src, os.path.join(work, rel))
+    others = []
+    try:
+        theirs = L.tracked_files(submission)
+    except L.LabError:
+        theirs = []
+    for rel in theirs:
+        if rel in mine or rel == LAB_FILE:
+            continue
+        a, b = os.path.join(submission, rel), os.path.join(work, rel)
+        if not os.path.isfile(b) or not os.path.isfile(a) or not filecmp.cmp(a, b, shallow=False):
+            others.append(rel)
+    return others
+
+
 def cmd_class(a):
-    lab = a.lab
-    rows = []
+    lab = pick(load_labs(ROOT), a.lab)
     for d in a.dirs:
-        tree = os.path.abspath(d)
-        g = L.Grader(tree, os.path.join(tree, "build", "grade", lab), say=lambda s: None)
-        got, of, res = g.grade(pick(load_labs(tree), lab))
+        work = os.path.join(ROOT, "build", "class", lab.name,
+                            os.path.basename(os.path.abspath(d).rstrip("/")) or "tree")
+        try:
+            others = grading_tree(lab, os.path.abspath(d), work)
+        except (L.LabError, OSError) as e:
+            print("%-30s error: %s" % (d, e))
+            continue
+        g = L.Grader(work, os.path.join(work, "build", "grade", lab.name), say=lambda s: None)
+        got, of, res = g.grade(lab)
         failed = [t.name for t, ok, _ in res if not ok]
-        rows.append((d, got, of, failed))
-        print("%-30s %3d/%-3d %s" % (d, got, of, ("failed: " + "; ".join(failed)) if failed else ""))
+        print("%-30s %3d/%-3d %s%s" % (
+            d, got, of, ("failed: " + "; ".join(failed)) if failed else "",
+            ("  (ignored, not the lab's files: %s)" % ", ".join(others[:8]) +
+             (" and %d more" % (len(others) - 8) if len(others) > 8 else "")) if others else ""))
     return 0
 
 

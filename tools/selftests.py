@@ -39,7 +39,7 @@ KSFT_SKIP = 4
 # What is taken out of the tarball: the suites and the headers they include.
 EXTRACT = [SELFTESTS + "/" + d for d in
            ("kselftest.h", "kselftest_harness.h", "lib.mk", "vDSO", "timers",
-            "sigaltstack", "size", "x86")]
+            "sigaltstack", "size", "x86", "futex")]
 
 # The C libraries per arch, and how each compiles a static program.
 LIBCS = {
@@ -51,6 +51,9 @@ LIBCS = {
 # own Makefile builds it (6.1), plus -static. None: every arch or libc.
 VDSO_FLAGS = ["-std=gnu99"]
 X86 = ["-m64", "-O2", "-g", "-std=gnu99", "-pthread", "-Wall", "-no-pie"]
+FUTEX = ["-g", "-O2", "-Wall", "-D_GNU_SOURCE=", "-pthread", "-I../include", "-I../../"]
+# The kernel's user headers (linux/, asm/, asm-generic/) for musl, which ships none.
+KHDR = os.path.join(OUT, "khdr")
 PROGRAMS = [
     ("vDSO", "vdso_test_gettimeofday", ["parse_vdso.c", "vdso_test_gettimeofday.c"],
      VDSO_FLAGS, None, None),
@@ -76,6 +79,18 @@ PROGRAMS = [
     ("x86", "check_initial_reg_state_64",
      X86 + ["-Wl,-ereal_start", "check_initial_reg_state.c", "helpers.h", "-lrt", "-ldl"], [],
      ["x86_64"], ["glibc"]),
+] + [
+    # futex/functional/Makefile's programs, with its flags. musl has no
+    # <linux/futex.h> of its own (KHDR: the system's kernel headers, after
+    # musl's); three of them do not build with it: futex2test.h wants
+    # __NR_futex_waitv, futex_waitv.c glibc's <error.h>.
+    ("futex/functional", name, [name + ".c", "-lpthread", "-lrt"], FUTEX, None,
+     None if name not in ("futex_wait_timeout", "futex_wait_wouldblock", "futex_waitv")
+     else ["glibc"])
+    for name in ("futex_wait_timeout", "futex_wait_wouldblock", "futex_requeue_pi",
+                 "futex_requeue_pi_signal_restart", "futex_requeue_pi_mismatched_ops",
+                 "futex_wait_uninitialized_heap", "futex_wait_private_mapped_file",
+                 "futex_wait", "futex_requeue", "futex_waitv")
 ]
 
 
@@ -119,6 +134,18 @@ def path_of(libc, suite, name):
     return "ksft/%s/%s/%s" % (libc, suite, name)
 
 
+def kernel_headers():
+    """A directory with the system's kernel headers and nothing else (for -idirafter)."""
+    for name, target in (("linux", "/usr/include/linux"),
+                         ("asm", "/usr/include/x86_64-linux-gnu/asm"),
+                         ("asm-generic", "/usr/include/asm-generic")):
+        link = os.path.join(KHDR, name)
+        if not os.path.islink(link):
+            os.makedirs(KHDR, exist_ok=True)
+            os.symlink(target, link)
+    return KHDR
+
+
 def build(arch):
     """Compile every program for arch (cached) and pack the archive; its path."""
     if not os.path.exists(TARBALL):
@@ -137,6 +164,8 @@ def build(arch):
         out = os.path.join(bindir, path_of(libc, suite, name))
         os.makedirs(os.path.dirname(out), exist_ok=True)
         cc = LIBCS[arch][libc]
+        if libc == "musl":
+            cc = cc + ["-idirafter", kernel_headers()]
         cmd = cc + flags + ["-o", out] + srcs
         r = subprocess.run(cmd, cwd=os.path.join(SRC, SELFTESTS, suite),
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)

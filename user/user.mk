@@ -63,6 +63,20 @@ $(B)/user/calltest-glibc: user/libc/calltest.c user/user.mk | $(DEPS_STAMP)
 	@echo "  GLIBCC  $@"
 	@$(CALLTEST_GLIBC_CC) -static -O2 -o $@ $<
 USER_PROGS += calltest-glibc
+# threads: pthreads over clone, futex and the robust list (musl and glibc
+# on x86-64, glibc on arm64), as calltest.
+ifeq ($(ARCH),x86_64)
+$(B)/user/threads-musl: user/libc/threads.c user/user.mk | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  MUSLCC  $@"
+	@musl-gcc -static -O2 -pthread -o $@ $<
+USER_PROGS += threads-musl
+endif
+$(B)/user/threads-glibc: user/libc/threads.c user/user.mk | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  GLIBCC  $@"
+	@$(CALLTEST_GLIBC_CC) -static -O2 -pthread -o $@ $<
+USER_PROGS += threads-glibc
 # vfstest: the file calls a shell makes (fs/), musl on x86-64, glibc on arm64.
 ifeq ($(ARCH),x86_64)
 $(B)/user/vfstest: user/libc/vfstest.c user/user.mk | $(DEPS_STAMP)

@@ -73,6 +73,11 @@ void arch_regs_set_return(struct pt_regs *regs, u64 v)
 	regs->regs[0] = v;
 }
 
+void arch_regs_set_sp(struct pt_regs *regs, u64 sp)
+{
+	regs->sp = sp;
+}
+
 extern char ret_to_user_or_kernel[];
 
 /*

@@ -193,6 +193,11 @@ void arch_regs_set_return(struct pt_regs *regs, u64 v)
 	regs->rax = v;
 }
 
+void arch_regs_set_sp(struct pt_regs *regs, u64 sp)
+{
+	regs->rsp = sp;
+}
+
 extern char x86_return_to_user[];
 
 /*

@@ -53,7 +53,7 @@ static void mem_of(struct process *p, u64 *vsize, u64 *rss)
 	*vsize = *rss = 0;
 	if (p->zombie)
 		return;
-	mutex_lock(&p->mmap_lock);
+	down_read(&p->mmap_lock);
 	for (struct vm_area *v = p->vmas; v; v = v->next) {
 		*vsize += v->end - v->start;
 		for (u64 va = v->start; va < v->end;) {
@@ -66,7 +66,7 @@ static void mem_of(struct process *p, u64 *vsize, u64 *rss)
 			va += skip ? skip : PAGE_SIZE;
 		}
 	}
-	mutex_unlock(&p->mmap_lock);
+	up_read(&p->mmap_lock);
 }
 
 static u64 cpu_ticks(struct process *p)
@@ -84,13 +84,14 @@ static void pid_stat_show(struct seq_file *m, struct process *p)
 	seq_printf(m, "%d (%s) %c %d %d %d %d %d %u ", p->pid, p->name, state_of(p), ppid,
 		   p->pid, p->pid, (4 << 8) | 64 /* ttyS0 */, -1, 0x400000u /* PF_... a user task */);
 	/* minflt cminflt majflt cmajflt utime stime cutime cstime priority nice num_threads */
-	seq_printf(m, "0 0 0 0 %llu 0 0 0 20 0 1 ", (unsigned long long)cpu_ticks(p));
+	seq_printf(m, "0 0 0 0 %llu 0 0 0 20 0 %u ", (unsigned long long)cpu_ticks(p),
+		   MAX(READ_ONCE(p->nr_threads), 1u));
 	/* itrealvalue starttime vsize rss rsslim */
 	seq_printf(m, "0 %llu %llu %llu %llu ", (unsigned long long)(p->start_time / NS_PER_TICK),
 		   (unsigned long long)vsize, (unsigned long long)rss, 0xffffffffffffffffULL);
 	/* startcode endcode startstack kstkesp kstkeip signal blocked sigignore sigcatch wchan */
 	seq_printf(m, "0 0 %llu 0 0 %llu %llu 0 0 0 ", (unsigned long long)p->stack,
-		   (unsigned long long)p->sigpending, (unsigned long long)p->sigmask);
+		   (unsigned long long)p->sigpending, (unsigned long long)p->main.sigmask);
 	/* nswap cnswap exit_signal processor rt_priority policy blkio guest cguest */
 	seq_printf(m, "0 0 17 %u 0 0 0 0 0 ", p->task && !p->zombie ? p->task->cpu : 0);
 	/* start_data end_data start_brk arg_start arg_end env_start env_end exit_code */
@@ -114,9 +115,11 @@ static void pid_status_show(struct seq_file *m, struct process *p)
 			   (unsigned long long)(vsize >> 10),
 			   (unsigned long long)(rss * (PAGE_SIZE >> 10)));
 	}
-	seq_printf(m, "Threads:\t1\nSigPnd:\t%016llx\nShdPnd:\t0000000000000000\n",
+	/* The first thread's own signals and mask, the process's shared ones (Linux's split). */
+	seq_printf(m, "Threads:\t%u\nSigPnd:\t%016llx\nShdPnd:\t%016llx\n",
+		   MAX(READ_ONCE(p->nr_threads), 1u), (unsigned long long)p->main.sigpending,
 		   (unsigned long long)p->sigpending);
-	seq_printf(m, "SigBlk:\t%016llx\n", (unsigned long long)p->sigmask);
+	seq_printf(m, "SigBlk:\t%016llx\n", (unsigned long long)p->main.sigmask);
 }
 
 static void pid_maps_show(struct seq_file *m, struct process *p)

@@ -373,6 +373,8 @@ struct pt_regs;
 __noreturn void arch_enter_user_regs(const struct pt_regs *regs);
 /* The system call's return value in a saved frame. */
 void arch_regs_set_return(struct pt_regs *regs, u64 v);
+/* The user stack pointer in a saved frame (clone's new thread starts on its own stack). */
+void arch_regs_set_sp(struct pt_regs *regs, u64 sp);
 /* sizeof(struct pt_regs), for portable code that copies one. */
 extern const unsigned int arch_pt_regs_size;
 /*

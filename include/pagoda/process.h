@@ -18,6 +18,8 @@
 #include <pagoda/wait.h>
 #include <pagoda/mutex.h>
 #include <pagoda/rbtree.h>
+#include <pagoda/rwsem.h>
+#include <pagoda/sched.h>
 #include <pagoda/workqueue.h>
 
 struct task;
@@ -88,9 +90,37 @@ struct file {
 	bool is_dir;
 };
 
-struct process {
-	/* FP/SIMD and the thread pointer while off the CPU. */
+/*
+ * One thread of a process: Linux keeps this in task_struct; Pagoda's task
+ * is a kernel thread, so what a user thread has of its own lives here
+ * (kernel/thread.c). Everything else (memory, files, signal actions, the
+ * family) is the process's and shared by all its threads.
+ */
+struct thread {
+	/* FP/SIMD and the thread pointer while off the CPU; first, for its alignment. */
 	struct arch_user_state ustate;
+	struct process *proc;
+	struct task *task;
+	int tid;                      /* its task's pid; the first thread's is the process's */
+	u64 sigmask;                  /* blocked signals: each thread has its own */
+	u64 sigpending;               /* sent to this thread alone (tgkill), with a handler */
+	struct sigstack altstack;     /* sigaltstack: size 0 when there is none */
+	/* CLONE_CHILD_CLEARTID, set_tid_address(): zeroed and woken (futex) at exit. */
+	u64 clear_child_tid;
+	/* set_robust_list(): the user's list of futexes it holds, walked at exit. */
+	u64 robust_list;
+	void *fork_regs;              /* a forked or cloned thread's first registers */
+	struct list_head node;        /* on proc->threads */
+	bool dead;                    /* has left the address space; joined later */
+};
+
+struct process {
+	/*
+	 * The first thread, the group leader (Linux's): its tid is the pid.
+	 * Kept until the process is collected, even when it ends before the
+	 * others. First in the struct for ustate's alignment.
+	 */
+	struct thread main;
 	struct mm_struct mm;
 	struct vm_area *vmas; /* sorted by address */
 	struct rb_root mm_rb; /* the same areas, by address */
@@ -100,8 +130,27 @@ struct process {
 	 * exit) and by anyone else reading them (the shell's maps): Linux's
 	 * mmap_lock. Never held across a copy to or from user memory.
 	 */
-	struct mutex mmap_lock;
-	struct task *task;
+	struct rw_semaphore mmap_lock;
+	/*
+	 * Taken inside mmap_lock (read) by the fault handler while it looks at
+	 * and fills one page table entry: two threads faulting on one page map
+	 * one page. A mutex: the handler allocates under it.
+	 */
+	struct mutex page_table_lock;
+	/*
+	 * The threads (kernel/thread.c), under thread_lock: every one not yet
+	 * collected, live or dead, and how many are live (still in the address
+	 * space: Linux's mm_users). The last one out tears the process down.
+	 */
+	struct list_head threads;
+	unsigned int nr_threads;
+	spinlock_t thread_lock;
+	/* exit_group() or a fatal signal: every thread ends, the process with group_exit_code. */
+	bool group_exit;
+	int group_exit_code;
+	/* execve() from a thread: every other thread ends (de_thread(), kernel/thread.c). */
+	struct thread *exec_thread;
+	struct task *task;            /* the leader's (main.task): the collector joins it */
 	u64 entry, stack, arg;
 	u64 brk_start, brk;   /* the heap: [brk_start, brk), whole pages mapped */
 	u64 mmap_base;        /* mmap() hands out addresses below this */
@@ -132,15 +181,17 @@ struct process {
 	unsigned long child_events;   /* bumped when a child ends: wait4() sleeps on it */
 	wait_queue_head_t child_exit;
 	struct work_struct reap_work;
-	void *fork_regs;              /* a forked child's first registers (struct pt_regs) */
 	struct list_head all;         /* on process_list: ps, kill */
-	/* Signals (kernel/signal.c): recorded actions, the blocked mask, one pending kill. */
+	/*
+	 * Signals (kernel/signal.c): recorded actions (shared by the threads),
+	 * one pending kill, and the signals sent to the process as a whole,
+	 * which any thread that does not block them takes (each thread's mask
+	 * and its own pending set are in struct thread).
+	 */
 	struct k_sigaction sigaction[_NSIG];
-	u64 sigmask;
 	int pending_kill;             /* a fatal signal another process sent; 0: none */
 	u64 sigpending;               /* signals with a handler, waiting to be delivered */
 	int sigsender[_NSIG];         /* who sent each pending one (its pid) */
-	struct sigstack altstack;     /* sigaltstack: size 0 when there is none */
 	/* ITIMER_REAL (kernel/time/itimer.c): SIGALRM when it runs out, then every it_real_incr ns. */
 	struct timer_list it_real;
 	u64 it_real_incr;
@@ -190,11 +241,31 @@ void signal_deliver(struct pt_regs *regs);
  */
 bool signal_fault(struct pt_regs *regs, int sig, int code, u64 addr);
 
+/* The running thread, or NULL in a kernel thread. */
+static inline struct thread *current_thread(void)
+{
+	return current->user_thread;
+}
+
+/*
+ * Has the calling thread of p a signal to act on: a kill, the group
+ * ending, or one with a handler that it does not block?
+ */
+static inline bool signal_pending_thread(const struct process *p)
+{
+	const struct thread *t = current_thread();
+
+	struct thread *ex = p ? READ_ONCE(p->exec_thread) : NULL;
+
+	return p && t && (READ_ONCE(p->pending_kill) || READ_ONCE(p->group_exit) || (ex && ex != t) ||
+			  ((__atomic_load_n(&p->sigpending, __ATOMIC_ACQUIRE) |
+			    __atomic_load_n(&t->sigpending, __ATOMIC_ACQUIRE)) & ~t->sigmask));
+}
+
 /* Should a wait in a system call end (-EINTR): a signal, or a checkpoint freezing it? */
 static inline bool signal_pending(const struct process *p)
 {
-	return p && (READ_ONCE(p->pending_kill) || READ_ONCE(p->cr_freeze) ||
-		     (__atomic_load_n(&p->sigpending, __ATOMIC_ACQUIRE) & ~p->sigmask));
+	return p && (READ_ONCE(p->cr_freeze) || signal_pending_thread(p));
 }
 /* kernel/file.c: fds 0-2 on the console; a child's copy of them; all closed. */
 void process_files_init(struct process *p);
@@ -227,7 +298,8 @@ struct vm_area *vma_prev(struct vm_area *v);
 int dup_vma(struct process *c, const struct vm_area *v);
 
 /*
- * Demand paging (mm/memory.c). handle_mm_fault(): a fault at addr in p
+ * Demand paging (mm/memory.c). handle_mm_fault(), with p->mmap_lock held
+ * for reading: a fault at addr in p
  * (flags: FAULT_FLAG_WRITE, FAULT_FLAG_INSTRUCTION): 0 when a page is
  * there now (retry the access), -EFAULT with *si_code SEGV_MAPERR or
  * SEGV_ACCERR, or -ENOMEM.
@@ -350,8 +422,28 @@ void run_init_process(void);
 
 /* The running process, or NULL in a kernel thread. */
 struct process *current_process(void);
-/* End the current process: exit_group(code) or a fatal signal. */
+/* End the current process: exit_group(code) or a fatal signal (every thread ends). */
 __noreturn void process_exit(int status);
+/*
+ * kernel/thread.c. End the calling thread alone (exit(2)); the last one
+ * out ends the process with status (or the group's code).
+ */
+__noreturn void thread_exit(int status);
+/* The first thread's struct, set up in a new process (process_create()). */
+void thread_init_main(struct process *p);
+/* Collecting p: join its dead threads and free them (the leader's task is the caller's). */
+void process_free_threads(struct process *p);
+/* Wake every live thread of p (a fatal signal, the group ending); thread_lock not held. */
+void wake_all_threads(struct process *p);
+/*
+ * execve() in a process with threads: end every thread but the caller and
+ * wait until they have left the address space.
+ */
+void de_thread(struct process *p);
+/* Should the calling thread end now (the group ends, or another thread execs)? */
+bool thread_must_exit(struct process *p);
+/* clone(CLONE_THREAD): a new thread in the caller's process; its tid or -errno. */
+long clone_thread(unsigned long flags, u64 newsp, u64 parent_tid, u64 child_tid, u64 tls);
 __noreturn void process_exit_signal(int sig);
 
 #endif

@@ -27,6 +27,7 @@ enum task_state {
 #define JOIN_EXITED 2UL  /* off its stack for good: may be freed */
 
 struct arch_user_state;
+struct thread;
 struct pt_regs;
 
 struct task {
@@ -55,6 +56,8 @@ struct task {
 	struct mm_struct *mm; /* a user address space, or NULL: a kernel thread */
 	/* A user task's FP/SIMD and thread pointer while it is off the CPU (arch.h). */
 	struct arch_user_state *ustate;
+	/* A user task's own side as a thread of its process (pagoda/process.h), or NULL. */
+	struct thread *user_thread;
 	/* The frame its latest system call saved (fork copies it). */
 	struct pt_regs *uregs;
 	/* 0, the task waiting in kthread_join(), or JOIN_EXITED once t is off its stack */

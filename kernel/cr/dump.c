@@ -139,6 +139,11 @@ static int dump_proc(const struct cr_set *set, struct process *p, struct cr_buf 
 		*why = "a process left its parent during the freeze (orphaned)";
 		return -EAGAIN;
 	}
+	if (!p->zombie && (READ_ONCE(p->nr_threads) > 1 || p->main.dead)) {
+		/* An image holds one thread's registers: the first thread's. */
+		*why = "a process runs threads (a checkpoint takes single-threaded ones)";
+		return -EOPNOTSUPP;
+	}
 	strlcpy(pr.name, p->name, sizeof(pr.name));
 	if (p->zombie) {
 		pr.flags = CR_PROC_ZOMBIE;
@@ -162,13 +167,13 @@ static int dump_proc(const struct cr_set *set, struct process *p, struct cr_buf 
 	pr.brk = p->brk;
 	pr.mmap_base = p->mmap_base;
 	pr.stack = p->stack;
-	pr.sigmask = p->sigmask;
+	pr.sigmask = p->main.sigmask;
 	pr.sigpending = p->sigpending;
 	pr.nr_syscalls = p->nr_syscalls;
 	for (int s = 0; s < CR_NSIG; s++)
 		memcpy(&pr.act[s], &p->sigaction[s], sizeof(pr.act[s]));
 	memcpy(pr.regs, p->cr_regs, arch_pt_regs_size);
-	memcpy(pr.ustate, &p->ustate, sizeof(p->ustate));
+	memcpy(pr.ustate, &p->main.ustate, sizeof(p->main.ustate));
 	return put(out, CR_REC_PROC, &pr, sizeof(pr), NULL, 0, nr) ?: dump_memory(p, out, nr);
 }
 

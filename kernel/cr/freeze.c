@@ -20,8 +20,7 @@
 
 void cr_note_interrupted(struct process *p, unsigned long nr, unsigned long arg0)
 {
-	if (!READ_ONCE(p->cr_freeze) || READ_ONCE(p->pending_kill) ||
-	    (__atomic_load_n(&p->sigpending, __ATOMIC_ACQUIRE) & ~p->sigmask))
+	if (!READ_ONCE(p->cr_freeze) || signal_pending_thread(p))
 		return; /* a signal's -EINTR is the program's to see */
 	p->cr_restart = true;
 	p->cr_restart_nr = nr;
@@ -34,7 +33,7 @@ void cr_freeze_point(struct process *p, struct pt_regs *regs)
 		arch_cr_restart_syscall(regs, p->cr_restart_nr, p->cr_restart_arg0);
 		p->cr_restart = false;
 	}
-	arch_user_state_save(&p->ustate);
+	arch_user_state_save(&current_thread()->ustate);
 	p->cr_regs = regs;
 	__atomic_store_n(&p->cr_frozen, true, __ATOMIC_RELEASE);
 	wait_event(p->cr_wait, !READ_ONCE(p->cr_freeze));

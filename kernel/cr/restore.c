@@ -67,9 +67,9 @@ static int restored_thread(void *arg)
 {
 	struct process *c = arg;
 
-	if (c->zombie || !c->fork_regs)
+	if (c->zombie || !c->main.fork_regs)
 		return c->exit_status; /* a zombie's task only needs to have ended */
-	arch_enter_user_regs(c->fork_regs);
+	arch_enter_user_regs(c->main.fork_regs);
 }
 
 static int build_proc(struct restore_state *s, const struct cr_proc *pr, const char **why)
@@ -97,18 +97,18 @@ static int build_proc(struct restore_state *s, const struct cr_proc *pr, const c
 	c->mmap_base = pr->mmap_base;
 	c->stack = pr->stack;
 	c->nr_syscalls = pr->nr_syscalls;
-	c->sigmask = pr->sigmask & ~((1ULL << (SIGKILL - 1)) | (1ULL << (SIGSTOP - 1)));
+	c->main.sigmask = pr->sigmask & ~((1ULL << (SIGKILL - 1)) | (1ULL << (SIGSTOP - 1)));
 	c->sigpending = pr->sigpending;
 	for (int i = 0; i < CR_NSIG; i++)
 		memcpy(&c->sigaction[i], &pr->act[i], sizeof(c->sigaction[i]));
-	memcpy(&c->ustate, pr->ustate, sizeof(c->ustate));
-	c->fork_regs = kmalloc(arch_pt_regs_size, GFP_KERNEL);
-	if (!c->fork_regs) {
+	memcpy(&c->main.ustate, pr->ustate, sizeof(c->main.ustate));
+	c->main.fork_regs = kmalloc(arch_pt_regs_size, GFP_KERNEL);
+	if (!c->main.fork_regs) {
 		*why = "out of memory for a process";
 		return -ENOMEM;
 	}
-	memcpy(c->fork_regs, pr->regs, arch_pt_regs_size);
-	if (arch_cr_regs_check(c->fork_regs, &c->ustate)) {
+	memcpy(c->main.fork_regs, pr->regs, arch_pt_regs_size);
+	if (arch_cr_regs_check(c->main.fork_regs, &c->main.ustate)) {
 		*why = "saved registers point outside user space";
 		return -EINVAL;
 	}
@@ -242,8 +242,8 @@ static void undo(struct restore_state *s)
 	for (unsigned int i = 0; i < s->n; i++) {
 		struct process *c = s->b[i].p;
 
-		kfree(c->fork_regs);
-		c->fork_regs = NULL;
+		kfree(c->main.fork_regs);
+		c->main.fork_regs = NULL;
 		c->zombie = true; /* its thread, if made, returns at once */
 		if (c->task) {
 			wake_up_process(c->task);
@@ -308,10 +308,13 @@ static int build_all(struct restore_state *s, const void *img, const struct cr_s
 						"out of memory for a task";
 			break;
 		}
-		b->p->task = t;
+		b->p->task = b->p->main.task = t;
+		b->p->main.tid = t->pid;
 		if (!b->p->zombie) {
+			b->p->nr_threads = 1;
 			t->mm = &b->p->mm;
-			t->ustate = &b->p->ustate;
+			t->ustate = &b->p->main.ustate;
+			t->user_thread = &b->p->main;
 		}
 	}
 	return err;

@@ -6,8 +6,8 @@
  *
  * Per zone, the bits live in leaves of one page each (32768 pfns). Above
  * them, inner nodes of one page hold 512 pointers each, as many levels as
- * the zone's leaves need: a zone of up to 16 GiB has one level, up to 8 TiB
- * two. Finding a pfn's bit is then a walk of `levels` pointers, not of a
+ * the zone's leaves need: a leaf covers 128 MiB, so a zone of up to 64 GiB
+ * has one level, up to 32 TiB two. Finding a pfn's bit is then a walk of `levels` pointers, not of a
  * list of every leaf before it. The leaves are also linked in pfn order, so
  * memory_bm_next_pfn() walks them without touching the tree, and the last
  * leaf found is remembered: consecutive pfns cost one comparison.

@@ -67,7 +67,8 @@ def compare(ctx, arch, boot, host, mine, known):
     """One check per program; the table of both sides printed per suite."""
     suites = {}
     for path in host:
-        libc, suite, name = path.split("/")[1:]
+        parts = path.split("/")  # ksft/LIBC/SUITE.../NAME: futex/functional is one suite
+        libc, suite, name = parts[1], "/".join(parts[2:-1]), parts[-1]
         key = "%s/%s/%s" % (libc, suite, name)
         h, p = host[path], mine[path]
         bad = []

@@ -218,3 +218,43 @@ def linuxpeer_pure(ctx):
     t.check("linuxpeer:fio-iops", lp.parse_fio_iops(
         "  write: IOPS=911, BW=3644KiB/s\n  write: IOPS=1.6k, BW=6.3MiB/s\n") == [911.0, 1600.0],
         "fio read as %r" % lp.parse_fio_iops("  write: IOPS=1.6k"))
+
+
+@unit("lab-class-instructor-tests", "host")
+def lab_class(ctx):
+    """`lab.py class` grades a submission with the instructor's labs.py and
+    tests: only the lab's files come from the submission, and an edited
+    labs.py is reported, never run (issue 34: the stub plus an edited
+    labs.py had scored full marks)"""
+    import importlib.util
+    import shutil
+    import sys
+    spec = importlib.util.spec_from_file_location("lab_tool", os.path.join(ROOT, "tools",
+                                                                             "lab.py"))
+    tool = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    spec.loader.exec_module(tool)
+    lab = tool.load_labs(ROOT)["buddy"]
+    base = os.path.join(paths.BUILD, "test", "lab-class")
+    shutil.rmtree(base, ignore_errors=True)
+    sub, work = os.path.join(base, "alice"), os.path.join(base, "work")
+    tool.L.make_tree(ROOT, lab, sub)
+    # The student's work, and a labs.py that would hand out the points.
+    with open(os.path.join(sub, "mm", "page_alloc.c"), "a") as f:
+        f.write("/* alice was here */\n")
+    with open(os.path.join(sub, "labs", "labs.py"), "a") as f:
+        f.write("\nLABS = []  # every test gone\n")
+    subprocess.run(["git", "-c", "user.name=a", "-c", "user.email=a@localhost", "commit",
+                    "-qam", "work"], cwd=sub, check=True)
+    others = tool.grading_tree(lab, sub, work, seed=False)
+
+    def same(rel, a, b):
+        with open(os.path.join(a, rel), "rb") as f, open(os.path.join(b, rel), "rb") as g:
+            return f.read() == g.read()
+    ctx.tally.check("lab-class:takes-the-lab-file", same("mm/page_alloc.c", sub, work),
+                    "the graded tree's mm/page_alloc.c is not the submission's")
+    ctx.tally.check("lab-class:keeps-instructor-labs-py", same("labs/labs.py", ROOT, work),
+                    "the graded tree's labs/labs.py is not the instructor's")
+    ctx.tally.check("lab-class:reports-other-changes", others == ["labs/labs.py"],
+                    "reported %s" % others)
+    shutil.rmtree(base, ignore_errors=True)

@@ -38,6 +38,7 @@
 #define __NR_fstat 80
 #define __NR_futex 98
 #define __NR_set_robust_list 99
+#define __NR_get_robust_list 100
 #define __NR_clock_nanosleep 115
 #define __NR_kill 129
 #define __NR_tkill 130

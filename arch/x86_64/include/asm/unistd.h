@@ -61,6 +61,7 @@
 #define __NR_newfstatat 262
 #define __NR_readlinkat 267
 #define __NR_set_robust_list 273
+#define __NR_get_robust_list 274
 #define __NR_dup3 292
 #define __NR_pipe2 293
 #define __NR_prlimit64 302

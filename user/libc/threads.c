@@ -1,0 +1,431 @@
+/*
+ * Threads through a real libc's pthreads: an ordinary C program, built
+ * unmodified and static against musl and glibc, whose every line was
+ * first seen on Linux (the system test runs the same binary on the host
+ * and compares). It prints one line per check, then "threads: done"; the
+ * exit code is the number of failed checks.
+ *
+ *   create/join    N threads each add to a counter under a mutex
+ *   condvar        threads take turns by a condition variable (wait, broadcast)
+ *   tls            __thread variables are each thread's own
+ *   tid            gettid() differs per thread, getpid() is the same
+ *   munmap         a thread on another CPU faults (SIGSEGV) on a page the
+ *                  main thread unmapped: the TLB entry went from every CPU
+ *   churn          threads touch their pages while another maps and unmaps
+ *   pthread_kill   the signal runs its handler in the thread it was sent to
+ *   robust         a robust mutex whose owner ended is EOWNERDEAD
+ *   exit_group     exit() from a thread ends the whole process with its code
+ *   leader         a process whose first thread ended is waited for until
+ *                  its last thread ends
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NTHREADS 4
+
+static int fails;
+
+static void check(int ok, const char *what)
+{
+	printf("threads: %s: %s\n", what, ok ? "ok" : "FAIL");
+	fflush(stdout);
+	if (!ok)
+		fails++;
+}
+
+static long my_tid(void)
+{
+	return syscall(SYS_gettid);
+}
+
+/* --- create/join and a mutex ------------------------------------------- */
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static long counter;
+
+static void *adder(void *arg)
+{
+	for (int i = 0; i < 20000; i++) {
+		pthread_mutex_lock(&lock);
+		counter++;
+		pthread_mutex_unlock(&lock);
+	}
+	return arg;
+}
+
+static void test_create_join(void)
+{
+	pthread_t t[NTHREADS];
+	int ok = 1;
+
+	for (long i = 0; i < NTHREADS; i++)
+		ok &= pthread_create(&t[i], NULL, adder, (void *)i) == 0;
+	for (long i = 0; i < NTHREADS; i++) {
+		void *ret = NULL;
+
+		ok &= pthread_join(t[i], &ret) == 0 && ret == (void *)i;
+	}
+	check(ok && counter == NTHREADS * 20000L, "create/join with a mutex");
+}
+
+/* --- a condition variable: threads take turns ----------------------------- */
+
+static pthread_cond_t turn_cv = PTHREAD_COND_INITIALIZER;
+static int turn, order[NTHREADS * 3], norder;
+
+static void *taker(void *arg)
+{
+	int me = (int)(long)arg;
+
+	for (int round = 0; round < 3; round++) {
+		pthread_mutex_lock(&lock);
+		while (turn % NTHREADS != me)
+			pthread_cond_wait(&turn_cv, &lock);
+		order[norder++] = me;
+		turn++;
+		pthread_cond_broadcast(&turn_cv);
+		pthread_mutex_unlock(&lock);
+	}
+	return NULL;
+}
+
+static void test_condvar(void)
+{
+	pthread_t t[NTHREADS];
+	int ok = 1;
+
+	/* Started last first, so most of them must wait for their turn. */
+	for (long i = NTHREADS - 1; i >= 0; i--)
+		ok &= pthread_create(&t[i], NULL, taker, (void *)i) == 0;
+	for (int i = 0; i < NTHREADS; i++)
+		pthread_join(t[i], NULL);
+	for (int i = 0; i < NTHREADS * 3; i++)
+		ok &= order[i] == i % NTHREADS;
+	check(ok && norder == NTHREADS * 3, "condvar turns");
+}
+
+/* --- thread-local storage and ids ---------------------------------------- */
+
+static __thread long tls_value = 7;
+static long seen_tid[NTHREADS], seen_pid[NTHREADS];
+
+static void *tls_thread(void *arg)
+{
+	long me = (long)arg;
+	int ok = tls_value == 7; /* each thread starts with the initial value */
+
+	tls_value = 100 + me;
+	seen_tid[me] = my_tid();
+	seen_pid[me] = getpid();
+	usleep(1000);
+	return (void *)(long)(ok && tls_value == 100 + me);
+}
+
+static void test_tls(void)
+{
+	pthread_t t[NTHREADS];
+	int ok = 1, ids = 1;
+
+	tls_value = 1;
+	for (long i = 0; i < NTHREADS; i++)
+		pthread_create(&t[i], NULL, tls_thread, (void *)i);
+	for (int i = 0; i < NTHREADS; i++) {
+		void *ret;
+
+		pthread_join(t[i], &ret);
+		ok &= ret == (void *)1;
+	}
+	check(ok && tls_value == 1, "thread-local storage");
+	for (int i = 0; i < NTHREADS; i++) {
+		ids &= seen_pid[i] == getpid() && seen_tid[i] != getpid() && seen_tid[i] > 0;
+		for (int j = 0; j < i; j++)
+			ids &= seen_tid[i] != seen_tid[j];
+	}
+	check(ids && my_tid() == getpid(), "gettid per thread, getpid shared");
+}
+
+/* --- munmap seen by a thread on another CPU --------------------------------- */
+
+static volatile int *victim;
+static volatile int phase, parked;
+static sigjmp_buf segv_jump;
+static volatile int got_segv;
+
+static void on_segv(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	got_segv = si->si_addr == (void *)victim && si->si_code == SEGV_MAPERR;
+	siglongjmp(segv_jump, 1);
+}
+
+static void *reader(void *arg)
+{
+	long sum = 0;
+
+	(void)arg;
+	/* Read the page until told it is gone: its TLB entry is on this CPU. */
+	while (phase == 0)
+		sum += *victim;
+	parked = 1; /* off the page: the main thread may unmap it now */
+	while (phase == 1)
+		;
+	if (!sigsetjmp(segv_jump, 1))
+		sum += *victim; /* must fault: the page is gone everywhere */
+	return (void *)sum;
+}
+
+static void test_munmap_other_cpu(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO };
+	pthread_t t;
+
+	sigaction(SIGSEGV, &sa, NULL);
+	victim = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	*victim = 1;
+	pthread_create(&t, NULL, reader, NULL);
+	usleep(20000); /* the reader has read it many times */
+	phase = 1;
+	while (!parked)
+		;
+	munmap((void *)victim, 4096);
+	phase = 2;
+	pthread_join(t, NULL);
+	signal(SIGSEGV, SIG_DFL);
+	check(got_segv, "munmap by one thread faults another (SEGV_MAPERR)");
+}
+
+/* --- touch while another thread maps and unmaps ------------------------------ */
+
+static volatile int churn_stop;
+
+static void *toucher(void *arg)
+{
+	char *mine = arg;
+	long rounds = 0;
+
+	while (!churn_stop) {
+		for (int i = 0; i < 16; i++)
+			mine[i * 4096] = (char)(rounds + i);
+		for (int i = 0; i < 16; i++)
+			if (mine[i * 4096] != (char)(rounds + i))
+				return (void *)0;
+		rounds++;
+	}
+	return (void *)1;
+}
+
+static void test_churn(void)
+{
+	pthread_t t[2];
+	char *own[2];
+	int ok = 1;
+
+	for (int i = 0; i < 2; i++) {
+		own[i] = mmap(NULL, 16 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			      -1, 0);
+		pthread_create(&t[i], NULL, toucher, own[i]);
+	}
+	for (int i = 0; i < 200; i++) {
+		char *m = mmap(NULL, 8 * 4096, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (m == MAP_FAILED) {
+			ok = 0;
+			break;
+		}
+		memset(m, i, 8 * 4096);
+		mprotect(m, 4096, PROT_READ);
+		ok &= m[8 * 4096 - 1] == (char)i;
+		munmap(m, 8 * 4096);
+	}
+	churn_stop = 1;
+	for (int i = 0; i < 2; i++) {
+		void *ret;
+
+		pthread_join(t[i], &ret);
+		ok &= ret == (void *)1;
+		munmap(own[i], 16 * 4096);
+	}
+	check(ok, "touch while another thread maps and unmaps");
+}
+
+/* --- pthread_kill ------------------------------------------------------------- */
+
+static volatile long handler_tid;
+static volatile int target_ready, target_go;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	handler_tid = my_tid();
+}
+
+static void *target(void *arg)
+{
+	*(long *)arg = my_tid();
+	target_ready = 1;
+	while (!handler_tid)
+		usleep(1000);
+	return NULL;
+}
+
+static void test_pthread_kill(void)
+{
+	pthread_t t;
+	long tid = 0;
+	sigset_t set;
+
+	signal(SIGUSR1, on_usr1);
+	/* The main thread blocks it: the handler can only run in the target. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	pthread_create(&t, NULL, target, &tid);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	while (!target_ready)
+		usleep(1000);
+	pthread_kill(t, SIGUSR1);
+	pthread_join(t, NULL);
+	check(handler_tid == tid && tid != getpid(), "pthread_kill runs the handler in its thread");
+	/* A signal to the process goes to a thread that does not block it. */
+	handler_tid = 0;
+	target_ready = 0;
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL); /* a new thread starts with its creator's mask */
+	pthread_create(&t, NULL, target, &tid);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	while (!target_ready)
+		usleep(1000);
+	kill(getpid(), SIGUSR1);
+	pthread_join(t, NULL);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	check(handler_tid == tid, "kill goes to the thread that does not block it");
+	signal(SIGUSR1, SIG_DFL);
+}
+
+/* --- a robust mutex whose owner ended ---------------------------------------- */
+
+static pthread_mutex_t robust;
+
+static void *die_holding(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&robust);
+	return NULL; /* ends holding it */
+}
+
+static void test_robust(void)
+{
+	pthread_mutexattr_t a;
+	pthread_t t;
+	int r;
+
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+	pthread_mutex_init(&robust, &a);
+	pthread_create(&t, NULL, die_holding, NULL);
+	pthread_join(t, NULL);
+	r = pthread_mutex_lock(&robust);
+	check(r == EOWNERDEAD, "robust mutex of an ended owner: EOWNERDEAD");
+	pthread_mutex_consistent(&robust);
+	pthread_mutex_unlock(&robust);
+}
+
+/* --- exit_group from a thread, and a leader that ends first ------------------- */
+
+static void *sleeper(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void *exiter(void *arg)
+{
+	(void)arg;
+	usleep(10000);
+	exit(7); /* exit_group: the sleepers end too */
+}
+
+static int pipefd[2];
+
+static void *last_one(void *arg)
+{
+	(void)arg;
+	usleep(50000);
+	write(pipefd[1], "x", 1);
+	return NULL;
+}
+
+/* The child's side of the leader check, in a fresh image (musl's fork leaves its tid word unset). */
+static int leader_child(void)
+{
+	pthread_t t;
+
+	pthread_create(&t, NULL, last_one, NULL);
+	pthread_exit(NULL); /* the leader ends; the process lives on */
+}
+
+static void test_exit_group(const char *self)
+{
+	int status = -1;
+	pid_t pid = fork();
+	char c;
+
+	if (!pid) {
+		pthread_t t;
+
+		for (int i = 0; i < 3; i++)
+			pthread_create(&t, NULL, sleeper, NULL);
+		pthread_create(&t, NULL, exiter, NULL);
+		for (;;)
+			pause();
+	}
+	waitpid(pid, &status, 0);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 7, "exit from a thread ends them all");
+
+	pipe(pipefd);
+	pid = fork();
+	if (!pid) {
+		char fd[16];
+
+		snprintf(fd, sizeof(fd), "%d", pipefd[1]);
+		execl(self, self, "leader", fd, (char *)NULL);
+		_exit(99);
+	}
+	waitpid(pid, &status, 0);
+	fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 0 && read(pipefd[0], &c, 1) == 1,
+	      "the leader is waited for until the last thread ends");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "leader")) {
+		pipefd[1] = atoi(argv[2]);
+		return leader_child();
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	test_create_join();
+	test_condvar();
+	test_tls();
+	test_munmap_other_cpu();
+	test_churn();
+	test_pthread_kill();
+	test_robust();
+	test_exit_group(argv[0]);
+	printf("threads: done\n");
+	return fails;
+}
