@@ -82,12 +82,17 @@ static struct page *pa_page(phys_addr_t pa)
 	return pfn_to_page(PHYS_PFN(pa));
 }
 
-/* How many entries map the process page at pa (the zero page: many, uncounted). */
+/*
+ * How many entries map the process page at pa (the zero page: many,
+ * uncounted). A file's cached page answers "shared" even when mapped
+ * once: a write copies it, never takes it over, since the next mapper of
+ * that file page must still read the file.
+ */
 static int page_mapcount(phys_addr_t pa)
 {
 	struct page *pg = pa_page(pa);
 
-	if (is_zero_pa(pa) || !pg)
+	if (is_zero_pa(pa) || !pg || (pg->flags & PG_filecache))
 		return 2;
 	return __atomic_load_n(&pg->mapcount, __ATOMIC_ACQUIRE);
 }
@@ -99,6 +104,10 @@ static void page_unmapped(phys_addr_t pa)
 
 	if (is_zero_pa(pa) || !pg)
 		return;
+	if (pg->flags & PG_filecache) {
+		filemap_put_page(pg);
+		return;
+	}
 	if (!__atomic_sub_fetch(&pg->mapcount, 1, __ATOMIC_ACQ_REL)) {
 		__atomic_sub_fetch(&nr_anon_pages, 1, __ATOMIC_RELAXED);
 		__free_page(pg);
