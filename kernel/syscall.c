@@ -11,7 +11,9 @@
 #include <pagoda/cr.h>
 #include <pagoda/mutex.h>
 #include <pagoda/printk.h>
+#include <pagoda/cpio.h>
 #include <pagoda/process.h>
+#include <pagoda/ramfs.h>
 #include <pagoda/random.h>
 #include <pagoda/sched.h>
 #include <pagoda/string.h>
@@ -76,18 +78,57 @@ static unsigned int linux_prot(unsigned long prot)
 	       (prot & LINUX_PROT_EXEC ? PROT_EXEC : 0);
 }
 
-/* mmap(2): private anonymous memory only, so far. */
+/*
+ * What mmap may map of the file behind fd: an initramfs file, privately
+ * (pages read on fault into pages of the process's own, mm/memory.c).
+ * Linux's checks in its order: a descriptor, then the mapping type, then
+ * whether the file can be mapped at all. MAP_SHARED of a read-only
+ * initramfs file is granted read-only: nothing can change the file, so a
+ * private copy reads the same.
+ */
+static long mmap_file(unsigned long flags, unsigned long prot, long fd, u64 off,
+		      const struct ramfs_file **rf)
+{
+	struct file *f = fd_file(fd);
+
+	if (!f)
+		return -EBADF;
+	switch (flags & (MAP_SHARED | MAP_PRIVATE)) {
+	case MAP_SHARED:
+		if (prot & LINUX_PROT_WRITE)
+			return -EACCES; /* no initramfs file is open for writing */
+		break;
+	case MAP_PRIVATE:
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (f->kind != FILE_RAMFS || !f->rf || (f->rf->mode & CPIO_S_IFMT) != CPIO_S_IFREG)
+		return -ENODEV; /* pipes, devices, directories, tmpfs files: not yet */
+	*rf = f->rf;
+	return 0;
+}
+
+/* mmap(2): private anonymous memory, and private mappings of initramfs files. */
 static long sys_mmap(const unsigned long *args)
 {
 	struct process *p = current_process();
-	u64 addr = args[0], len = ALIGN_UP(args[1], PAGE_SIZE);
+	u64 addr = args[0], len = ALIGN_UP(args[1], PAGE_SIZE), off = args[5];
 	unsigned long prot = args[2], flags = args[3];
 	unsigned int kprot = linux_prot(prot);
+	const struct ramfs_file *rf = NULL;
 	int err;
 
+	if (off & (PAGE_SIZE - 1))
+		return -EINVAL; /* before anything else, as Linux's sys_mmap */
+	if (!(flags & MAP_ANONYMOUS)) {
+		err = (int)mmap_file(flags, prot, (long)args[4], off, &rf);
+		if (err)
+			return err;
+	}
 	if (!args[1] || len < args[1])
 		return -EINVAL;
-	if (!(flags & MAP_ANONYMOUS) || (flags & MAP_SHARED) || !(flags & MAP_PRIVATE))
+	if ((flags & MAP_ANONYMOUS) && ((flags & MAP_SHARED) || !(flags & MAP_PRIVATE)))
 		return -ENODEV;
 	if (flags & MAP_FIXED) {
 		if (!IS_ALIGNED(addr, PAGE_SIZE) || !access_ok(addr, len))
@@ -98,8 +139,8 @@ static long sys_mmap(const unsigned long *args)
 		if (!addr)
 			return -ENOMEM;
 	}
-	err = process_map_anon_flags(p, addr, len, kprot,
-				     flags & MAP_NORESERVE ? VM_NORESERVE : 0);
+	err = process_map_file(p, addr, len, kprot, flags & MAP_NORESERVE ? VM_NORESERVE : 0, rf,
+			       off >> PAGE_SHIFT);
 	return err ? err : (long)addr;
 }
 

@@ -41,6 +41,7 @@
 #include <pagoda/pgtable.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
+#include <pagoda/ramfs.h>
 #include <pagoda/string.h>
 
 /* The page every untouched anonymous page reads as: zeroed once, never written. */
@@ -196,12 +197,41 @@ static bool expand_stack(struct process *p, struct vm_area *v, u64 addr)
 }
 
 /* Map a page at va for v: the zero page for a read, a new zeroed one for a write. */
+/*
+ * A page of a file mapping: a page of the process's own, filled from the
+ * file (past its end, zeros), mapped with the area's protection. -EIO when
+ * the page lies wholly past the end (Linux: SIGBUS).
+ */
+static int file_fault(struct process *p, struct vm_area *v, u64 va)
+{
+	u64 off = (v->pgoff << PAGE_SHIFT) + (va - v->start);
+	struct page *pg;
+	phys_addr_t pa;
+	int err;
+
+	if (off >= v->rf->size)
+		return -EIO;
+	pg = new_anon_page(GFP_KERNEL | __GFP_ZERO);
+	if (!pg)
+		return -ENOMEM;
+	memcpy(page_address(pg), (const u8 *)v->rf->data + off, MIN(PAGE_SIZE, v->rf->size - off));
+	pa = page_to_phys(pg);
+	err = arch_map_range(&p->mm, va, pa, PAGE_SIZE, page_pte_prot(v, pa));
+	if (err)
+		free_anon_page(pg);
+	else
+		add_mm_rss(p, pa, 1);
+	return err == -EEXIST ? 0 : err;
+}
+
 static int fault_in(struct process *p, struct vm_area *v, u64 va, bool write)
 {
 	struct page *pg;
 	phys_addr_t pa;
 	int err;
 
+	if (v->rf)
+		return file_fault(p, v, va);
 	if (!write) {
 		pa = zero_page_pa();
 		if (!pa)
@@ -425,6 +455,10 @@ int user_page_fault(u64 addr, unsigned int flags, bool from_user, int *code)
 			process_exit_signal(SIGKILL);
 		WRITE_ONCE(p->pending_kill, SIGKILL);
 		return FAULT_BAD;
+	}
+	if (err == -EIO) {
+		*code = BUS_ADRERR;
+		return FAULT_SIGBUS;
 	}
 	return FAULT_BAD;
 }

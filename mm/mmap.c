@@ -10,7 +10,8 @@
  * The calls that change them split and merge areas as Linux's mm/mmap.c,
  * mm/mprotect.c and mm/mremap.c do: an operation on part of an area first
  * splits it at the range's edges (split_vma()), and afterwards neighbours
- * that have become alike (adjacent, anonymous, same protection) are merged
+ * that have become alike (adjacent, same protection, anonymous or the same
+ * file at following offsets) are merged
  * back into one (vma_merge_around()), so that mapping page after page, or
  * mprotect there and back, leaves one area, not a trail of them.
  *
@@ -115,6 +116,8 @@ static int split_vma(struct process *p, struct vm_area *v, u64 addr)
 		return -ENOMEM;
 	*tail = *v;
 	tail->start = addr;
+	if (v->rf)
+		tail->pgoff = v->pgoff + ((addr - v->start) >> PAGE_SHIFT);
 	v->end = addr;
 	vma_link(p, tail);
 	return 0;
@@ -134,7 +137,8 @@ static int split_at(struct process *p, u64 addr)
 static bool vma_mergeable(const struct vm_area *a, const struct vm_area *b)
 {
 	return a && b && a->end == b->start && a->prot == b->prot && a->flags == b->flags &&
-	       !a->name && !b->name;
+	       !a->name && !b->name && a->rf == b->rf &&
+	       (!a->rf || a->pgoff + vma_pages(a) == b->pgoff);
 }
 
 /* Fold v into its neighbours where they are alike; the area that holds v's range now. */
@@ -226,8 +230,8 @@ int process_map_kernel_pages(struct process *p, u64 va, const phys_addr_t *pas,
 	return 0;
 }
 
-int process_map_anon_flags(struct process *p, u64 va, u64 size, unsigned int prot,
-			   unsigned int vm_flags)
+static int map_area(struct process *p, u64 va, u64 size, unsigned int prot,
+		    unsigned int vm_flags, const struct ramfs_file *rf, u64 pgoff)
 {
 	struct vm_area *vma;
 
@@ -251,11 +255,23 @@ int process_map_anon_flags(struct process *p, u64 va, u64 size, unsigned int pro
 	}
 	/* No page yet: each comes on its first touch (mm/memory.c). */
 	*vma = (struct vm_area){ .start = va, .end = va + size, .prot = area_prot(prot),
-				 .flags = vm_flags };
+				 .flags = vm_flags, .rf = rf, .pgoff = rf ? pgoff : 0 };
 	vma_link(p, vma);
 	vm_stat_account(p, size >> PAGE_SHIFT);
 	vma_merge_around(p, vma);
 	return 0;
+}
+
+int process_map_anon_flags(struct process *p, u64 va, u64 size, unsigned int prot,
+			   unsigned int vm_flags)
+{
+	return map_area(p, va, size, prot, vm_flags, NULL, 0);
+}
+
+int process_map_file(struct process *p, u64 va, u64 size, unsigned int prot,
+		     unsigned int vm_flags, const struct ramfs_file *rf, u64 pgoff)
+{
+	return map_area(p, va, size, prot, vm_flags, rf, pgoff);
 }
 
 int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot)
@@ -446,8 +462,9 @@ long process_mremap(struct process *p, u64 old, u64 old_len, u64 new_len, bool m
 		return (long)old;
 	}
 	if (!fixed && range_free(p, old + old_len, old + new_len) && !v->name) {
-		err = process_map_anon_flags(p, old + old_len, new_len - old_len, v->prot,
-					     v->flags);
+		/* A file mapping grows over the file's following pages, as Linux's. */
+		err = map_area(p, old + old_len, new_len - old_len, v->prot, v->flags, v->rf,
+			       v->pgoff + ((old + old_len - v->start) >> PAGE_SHIFT));
 		return err ? err : (long)old;
 	}
 	if (!may_move)
@@ -480,8 +497,8 @@ long process_mremap(struct process *p, u64 old, u64 old_len, u64 new_len, bool m
 	}
 	v = find_vma(p, dest);
 	if (new_len > old_len)
-		err = process_map_anon_flags(p, dest + old_len, new_len - old_len, v->prot,
-					     v->flags);
+		err = map_area(p, dest + old_len, new_len - old_len, v->prot, v->flags, v->rf,
+			       v->pgoff + (old_len >> PAGE_SHIFT));
 	return err ? err : (long)dest;
 }
 

@@ -4,7 +4,9 @@
  * in /proc/PID/maps's format, and `kill PID [SIG]`.
  */
 #include <pagoda/printk.h>
+#include <pagoda/fs.h>
 #include <pagoda/process.h>
+#include <pagoda/ramfs.h>
 #include <pagoda/seq_file.h>
 #include <pagoda/shell.h>
 #include <pagoda/signal.h>
@@ -41,7 +43,7 @@ void show_maps(struct seq_file *m, struct process *p)
 	down_read(&p->mmap_lock);
 	for (struct vm_area *v = p->vmas; v; v = v->next) {
 		const char *name = v->name;
-		char line[160];
+		char line[160], path[PATH_MAX + 1];
 		int n;
 
 		/* Linux's rules: the heap is any area meeting [start_brk, brk]. */
@@ -49,10 +51,19 @@ void show_maps(struct seq_file *m, struct process *p)
 			name = "[heap]";
 		else if (!name && v->start <= p->stack && p->stack < v->end)
 			name = "[stack]";
-		n = snprintf(line, sizeof(line), "%08llx-%08llx %c%c%cp 00000000 00:00 0 ",
+		/* A file's area: its offset, inode (as stat tells) and path, as Linux's. */
+		if (v->rf)
+			name = NULL;
+		n = snprintf(line, sizeof(line), "%08llx-%08llx %c%c%cp %08llx 00:00 %llu ",
 			     (unsigned long long)v->start, (unsigned long long)v->end,
 			     v->prot & PROT_NOACCESS ? '-' : 'r', v->prot & PROT_WRITE ? 'w' : '-',
-			     v->prot & PROT_EXEC ? 'x' : '-');
+			     v->prot & PROT_EXEC ? 'x' : '-',
+			     (unsigned long long)(v->rf ? v->pgoff << PAGE_SHIFT : 0),
+			     v->rf ? ((u64)(uintptr_t)v->rf->inode >> 4) & 0xffffffff : 0ULL);
+		if (v->rf) {
+			snprintf(path, sizeof(path), "/%s", v->rf->path);
+			name = path;
+		}
 		/* A name starts in column 74 (seq_pad to 25 + 6 * sizeof(void *) - 1, a space). */
 		seq_printf(m, "%s%*s%s\n", line, name && n < 73 ? 73 - n : 0, "", name ? name : "");
 	}

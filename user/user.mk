@@ -19,7 +19,7 @@ $(B)/user/%-pie: user/%.c $(USER_DEPS) | $(DEPS_STAMP)
 	@echo "  USERCC  $@"
 	@$(KCC) $(USER_CFLAGS) -fPIE -static-pie -o $@ $< $(USER_LIB)
 
-USER_PROGS := hello hello-pie fstest vdsotest vdsobench forktest sigtest crloop crtree memhostile areas faults oomtest
+USER_PROGS := hello hello-pie fstest vdsotest vdsobench forktest sigtest crloop crtree memhostile areas faults oomtest filemap
 
 # The same C program against two real libcs, unmodified: Debian's musl-gcc
 # and glibc's gcc -static (x86-64: Debian packages musl for the host only).

@@ -245,7 +245,8 @@ bool arm64_user_addr_fault(struct pt_regs *regs, bool user)
 		signal_deliver(regs); /* a kill or a signal that came meanwhile */
 	arch_irq_disable();
 	/* The area decides MAPERR or ACCERR, not whether a page was there. */
-	return r == FAULT_DONE || (user && signal_fault(regs, SIGSEGV, code, regs->far));
+	return r == FAULT_DONE ||
+	       (user && signal_fault(regs, r == FAULT_SIGBUS ? SIGBUS : SIGSEGV, code, regs->far));
 }
 
 void arm64_exception(struct pt_regs *regs, u64 slot)

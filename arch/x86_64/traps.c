@@ -353,7 +353,8 @@ static bool x86_user_addr_fault(struct pt_regs *regs, u64 cr2)
 		signal_deliver(regs); /* a kill or a signal that came meanwhile */
 	arch_irq_disable();
 	/* The area decides MAPERR or ACCERR, not whether a page was there. */
-	return r == FAULT_DONE || (user && signal_fault(regs, SIGSEGV, code, cr2));
+	return r == FAULT_DONE ||
+	       (user && signal_fault(regs, r == FAULT_SIGBUS ? SIGBUS : SIGSEGV, code, cr2));
 }
 
 void x86_exception(struct pt_regs *regs)

@@ -51,6 +51,14 @@ struct vm_area {
 	unsigned int prot; /* PROT_* including PROT_USER, or PROT_NOACCESS */
 	unsigned int flags; /* VM_GROWSDOWN, VM_ACCOUNT, VM_NORESERVE */
 	const char *name;  /* "[vdso]", "[vvar]": kernel pages, never freed; NULL: anonymous */
+	/*
+	 * A private mapping of an initramfs file (mmap with an fd): each page
+	 * is read from it on first touch into a page of the process's own
+	 * (mm/memory.c); pgoff is the file page at start. NULL: anonymous.
+	 * The initramfs is never freed, so no reference is held.
+	 */
+	const struct ramfs_file *rf;
+	u64 pgoff;
 	struct vm_area *next;
 	struct rb_node rb;
 };
@@ -302,22 +310,25 @@ int dup_vma(struct process *c, const struct vm_area *v);
  * for reading: a fault at addr in p
  * (flags: FAULT_FLAG_WRITE, FAULT_FLAG_INSTRUCTION): 0 when a page is
  * there now (retry the access), -EFAULT with *si_code SEGV_MAPERR or
- * SEGV_ACCERR, or -ENOMEM.
+ * SEGV_ACCERR, -EIO with BUS_ADRERR (a file mapping's page wholly past
+ * the file's end: SIGBUS, as Linux), or -ENOMEM.
  */
 #define FAULT_FLAG_WRITE 1u
 #define FAULT_FLAG_INSTRUCTION 2u
 #define SEGV_MAPERR 1
 #define SEGV_ACCERR 2
+#define BUS_ADRERR 2
 int handle_mm_fault(struct process *p, u64 addr, unsigned int flags, int *si_code);
 /*
  * The arch's page fault on a user address, from user mode or from the
  * kernel's copy to or from user memory (with interrupts as the faulting
- * code had them): FAULT_DONE (retry the access) or FAULT_BAD with *si_code
- * (user mode: SIGSEGV, signal_fault(); kernel: the exception table's
- * fixup). Out of memory, the process is killed.
+ * code had them): FAULT_DONE (retry the access), or FAULT_BAD (SIGSEGV) or
+ * FAULT_SIGBUS with *si_code (user mode: that signal, signal_fault();
+ * kernel: the exception table's fixup). Out of memory, the OOM killer.
  */
 #define FAULT_DONE 0
 #define FAULT_BAD 1
+#define FAULT_SIGBUS 2
 int user_page_fault(u64 addr, unsigned int flags, bool from_user, int *si_code);
 /* The page at va for the kernel to write (exec, restore), whatever the area's protection. */
 int get_user_page(struct process *p, u64 va, phys_addr_t *pa);
@@ -348,6 +359,9 @@ void process_free_areas(struct process *p);
 int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot);
 int process_map_anon_flags(struct process *p, u64 va, u64 size, unsigned int prot,
 			   unsigned int vm_flags);
+/* The same, backed by file pages from pgoff on (read on fault, private copies). */
+int process_map_file(struct process *p, u64 va, u64 size, unsigned int prot,
+		     unsigned int vm_flags, const struct ramfs_file *rf, u64 pgoff);
 /*
  * Map n pages the kernel owns (pas[i] each) at va, read-only plus prot,
  * as an area called name; unmapping it never frees them: 0 or -errno.

@@ -17,6 +17,7 @@
 #include <pagoda/initramfs.h>
 #include <pagoda/mm.h>
 #include <pagoda/process.h>
+#include <pagoda/ramfs.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
 #include <pagoda/vmalloc.h>
@@ -114,11 +115,28 @@ static int dump_memory(struct process *p, struct cr_buf *out, u32 *nr)
 		for (u64 a = v->start; a < v->end && !err; a += PAGE_SIZE) {
 			phys_addr_t pa;
 
-			if (arch_lookup(&p->mm, a, &pa, NULL) || page_is_zero(__va(pa)))
+			if (!arch_lookup(&p->mm, a, &pa, NULL)) {
+				memcpy(page.data, __va(pa), PAGE_SIZE);
+			} else if (v->rf) {
+				/*
+				 * A file page not touched yet: the image holds what a
+				 * touch would have read, since restore maps memory, not
+				 * files (past the end there is nothing to read).
+				 */
+				u64 off = (v->pgoff << PAGE_SHIFT) + (a - v->start);
+
+				if (off >= v->rf->size)
+					continue;
+				memset(page.data, 0, PAGE_SIZE);
+				memcpy(page.data, (const u8 *)v->rf->data + off,
+				       MIN(PAGE_SIZE, v->rf->size - off));
+			} else {
+				continue;
+			}
+			if (page_is_zero(page.data))
 				continue;
 			page.pid = p->pid;
 			page.va = a;
-			memcpy(page.data, __va(pa), PAGE_SIZE);
 			cr_stats.pages_copied++;
 			err = put(out, CR_REC_PAGE, &page, sizeof(page), NULL, 0, nr);
 		}

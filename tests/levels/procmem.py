@@ -33,6 +33,7 @@ from .common import paths, rel, unit
 HOST_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "memhostile")
 FAULTS_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "faults")
 OOM_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "oomtest")
+FILEMAP_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "filemap")
 THREADS_BINS = {"musl": os.path.join(paths.BUILD, "x86_64-pc", "user", "threads-musl"),
                 "glibc": os.path.join(paths.BUILD, "x86_64-pc", "user", "threads-glibc")}
 # The libcs each arch's threads program is built with (arm64: glibc only).
@@ -46,7 +47,7 @@ def session(arch):
     return (["run /bin/memhostile exhaust", "run /bin/faults"] + threads +
             ["pagealloc drain", "meminfo", "slabinfo", "run /bin/memhostile exhaust",
              "run /bin/memhostile", "run /bin/faults"] + threads +
-            ["run /bin/oomtest", "run /bin/oomtest commit",
+            ["run /bin/filemap", "run /bin/oomtest", "run /bin/oomtest commit",
              "pagealloc drain", "meminfo", "slabinfo", "poweroff"])
 KLOG = re.compile(r"^\[ *\d+\.\d+\] ")
 
@@ -100,8 +101,11 @@ def check_threads(ctx, arch, t, log, want_threads):
                         (len(runs), bad, rel(log)))
 
 
-def check_boot(ctx, arch, b, want, want_faults, want_commit, want_threads):
+def check_boot(ctx, arch, b, want, want_faults, want_commit, want_threads, want_filemap):
     t = b.clean_text()
+    got = program_outputs(t, "filemap")
+    ctx.tally.check("system:filemap.%s.like-linux" % arch, got == [want_filemap],
+                    "linux %s, pagoda %s (log %s)" % (want_filemap, got, rel(b.log)))
     check_threads(ctx, arch, t, b.log, want_threads)
     runs = program_outputs(t, "faults")
     bad = [(w, g) for run in runs for w, g in zip(want_faults, run) if w != g][:4]
@@ -178,12 +182,16 @@ def memhostile(ctx):
         ctx.tally.check("system:threads-%s.host-run" % libc,
                         rc == 0 and want_threads[libc][-1:] == ["threads: done"],
                         "the host's run of %s exited %d" % (rel(path), rc))
+    rc, want_filemap = linux_answers(FILEMAP_BIN)
+    ctx.tally.check("system:filemap.host-run", rc == 0 and want_filemap[-1:] == ["filemap: done"],
+                    "the host's run of %s exited %d" % (rel(FILEMAP_BIN), rc))
     cmdline = 'shell.run="%s" panic=-1' % ";".join(session("x86_64"))
-    b = ctx.boot(ctx.x86_cmd(cmdline=cmdline), "system-memhostile-x86_64", 180)
-    check_boot(ctx, "x86_64", b, want, want_faults, want_commit, want_threads)
+    b = ctx.boot(ctx.x86_cmd(cmdline=cmdline), "system-memhostile-x86_64", 300)
+    check_boot(ctx, "x86_64", b, want, want_faults, want_commit, want_threads, want_filemap)
     cmdline = 'shell.run="%s" panic=-1' % ";".join(session("arm64-virt"))
-    b = ctx.boot(ctx.arm64_cmd("virt", cmdline), "system-memhostile-arm64-virt", 180)
-    check_boot(ctx, "arm64-virt", b, want, want_faults, want_commit, want_threads)
+    b = ctx.boot(ctx.arm64_cmd("virt", cmdline), "system-memhostile-arm64-virt", 300)
+    check_boot(ctx, "arm64-virt", b, want, want_faults, want_commit, want_threads,
+               want_filemap)
 
 
 AREAS_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "areas")
