@@ -198,11 +198,12 @@ static bool expand_stack(struct process *p, struct vm_area *v, u64 addr)
 
 /* Map a page at va for v: the zero page for a read, a new zeroed one for a write. */
 /*
- * A page of a file mapping: a page of the process's own, filled from the
- * file (past its end, zeros), mapped with the area's protection. -EIO when
+ * A page of a file mapping, mapped with the area's protection: for a read
+ * the file's page in the cache, for a write a page of the process's own
+ * filled from the file (past its end, zeros). -EIO when
  * the page lies wholly past the end (Linux: SIGBUS).
  */
-static int file_fault(struct process *p, struct vm_area *v, u64 va)
+static int file_fault(struct process *p, struct vm_area *v, u64 va, bool write)
 {
 	u64 off = (v->pgoff << PAGE_SHIFT) + (va - v->start);
 	struct page *pg;
@@ -211,6 +212,20 @@ static int file_fault(struct process *p, struct vm_area *v, u64 va)
 
 	if (off >= v->rf->size)
 		return -EIO;
+	if (!write) {
+		/* A read maps the file's cached page, shared and read-only (mm/filemap.c). */
+		pg = filemap_get_page(v->rf, off >> PAGE_SHIFT);
+		if (!pg)
+			return -ENOMEM;
+		pa = page_to_phys(pg);
+		err = arch_map_range(&p->mm, va, pa, PAGE_SIZE, page_pte_prot(v, pa));
+		if (err)
+			filemap_put_page(pg);
+		else
+			add_mm_rss(p, pa, 1);
+		return err == -EEXIST ? 0 : err;
+	}
+	/* A write would copy the cached page at once: copy from the file instead. */
 	pg = new_anon_page(GFP_KERNEL | __GFP_ZERO);
 	if (!pg)
 		return -ENOMEM;
@@ -231,7 +246,7 @@ static int fault_in(struct process *p, struct vm_area *v, u64 va, bool write)
 	int err;
 
 	if (v->rf)
-		return file_fault(p, v, va);
+		return file_fault(p, v, va, write);
 	if (!write) {
 		pa = zero_page_pa();
 		if (!pa)
