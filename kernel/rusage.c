@@ -35,7 +35,7 @@ struct linux_rusage {
  * p's own run time so far: its ended threads' (added as each ended) and
  * its live threads' now.
  */
-static u64 run_time_ns(struct process *p)
+u64 run_time_ns(struct process *p)
 {
 	u64 ns = READ_ONCE(p->acct.sum_exec_ns);
 	unsigned long flags;
