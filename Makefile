@@ -375,7 +375,8 @@ $(HB)/fuzz-dm-snap: $(FUZZ_DMSNAP_SRCS) tests/host/host_prefix.h block/dm/dm-sna
 fuzz-dm-snap: $(HB)/fuzz-dm-snap
 	@mkdir -p build/fuzz/dm-snap
 	$(HB)/fuzz-dm-snap -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
-		-print_final_stats=1 build/fuzz/dm-snap
+		-print_final_stats=1 build/fuzz/dm-snap $(wildcard $(FUZZ_SEEDS)/dm-snap) \
+		$(addprefix -dict=,$(wildcard tests/host/dict/dm-snap.dict))
 
 # libFuzzer on the checkpoint image checker (kernel/cr/image.c).
 FUZZ_CR_SRCS := $(HOST_RUNTIME) lib/crc32.c kernel/cr/image.c tests/host/fuzz_cr_image.c
@@ -387,7 +388,8 @@ $(HB)/fuzz-cr-image: $(FUZZ_CR_SRCS) tests/host/host_prefix.h kernel/cr/image.h
 fuzz-cr-image: $(HB)/fuzz-cr-image
 	@mkdir -p build/fuzz/cr-image
 	$(HB)/fuzz-cr-image -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
-		-print_final_stats=1 build/fuzz/cr-image
+		-print_final_stats=1 build/fuzz/cr-image $(wildcard $(FUZZ_SEEDS)/cr-image) \
+		$(addprefix -dict=,$(wildcard tests/host/dict/cr-image.dict))
 
 # libFuzzer on the hibernation image's header and pfn-list checks (kernel/power/image.c).
 FUZZ_SWSUSP_SRCS := $(HOST_RUNTIME) lib/crc32.c kernel/power/image.c tests/host/fuzz_swsusp_header.c
@@ -399,7 +401,8 @@ $(HB)/fuzz-swsusp: $(FUZZ_SWSUSP_SRCS) tests/host/host_prefix.h kernel/power/ima
 fuzz-swsusp: $(HB)/fuzz-swsusp
 	@mkdir -p build/fuzz/swsusp
 	$(HB)/fuzz-swsusp -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
-		-print_final_stats=1 build/fuzz/swsusp
+		-print_final_stats=1 build/fuzz/swsusp $(wildcard $(FUZZ_SEEDS)/swsusp) \
+		$(addprefix -dict=,$(wildcard tests/host/dict/swsusp.dict))
 
 # libFuzzer on the initramfs reader and its file table (lib/cpio.c, lib/ramfs.c).
 FUZZ_CPIO_SRCS := $(HOST_RUNTIME) lib/cpio.c lib/ramfs.c tests/host/fuzz_cpio.c
@@ -412,7 +415,8 @@ $(HB)/fuzz-cpio: $(FUZZ_CPIO_SRCS) tests/host/host_prefix.h include/pagoda/cpio.
 fuzz-cpio: $(HB)/fuzz-cpio
 	@mkdir -p build/fuzz/cpio
 	$(HB)/fuzz-cpio -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
-		-print_final_stats=1 -artifact_prefix=$(HB)/ build/fuzz/cpio
+		-print_final_stats=1 -artifact_prefix=$(HB)/ build/fuzz/cpio $(wildcard $(FUZZ_SEEDS)/cpio) \
+		$(addprefix -dict=,$(wildcard tests/host/dict/cpio.dict))
 
 # The ELF checker's fuzzer (lib/elf.c): `make fuzz-elf` runs it FUZZ_SECONDS.
 FUZZ_ELF_SRCS := tests/host/fuzz_elf.c lib/elf.c lib/string.c
@@ -425,7 +429,39 @@ $(HB)/fuzz-elf: $(FUZZ_ELF_SRCS) tests/host/host_prefix.h include/pagoda/elf.h |
 fuzz-elf: $(HB)/fuzz-elf
 	@mkdir -p build/fuzz/elf
 	$(HB)/fuzz-elf -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -print_final_stats=1 \
-		-artifact_prefix=$(HB)/ build/fuzz/elf $(wildcard build/*/user)
+		-artifact_prefix=$(HB)/ build/fuzz/elf $(wildcard build/*/user) \
+		$(wildcard $(FUZZ_SEEDS)/elf) $(addprefix -dict=,$(wildcard tests/host/dict/elf.dict))
+
+# Seed corpora from real inputs (tools/fuzz-seeds.py, docs/fuzzing.md):
+# what the host's cpio and sfdisk write, the programs the build made, the
+# boards' trees; and what one x86-64 boot writes to its disks (COW stores,
+# a checkpoint image, a hibernation image). Made once; `rm -r
+# build/fuzz-seeds` to make them again.
+FUZZ_SEEDS := build/fuzz-seeds
+FUZZ_BINS := $(addprefix $(HB)/fuzz-,dm-snap cr-image swsusp elf cpio partitions fdt page-alloc \
+	swiotlb virtqueue)
+$(FUZZ_SEEDS)/.host: tools/fuzz-seeds.py $(HB)/gen/fdt_fixtures.inc | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory ARCH=x86_64 PLATFORM=pc kernel
+	@$(PY) tools/fuzz-seeds.py host $(FUZZ_SEEDS)
+	@touch $@
+$(FUZZ_SEEDS)/.boot: tools/fuzz-seeds.py | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory ARCH=x86_64 PLATFORM=pc kernel
+	@$(PY) tools/fuzz-seeds.py boot $(FUZZ_SEEDS)
+	@touch $@
+.PHONY: fuzz-seeds fuzz-report
+fuzz-seeds: $(FUZZ_SEEDS)/.host $(FUZZ_SEEDS)/.boot
+# Every target FUZZ_SECONDS with its seeds and dictionary, one at a time;
+# the corpora stay in build/fuzz/<target>, so a second run goes on.
+fuzz-report: fuzz-seeds $(FUZZ_BINS)
+	@$(PY) tools/fuzz-report.py $(FUZZ_SECONDS)
+
+# The system calls: user/syzfuzz in one boot of ARCH (arm64: virt), then
+# the leak, free-list and lockdep checks (tools/fuzz-syscalls.py). SEED=
+# replays a run; CALLS=name,name,... fuzzes only those.
+.PHONY: fuzz-syscalls
+fuzz-syscalls: kernel $(ARCH_RUN_DEPS)
+	@$(PY) tools/fuzz-syscalls.py $(FUZZ_SECONDS) --arch $(ARCH) $(if $(SEED),--seed $(SEED)) \
+		$(if $(CALLS),--calls $(CALLS))
 
 host-test: $(HB)/ktest-host $(HB)/printf-vs-libc
 	@$(HB)/ktest-host all

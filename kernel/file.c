@@ -78,12 +78,15 @@ struct file *file_alloc(enum file_kind kind)
 	return f;
 }
 
-/* The lowest free descriptor from min up, holding f (our reference); or -EMFILE. */
+/*
+ * The lowest free descriptor from min up, holding f (our reference); or
+ * -EMFILE. Threads share the table: a slot is taken with a compare-and-
+ * swap, so two threads opening at once never get the same one.
+ */
 int fd_install(struct process *p, struct file *f, int min)
 {
 	for (int fd = min; fd < NR_OPEN; fd++)
-		if (!p->fds[fd]) {
-			p->fds[fd] = f;
+		if (!READ_ONCE(p->fds[fd]) && !cmpxchg(&p->fds[fd], NULL, f)) {
 			p->fd_flags[fd] = 0;
 			return fd;
 		}
@@ -170,11 +173,14 @@ long sys_close(const unsigned long *args)
 {
 	struct process *p = current_process();
 	long fd = (long)args[0];
-	struct file *f = fd_file(fd);
+	struct file *f;
 
+	if (fd < 0 || fd >= NR_OPEN)
+		return -EBADF;
+	/* Taken out in one step: of two threads closing it, one puts the file. */
+	f = xchg(&p->fds[fd], NULL);
 	if (!f)
 		return -EBADF;
-	p->fds[fd] = NULL;
 	file_put(f);
 	return 0;
 }
@@ -205,9 +211,8 @@ static long do_dup3(long oldfd, long newfd, unsigned long flags)
 		return -EBADF;
 	if (flags & ~(unsigned long)O_CLOEXEC)
 		return -EINVAL;
-	old = p->fds[newfd];
 	file_get(f);
-	p->fds[newfd] = f;
+	old = xchg(&p->fds[newfd], f); /* the one it replaces is put once, whoever races */
 	p->fd_flags[newfd] = (flags & O_CLOEXEC) ? FD_CLOEXEC : 0;
 	if (old)
 		file_put(old);

@@ -260,6 +260,7 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_getpid] = sys_getpid,
 	[__NR_gettid] = sys_gettid,
 	[__NR_futex] = sys_futex,
+	[__NR_futex_waitv] = sys_futex_waitv,
 	[__NR_get_robust_list] = sys_get_robust_list,
 	[__NR_sched_yield] = sys_sched_yield,
 	[__NR_writev] = sys_writev,

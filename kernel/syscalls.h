@@ -37,6 +37,7 @@ long sys_getuid(const unsigned long *args);
 long sys_set_robust_list(const unsigned long *args);
 long sys_get_robust_list(const unsigned long *args);
 long sys_futex(const unsigned long *args);
+long sys_futex_waitv(const unsigned long *args);
 long sys_set_tid_address(const unsigned long *args);
 long sys_gettid(const unsigned long *args);
 long sys_madvise(const unsigned long *args);
@@ -71,6 +72,8 @@ struct process;
 /* kernel/rusage.c */
 long sys_getrusage(const unsigned long *args);
 void acct_process_exit(struct process *p);
+/* p's CPU time so far: its ended threads' and its live ones' (CLOCK_PROCESS_CPUTIME_ID). */
+u64 run_time_ns(struct process *p);
 void acct_collect_child(struct process *p, struct process *c);
 int put_child_rusage(u64 uaddr, struct process *c);
 /* p's run time so far, and ns split into user and system time as the tick saw them (/proc/PID/stat). */

@@ -39,6 +39,7 @@ declare -A PKG_OF=(
 	[cpio]=cpio # the initramfs read from GNU cpio's own archives (make test)
 	[fio]=fio # the shell's fio output checked against fio's own (make test); the Linux peer runs it
 	[dmsetup]=dmsetup # the shell's dmsetup options checked against dmsetup's own usage; and the peer's
+	[sfdisk]=fdisk # make fuzz-seeds: MBR and GPT tables as util-linux writes them
 	# make selftests: the arm64 selftests run on the host too, under QEMU's user mode
 	[qemu-aarch64]=qemu-user
 )

@@ -21,6 +21,18 @@ $(B)/user/%-pie: user/%.c $(USER_DEPS) | $(DEPS_STAMP)
 
 USER_PROGS := hello hello-pie fstest vdsotest vdsobench forktest sigtest crloop crtree memhostile areas faults oomtest filemap
 
+# syzfuzz (docs/fuzzing.md): its table of calls is the kernel's <asm/unistd.h>
+# as it stands at the build, every __NR_ name with its number.
+$(B)/gen/syzfuzz_table.h: arch/$(ARCH)/include/asm/unistd.h user/user.mk
+	@mkdir -p $(dir $@)
+	@awk '$$1 == "#define" && $$2 ~ /^__NR_/ { n = $$2; sub(/^__NR_/, "", n); \
+		printf "\t{ %s, \"%s\" },\n", $$3, n }' $< > $@
+$(B)/user/syzfuzz: user/syzfuzz.c $(B)/gen/syzfuzz_table.h $(USER_DEPS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  USERCC  $@"
+	@$(KCC) $(USER_CFLAGS) -I$(B)/gen -fno-pie -no-pie -o $@ $< $(USER_LIB)
+USER_PROGS += syzfuzz
+
 # The same C program against two real libcs, unmodified: Debian's musl-gcc
 # and glibc's gcc -static (x86-64: Debian packages musl for the host only).
 ifeq ($(ARCH),x86_64)

@@ -88,5 +88,8 @@ long futex_cmp_requeue_pi(u64 uaddr1, bool shared, u64 uaddr2, int nr_wake, int 
 			  u32 cmpval);
 long futex_wake_op(u64 uaddr1, bool shared, u64 uaddr2, int nr_wake, int nr_wake2, u32 op);
 long futex_wake_key(u64 uaddr, bool shared, int nr, u32 bitset);
+/* futex_waitv: qs[i] keyed and bitset set by the caller, each with its word and value. */
+long futex_wait_multiple(struct futex_q *qs, const u64 *uaddrs, const u32 *vals,
+			 unsigned int n, u64 deadline_ns);
 
 #endif

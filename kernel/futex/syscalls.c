@@ -4,12 +4,14 @@
  * futex(uaddr, op, val, timeout or val2, uaddr2, val3), and the robust
  * list's set_robust_list and get_robust_list.
  *
- * The priority-inheritance operations (LOCK_PI, UNLOCK_PI, TRYLOCK_PI,
- * WAIT_REQUEUE_PI, LOCK_PI2) and futex_waitv are not here: -ENOSYS, as a
- * kernel built without them answers. CMP_REQUEUE_PI answers what Linux
+ * futex_waitv(waiters, nr, flags, timeout, clockid), Linux 5.16's wait
+ * on several words at once, is here too. The priority-inheritance
+ * operations (LOCK_PI, UNLOCK_PI, TRYLOCK_PI, WAIT_REQUEUE_PI, LOCK_PI2)
+ * are not: -ENOSYS, as a kernel built without them answers. CMP_REQUEUE_PI answers what Linux
  * does when no waiter is a WAIT_REQUEUE_PI one (requeue.c).
  */
 #include <pagoda/process.h>
+#include <pagoda/slab.h>
 #include <pagoda/sched.h>
 #include <pagoda/time.h>
 #include <pagoda/timer.h>
@@ -143,4 +145,73 @@ long sys_get_robust_list(const unsigned long *args)
 	if (copy_to_user(args[2], &len, sizeof(len)))
 		return -EFAULT;
 	return copy_to_user(args[1], &head, sizeof(head)) ? -EFAULT : 0;
+}
+
+/* struct futex_waitv: the value, the word's address, FUTEX2_* flags, a reserved zero. */
+struct futex_waitv {
+	u64 val;
+	u64 uaddr;
+	u32 flags;
+	u32 reserved;
+};
+
+#define FUTEX2_SIZE_U32 0x02
+#define FUTEX2_SIZE_MASK 0x03
+#define FUTEX2_PRIVATE FUTEX_PRIVATE_FLAG
+#define FUTEX_WAITV_MAX 128
+#define CLOCK_REALTIME 0
+#define CLOCK_MONOTONIC 1
+
+/* futex_waitv(waiters, nr_futexes, flags, timeout, clockid): Linux's checks, in its order. */
+long sys_futex_waitv(const unsigned long *args)
+{
+	u64 uwaiters = args[0], utime = args[3];
+	unsigned int n = (unsigned int)args[1];
+	int clockid = (int)args[4];
+	struct futex_q *qs;
+	u64 deadline = 0, *uaddrs;
+	u32 *vals;
+	long ret;
+
+	if (args[2])
+		return -EINVAL;
+	if (!uwaiters || !n || n > FUTEX_WAITV_MAX)
+		return -EINVAL;
+	if (utime) {
+		if (clockid != CLOCK_REALTIME && clockid != CLOCK_MONOTONIC)
+			return -EINVAL;
+		/* Absolute, on the clock named: WAIT_BITSET's rule. */
+		ret = futex_deadline(utime, FUTEX_WAIT_BITSET, clockid == CLOCK_REALTIME, &deadline);
+		if (ret)
+			return ret;
+	}
+	qs = kcalloc(n, sizeof(*qs), GFP_KERNEL);
+	uaddrs = kcalloc(n, sizeof(*uaddrs), GFP_KERNEL);
+	vals = kcalloc(n, sizeof(*vals), GFP_KERNEL);
+	ret = qs && uaddrs && vals ? 0 : -ENOMEM;
+	for (unsigned int i = 0; i < n && !ret; i++) {
+		struct futex_waitv w;
+
+		if (copy_from_user(&w, uwaiters + i * sizeof(w), sizeof(w))) {
+			ret = -EFAULT;
+			break;
+		}
+		if ((w.flags & ~(u32)(FUTEX2_SIZE_MASK | FUTEX2_PRIVATE)) || w.reserved ||
+		    (w.flags & FUTEX2_SIZE_MASK) != FUTEX2_SIZE_U32) {
+			ret = -EINVAL;
+			break;
+		}
+		ret = get_futex_key(w.uaddr, !(w.flags & FUTEX2_PRIVATE), &qs[i].key);
+		uaddrs[i] = w.uaddr;
+		vals[i] = (u32)w.val;
+		qs[i].task = current;
+		qs[i].bitset = FUTEX_BITSET_MATCH_ANY;
+		INIT_LIST_HEAD(&qs[i].list);
+	}
+	if (!ret)
+		ret = futex_wait_multiple(qs, uaddrs, vals, n, deadline);
+	kfree(qs);
+	kfree(uaddrs);
+	kfree(vals);
+	return ret;
 }

@@ -237,3 +237,67 @@ long futex_wake_op(u64 uaddr1, bool shared, u64 uaddr2, int nr_wake, int nr_wake
 	double_unlock_hb(hb1, hb2);
 	return woken;
 }
+
+/*
+ * futex_waitv's sleep, after Linux's futex_wait_multiple(): queue on every
+ * word while it holds its value (-EAGAIN at the first that does not, the
+ * ones queued before taken off again), then sleep until any is woken (its
+ * index; when several were, the highest, as Linux answers), the deadline
+ * (-ETIMEDOUT) or a signal (-EINTR).
+ */
+long futex_wait_multiple(struct futex_q *qs, const u64 *uaddrs, const u32 *vals,
+			 unsigned int n, u64 deadline_ns)
+{
+	struct process *p = current_process();
+	long ret = -EAGAIN;
+	bool timed_out = false;
+	unsigned int queued;
+
+	for (queued = 0; queued < n; queued++) {
+		struct futex_q *q = &qs[queued];
+		u32 uval;
+
+		q->hb = futex_hash(&q->key);
+		mutex_lock(&q->hb->lock);
+		if (copy_from_user(&uval, uaddrs[queued], sizeof(uval))) {
+			mutex_unlock(&q->hb->lock);
+			ret = -EFAULT;
+			break;
+		}
+		if (uval != vals[queued]) {
+			mutex_unlock(&q->hb->lock);
+			break;
+		}
+		list_add_tail(&q->list, &q->hb->chain);
+		mutex_unlock(&q->hb->lock);
+	}
+	if (queued == n) {
+		for (;;) {
+			bool any = false;
+			u64 now;
+
+			set_current_state(TASK_INTERRUPTIBLE);
+			for (unsigned int i = 0; i < n && !any; i++)
+				any = smp_load_acquire(&qs[i].woken);
+			if (any || signal_pending(p))
+				break;
+			if (!deadline_ns) {
+				schedule();
+				continue;
+			}
+			now = ktime_get_ns();
+			if (now >= deadline_ns) {
+				timed_out = true;
+				break;
+			}
+			schedule_timeout(deadline_ns - now);
+		}
+		__set_current_state(TASK_RUNNING);
+		ret = timed_out ? -ETIMEDOUT : -EINTR;
+	}
+	/* Off every queue; a wake that came meanwhile still counts, even in the setup. */
+	for (unsigned int i = 0; i < queued; i++)
+		if (unqueue_me(&qs[i]))
+			ret = i;
+	return ret;
+}

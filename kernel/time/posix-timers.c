@@ -43,20 +43,25 @@
 #define CPUCLOCK_SCHED 2
 
 /*
- * The caller's CPU time. One task per process, so the thread's and the
- * process's are the same count. A CPU clock id of another process is
- * refused (-EINVAL, as Linux answers for a pid it cannot find); PROF and
- * VIRT would need user/system accounting Pagoda does not keep.
+ * The caller's CPU time: its thread's, or its process's (every thread's,
+ * run_time_ns()). A CPU clock id of another process or thread is refused
+ * (-EINVAL, as Linux answers for a pid it cannot find); PROF and VIRT
+ * would need user/system accounting Pagoda does not keep.
  */
 static int cpu_clock_ns(long clk, u64 *ns)
 {
+	struct process *p = current_process();
+	bool thread = clk == CLOCK_THREAD_CPUTIME_ID;
+
 	if (clk < 0) {
 		long pid = ~(clk >> 3);
 
-		if ((clk & 3) != CPUCLOCK_SCHED || (pid && pid != current->pid))
+		thread = clk & 4;
+		if ((clk & 3) != CPUCLOCK_SCHED ||
+		    (pid && pid != (thread || !p ? current->pid : p->pid)))
 			return -EINVAL;
 	}
-	*ns = task_sched_runtime(current);
+	*ns = thread || !p ? task_sched_runtime(current) : run_time_ns(p);
 	return 0;
 }
 

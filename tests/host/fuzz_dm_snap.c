@@ -6,6 +6,10 @@
  * as the kernel reads it. Whatever the bytes, nothing is read outside the
  * device, and every exception accepted points at a data chunk inside it,
  * below the first free chunk, which is itself never a metadata area.
+ * Then merge order, as snapshot-merge walks a store: records come back
+ * newest first, area by area down to the first, each one the reader gave;
+ * an area with its newest records zeroed (the merge's commit) scans as
+ * that many fewer. And a header or record decoded encodes to its bytes.
  * `make fuzz-dm-snap` runs it FUZZ_SECONDS.
  */
 #include <pagoda/string.h>
@@ -29,6 +33,8 @@ struct check {
 	u32 per_area;
 	u64 n;
 	chunk_t max_new;
+	chunk_t *seen;		/* old, new of each record, in the reader's order */
+	u64 room;
 };
 
 static int read_chunk(void *io, chunk_t chunk, void *buf)
@@ -49,8 +55,66 @@ static int check_one(void *ctx, chunk_t old_chunk, chunk_t new_chunk)
 		abort();
 	if (new_chunk > c->max_new)
 		c->max_new = new_chunk;
+	if (c->n < c->room) {
+		c->seen[2 * c->n] = old_chunk;
+		c->seen[2 * c->n + 1] = new_chunk;
+	}
 	c->n++;
 	return 0;
+}
+
+static int count_only(void *ctx, chunk_t old_chunk, chunk_t new_chunk)
+{
+	(void)ctx;
+	(void)old_chunk;
+	(void)new_chunk;
+	return 0;
+}
+
+/*
+ * The merge's walk (block/dm/dm-snap-persistent.c prepare_merge and
+ * commit_merge): from the reader's last area and count, the newest record
+ * first; an emptied area steps down to the one before, read again.
+ */
+static void merge_walk(struct dm_snap_reader *r, struct check *c, u8 *area)
+{
+	chunk_t a = r->current_area;
+	u32 committed = r->current_committed;
+	u64 k = c->n;
+	const char *why = NULL;
+	bool full;
+
+	/* with none in it, the last area may lie past the end: not read */
+	if (committed)
+		read_chunk(c->d, dm_snap_area_location(c->per_area, a), area);
+	for (;;) {
+		chunk_t old_chunk, new_chunk;
+		u8 rec[DISK_EXCEPTION_SIZE];
+
+		if (!committed) {
+			if (!a)
+				break;
+			a--;
+			read_chunk(c->d, dm_snap_area_location(c->per_area, a), area);
+			committed = c->per_area;
+		}
+		if (!k)
+			abort();	/* more records to merge than the reader found */
+		k--;
+		dm_snap_exception_decode(area, committed - 1, &old_chunk, &new_chunk);
+		if (k < c->room && (old_chunk != c->seen[2 * k] || new_chunk != c->seen[2 * k + 1]))
+			abort();	/* not the newest record left */
+		dm_snap_exception_encode(rec, 0, old_chunk, new_chunk);
+		if (memcmp(rec, area + (size_t)(committed - 1) * DISK_EXCEPTION_SIZE, sizeof(rec)))
+			abort();	/* the writer lays it out otherwise */
+		/* the commit: the record zeroed; the area now scans one shorter */
+		dm_snap_exception_encode(area, --committed, 0, 0);
+		if (dm_snap_area_scan(area, c->per_area, c->d->nr_chunks, count_only, NULL, &full,
+				      &why) != (int)committed || full)
+			abort();
+	}
+	if (k)
+		abort();	/* records the merge never reached */
 }
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
@@ -69,6 +133,13 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			abort();	/* a refusal always says why */
 		return 0;
 	}
+	{
+		u8 again[DISK_HEADER_SIZE];
+
+		dm_snap_header_encode(again, &h);
+		if (kind != SNAP_HEADER_NEW && memcmp(again, data, sizeof(again)))
+			abort();	/* the header decoded does not encode to its bytes */
+	}
 	if (kind != SNAP_HEADER_VALID)
 		return 0;
 	d.chunk_bytes = (size_t)h.chunk_size * 512;
@@ -76,8 +147,13 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	c.per_area = dm_snap_exceptions_per_area(h.chunk_size);
 	r = (struct dm_snap_reader){ .read = read_chunk, .io = &d, .buf = malloc(d.chunk_bytes),
 				     .per_area = c.per_area, .cow_chunks = d.nr_chunks };
-	if (!r.buf)
+	c.room = d.nr_chunks;	/* each record has its own data chunk */
+	c.seen = malloc(c.room * 2 * sizeof(chunk_t) + 1);
+	if (!r.buf || !c.seen) {
+		free(r.buf);
+		free(c.seen);
 		return 0;
+	}
 	if (dm_snap_read_exceptions(&r, check_one, &c, &why) == 0) {
 		if (c.n && r.next_free <= c.max_new)
 			abort();
@@ -88,9 +164,11 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		/* Records counted: every full area, plus the last one's. */
 		if (c.n != r.current_area * c.per_area + r.current_committed)
 			abort();
+		merge_walk(&r, &c, r.buf);
 	} else if (!why) {
 		abort();
 	}
 	free(r.buf);
+	free(c.seen);
 	return 0;
 }

@@ -109,6 +109,12 @@ def fuzz(ctx, seconds=10):
         log = os.path.join(OUT, "host-%s.log" % name)
         flags = [a for a in extra if a.startswith("-")]
         dirs = [a for a in extra if not a.startswith("-")]
+        # The seeds `make fuzz-seeds` made from real inputs, and the
+        # dictionary, when they are there (docs/fuzzing.md).
+        seeds = os.path.join(paths.BUILD, "fuzz-seeds", corpus)
+        dirs += [seeds] if os.path.isdir(seeds) else []
+        dic = os.path.join(paths.ROOT, "tests", "host", "dict", corpus + ".dict")
+        flags += ["-dict=" + dic] if os.path.exists(dic) else []
         b = Boot([exe, "-max_total_time=%d" % seconds,
                   "-artifact_prefix=%s/" % paths.HOST] + flags + [cdir] + dirs,
                  log, seconds + 120).run()

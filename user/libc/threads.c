@@ -17,6 +17,12 @@
  *   exit_group     exit() from a thread ends the whole process with its code
  *   leader         a process whose first thread ended is waited for until
  *                  its last thread ends
+ *   exec           execve from a thread that is not the leader ends the
+ *                  others: the new program is the process's one thread
+ *   cpu clocks     CLOCK_PROCESS_CPUTIME_ID counts every thread's time,
+ *                  CLOCK_THREAD_CPUTIME_ID the caller's alone
+ *   futex errors   the raw call's answers: EAGAIN, EFAULT, EINVAL, ENOSYS,
+ *                  ETIMEDOUT, EINTR (a signal), as Linux gives them
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -411,8 +417,164 @@ static void test_exit_group(const char *self)
 	      "the leader is waited for until the last thread ends");
 }
 
+/* --- execve from a thread ------------------------------------------------------------- */
+
+/* The new image's side: how many threads /proc says the process has (Linux: 1). */
+static int exec_child(void)
+{
+	char buf[4096];
+	int fd = open("/proc/self/status", O_RDONLY), n;
+	const char *t;
+
+	if (fd < 0)
+		return 2;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	t = strstr(buf, "Threads:");
+	return t && atoi(t + 8) == 1 ? 0 : 3;
+}
+
+static const char *exec_self;
+
+static void *execer(void *arg)
+{
+	(void)arg;
+	usleep(20000);
+	execl(exec_self, exec_self, "exec-child", (char *)NULL);
+	return NULL;
+}
+
+static void test_exec_from_thread(const char *self)
+{
+	int status = -1;
+	pid_t pid = fork();
+
+	if (!pid) {
+		pthread_t t;
+
+		exec_self = self;
+		for (int i = 0; i < 2; i++)
+			pthread_create(&t, NULL, sleeper, NULL);
+		pthread_create(&t, NULL, execer, NULL);
+		for (;;)
+			pause();
+	}
+	waitpid(pid, &status, 0);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "execve from a thread leaves the new program alone");
+}
+
+/* --- CPU-time clocks ---------------------------------------------------------------- */
+
+static long long clock_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void *spin_30ms(void *arg)
+{
+	long long start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+
+	while (clock_ns(CLOCK_THREAD_CPUTIME_ID) - start < 30000000LL)
+		;
+	return arg;
+}
+
+static void test_cpu_clocks(void)
+{
+	long long p0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID), t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	pthread_t t[2];
+
+	for (int i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, spin_30ms, NULL);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	/*
+	 * The process's clock has the spinners' 60 ms on top of the main
+	 * thread's own time (read first, so it is no more than the main
+	 * thread's share of the process's).
+	 */
+	t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
+	check(clock_ns(CLOCK_PROCESS_CPUTIME_ID) - p0 >= 60000000LL + t0,
+	      "process CPU clock counts every thread");
+}
+
+/* --- the futex call's own answers ------------------------------------------------ */
+
+static long futex(void *uaddr, int op, unsigned int val, const struct timespec *t,
+		  void *uaddr2, unsigned int val3)
+{
+	return syscall(SYS_futex, uaddr, op, val, t, uaddr2, val3);
+}
+
+static const char *err_name(long r)
+{
+	if (r >= 0)
+		return "ok";
+	switch (errno) {
+	case EAGAIN: return "EAGAIN";
+	case EFAULT: return "EFAULT";
+	case EINVAL: return "EINVAL";
+	case ENOSYS: return "ENOSYS";
+	case ETIMEDOUT: return "ETIMEDOUT";
+	case EINTR: return "EINTR";
+	default: return "other";
+	}
+}
+
+static void on_usr2(int sig)
+{
+	(void)sig;
+}
+
+static pthread_t futex_waiter_thread;
+static volatile int interrupter_go;
+
+static void *interrupter(void *arg)
+{
+	(void)arg;
+	usleep(50000);
+	pthread_kill(futex_waiter_thread, SIGUSR2);
+	return NULL;
+}
+
+static void test_futex_errors(void)
+{
+	static unsigned int word = 5, unaligned[2];
+	struct timespec short_wait = { 0, 20000000 }, bad = { 0, 1000000000 };
+	struct sigaction sa = { .sa_handler = on_usr2 };
+	unsigned int bitset_word = 0;
+	pthread_t t;
+
+	printf("threads: futex wait, wrong value: %s\n", err_name(futex(&word, 0, 4, NULL, NULL, 0)));
+	printf("threads: futex wait, NULL: %s\n", err_name(futex(NULL, 0, 0, NULL, NULL, 0)));
+	printf("threads: futex wait, unaligned: %s\n",
+	       err_name(futex((char *)unaligned + 1, 0, 0, NULL, NULL, 0)));
+	printf("threads: futex wait, bad timeout: %s\n", err_name(futex(&word, 0, 5, &bad, NULL, 0)));
+	printf("threads: futex wait, 20 ms: %s\n", err_name(futex(&word, 0, 5, &short_wait, NULL, 0)));
+	printf("threads: futex wake_bitset, bitset 0: %s\n",
+	       err_name(futex(&bitset_word, 10, 1, NULL, NULL, 0)));
+	printf("threads: futex wake, nobody: %ld\n", futex(&word, 1 | 128, 1, NULL, NULL, 0));
+	printf("threads: futex op 99: %s\n", err_name(futex(&word, 99, 0, NULL, NULL, 0)));
+	printf("threads: futex wake with CLOCK_REALTIME: %s\n",
+	       err_name(futex(&word, 1 | 256, 1, NULL, NULL, 0)));
+	/* A handler that returns: the wait ends with EINTR (no SA_RESTART). */
+	sigaction(SIGUSR2, &sa, NULL);
+	futex_waiter_thread = pthread_self();
+	pthread_create(&t, NULL, interrupter, NULL);
+	printf("threads: futex wait, signal: %s\n", err_name(futex(&word, 0 | 128, 5, NULL, NULL, 0)));
+	pthread_join(t, NULL);
+	signal(SIGUSR2, SIG_DFL);
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "exec-child"))
+		return exec_child();
 	if (argc == 3 && !strcmp(argv[1], "leader")) {
 		pipefd[1] = atoi(argv[2]);
 		return leader_child();
@@ -426,6 +588,9 @@ int main(int argc, char **argv)
 	test_pthread_kill();
 	test_robust();
 	test_exit_group(argv[0]);
+	test_exec_from_thread(argv[0]);
+	test_cpu_clocks();
+	test_futex_errors();
 	printf("threads: done\n");
 	return fails;
 }

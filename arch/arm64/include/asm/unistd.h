@@ -37,6 +37,7 @@
 #define __NR_newfstatat 79
 #define __NR_fstat 80
 #define __NR_futex 98
+#define __NR_futex_waitv 449
 #define __NR_set_robust_list 99
 #define __NR_get_robust_list 100
 #define __NR_clock_nanosleep 115

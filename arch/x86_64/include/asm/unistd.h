@@ -56,6 +56,7 @@
 #define __NR_sigaltstack 131
 #define __NR_tkill 200
 #define __NR_futex 202
+#define __NR_futex_waitv 449
 #define __NR_clock_nanosleep 230
 #define __NR_tgkill 234
 #define __NR_newfstatat 262
