@@ -3,22 +3,23 @@
  * A process's files in /proc/PID (Linux's fs/proc/base.c and array.c):
  *
  *   stat     one line of 52 fields, as Linux 6.1 prints them; what Pagoda
- *            does not keep (page fault counts, priorities, signals
- *            caught...) is 0, as Linux prints for a kernel without it
+ *            does not keep (major faults, priorities, signals caught...)
+ *            is 0, as Linux prints for a kernel without it
  *   status   "Name:", "State:", "Pid:", "VmSize:"... one per line
  *   maps     the areas (the shell's `maps` printer)
  *   cmdline  the arguments, each ended by a NUL
  *   comm     the name and a newline
  *
  * and exe, a link to the program's path (fs/proc/root.c). Times are in
- * clock ticks of 1/100 s (USER_HZ); CPU time is the scheduler's run time
- * of the process's task, counted as user time.
+ * clock ticks of 1/100 s (USER_HZ): the same user and system time, page
+ * faults and children's totals that getrusage() answers (kernel/rusage.c).
  */
 #include <pagoda/mm.h>
 #include <pagoda/process.h>
 #include <pagoda/sched.h>
 #include <pagoda/string.h>
 #include <pagoda/task.h>
+#include "../../kernel/syscalls.h"
 #include "internal.h"
 
 #define USER_HZ 100
@@ -69,22 +70,34 @@ static void mem_of(struct process *p, u64 *vsize, u64 *rss)
 	up_read(&p->mmap_lock);
 }
 
-static u64 cpu_ticks(struct process *p)
+/* user and system time in ticks, of p itself and of its collected children (getrusage's). */
+static void cpu_ticks(struct process *p, u64 t[4])
 {
-	return p->zombie || !p->task ? 0 : task_sched_runtime(p->task) / NS_PER_TICK;
+	u64 ns[4];
+
+	cputime_adjust(run_time_ns(p), READ_ONCE(p->acct.utime_ticks),
+		       READ_ONCE(p->acct.stime_ticks), &ns[0], &ns[1]);
+	cputime_adjust(p->cacct.sum_exec_ns, p->cacct.utime_ticks, p->cacct.stime_ticks, &ns[2],
+		       &ns[3]);
+	for (int i = 0; i < 4; i++)
+		t[i] = ns[i] / NS_PER_TICK;
 }
 
 static void pid_stat_show(struct seq_file *m, struct process *p)
 {
-	u64 vsize, rss;
+	u64 vsize, rss, t[4];
 	int ppid = p->parent ? p->parent->pid : 0;
 
 	mem_of(p, &vsize, &rss);
+	cpu_ticks(p, t);
 	/* pid (comm) state ppid pgrp session tty_nr tpgid flags */
 	seq_printf(m, "%d (%s) %c %d %d %d %d %d %u ", p->pid, p->name, state_of(p), ppid,
 		   p->pid, p->pid, (4 << 8) | 64 /* ttyS0 */, -1, 0x400000u /* PF_... a user task */);
 	/* minflt cminflt majflt cmajflt utime stime cutime cstime priority nice num_threads */
-	seq_printf(m, "0 0 0 0 %llu 0 0 0 20 0 %u ", (unsigned long long)cpu_ticks(p),
+	seq_printf(m, "%llu %llu 0 0 %llu %llu %llu %llu 20 0 %u ",
+		   (unsigned long long)READ_ONCE(p->acct.min_flt),
+		   (unsigned long long)p->cacct.min_flt, (unsigned long long)t[0],
+		   (unsigned long long)t[1], (unsigned long long)t[2], (unsigned long long)t[3],
 		   MAX(READ_ONCE(p->nr_threads), 1u));
 	/* itrealvalue starttime vsize rss rsslim */
 	seq_printf(m, "0 %llu %llu %llu %llu ", (unsigned long long)(p->start_time / NS_PER_TICK),
