@@ -55,16 +55,57 @@ static unsigned int elf_prot(unsigned int pf)
 	return PROT_PRESENT | (pf & PF_W ? PROT_WRITE : 0) | (pf & PF_X ? PROT_EXEC : 0);
 }
 
-static int load_segments(struct process *p, const void *image, const struct elf_info *info,
-			 u64 bias)
+/*
+ * One segment, as Linux's ELF loader maps it: the pages wholly inside the
+ * file part are a private mapping of the file, read on fault from the
+ * page cache, so the text every run executes is the same shared pages
+ * and an exec copies none of it. The page where the file part begins
+ * mid-page and the one where it ends (bss begins there) are pages of the
+ * process's own, holding the segment's bytes and zeros elsewhere, as the
+ * bss pages after them are.
+ */
+static int load_segment(struct process *p, const struct ramfs_file *f,
+			const struct elf_segment *s, u64 bias)
 {
-	for (unsigned int i = 0; i < info->nr_segments; i++) {
-		const struct elf_segment *s = &info->seg[i];
-		int err = process_map_anon(p, bias + s->vaddr, s->memsz, elf_prot(s->prot));
+	u64 start = bias + s->vaddr, end = start + s->memsz;
+	u64 fstart = bias + s->start, fend = fstart + s->filesz;
+	u64 lo = ALIGN_UP(fstart, PAGE_SIZE), hi = ALIGN_DOWN(fend, PAGE_SIZE);
+	unsigned int prot = elf_prot(s->prot);
+	int err;
 
+	if (lo >= hi) /* no whole page of the file: all the process's own */
+		lo = hi = end;
+	if (lo > start) {
+		err = process_map_anon(p, start, lo - start, prot);
 		if (err)
 			return err;
-		err = process_write(p, bias + s->start, (const u8 *)image + s->offset, s->filesz);
+	}
+	if (hi > lo) {
+		/* vaddr and offset agree modulo the page (lib/elf.c): lo's offset is aligned. */
+		err = process_map_file(p, lo, hi - lo, prot, 0, f,
+				       (s->offset + (lo - fstart)) >> PAGE_SHIFT);
+		if (err)
+			return err;
+	}
+	if (end > hi && hi > lo) {
+		err = process_map_anon(p, hi, end - hi, prot);
+		if (err)
+			return err;
+	}
+	/* The partial pages' file bytes: before lo, and from hi (when there is a file part). */
+	err = process_write(p, fstart, (const u8 *)f->data + s->offset, MIN(lo, fend) - fstart);
+	if (!err && hi > lo && fend > hi)
+		err = process_write(p, hi, (const u8 *)f->data + s->offset + (hi - fstart),
+				    fend - hi);
+	return err;
+}
+
+static int load_segments(struct process *p, const struct ramfs_file *f,
+			 const struct elf_info *info, u64 bias)
+{
+	for (unsigned int i = 0; i < info->nr_segments; i++) {
+		int err = load_segment(p, f, &info->seg[i], bias);
+
 		if (err)
 			return err;
 	}
@@ -255,7 +296,7 @@ static int exec_file(struct process *p, const char *path, int argc, const char *
 			goto out;
 		}
 	}
-	err = load_segments(p, f->data, info, bias);
+	err = load_segments(p, f, info, bias);
 	if (err) {
 		*why = "cannot map its segments";
 		goto out;

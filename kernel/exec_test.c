@@ -10,6 +10,7 @@
 #include <pagoda/boot_info.h>
 #include <pagoda/initramfs.h>
 #include <pagoda/ktest.h>
+#include <pagoda/mm.h>
 #include <pagoda/process.h>
 #include <pagoda/string.h>
 
@@ -54,6 +55,46 @@ static void test_vdso(struct ktest *t)
 	 */
 	KEXPECT_GE(t, calls, 1000);
 	KEXPECT_LT(t, calls, 1100);
+}
+
+/*
+ * Two images of one program run the same physical text, mapped from the
+ * page cache read-only, as on Linux; the kernel writing into one gets it
+ * a copy of its own, and when both are gone the cache holds nothing.
+ * (mmbench: its entry lies in a whole page of its text's file part.)
+ */
+static void test_text_shared(struct ktest *t)
+{
+	static const char *const argv[] = { "/bin/mmbench" };
+	unsigned long cached = READ_ONCE(nr_file_pages);
+	struct process *a = process_create("share-a"), *b = process_create("share-b");
+	phys_addr_t pa = 0, pb = 0, own = 0;
+	unsigned int prot = 0;
+	const char *why;
+	int code;
+
+	KEXPECT_TRUE(t, a && b);
+	if (!a || !b)
+		goto out;
+	KEXPECT_EQ(t, process_exec(a, "/bin/mmbench", 1, argv, &why), 0);
+	KEXPECT_EQ(t, process_exec(b, "/bin/mmbench", 1, argv, &why), 0);
+	KEXPECT_EQ(t, handle_mm_fault(a, a->entry, FAULT_FLAG_INSTRUCTION, &code), 0);
+	KEXPECT_EQ(t, handle_mm_fault(b, b->entry, FAULT_FLAG_INSTRUCTION, &code), 0);
+	KEXPECT_EQ(t, arch_lookup(&a->mm, ALIGN_DOWN(a->entry, PAGE_SIZE), &pa, &prot), 0);
+	KEXPECT_FALSE(t, prot & PROT_WRITE);
+	KEXPECT_EQ(t, arch_lookup(&b->mm, ALIGN_DOWN(b->entry, PAGE_SIZE), &pb, &prot), 0);
+	KEXPECT_EQ(t, pa, pb);
+	KEXPECT_EQ(t, READ_ONCE(nr_file_pages), cached + 1);
+	KEXPECT_EQ(t, get_user_page(b, b->entry, &own), 0);
+	KEXPECT_NE(t, own, pa);
+	if (own && pa && own != pa)
+		KEXPECT_EQ(t, memcmp(__va(own), __va(pa), PAGE_SIZE), 0);
+out:
+	if (a)
+		process_destroy(a);
+	if (b)
+		process_destroy(b);
+	KEXPECT_EQ(t, READ_ONCE(nr_file_pages), cached);
 }
 
 static void test_refusals(struct ktest *t)
@@ -197,6 +238,7 @@ static struct ktest_case exec_cases[] = {
 	KTEST_CASE(test_read_only_files),
 	KTEST_CASE(test_vdso),
 	KTEST_CASE(test_refusals),
+	KTEST_CASE(test_text_shared),
 	KTEST_CASE(test_fork_wait_exec),
 	KTEST_CASE(test_signal_handlers),
 	KTEST_CASE(test_musl_program),

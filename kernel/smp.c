@@ -279,6 +279,13 @@ void flush_tlb_mm_range(struct mm_struct *mm, u64 start, u64 end)
 
 	preempt_disable();
 	me = smp_processor_id();
+	/*
+	 * The entry's change before the mask's read: a CPU that loads mm
+	 * sets its bit first (arch_switch_mm()), so either it is seen here
+	 * or its walk sees the new entry. A store then a load need a full
+	 * barrier, even on x86.
+	 */
+	smp_mb();
 	mask = smp_load_acquire(&mm->cpu_mask);
 	if (mask & (1UL << me))
 		arch_flush_tlb_local(start, end);

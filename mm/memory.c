@@ -83,12 +83,17 @@ static struct page *pa_page(phys_addr_t pa)
 	return pfn_to_page(PHYS_PFN(pa));
 }
 
-/* How many entries map the process page at pa (the zero page: many, uncounted). */
+/*
+ * How many entries map the process page at pa (the zero page: many,
+ * uncounted). A file's cached page answers "shared" even when mapped
+ * once: a write copies it, never takes it over, since the next mapper of
+ * that file page must still read the file.
+ */
 static int page_mapcount(phys_addr_t pa)
 {
 	struct page *pg = pa_page(pa);
 
-	if (is_zero_pa(pa) || !pg)
+	if (is_zero_pa(pa) || !pg || (pg->flags & PG_filecache))
 		return 2;
 	return __atomic_load_n(&pg->mapcount, __ATOMIC_ACQUIRE);
 }
@@ -100,6 +105,10 @@ static void page_unmapped(phys_addr_t pa)
 
 	if (is_zero_pa(pa) || !pg)
 		return;
+	if (pg->flags & PG_filecache) {
+		filemap_put_page(pg);
+		return;
+	}
 	if (!__atomic_sub_fetch(&pg->mapcount, 1, __ATOMIC_ACQ_REL)) {
 		__atomic_sub_fetch(&nr_anon_pages, 1, __ATOMIC_RELAXED);
 		__free_page(pg);
@@ -189,11 +198,12 @@ static bool expand_stack(struct process *p, struct vm_area *v, u64 addr)
 
 /* Map a page at va for v: the zero page for a read, a new zeroed one for a write. */
 /*
- * A page of a file mapping: a page of the process's own, filled from the
- * file (past its end, zeros), mapped with the area's protection. -EIO when
+ * A page of a file mapping, mapped with the area's protection: for a read
+ * the file's page in the cache, for a write a page of the process's own
+ * filled from the file (past its end, zeros). -EIO when
  * the page lies wholly past the end (Linux: SIGBUS).
  */
-static int file_fault(struct process *p, struct vm_area *v, u64 va)
+static int file_fault(struct process *p, struct vm_area *v, u64 va, bool write)
 {
 	u64 off = (v->pgoff << PAGE_SHIFT) + (va - v->start);
 	struct page *pg;
@@ -202,6 +212,20 @@ static int file_fault(struct process *p, struct vm_area *v, u64 va)
 
 	if (off >= v->rf->size)
 		return -EIO;
+	if (!write) {
+		/* A read maps the file's cached page, shared and read-only (mm/filemap.c). */
+		pg = filemap_get_page(v->rf, off >> PAGE_SHIFT);
+		if (!pg)
+			return -ENOMEM;
+		pa = page_to_phys(pg);
+		err = arch_map_range(&p->mm, va, pa, PAGE_SIZE, page_pte_prot(v, pa));
+		if (err)
+			filemap_put_page(pg);
+		else
+			add_mm_rss(p, pa, 1);
+		return err == -EEXIST ? 0 : err;
+	}
+	/* A write would copy the cached page at once: copy from the file instead. */
 	pg = new_anon_page(GFP_KERNEL | __GFP_ZERO);
 	if (!pg)
 		return -ENOMEM;
@@ -222,7 +246,7 @@ static int fault_in(struct process *p, struct vm_area *v, u64 va, bool write)
 	int err;
 
 	if (v->rf)
-		return file_fault(p, v, va);
+		return file_fault(p, v, va, write);
 	if (!write) {
 		pa = zero_page_pa();
 		if (!pa)

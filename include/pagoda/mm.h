@@ -112,4 +112,15 @@ unsigned long totalram_pages(void);
 extern unsigned long nr_pagetable_pages;
 extern unsigned long nr_anon_pages;
 
+/*
+ * The page cache of initramfs files (mm/filemap.c): the page holding page
+ * index of rf, mapped once more (mapcount + 1), filled from the file on
+ * first use; NULL past the file's end or without memory. The last
+ * filemap_put_page() frees it. nr_file_pages: such pages now.
+ */
+struct ramfs_file;
+struct page *filemap_get_page(const struct ramfs_file *rf, u64 index);
+void filemap_put_page(struct page *pg);
+extern unsigned long nr_file_pages;
+
 #endif

@@ -50,8 +50,11 @@ enum zone_type {
 #define PG_slab (1u << 3)     /* owned by the slab allocator */
 #define PG_head (1u << 4)     /* first page of a multi-page allocation; order valid */
 #define PG_offline (1u << 5)  /* present but held back (mem=), not yet onlined */
+#define PG_filecache (1u << 6) /* an initramfs file's page, shared by its mappers (mm/filemap.c) */
 
 struct kmem_cache;
+
+struct ramfs_file;
 
 struct page {
 	u32 flags;
@@ -64,9 +67,17 @@ struct page {
 		u32 slab_inuse; /* objects in use, for a slab page */
 		s32 mapcount;   /* a process's page: the entries mapping it (mm/memory.c) */
 	};
-	struct list_head lru; /* free list, pcp list, or the slab's list */
-	struct kmem_cache *slab_cache;
-	void *freelist;       /* a slab's first free object */
+	struct list_head lru; /* free list, pcp list, the slab's list, or a filemap hash chain */
+	union {
+		struct {
+			struct kmem_cache *slab_cache;
+			void *freelist;       /* a slab's first free object */
+		};
+		struct {                      /* PG_filecache: which file page it holds */
+			const struct ramfs_file *mapping;
+			u64 index;
+		};
+	};
 };
 
 struct free_area {

@@ -52,9 +52,10 @@ struct vm_area {
 	unsigned int flags; /* VM_GROWSDOWN, VM_ACCOUNT, VM_NORESERVE */
 	const char *name;  /* "[vdso]", "[vvar]": kernel pages, never freed; NULL: anonymous */
 	/*
-	 * A private mapping of an initramfs file (mmap with an fd): each page
-	 * is read from it on first touch into a page of the process's own
-	 * (mm/memory.c); pgoff is the file page at start. NULL: anonymous.
+	 * A private mapping of an initramfs file (mmap with an fd, exec's
+	 * segments): a read maps the file's page from the page cache, shared
+	 * and read-only, a write gets a page of the process's own (mm/memory.c,
+	 * mm/filemap.c); pgoff is the file page at start. NULL: anonymous.
 	 * The initramfs is never freed, so no reference is held.
 	 */
 	const struct ramfs_file *rf;
@@ -359,7 +360,7 @@ void process_free_areas(struct process *p);
 int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot);
 int process_map_anon_flags(struct process *p, u64 va, u64 size, unsigned int prot,
 			   unsigned int vm_flags);
-/* The same, backed by file pages from pgoff on (read on fault, private copies). */
+/* The same, backed by file pages from pgoff on (read on fault, copied on write). */
 int process_map_file(struct process *p, u64 va, u64 size, unsigned int prot,
 		     unsigned int vm_flags, const struct ramfs_file *rf, u64 pgoff);
 /*
