@@ -11,6 +11,7 @@
 #        MACHINE=q35|pc (x86-64: QEMU's chipset; pc has no ECAM, so PCI goes through ports)
 #        ACCEL=auto|kvm|tcg (x86-64 guests; auto probes once: build/accel.verdict)
 #        HMAT=SIZE (x86-64: describe a direct-mapped memory-side cache: shuffle turns on)
+#        USERLAND=busybox (make run: Debian's busybox as /init, docs/userland.md)
 #        ONLY=... (make test: a subset; ONLY=help lists them)
 #        BENCH=NAME (make bench: one section, e.g. mm, dmsnap) BENCH_ARGS=... EXPERIMENT_ARGS=...
 #        (tools/bench.py, tools/experiment.py --help)

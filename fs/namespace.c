@@ -9,7 +9,9 @@
  * At the first look-up the table gets what a Linux init script would
  * mount at boot (and CONFIG_DEVTMPFS_MOUNT mounts /dev): devtmpfs on
  * /dev, proc on /proc, a tmpfs on /tmp. mount(2) adds more, umount2(2)
- * takes one away when nothing inside it is open (-EBUSY otherwise).
+ * takes one away when nothing inside it is open or being looked at
+ * (-EBUSY otherwise): lookup_mnt() counts its caller in the mount's users
+ * until mntput(), and an open file stays counted until its last close.
  */
 #include <pagoda/mutex.h>
 #include <pagoda/printk.h>
@@ -118,8 +120,16 @@ struct vfsmount *lookup_mnt(const char *path, const char **rest)
 	mutex_lock(&namespace_lock);
 	mount_at_boot();
 	m = __lookup_mnt(path, rest);
+	/* Taken under the lock umount checks it under: a mount in use stays. */
+	if (m)
+		__atomic_add_fetch(&m->users, 1, __ATOMIC_ACQ_REL);
 	mutex_unlock(&namespace_lock);
 	return m;
+}
+
+void mntput(struct vfsmount *m)
+{
+	__atomic_sub_fetch(&m->users, 1, __ATOMIC_RELEASE);
 }
 
 void mounts_for_each(void (*fn)(struct vfsmount *m, void *arg), void *arg)
@@ -202,8 +212,13 @@ long sys_mount(const unsigned long *args)
 		return err;
 	if (!path[0])
 		return -ENOENT;
-	if (args[3] & MS_REMOUNT)
-		return lookup_mnt(path, NULL) ? 0 : -EINVAL;
+	if (args[3] & MS_REMOUNT) {
+		struct vfsmount *m = lookup_mnt(path, NULL);
+
+		if (m)
+			mntput(m);
+		return m ? 0 : -EINVAL;
+	}
 	err = args[2] ? string_from_user(type, args[2], sizeof(type)) : -EFAULT;
 	if (err)
 		return err == -ENAMETOOLONG ? -ENODEV : err;

@@ -21,10 +21,13 @@ int vfs_getattr(const char *abs, struct kstat *k, bool follow)
 {
 	const char *rest;
 	struct vfsmount *m = lookup_mnt(abs, &rest);
+	int err;
 
 	if (!m)
 		return -ENOENT;
-	return m->type->getattr(m, rest, k, follow);
+	err = m->type->getattr(m, rest, k, follow);
+	mntput(m);
+	return err;
 }
 
 int vfs_readlink(const char *abs, char *buf, size_t size)
@@ -32,9 +35,13 @@ int vfs_readlink(const char *abs, char *buf, size_t size)
 	const char *rest;
 	struct vfsmount *m = lookup_mnt(abs, &rest);
 
+	int err;
+
 	if (!m)
 		return -ENOENT;
-	return m->type->readlink ? m->type->readlink(m, rest, buf, size) : -EINVAL;
+	err = m->type->readlink ? m->type->readlink(m, rest, buf, size) : -EINVAL;
+	mntput(m);
+	return err;
 }
 
 int vfs_open(const char *abs, unsigned long flags, u32 mode, struct file **fp)
@@ -49,22 +56,25 @@ int vfs_open(const char *abs, unsigned long flags, u32 mode, struct file **fp)
 		return -ENOENT;
 	err = m->type->getattr(m, rest, &k, !(flags & O_NOFOLLOW));
 	if (err && (err != -ENOENT || !(flags & O_CREAT)))
-		return err;
+		goto out;
 	if (!err && (flags & O_CREAT) && (flags & O_EXCL))
-		return -EEXIST;
-	if (!err && S_ISLNK(k.mode) && (flags & O_NOFOLLOW))
-		return -ELOOP;
-	if (!err && S_ISDIR(k.mode) && ((flags & O_ACCMODE) || (flags & O_CREAT)))
-		return -EISDIR;
-	if (!err && !S_ISDIR(k.mode) && (flags & O_DIRECTORY))
-		return -ENOTDIR;
+		err = -EEXIST;
+	else if (!err && S_ISLNK(k.mode) && (flags & O_NOFOLLOW))
+		err = -ELOOP;
+	else if (!err && S_ISDIR(k.mode) && ((flags & O_ACCMODE) || (flags & O_CREAT)))
+		err = -EISDIR;
+	else if (!err && !S_ISDIR(k.mode) && (flags & O_DIRECTORY))
+		err = -ENOTDIR;
+	if (err && err != -ENOENT)
+		goto out;
 	f = file_alloc(FILE_OPS);
-	if (!f)
-		return -ENOMEM;
-	f->path = kmalloc(strlen(abs) + 1, GFP_KERNEL);
-	if (!f->path) {
-		file_put(f);
-		return -ENOMEM;
+	if (f)
+		f->path = kmalloc(strlen(abs) + 1, GFP_KERNEL);
+	if (!f || !f->path) {
+		if (f)
+			file_put(f);
+		err = -ENOMEM;
+		goto out;
 	}
 	memcpy(f->path, abs, strlen(abs) + 1);
 	f->f_flags = flags & ~(unsigned long)(O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC);
@@ -79,12 +89,14 @@ int vfs_open(const char *abs, unsigned long flags, u32 mode, struct file **fp)
 	if (err) {
 		f->f_op = NULL; /* nothing was set up for release to undo */
 		file_put(f);
-		return err;
+		goto out;
 	}
-	f->mnt = m;
-	__atomic_add_fetch(&m->users, 1, __ATOMIC_ACQ_REL);
+	f->mnt = m; /* the look-up's reference is the file's now: file_put() drops it */
 	*fp = f;
 	return 0;
+out:
+	mntput(m);
+	return err;
 }
 
 #ifdef __x86_64__
@@ -106,11 +118,15 @@ long sys_creat(const unsigned long *args)
 }
 #endif
 
-/* The mount a new or removed name is in, and the name inside it; "/" itself is -EBUSY. */
+/*
+ * The mount a new or removed name is in (a reference the caller drops with
+ * mntput()), and the name inside it; a mount point itself is -EBUSY.
+ */
 static int name_at(long dirfd, u64 upath, char *abs, struct vfsmount **m, const char **rest)
 {
 	int err = user_path_at(dirfd, upath, abs);
 
+	*m = NULL;
 	if (err)
 		return err;
 	if (!abs[0])
@@ -118,8 +134,11 @@ static int name_at(long dirfd, u64 upath, char *abs, struct vfsmount **m, const 
 	*m = lookup_mnt(abs, rest);
 	if (!*m)
 		return -ENOENT;
-	if (!**rest)
-		return -EBUSY; /* a mount point: the root of what is mounted there */
+	if (!**rest) {
+		mntput(*m);
+		*m = NULL;
+		return -EBUSY; /* the root of what is mounted there */
+	}
 	return 0;
 }
 
@@ -140,9 +159,10 @@ static long do_mkdirat(long dirfd, u64 upath, u32 mode)
 	err = name_at(dirfd, upath, abs, &m, &rest);
 	if (err)
 		return err;
-	if (!m->type->mkdir)
-		return -EROFS;
-	return m->type->mkdir(m, rest, mode & 07777 & ~current_process()->umask);
+	err = m->type->mkdir ? m->type->mkdir(m, rest, mode & 07777 & ~current_process()->umask)
+			     : -EROFS;
+	mntput(m);
+	return err;
 }
 
 long sys_mkdirat(const unsigned long *args)
@@ -166,17 +186,14 @@ static long do_unlinkat(long dirfd, u64 upath, unsigned long flags)
 	if (err)
 		return err;
 	err = m->type->getattr(m, rest, &k, false);
-	if (err)
-		return err;
-	if (flags & AT_REMOVEDIR) {
-		if (!S_ISDIR(k.mode))
-			return -ENOTDIR;
-	} else if (S_ISDIR(k.mode)) {
-		return -EISDIR;
-	}
-	if (!m->type->unlink)
-		return -EROFS;
-	return m->type->unlink(m, rest, flags & AT_REMOVEDIR);
+	if (!err && (flags & AT_REMOVEDIR) && !S_ISDIR(k.mode))
+		err = -ENOTDIR;
+	else if (!err && !(flags & AT_REMOVEDIR) && S_ISDIR(k.mode))
+		err = -EISDIR;
+	else if (!err)
+		err = m->type->unlink ? m->type->unlink(m, rest, flags & AT_REMOVEDIR) : -EROFS;
+	mntput(m);
+	return err;
 }
 
 long sys_unlinkat(const unsigned long *args)
@@ -196,21 +213,23 @@ static long do_renameat2(long olddfd, u64 oldpath, long newdfd, u64 newpath, uns
 
 	if (flags & ~(unsigned long)RENAME_NOREPLACE)
 		return -EINVAL;
+	m2 = NULL;
 	err = name_at(olddfd, oldpath, from, &m, &r1);
 	if (!err)
 		err = name_at(newdfd, newpath, to, &m2, &r2);
-	if (err)
-		return err;
-	err = m->type->getattr(m, r1, &k, false);
-	if (err)
-		return err;
-	if (m != m2)
-		return -EXDEV;
-	if ((flags & RENAME_NOREPLACE) && !m->type->getattr(m, r2, &k, false))
-		return -EEXIST;
-	if (!m->type->rename)
-		return -EROFS;
-	return m->type->rename(m, r1, r2);
+	if (!err)
+		err = m->type->getattr(m, r1, &k, false);
+	if (!err && m != m2)
+		err = -EXDEV;
+	if (!err && (flags & RENAME_NOREPLACE) && !m->type->getattr(m, r2, &k, false))
+		err = -EEXIST;
+	if (!err)
+		err = m->type->rename ? m->type->rename(m, r1, r2) : -EROFS;
+	if (m)
+		mntput(m);
+	if (m2)
+		mntput(m2);
+	return err;
 }
 
 long sys_renameat2(const unsigned long *args)
@@ -262,14 +281,17 @@ long sys_truncate(const unsigned long *args)
 	if (!abs[0])
 		return -ENOENT;
 	m = lookup_mnt(abs, &rest);
-	err = m ? m->type->getattr(m, rest, &k, true) : -ENOENT;
-	if (err)
-		return err;
-	if (S_ISDIR(k.mode))
-		return -EISDIR;
-	if (!m->type->truncate)
-		return m->type == &rootfs_fs_type ? -EROFS : -EINVAL;
-	return m->type->truncate(m, rest, args[1]);
+	if (!m)
+		return -ENOENT;
+	err = m->type->getattr(m, rest, &k, true);
+	if (!err && S_ISDIR(k.mode))
+		err = -EISDIR;
+	else if (!err && !m->type->truncate)
+		err = m->type == &rootfs_fs_type ? -EROFS : -EINVAL;
+	else if (!err)
+		err = m->type->truncate(m, rest, args[1]);
+	mntput(m);
+	return err;
 }
 
 /* ftruncate(fd, length): a file open for writing. */
@@ -360,10 +382,13 @@ long sys_utimensat(const unsigned long *args)
 			return -ENOENT;
 	}
 	m = lookup_mnt(abs, &rest);
-	err = m ? m->type->getattr(m, rest, &k, !(args[3] & AT_SYMLINK_NOFOLLOW)) : -ENOENT;
-	if (err)
-		return err;
-	if (m->type == &rootfs_fs_type)
-		return -EROFS;
-	return m->type->set_mtime ? m->type->set_mtime(m, rest, mtime) : 0;
+	if (!m)
+		return -ENOENT;
+	err = m->type->getattr(m, rest, &k, !(args[3] & AT_SYMLINK_NOFOLLOW));
+	if (!err && m->type == &rootfs_fs_type)
+		err = -EROFS;
+	else if (!err && m->type->set_mtime)
+		err = m->type->set_mtime(m, rest, mtime);
+	mntput(m);
+	return err;
 }

@@ -191,6 +191,8 @@ static int may_access(const struct vfsmount *m, const struct kstat *k, unsigned 
 
 static long do_faccessat(long dirfd, u64 upath, unsigned long mode, unsigned long flags)
 {
+	struct vfsmount *m;
+	const char *rest;
 	char path[PATH_MAX];
 	struct kstat k;
 	int err;
@@ -210,13 +212,16 @@ static long do_faccessat(long dirfd, u64 upath, unsigned long mode, unsigned lon
 		if (!f)
 			return -EBADF;
 		err = file_getattr(f, &k);
-		return err ? err : may_access(f->kind == FILE_RAMFS ? lookup_mnt("/", NULL) : f->mnt,
-					      &k, mode);
+		return err ? err : may_access(f->mnt, &k, mode);
 	}
-	err = vfs_getattr(path, &k, !(flags & AT_SYMLINK_NOFOLLOW));
-	if (err)
-		return err;
-	return may_access(lookup_mnt(path, NULL), &k, mode);
+	m = lookup_mnt(path, &rest);
+	if (!m)
+		return -ENOENT;
+	err = m->type->getattr(m, rest, &k, !(flags & AT_SYMLINK_NOFOLLOW));
+	if (!err)
+		err = may_access(m, &k, mode);
+	mntput(m);
+	return err;
 }
 
 /* faccessat(dirfd, path, mode): the system call has no flags argument (libc's does). */

@@ -42,13 +42,25 @@ static int foreground_pid;
 
 static void gather(void);
 
+/*
+ * Ctrl-Cs seen, and how many of them the foreground program (sent_pid)
+ * was sent: one SIGINT each, not one per key after it, since a program
+ * that lives on (a shell as init) keeps reading keys with the flag set.
+ */
+static unsigned long intr_count, intr_sent;
+static int intr_sent_pid;
+
 static void intr_work_fn(struct work_struct *w)
 {
 	int pid = READ_ONCE(foreground_pid);
 
 	gather();
-	if (pid && READ_ONCE(interrupted))
+	if (pid && READ_ONCE(interrupted) &&
+	    (READ_ONCE(intr_count) != intr_sent || pid != intr_sent_pid)) {
+		intr_sent = READ_ONCE(intr_count);
+		intr_sent_pid = pid;
 		kill_process_group(pid, SIGINT);
+	}
 }
 static struct work_struct intr_work = { .func = intr_work_fn,
 					.entry = LIST_HEAD_INIT(intr_work.entry) };
@@ -85,6 +97,7 @@ static void gather(void)
 	while (ta_head - ta_tail < TYPEAHEAD && (c = console_getc()) >= 0) {
 		if (c == 0x03) {
 			interrupted = true;
+			intr_count++;
 			ta_head = ta_tail = 0;
 			continue;
 		}

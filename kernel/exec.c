@@ -433,9 +433,12 @@ static void exec_resolve_proc_link(char *path)
 	char target[PATH_MAX];
 	const char *rest;
 	struct vfsmount *m = lookup_mnt(path, &rest);
+	bool proc = m && m->type == &proc_fs_type;
 	int n;
 
-	if (!m || m->type != &proc_fs_type)
+	if (m)
+		mntput(m);
+	if (!proc)
 		return;
 	n = vfs_readlink(path, target, sizeof(target) - 1);
 	if (n <= 0 || target[0] != '/')

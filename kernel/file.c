@@ -56,7 +56,7 @@ void file_put(struct file *f)
 	if (f->f_op && f->f_op->release)
 		f->f_op->release(f);
 	if (f->mnt)
-		__atomic_sub_fetch(&f->mnt->users, 1, __ATOMIC_RELEASE);
+		mntput(f->mnt);
 	kfree(f->path);
 	kfree(f);
 }

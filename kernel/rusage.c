@@ -52,7 +52,7 @@ u64 run_time_ns(struct process *p)
 }
 
 /* Split ns as the tick saw user and system time (all user when it saw none). */
-static void cputime_adjust(u64 ns, u64 uticks, u64 sticks, u64 *utime, u64 *stime)
+void cputime_adjust(u64 ns, u64 uticks, u64 sticks, u64 *utime, u64 *stime)
 {
 	if (!sticks) {
 		*utime = ns;

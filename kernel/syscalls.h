@@ -76,6 +76,9 @@ void acct_process_exit(struct process *p);
 u64 run_time_ns(struct process *p);
 void acct_collect_child(struct process *p, struct process *c);
 int put_child_rusage(u64 uaddr, struct process *c);
+/* p's run time so far, and ns split into user and system time as the tick saw them (/proc/PID/stat). */
+u64 run_time_ns(struct process *p);
+void cputime_adjust(u64 ns, u64 uticks, u64 sticks, u64 *utime, u64 *stime);
 /* kernel/file.c: x86-64's older file calls. */
 #ifdef __x86_64__
 long sys_open(const unsigned long *args);

@@ -5,6 +5,8 @@
  * show_val_kb()), vmstat (name and count in pages), buddyinfo (the
  * shell's own printer). Pagoda has no swap and no page cache: those lines
  * say 0; tmpfs's pages are Shmem, and counted in Cached as Linux does.
+ * The shell's `meminfo` prints the same counters with Pagoda's own notes
+ * (shell/mm_cmds.c); this is the file programs parse.
  */
 #include <pagoda/mm.h>
 #include <pagoda/mman.h>

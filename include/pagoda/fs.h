@@ -126,7 +126,7 @@ struct vfsmount {
 	char mountpoint[PATH_MAX]; /* absolute: "/", "/tmp" */
 	char source[32];           /* what /proc/mounts shows first: "tmpfs", "proc" */
 	void *fs_info;             /* the file system's own (the tmpfs tree) */
-	unsigned int users;        /* open files inside: umount is -EBUSY while any */
+	unsigned int users;        /* open files and look-ups inside: umount is -EBUSY while any */
 	struct list_head list;
 };
 
@@ -138,8 +138,12 @@ extern const struct file_system_type rootfs_fs_type, tmpfs_fs_type, proc_fs_type
 	devtmpfs_fs_type;
 /* Mount a file system of type name on the directory path: 0 or -errno. */
 int do_mount(const char *source, const char *path, const char *type);
-/* The mount path is in, and path inside it (points into path). */
+/*
+ * The mount path is in, and path inside it (points into path), counted in
+ * the mount's users: give it back with mntput() (an open file keeps it).
+ */
 struct vfsmount *lookup_mnt(const char *path, const char **rest);
+void mntput(struct vfsmount *m);
 /* Each mount in mount order, as /proc/mounts lists them. */
 void mounts_for_each(void (*fn)(struct vfsmount *m, void *arg), void *arg);
 /* The mounts at boot: /dev, /proc, /tmp. */

@@ -13,5 +13,7 @@ echo "== size"; blockdev --getsize64 /dev/vda; blockdev --getss /dev/vda
 echo "== vda"; dd if=/dev/vda bs=4k count=16 2>/dev/null | md5sum
 echo "== dm"; dd if=/dev/mapper/bbdm bs=4k count=16 2>/dev/null | md5sum
 echo "== dm-0"; dd if=/dev/dm-0 bs=512 count=128 2>/dev/null | md5sum
+echo "== write"; echo pagoda | dd of=/dev/vda bs=512 seek=1024 conv=notrunc,sync 2>/dev/null
+dd if=/dev/vda bs=512 skip=1024 count=1 2>/dev/null | head -c 6; echo
 echo "== shmem"; grep Shmem: /proc/meminfo
 echo "== end"

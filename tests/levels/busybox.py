@@ -17,10 +17,14 @@ DISK_BYTES = 1 << 20
 READ_BYTES = 64 << 10  # what the session's dd reads from each device
 
 
-def disk_image():
-    """A 1 MiB image of bytes no two blocks share (a chain of SHA-256s)."""
+WRITE_AT = 512 * 1024  # where the session writes "pagoda" through /dev/vda
+
+
+def disk_image(fresh=False):
+    """A 1 MiB image of bytes no two blocks share (a chain of SHA-256s),
+    made anew for each boot (the session writes to it)."""
     path = os.path.join(OUT, "busybox-disk.img")
-    if not os.path.exists(path) or os.path.getsize(path) != DISK_BYTES:
+    if fresh or not os.path.exists(path):
         os.makedirs(OUT, exist_ok=True)
         out, h = bytearray(), b"pagoda busybox disk"
         while len(out) < DISK_BYTES:
@@ -99,7 +103,10 @@ def session(ctx, arch, cmd_of, timeout):
               (r"pagoda> ", "run /bin/sh /etc/bb/machine.sh\r"),
               (r"pagoda> ", "run /bin/vfstest /tmp\r"),
               (r"pagoda> ", "poweroff\r")]
-    b = ctx.boot(cmd_of(cpio, disk_image()), name, timeout, script)
+    b = ctx.boot(cmd_of(cpio, disk_image(fresh=True)), name, timeout, script)
+    with open(disk_image(), "rb") as f:
+        f.seek(WRITE_AT)
+        written = f.read(512)
     t = b.clean_text()
     tally.check("%s.boot" % name, "Power down." in t and not b.timed_out,
                 "did not reach poweroff (log %s)" % rel(b.log))
@@ -137,11 +144,14 @@ def session(ctx, arch, cmd_of, timeout):
         ("vda", r"^%s  -$" % md5, section(m, "vda")),
         ("mapper", r"^%s  -$" % md5, section(m, "dm")),
         ("dm-0", r"^%s  -$" % md5, section(m, "dm-0")),
+        ("write-read-back", r"^pagoda$", section(m, "write")),
         ("tmpfs-freed", r"^Shmem: +0 kB$", section(m, "shmem")),
     ]
     for what, pattern, text in checks:
         tally.check("%s.%s" % (name, what), re.search(pattern, text) is not None,
                     "%r not matched in %r (log %s)" % (pattern, text[:300], rel(b.log)))
+    tally.check("%s.write-reached-the-image" % name, written == b"pagoda\n" + b"\0" * 505,
+                "the image holds %r at %d after the boot" % (written[:16], WRITE_AT))
     host = host_vfstest(arch)
     tally.check("%s.vfstest-host" % name, "vfstest: 0 failed" in host,
                 "on the host: %s" % host.strip()[-300:])

@@ -22,13 +22,14 @@ BAD_KNOBS = [("ARCH=aarch64", "kernel", []), ("ACCEL=kvmm", "run", []),
              ("PLATFORM=pi3", "kernel", ["ARCH=arm64"]), ("BOOT=floppy", "run", []),
              ("SMP=300", "run", []), ("SMP=0", "run", []), ("MEM=1", "run", []), ("MACHINE=i440", "run", []),
              ("HMAT=64M", "run", ["ARCH=arm64"]), ("HMAT=4G", "run", []),
-             ("VDSO_LAYOUT=other", "kernel", []), ("PLATFORM=rpi4", "run", [])]
+             ("VDSO_LAYOUT=other", "kernel", []), ("PLATFORM=rpi4", "run", []),
+             ("USERLAND=busybux", "run", [])]
 
 
 @unit("make-knobs", "host", needs=["x86_64"])
 def knobs(ctx):
-    """a mistyped ARCH= ACCEL= PLATFORM= BOOT= MACHINE= SMP= MEM= HMAT= VDSO_LAYOUT= gets one line
-    naming it"""
+    """a mistyped ARCH= ACCEL= PLATFORM= BOOT= MACHINE= SMP= MEM= HMAT= VDSO_LAYOUT= USERLAND=
+    gets one line naming it"""
     for knob, goal, more in BAD_KNOBS:
         name, value = knob.split("=")
         accel = [] if name == "ACCEL" else ["ACCEL=tcg"]
