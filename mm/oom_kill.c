@@ -26,14 +26,21 @@
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
 #include <pagoda/sched.h>
+#include <pagoda/time.h>
 #include <pagoda/wait.h>
 
-/* Victims killed whose memory is not back yet (under process_lock). */
+/* Victims killed whose memory is not back yet, and when the last was chosen (process_lock). */
 static int oom_victims;
+static u64 oom_last_kill_ns;
 static DECLARE_WAIT_QUEUE_HEAD(oom_victims_wait);
 
-/* How long a faulting process waits for a victim's memory before it gives up. */
-#define OOM_WAIT_NS (5ULL * 1000 * 1000 * 1000)
+/*
+ * How long a faulting process waits for a victim's memory before it gives
+ * up, and before another victim may be chosen. Generous: a victim of 700
+ * MiB takes about a second to give it all back under TCG on a quiet host,
+ * and several times that on a loaded one.
+ */
+#define OOM_WAIT_NS (30ULL * 1000 * 1000 * 1000)
 
 #define KB(pages) ((pages) * (PAGE_SIZE / 1024))
 
@@ -73,7 +80,13 @@ static bool out_of_memory(struct process *who)
 	long best = LONG_MIN;
 
 	mutex_lock(&process_lock);
-	if (oom_victims) {
+	/*
+	 * One victim at a time, unless the last has not given its memory back
+	 * in OOM_WAIT_NS: then another is chosen (the stuck one is skipped).
+	 * Linux's oom_reaper frees a stuck victim's memory itself; here the
+	 * next victim is the way forward.
+	 */
+	if (oom_victims && ktime_get_ns() - oom_last_kill_ns < OOM_WAIT_NS) {
 		mutex_unlock(&process_lock);
 		return true;
 	}
@@ -91,6 +104,7 @@ static bool out_of_memory(struct process *who)
 			who->pid, who->oom_score_adj);
 		chosen->oom_victim = true;
 		oom_victims++;
+		oom_last_kill_ns = ktime_get_ns();
 		dump_victim(chosen);
 		signal_send_kernel(chosen, SIGKILL);
 	}
@@ -105,6 +119,8 @@ void exit_oom_victim(struct process *p)
 		return;
 	mutex_lock(&process_lock);
 	oom_victims--;
+	pr_info("oom: process %d (%s) gave its memory back %llu ms after it was chosen\n", p->pid,
+		p->name, (unsigned long long)((ktime_get_ns() - oom_last_kill_ns) / 1000000));
 	mutex_unlock(&process_lock);
 	wake_up_all(&oom_victims_wait);
 }

@@ -39,7 +39,7 @@ def session(seconds, seed, calls=""):
 
 def workqueue_workers(text):
     """The unbound workqueue's workers (events/uN) in each `ps`."""
-    return [len(re.findall(r"^ +\d+ events/u\d+ ", blk.split("pagoda> ")[0], re.M))
+    return [len(re.findall(r"^ *\d+ events/u\d+ ", blk.split("pagoda> ")[0], re.M))
             for blk in text.split("pagoda> ps\n")[1:]]
 
 

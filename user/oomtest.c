@@ -15,6 +15,13 @@
  *                    promised it again). Mode 0 grants all of them; mode
  *                    2 (CommitLimit 50% of RAM) refuses what passes it.
  *
+ *   oomtest adj-file /proc/self/oom_score_adj as a program writes it: the
+ *                    range, bad text, a newline, the value read back
+ *   oomtest adj      a hog holds 50% of free memory with oom_score_adj
+ *                    -1000, a smaller process 30% with 1000; the parent
+ *                    touches 30% more: the killer must choose the smaller
+ *                    one (its adj outweighs its size), never the hog
+ *
  * Lines are "case: answer", so the same static binary's output can be set
  * beside Linux's. Sizes come from sysinfo(2), so the answers do not
  * depend on how much memory the machine has.
@@ -40,6 +47,7 @@ static const char *errname(long r)
 	case 12: return "ENOMEM";
 	case 11: return "EAGAIN";
 	case 22: return "EINVAL";
+	case 13: return "EACCES";
 	default: return "other";
 	}
 }
@@ -66,6 +74,29 @@ static void memory(unsigned long *total, unsigned long *free_bytes)
 	syscall1(__NR_sysinfo, &si);
 	*total = si.totalram * si.mem_unit;
 	*free_bytes = si.freeram * si.mem_unit;
+}
+
+/* "/proc/self/FILE" or "/proc/PID/FILE" (ulib has no snprintf). */
+static void snprintf_path(char *out, long pid, const char *file)
+{
+	char digits[24];
+	int n = 0;
+
+	memcpy(out, "/proc/", 6);
+	out += 6;
+	if (!pid) {
+		memcpy(out, "self", 4);
+		out += 4;
+	} else {
+		while (pid) {
+			digits[n++] = (char)('0' + pid % 10);
+			pid /= 10;
+		}
+		while (n)
+			*out++ = digits[--n];
+	}
+	*out++ = '/';
+	memcpy(out, file, strlen(file) + 1);
 }
 
 static int failed(void *m)
@@ -129,6 +160,143 @@ static int oom_kill(void)
 	return 0;
 }
 
+#define O_RDONLY 0
+#define O_WRONLY 1
+#ifdef __NR_open
+#define sys_open(path, flags) syscall3(__NR_open, path, flags, 0)
+#else
+#define sys_open(path, flags) syscall4(__NR_openat, -100 /* AT_FDCWD */, path, flags, 0)
+#endif
+
+/* Write text to a /proc file of pid (0: self): 0 or the -errno of the open or write. */
+static long proc_put(long pid, const char *file, const char *text)
+{
+	char path[64];
+	long fd, r;
+
+	snprintf_path(path, pid, file);
+	fd = sys_open(path, O_WRONLY);
+	if (fd < 0)
+		return fd;
+	r = write((int)fd, text, strlen(text));
+	syscall1(__NR_close, fd);
+	return r < 0 ? r : 0;
+}
+
+/* The number a /proc file of pid holds (its first line). */
+static long proc_get(long pid, const char *file)
+{
+	char path[64], buf[32];
+	long fd, n, v = 0, sign = 1;
+
+	snprintf_path(path, pid, file);
+	fd = sys_open(path, O_RDONLY);
+	if (fd < 0)
+		return -99999;
+	n = syscall3(__NR_read, fd, buf, sizeof(buf) - 1);
+	syscall1(__NR_close, fd);
+	for (long i = 0; i < n && buf[i] != '\n'; i++) {
+		if (buf[i] == '-')
+			sign = -1;
+		else
+			v = v * 10 + (buf[i] - '0');
+	}
+	return sign * v;
+}
+
+/*
+ * Only values at or above the present one: lowering it needs
+ * CAP_SYS_RESOURCE on Linux, which a host's test user may lack.
+ */
+static int adj_file(void)
+{
+	static const char *const texts[] = { "1001", "-1001", "abc", "", "500\n" };
+
+	for (unsigned int i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		long r = proc_put(0, "oom_score_adj", texts[i]);
+
+		printf("adj-file: write %s: %s, reads %ld\n",
+		       texts[i][0] == 0 ? "(empty)" : texts[i][0] == '5' ? "500 and a newline" :
+		       texts[i], r ? errname(r) : "ok", proc_get(0, "oom_score_adj"));
+	}
+	printf("adj-file: oom_score within 0..2000: %s\n",
+	       proc_get(0, "oom_score") >= 0 && proc_get(0, "oom_score") <= 2000 ? "yes" : "no");
+	proc_put(0, "oom_score_adj", "0");
+	return 0;
+}
+
+/*
+ * A child that takes bytes of memory, sets its adj, says so on fd, and
+ * waits: until killed, or until its parent is gone (so a run that goes
+ * wrong leaves no holder behind).
+ */
+static long holder(unsigned long bytes, const char *adj, int fd)
+{
+	long parent = syscall0(__NR_getpid), pid = do_fork();
+	char *m;
+
+	if (pid)
+		return pid;
+	proc_put(0, "oom_score_adj", adj);
+	m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (failed(m))
+		exit(2);
+	touch(m, bytes);
+	write(fd, "h", 1);
+	while (syscall0(__NR_getppid) == parent) {
+		struct timespec tick = { 0, 50 * 1000 * 1000 };
+
+		syscall4(__NR_clock_nanosleep, CLOCK_MONOTONIC, 0, &tick, NULL);
+	}
+	exit(3);
+}
+
+static int oom_adj(void)
+{
+	unsigned long total, free_bytes, mine;
+	int fds[2], status = 0;
+	long hog, small;
+	char c[2];
+	char *m;
+
+	memory(&total, &free_bytes);
+	mine = free_bytes / 2 & ~(PAGE - 1);
+	if (syscall2(__NR_pipe2, fds, 0))
+		return 1;
+	/* 50% + 30% held, 30% touched: killing the small one is enough. */
+	mine = free_bytes / 10 * 3 & ~(PAGE - 1);
+	hog = holder(free_bytes / 10 * 5 & ~(PAGE - 1), "-1000", fds[1]);
+	small = holder(free_bytes / 10 * 3 & ~(PAGE - 1), "1000", fds[1]);
+	syscall1(__NR_close, fds[1]);
+	if (hog < 0 || small < 0 || syscall3(__NR_read, fds[0], c, 1) != 1 ||
+	    syscall3(__NR_read, fds[0], c + 1, 1) != 1) {
+		printf("adj: the holders did not start\n");
+		return 1;
+	}
+	printf("adj: the hog's oom_score is 0: %s; the small one's above 1000: %s\n",
+	       proc_get(hog, "oom_score") == 0 ? "yes" : "no",
+	       proc_get(small, "oom_score") > 1000 ? "yes" : "no");
+	m = mmap(NULL, mine, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (failed(m)) {
+		printf("adj: mmap 30 percent: %s\n", errname((long)m));
+		return 1;
+	}
+	touch(m, mine);
+	printf("adj: toucher touched 30 percent of free memory\n");
+	/* Never wait for a holder that was not killed: it sleeps for an hour. */
+	if (syscall4(__NR_wait4, small, &status, 1 /* WNOHANG */, 0) != small) {
+		syscall2(__NR_kill, small, SIGKILL);
+		wait_child(small, &status);
+		status = 0;
+	}
+	printf("adj: the small one (oom_score_adj 1000) killed by SIGKILL: %s\n",
+	       (status & 0x7f) == SIGKILL ? "yes" : "no");
+	syscall2(__NR_kill, hog, SIGKILL);
+	wait_child(hog, &status);
+	munmap(m, mine);
+	return 0;
+}
+
 static void show(const char *what, void *m)
 {
 	printf("%s: %s\n", what, failed(m) ? errname((long)m) : "granted");
@@ -181,7 +349,14 @@ int main(int argc, char **argv, char **envp)
 	int r;
 
 	(void)envp;
-	r = argc > 1 && !strcmp(argv[1], "commit") ? commit() : oom_kill();
+	if (argc > 1 && !strcmp(argv[1], "commit"))
+		r = commit();
+	else if (argc > 1 && !strcmp(argv[1], "adj-file"))
+		r = adj_file();
+	else if (argc > 1 && !strcmp(argv[1], "adj"))
+		r = oom_adj();
+	else
+		r = oom_kill();
 	printf("oomtest: done\n");
 	return r;
 }

@@ -414,6 +414,47 @@ static void child_calls(void)
 		;
 }
 
+/*
+ * A call that waits (pause, a read of its own empty pipe, a long sleep)
+ * would hold a worker until the supervisor kills it: SIGALRM every 20 ms,
+ * caught without SA_RESTART, ends such a wait with -EINTR and the worker
+ * goes on. Its own calls (alarm, setitimer, rt_sigaction, a mask) take
+ * the timer or the handler away now and then: every 8 calls they are set
+ * again. A wait begun before that is ended by the supervisor's kill.
+ */
+#define SIGALRM 14
+#define SA_RESTORER 0x04000000UL
+#define ITIMER_REAL 0
+
+struct ksigaction {
+	unsigned long handler, flags, restorer, mask;
+};
+
+void syz_restorer(void);
+#if defined(__x86_64__)
+__asm__(".text\n.globl syz_restorer\nsyz_restorer:\n\tmov $15, %eax\n\tsyscall\n\thlt\n");
+#else
+__asm__(".text\n.globl syz_restorer\nsyz_restorer:\n\tmov x8, #139\n\tsvc #0\n\tbrk #0\n");
+#endif
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+static void wake_every_20ms(void)
+{
+	struct ksigaction sa = { (unsigned long)on_alarm, SA_RESTORER,
+				 (unsigned long)syz_restorer, 0 };
+	long it[4] = { 0, 20000, 0, 20000 };	/* interval, value: 20 ms */
+
+	unsigned long unblock = 1UL << (SIGALRM - 1);
+
+	syscall4(__NR_rt_sigaction, SIGALRM, &sa, 0, 8);
+	syscall4(__NR_rt_sigprocmask, 1 /* SIG_UNBLOCK */, &unblock, 0, 8);
+	syscall3(__NR_setitimer, ITIMER_REAL, it, 0);
+}
+
 static void setup(void)
 {
 	self = getpid();
@@ -440,8 +481,11 @@ static void worker(unsigned long seed, long calls, int verbose)
 			if (fd != i)
 				syscall3(__NR_dup3, fd, i, 0);
 	}
-	for (long i = 0; i < calls; i++)
+	for (long i = 0; i < calls; i++) {
+		if (i % 8 == 0)
+			wake_every_20ms();
 		one_call(verbose);
+	}
 	for (unsigned int i = 0; i < nr_pids; i++) {
 		syscall2(__NR_kill, pids[i], SIGKILL);
 		syscall4(__NR_wait4, pids[i], 0, 0, 0);

@@ -9,12 +9,15 @@
  *   maps     the areas (the shell's `maps` printer)
  *   cmdline  the arguments, each ended by a NUL
  *   comm     the name and a newline
+ *   oom_score      the OOM killer's ranking of it (0 to 2000)
+ *   oom_score_adj  its bias, -1000 to 1000: written to set it (0644)
  *
  * and exe, a link to the program's path (fs/proc/root.c). Times are in
  * clock ticks of 1/100 s (USER_HZ): the same user and system time, page
  * faults and children's totals that getrusage() answers (kernel/rusage.c).
  */
 #include <pagoda/mm.h>
+#include <pagoda/oom.h>
 #include <pagoda/process.h>
 #include <pagoda/sched.h>
 #include <pagoda/string.h>
@@ -152,11 +155,42 @@ static void pid_comm_show(struct seq_file *m, struct process *p)
 	seq_printf(m, "%s\n", p->name);
 }
 
+/*
+ * oom_score: the OOM killer's ranking (mm/oom_kill.c) as Linux shows it,
+ * 1000 plus the badness in thousandths of memory, so 0 to 2000; a process
+ * that cannot be chosen shows 0.
+ */
+static void pid_oom_score_show(struct seq_file *m, struct process *p)
+{
+	unsigned long total = totalram_pages();
+	long points = oom_badness(p, total);
+
+	seq_printf(m, "%ld\n", points == LONG_MIN ? 0L : 1000 + points * 1000 / (long)total);
+}
+
+static void pid_oom_score_adj_show(struct seq_file *m, struct process *p)
+{
+	seq_printf(m, "%d\n", p->oom_score_adj);
+}
+
+/* A number from OOM_SCORE_ADJ_MIN to OOM_SCORE_ADJ_MAX; else -EINVAL, as Linux. */
+static int pid_oom_score_adj_write(struct process *p, const char *text)
+{
+	s64 v;
+
+	if (kstrtos64(text, 10, &v) || v < OOM_SCORE_ADJ_MIN || v > OOM_SCORE_ADJ_MAX)
+		return -EINVAL;
+	p->oom_score_adj = (int)v;
+	return 0;
+}
+
 const struct proc_entry proc_pid_entries[] = {
-	{ "stat", pid_stat_show },
-	{ "status", pid_status_show },
-	{ "maps", pid_maps_show },
-	{ "cmdline", pid_cmdline_show },
-	{ "comm", pid_comm_show },
+	{ "stat", pid_stat_show, NULL },
+	{ "status", pid_status_show, NULL },
+	{ "maps", pid_maps_show, NULL },
+	{ "cmdline", pid_cmdline_show, NULL },
+	{ "comm", pid_comm_show, NULL },
+	{ "oom_score", pid_oom_score_show, NULL },
+	{ "oom_score_adj", pid_oom_score_adj_show, pid_oom_score_adj_write },
 };
 const unsigned int proc_pid_nr_entries = ARRAY_SIZE(proc_pid_entries);

@@ -50,6 +50,66 @@ static const struct file_operations proc_seq_fops = {
 	.release = proc_release,
 };
 
+/* What a writable file remembers: whose file it is, and who takes the text. */
+struct proc_writer {
+	proc_write_t write;
+	int pid;
+};
+
+static struct process *find_process(int pid);
+
+/*
+ * One write is one value, as Linux's proc files for settings take it: at
+ * most 31 bytes, a trailing newline allowed (`echo 500 > ...`).
+ */
+static long proc_write(struct file *f, struct iov_iter *from, u64 *pos)
+{
+	struct proc_writer *w = f->private_data;
+	size_t n = iov_iter_count(from);
+	struct process *p;
+	char text[32];
+	int err;
+
+	if (n >= sizeof(text))
+		return -EINVAL;
+	if (copy_from_iter(text, n, from) != n)
+		return -EFAULT;
+	text[n] = 0;
+	if (n && text[n - 1] == '\n')
+		text[n - 1] = 0;
+	mutex_lock(&process_lock);
+	p = find_process(w->pid);
+	err = p && !p->zombie ? w->write(p, text) : -ESRCH;
+	mutex_unlock(&process_lock);
+	if (err)
+		return err;
+	*pos += n;
+	return (long)n;
+}
+
+static void proc_writer_release(struct file *f)
+{
+	kfree(f->private_data);
+}
+
+static const struct file_operations proc_write_fops = {
+	.write = proc_write,
+	.getattr = proc_getattr,
+	.release = proc_writer_release,
+};
+
+int proc_open_write(struct file *f, proc_write_t write, int pid)
+{
+	struct proc_writer *w = kzalloc(sizeof(*w), GFP_KERNEL);
+
+	if (!w)
+		return -ENOMEM;
+	*w = (struct proc_writer){ .write = write, .pid = pid };
+	f->f_op = &proc_write_fops;
+	f->private_data = w;
+	return 0;
+}
+
 static struct process *find_process(int pid)
 {
 	struct process *p;

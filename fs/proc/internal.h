@@ -14,13 +14,22 @@ struct process;
  */
 typedef void (*proc_show_t)(struct seq_file *m, struct process *p);
 
+/*
+ * A process file that takes writes (oom_score_adj): the text written, at
+ * most a few bytes, NUL-terminated; 0 or -errno. Called with process_lock.
+ */
+typedef int (*proc_write_t)(struct process *p, const char *text);
+
 struct proc_entry {
 	const char *name;
 	proc_show_t show;
+	proc_write_t write; /* NULL: read-only (0444); else 0644 */
 };
 
 /* fs/proc/generic.c: make the text now (pid 0: no process) and open f on it. */
 int proc_open_show(struct file *f, proc_show_t show, int pid);
+/* The same for a file opened to be written: writes go to write(process pid). */
+int proc_open_write(struct file *f, proc_write_t write, int pid);
 
 /* The system-wide files (meminfo.c, stat.c, mounts.c) and a process's (base.c). */
 void proc_meminfo_show(struct seq_file *m, struct process *p);

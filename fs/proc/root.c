@@ -12,16 +12,16 @@
 #include "internal.h"
 
 static const struct proc_entry root_entries[] = {
-	{ "meminfo", proc_meminfo_show },
-	{ "vmstat", proc_vmstat_show },
-	{ "buddyinfo", proc_buddyinfo_show },
-	{ "uptime", proc_uptime_show },
-	{ "loadavg", proc_loadavg_show },
-	{ "stat", proc_stat_show },
-	{ "cpuinfo", proc_cpuinfo_show },
-	{ "version", proc_version_show },
-	{ "mounts", proc_mounts_show },
-	{ "filesystems", proc_filesystems_show },
+	{ "meminfo", proc_meminfo_show, NULL },
+	{ "vmstat", proc_vmstat_show, NULL },
+	{ "buddyinfo", proc_buddyinfo_show, NULL },
+	{ "uptime", proc_uptime_show, NULL },
+	{ "loadavg", proc_loadavg_show, NULL },
+	{ "stat", proc_stat_show, NULL },
+	{ "cpuinfo", proc_cpuinfo_show, NULL },
+	{ "version", proc_version_show, NULL },
+	{ "mounts", proc_mounts_show, NULL },
+	{ "filesystems", proc_filesystems_show, NULL },
 };
 
 static bool pid_exists(int pid)
@@ -110,7 +110,7 @@ static int proc_getattr(struct vfsmount *m, const char *path, struct kstat *k, b
 		k->ino += 1;
 		break;
 	default:
-		k->mode = S_IFREG | 0444;
+		k->mode = S_IFREG | (entry->write ? 0644 : 0444);
 		k->ino += 2 + (u64)(entry - (kind == P_FILE ? root_entries : proc_pid_entries));
 		break;
 	}
@@ -127,10 +127,12 @@ static int proc_open(struct vfsmount *m, const char *path, unsigned long flags, 
 	(void)mode;
 	if (kind < 0)
 		return (flags & O_CREAT) && kind == -ENOENT ? -EACCES : kind;
-	if ((flags & O_ACCMODE) != 0)
-		return -EACCES; /* every file here is read-only (0444) */
 	if (kind == P_EXE)
 		return -EACCES; /* a program is not a file to read here */
+	if ((flags & O_ACCMODE) == O_WRONLY && kind == P_PIDFILE && entry->write)
+		return proc_open_write(f, entry->write, pid);
+	if ((flags & O_ACCMODE) != 0)
+		return -EACCES; /* read-only (0444), or O_RDWR: one value is written, not read back */
 	return proc_open_show(f, entry->show, kind == P_PIDFILE ? pid : 0);
 }
 

@@ -36,8 +36,19 @@
 #define CPU_MASK_ALL (~0ULL)
 
 #define __set_current_state(s) WRITE_ONCE(current->state, (s))
-/* With a full barrier: the state is visible before the condition is read. */
-#define set_current_state(s) __atomic_store_n(&current->state, (s), __ATOMIC_SEQ_CST)
+/*
+ * With a full barrier: the state is visible before the condition is read
+ * (Linux's smp_store_mb). A sequentially consistent store alone is not
+ * that on arm64: STLR keeps earlier accesses before it but lets a later
+ * plain load be satisfied first, so a sleeper could read the condition
+ * unset while its waker, having set it, still saw it running: a lost
+ * wake-up. The fence is a DMB ISH there, an MFENCE-class order on x86.
+ */
+#define set_current_state(s)                                          \
+	do {                                                          \
+		WRITE_ONCE(current->state, (s));                      \
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);              \
+	} while (0)
 
 void schedule(void);
 /* Give the CPU to another runnable task, if there is one. */

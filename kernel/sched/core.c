@@ -257,10 +257,20 @@ static unsigned int select_cpu(struct task *t)
 
 bool wake_up_process(struct task *t)
 {
-	unsigned long flags = arch_irq_save();
-	struct rq *rq = task_rq_lock(t);
+	unsigned long flags;
+	struct rq *rq;
 	unsigned int target;
 	u64 rel;
+
+	/*
+	 * The waker's half of set_current_state()'s barrier: the condition it
+	 * just set is visible before it reads t->state (Linux's
+	 * smp_mb__after_spinlock() in try_to_wake_up()). Taking the lock
+	 * alone would let that store slip past the read on arm64.
+	 */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	flags = arch_irq_save();
+	rq = task_rq_lock(t);
 
 	if (t->state == TASK_RUNNING || t->state == TASK_DEAD) {
 		arch_spin_unlock(&rq->lock);

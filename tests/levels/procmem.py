@@ -55,6 +55,7 @@ def session(arch):
             ["pagealloc drain", "meminfo", "slabinfo", "run /bin/memhostile exhaust",
              "run /bin/memhostile", "run /bin/faults"] + threads +
             ["run /bin/filemap", "run /bin/oomtest", "run /bin/oomtest commit",
+             "run /bin/oomtest adj-file", "run /bin/oomtest adj",
              "pagealloc drain", "meminfo", "slabinfo"] + SYZFUZZ_SLICE + ["poweroff"])
 KLOG = re.compile(r"^\[ *\d+\.\d+\] ")
 
@@ -108,7 +109,8 @@ def check_threads(ctx, arch, t, log, want_threads):
                         (len(runs), bad, rel(log)))
 
 
-def check_boot(ctx, arch, b, want, want_faults, want_commit, want_threads, want_filemap):
+def check_boot(ctx, arch, b, want, want_faults, want_commit, want_threads, want_filemap,
+               want_adj_file):
     t = b.clean_text()
     got = program_outputs(t, "filemap")
     ctx.tally.check("system:filemap.%s.like-linux" % arch, got == [want_filemap],
@@ -134,17 +136,29 @@ def check_boot(ctx, arch, b, want, want_faults, want_commit, want_threads, want_
     why = "free+slab kB %s, caches %s (log %s)" % (
         [p[0] for p in pts], [p[1] for p in pts] if not ok else "", rel(b.log))
     ctx.tally.check("system:memhostile.%s.no-leak" % arch, ok, why)
-    # The OOM killer chose the hog (the larger), once, and the toucher finished.
+    # The OOM killer chose the hog (the larger), once, and the toucher
+    # finished; in the adj run, the one with oom_score_adj 1000, once.
     oom = program_outputs(t, "oomtest") + program_outputs(t, "oomtest", " commit")
     kills = re.findall(r"Out of memory: Killed process \d+ \(oomtest\) total-vm:\d+kB, "
-                       r"anon-rss:(\d+)kB", t)
+                       r"anon-rss:\d+kB, .* oom_score_adj:(-?\d+)", t)
     ok = (len(oom) == 2 and "oom: toucher touched 50 percent of free memory" in oom[0] and
-          "oom: hog killed by SIGKILL" in oom[0] and len(kills) == 1)
+          "oom: hog killed by SIGKILL" in oom[0] and sorted(kills) == ["0", "1000"])
     ctx.tally.check("system:oom.%s.kills-the-larger" % arch, ok,
-                    "oomtest said %s; %d kill reports (log %s)" % (oom[:1], len(kills), rel(b.log)))
+                    "oomtest said %s; kill reports with oom_score_adj %s (log %s)" % (
+                        oom[:1], kills, rel(b.log)))
     ctx.tally.check("system:overcommit.%s.mode0-like-linux" % arch,
                     len(oom) == 2 and oom[1] == want_commit,
                     "linux %s, pagoda %s (log %s)" % (want_commit, oom[1:], rel(b.log)))
+    adj_file = program_outputs(t, "oomtest", " adj-file")
+    ctx.tally.check("system:oom.%s.adj-file-like-linux" % arch, adj_file == [want_adj_file],
+                    "linux %s, pagoda %s (log %s)" % (want_adj_file, adj_file, rel(b.log)))
+    adj = program_outputs(t, "oomtest", " adj")
+    ctx.tally.check("system:oom.%s.adj-outweighs-size" % arch,
+                    len(adj) == 1 and all(l in adj[0] for l in (
+                        "adj: the hog's oom_score is 0: yes; the small one's above 1000: yes",
+                        "adj: toucher touched 30 percent of free memory",
+                        "adj: the small one (oom_score_adj 1000) killed by SIGKILL: yes")),
+                    "oomtest adj said %s (log %s)" % (adj, rel(b.log)))
     committed = re.findall(r"Committed_AS: +(\d+) kB", t)
     ctx.tally.check("system:overcommit.%s.promises-given-back" % arch,
                     committed == ["0", "0"], "Committed_AS %s with no process (log %s)" %
@@ -196,16 +210,21 @@ def memhostile(ctx):
         ctx.tally.check("system:threads-%s.host-run" % libc,
                         rc == 0 and want_threads[libc][-1:] == ["threads: done"],
                         "the host's run of %s exited %d" % (rel(path), rc))
+    rc, want_adj_file = linux_answers([OOM_BIN, "adj-file"])
+    ctx.tally.check("system:oom.adj-file.host-run",
+                    rc == 0 and want_adj_file[-1:] == ["oomtest: done"],
+                    "the host's run of %s adj-file exited %d" % (rel(OOM_BIN), rc))
     rc, want_filemap = linux_answers(FILEMAP_BIN)
     ctx.tally.check("system:filemap.host-run", rc == 0 and want_filemap[-1:] == ["filemap: done"],
                     "the host's run of %s exited %d" % (rel(FILEMAP_BIN), rc))
     cmdline = 'shell.run="%s" panic=-1' % ";".join(session("x86_64"))
-    b = ctx.boot(ctx.x86_cmd(cmdline=cmdline), "system-memhostile-x86_64", 300)
-    check_boot(ctx, "x86_64", b, want, want_faults, want_commit, want_threads, want_filemap)
+    b = ctx.boot(ctx.x86_cmd(cmdline=cmdline), "system-memhostile-x86_64", 600)
+    check_boot(ctx, "x86_64", b, want, want_faults, want_commit, want_threads, want_filemap,
+               want_adj_file)
     cmdline = 'shell.run="%s" panic=-1' % ";".join(session("arm64-virt"))
-    b = ctx.boot(ctx.arm64_cmd("virt", cmdline), "system-memhostile-arm64-virt", 300)
+    b = ctx.boot(ctx.arm64_cmd("virt", cmdline), "system-memhostile-arm64-virt", 600)
     check_boot(ctx, "arm64-virt", b, want, want_faults, want_commit, want_threads,
-               want_filemap)
+               want_filemap, want_adj_file)
 
 
 AREAS_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "areas")
