@@ -80,13 +80,14 @@ static unsigned int linux_prot(unsigned long prot)
 
 /*
  * What mmap may map of the file behind fd: an initramfs file, privately
- * (pages read on fault into pages of the process's own, mm/memory.c).
+ * (each page read on first touch: the page cache's until the process
+ * writes it, then a copy of its own; mm/memory.c, mm/filemap.c).
  * Linux's checks in its order: a descriptor, then the mapping type, then
  * whether the file can be mapped at all. MAP_SHARED of a read-only
  * initramfs file is granted read-only: nothing can change the file, so a
  * private copy reads the same.
  */
-static long mmap_file(unsigned long flags, unsigned long prot, long fd, u64 off,
+static long mmap_file(unsigned long flags, unsigned long prot, long fd,
 		      const struct ramfs_file **rf)
 {
 	struct file *f = fd_file(fd);
@@ -122,7 +123,7 @@ static long sys_mmap(const unsigned long *args)
 	if (off & (PAGE_SIZE - 1))
 		return -EINVAL; /* before anything else, as Linux's sys_mmap */
 	if (!(flags & MAP_ANONYMOUS)) {
-		err = (int)mmap_file(flags, prot, (long)args[4], off, &rf);
+		err = (int)mmap_file(flags, prot, (long)args[4], &rf);
 		if (err)
 			return err;
 	}

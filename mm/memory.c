@@ -196,12 +196,11 @@ static bool expand_stack(struct process *p, struct vm_area *v, u64 addr)
 	return true;
 }
 
-/* Map a page at va for v: the zero page for a read, a new zeroed one for a write. */
 /*
  * A page of a file mapping, mapped with the area's protection: for a read
  * the file's page in the cache, for a write a page of the process's own
- * filled from the file (past its end, zeros). -EIO when
- * the page lies wholly past the end (Linux: SIGBUS).
+ * filled from the file (past its end, zeros). -EIO when the page lies
+ * wholly past the end (Linux: SIGBUS).
  */
 static int file_fault(struct process *p, struct vm_area *v, u64 va, bool write)
 {
@@ -239,6 +238,10 @@ static int file_fault(struct process *p, struct vm_area *v, u64 va, bool write)
 	return err == -EEXIST ? 0 : err;
 }
 
+/*
+ * Map a page at va for v: a file area's from its file; else the zero page
+ * for a read, a new zeroed one for a write.
+ */
 static int fault_in(struct process *p, struct vm_area *v, u64 va, bool write)
 {
 	struct page *pg;

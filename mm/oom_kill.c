@@ -32,6 +32,8 @@
 /* Victims killed whose memory is not back yet, and when the last was chosen (process_lock). */
 static int oom_victims;
 static u64 oom_last_kill_ns;
+/* Victims whose memory came back, ever: a waiter waits for this to move. */
+static unsigned long oom_reaped;
 static DECLARE_WAIT_QUEUE_HEAD(oom_victims_wait);
 
 /*
@@ -119,6 +121,7 @@ void exit_oom_victim(struct process *p)
 		return;
 	mutex_lock(&process_lock);
 	oom_victims--;
+	WRITE_ONCE(oom_reaped, oom_reaped + 1);
 	pr_info("oom: process %d (%s) gave its memory back %llu ms after it was chosen\n", p->pid,
 		p->name, (unsigned long long)((ktime_get_ns() - oom_last_kill_ns) / 1000000));
 	mutex_unlock(&process_lock);
@@ -127,15 +130,20 @@ void exit_oom_victim(struct process *p)
 
 bool pagefault_out_of_memory(struct process *p)
 {
+	unsigned long seen = READ_ONCE(oom_reaped);
+
 	/* Waiting needs a task that may sleep. */
 	if (!arch_irqs_enabled() || preempt_count())
 		return false;
 	if (READ_ONCE(p->oom_victim) || !out_of_memory(p) || READ_ONCE(p->oom_victim))
 		return false;
-	/* Someone else is dying for this memory: wait for it, then touch again. */
+	/*
+	 * Someone else is dying for this memory: wait until a victim's memory
+	 * is back (not until none is left: a stuck one may never be), then
+	 * touch again.
+	 */
 	if (!wait_event_timeout(oom_victims_wait,
-				!__atomic_load_n(&oom_victims, __ATOMIC_ACQUIRE) ||
-				signal_pending(p), OOM_WAIT_NS)) {
+				READ_ONCE(oom_reaped) != seen || signal_pending(p), OOM_WAIT_NS)) {
 		pr_err("oom: %s (%d): no memory came back in %llu s\n", p->name, p->pid,
 		       OOM_WAIT_NS / 1000000000ULL);
 		return false;

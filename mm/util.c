@@ -63,10 +63,9 @@ void vm_unacct_memory(unsigned long pages)
  *
  * Mode 2 keeps back, as Linux's user reserve, the smaller of 1/32 of the
  * process's size and 1/32 of memory (at most 128 MiB; Linux takes 1/32 of
- * what is free at boot), so that a process
- * refused once still has room to do something about it. Linux also keeps
- * an admin reserve for processes without CAP_SYS_ADMIN; every process
- * here is root, as on Linux it would then not apply.
+ * what is free at boot), so that a process refused once still has room to
+ * do something about it. Linux also keeps an admin reserve, but only from
+ * processes without CAP_SYS_ADMIN; every process here has it.
  */
 int vm_enough_memory(struct process *p, unsigned long pages)
 {

@@ -16,6 +16,7 @@
 #include <pagoda/crc32.h>
 #include <pagoda/initramfs.h>
 #include <pagoda/mm.h>
+#include <pagoda/printk.h>
 #include <pagoda/process.h>
 #include <pagoda/ramfs.h>
 #include <pagoda/string.h>
@@ -84,7 +85,7 @@ static bool in_set(const struct cr_set *set, const struct process *p)
 static u32 vma_kind(const struct vm_area *v)
 {
 	if (!v->name)
-		return CR_VMA_ANON;
+		return v->rf ? CR_VMA_FILE : CR_VMA_ANON;
 	return strcmp(v->name, "[vdso]") ? CR_VMA_VVAR : CR_VMA_VDSO;
 }
 
@@ -106,8 +107,19 @@ static int dump_memory(struct process *p, struct cr_buf *out, u32 *nr)
 	for (const struct vm_area *v = p->vmas; v && !err; v = v->next) {
 		struct cr_vma rv = { .pid = p->pid, .kind = vma_kind(v), .start = v->start,
 				     .end = v->end, .prot = v->prot & (PROT_WRITE | PROT_EXEC) };
+		char path[CR_PATH_MAX];
+		u32 plen = 0;
 
-		err = put(out, CR_REC_VMA, &rv, sizeof(rv), NULL, 0, nr);
+		if (v->rf) {
+			/* The file by its path: restore maps it again from its initramfs. */
+			plen = (u32)snprintf(path, sizeof(path), "/%s", v->rf->path) + 1;
+			if (plen > sizeof(path) || v->pgoff > U32_MAX) {
+				err = -ENAMETOOLONG;
+				break;
+			}
+			rv.pgoff = (u32)v->pgoff;
+		}
+		err = put(out, CR_REC_VMA, &rv, sizeof(rv), plen ? path : NULL, plen, nr);
 	}
 	for (const struct vm_area *v = p->vmas; v && !err; v = v->next) {
 		if (vma_kind(v) == CR_VMA_VVAR)

@@ -125,7 +125,12 @@ static int check_vma(struct check_state *s, const void *p, u32 len, const char *
 	const struct cr_vma *v = p;
 	const struct cr_vma *prev = s->nr_vmas ? &s->vmas[s->nr_vmas - 1] : NULL;
 
-	if (len != sizeof(*v) || (s->stage != CR_REC_PROC && s->stage != CR_REC_VMA) ||
+	bool file = len >= sizeof(*v) && v->kind == CR_VMA_FILE;
+	const char *path = (const char *)(v + 1);
+
+	if ((file ? len <= sizeof(*v) || len > sizeof(*v) + CR_PATH_MAX ||
+		    path[len - sizeof(*v) - 1] != 0 || path[0] != '/' : len != sizeof(*v)) ||
+	    (s->stage != CR_REC_PROC && s->stage != CR_REC_VMA) ||
 	    s->cur < 0 || v->pid != s->pids[s->cur]) {
 		*why = "memory area record misplaced, of the wrong size or not its process's";
 		return -EINVAL;
@@ -138,9 +143,9 @@ static int check_vma(struct check_state *s, const void *p, u32 len, const char *
 		*why = "more memory areas in one process than restore takes (64)";
 		return -EINVAL;
 	}
-	if (v->kind < CR_VMA_ANON || v->kind > CR_VMA_VVAR || (v->start & (CR_PAGE_SIZE - 1)) ||
+	if (v->kind < CR_VMA_ANON || v->kind > CR_VMA_FILE || (v->start & (CR_PAGE_SIZE - 1)) ||
 	    (v->end & (CR_PAGE_SIZE - 1)) || v->end <= v->start || v->end > s->lim->task_size ||
-	    (v->prot & ~CR_PROT_MASK) || (prev && v->start < prev->end) || v->pad) {
+	    (v->prot & ~CR_PROT_MASK) || (prev && v->start < prev->end) || (v->pgoff && !file)) {
 		*why = "memory area unaligned, empty, overlapping, unordered or outside user space";
 		return -EINVAL;
 	}

@@ -97,14 +97,21 @@ struct cr_proc {
 	u8 ustate[CR_USTATE_MAX]; /* header.ustate_size bytes used */
 };
 
-enum cr_vma_kind { CR_VMA_ANON = 1, CR_VMA_VDSO, CR_VMA_VVAR };
+enum cr_vma_kind { CR_VMA_ANON = 1, CR_VMA_VDSO, CR_VMA_VVAR, CR_VMA_FILE };
 #define CR_PROT_MASK 6u
+#define CR_PATH_MAX 256 /* a FILE area's path, its NUL included */
 
+/*
+ * A FILE area (a private mapping of an initramfs file: exec's text, mmap
+ * with a descriptor) is followed in its record by the file's absolute
+ * path, NUL-terminated; pgoff is the file page at start. Its pages that
+ * differ from zero are dumped like an ANON area's.
+ */
 struct cr_vma {
 	s32 pid;
 	u32 kind;
 	u32 prot;         /* CR_PROT_MASK bits: arch.h's PROT_WRITE (2), PROT_EXEC (4) */
-	u32 pad;
+	u32 pgoff;        /* FILE: the file page at start; else 0 */
 	u64 start, end;
 };
 

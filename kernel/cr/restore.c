@@ -125,8 +125,20 @@ static int build_vma(struct restore_state *s, const struct cr_vma *v, const char
 	if (v->kind == CR_VMA_VDSO && b->vdso_same && (b->pr->flags & CR_PROC_VDSO) &&
 	    v->start == b->pr->vdso_base)
 		return 0; /* the same vDSO: vdso_cr.c maps the kernel's pages there */
-	err = process_map_anon(b->p, v->start, v->end - v->start,
-			       v->prot & (PROT_WRITE | PROT_EXEC));
+	if (v->kind == CR_VMA_FILE) {
+		/* The image checker saw the path NUL-terminated after the record. */
+		const struct ramfs_file *rf = ramfs_lookup((const char *)(v + 1));
+
+		if (!rf) {
+			*why = "a mapped file is not in this kernel's initramfs";
+			return -ENOENT;
+		}
+		err = process_map_file(b->p, v->start, v->end - v->start,
+				       v->prot & (PROT_WRITE | PROT_EXEC), 0, rf, v->pgoff);
+	} else {
+		err = process_map_anon(b->p, v->start, v->end - v->start,
+				       v->prot & (PROT_WRITE | PROT_EXEC));
+	}
 	if (err)
 		*why = err == -ENOMEM ? "out of memory for a process's pages" :
 					"a memory area could not be mapped";
