@@ -91,19 +91,22 @@ fetch() {
 
 # The package that holds a host file, from dpkg's own records.
 owner() {
-	dpkg -S "$1" 2>/dev/null | head -n 1 | cut -d: -f1 | cut -d, -f1
+	{ dpkg -S "$1" 2>/dev/null || true; } | head -n 1 | cut -d: -f1 | cut -d, -f1
 }
 
-# Follow merged-/usr links on the host: dpkg records /usr/bin/md5sum for /bin/md5sum.
+# Merged /usr: dpkg records one of /bin/bash and /usr/bin/bash, the host has both.
 real=$(readlink -f "$prog")
-pkg=$(owner "$real") || true
-[ -n "$pkg" ] || pkg=$(owner "$prog") || true
+pkg=
+for cand in "$real" "$prog" "${real#/usr}" "/usr${prog#/usr}"; do
+	pkg=$(owner "$cand")
+	[ -n "$pkg" ] && break
+done
 [ -n "$pkg" ] || die "$prog: no Debian package holds it (dpkg -S)"
 fetch libc6
 fetch "$pkg"
 # Where the program is in the arm64 package: the same path, with or without /usr.
 target=
-for cand in "$real" "$prog" "/usr$prog" "${prog#/usr}"; do
+for cand in "$real" "$prog" "/usr${prog#/usr}" "${prog#/usr}" "${real#/usr}"; do
 	if [ -f "$root$cand" ]; then
 		target=$cand
 		break
@@ -127,7 +130,12 @@ for _ in 1 2 3 4 5 6 7 8; do
 		-e 's/.*error while loading shared libraries: \([^:]*\):.*/\1/p' | sort -u)
 	[ -z "$missing" ] && break
 	for lib in $missing; do
-		host=$(dpkg -S "*/$lib" 2>/dev/null | grep -m1 -E ':amd64|^[^:]+:' | cut -d: -f1)
+		host=
+		for cand in "/lib/$(gcc -print-multiarch)/$lib" \
+			"/usr/lib/$(gcc -print-multiarch)/$lib" "*/$lib"; do
+			host=$(owner "$cand")
+			[ -n "$host" ] && break
+		done
 		[ -n "$host" ] || die "$lib: no host package holds it to name the arm64 one"
 		fetch "$host"
 	done

@@ -9,6 +9,8 @@
  *
  *	dynaux              the auxiliary vector's checks
  *	dynaux exec PATH    execve(PATH) and the error it gives
+ *	dynaux base         where the loader and the stack are this run
+ *	                    (they move from run to run unless randomisation is off)
  */
 #include <elf.h>
 #include <errno.h>
@@ -36,6 +38,10 @@ int main(int argc, char **argv)
 
 		execv(argv[2], args);
 		printf("exec %s: %s\n", strrchr(argv[2], '/') + 1, strerror(errno));
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "base")) {
+		printf("loader at %#lx, stack near %#lx\n", base, (unsigned long)rnd & ~4095UL);
 		return 0;
 	}
 	/* A position-dependent program is where its link put it, on any kernel. */

@@ -1,6 +1,6 @@
 """Debian's dynamically linked programs on Pagoda (level 3).
 
-One boot per arch with Debian's own coreutils (echo, md5sum, ls, sort) and
+One boot per arch with Debian's own coreutils (echo, md5sum, ls, sort) and bash (running tests/dynelf/script.sh) and
 their libraries in the initramfs, put there as a user would
 (tools/add-binary.sh into a directory, packed as ROOTFS= packs it): each
 program starts in glibc's ld.so, which maps libc and the rest itself, and
@@ -13,7 +13,10 @@ The errors: a program whose loader is not there fails with ENOENT, one
 whose loader is not an ELF program with ENOEXEC (Linux's answers; the
 first also on the host). The boot runs the whole round twice with a
 leak-check point after each, as tests/levels/procmem.py does: free memory
-plus slab pages, and every cache's objects, must match to the page.
+plus slab pages, and every cache's objects, must match to the page. The
+two runs of `dynaux base` find the loader and the stack elsewhere on
+x86-64 (randomised, the default) and at the same place on arm64, which
+boots with norandmaps.
 """
 import errno
 import hashlib
@@ -28,7 +31,8 @@ from .procmem import KLOG, memory_figures
 LOADER = {"x86_64": "/lib64/ld-linux-x86-64.so.2", "arm64": "/lib/ld-linux-aarch64.so.1"}
 LIBDIR = {"x86_64": "/lib/x86_64-linux-gnu", "arm64": "/lib/aarch64-linux-gnu"}
 CC = {"x86_64": "gcc", "arm64": "aarch64-linux-gnu-gcc"}
-PROGRAMS = ["/bin/echo", "/usr/bin/md5sum", "/bin/ls", "/usr/bin/sort"]
+PROGRAMS = ["/bin/echo", "/usr/bin/md5sum", "/bin/ls", "/usr/bin/sort", "/usr/bin/bash"]
+SCRIPT = "/etc/dyn/script.sh"
 WORDS = "/etc/dyn/words"
 
 
@@ -39,7 +43,8 @@ def commands(arch):
             "/bin/ls -1 %s /etc/dyn" % LIBDIR[arch],
             "/usr/bin/sort %s" % WORDS,
             "/bin/dynaux",
-            "/bin/dynaux exec /bin/noloader"]
+            "/bin/dynaux exec /bin/noloader",
+            "/usr/bin/bash %s" % SCRIPT]
 
 
 def words():
@@ -71,6 +76,8 @@ def rootfs(arch):
                        check=True)
     with open(os.path.join(top, WORDS.lstrip("/")), "w") as f:
         f.write(words())
+    shutil.copy(os.path.join(ROOT, "tests", "dynelf", "script.sh"),
+                os.path.join(top, SCRIPT.lstrip("/")))
     os.makedirs(os.path.join(top, "bin"), exist_ok=True)
     subprocess.run([CC[arch], "-O2", "-no-pie", "-o", os.path.join(top, "bin", "dynaux"),
                     os.path.join(ROOT, "user", "dynaux.c")], check=True)
@@ -96,7 +103,17 @@ def host_output(arch, top, line):
     directory's paths (arm64's under qemu-aarch64, its libraries found with
     the directory as / by -L), the directory's name taken out again."""
     cmd = [top + a if a.startswith("/") else a for a in line.split(" ")]
-    if arch == "arm64":
+    if arch == "arm64" and line.startswith("/usr/bin/bash "):
+        # bash under qemu-aarch64 could not exec its arm64 children on the
+        # host: the script is the host's bash's, over the same files.
+        top = os.path.join(OUT, "dynelf-arm64-host")
+        shutil.rmtree(top, ignore_errors=True)
+        os.makedirs(os.path.join(top, "etc"))
+        shutil.copytree(os.path.join(OUT, "dynelf-arm64", "etc", "dyn"),
+                        os.path.join(top, "etc", "dyn"))
+        os.symlink("/usr/bin", os.path.join(top, "bin"))
+        cmd = ["/usr/bin/bash", top + SCRIPT]
+    elif arch == "arm64":
         cmd = ["qemu-aarch64", "-L", top] + cmd
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
                        env={"PATH": "/bin", "LC_ALL": "C"})
@@ -112,15 +129,15 @@ def runs(text, line):
             for out, status in found]
 
 
-def session(ctx, arch, cmd_of, timeout):
+def session(ctx, arch, cmdline, cmd_of, timeout):
     tally, name = ctx.tally, "dynelf-%s" % arch
     top, cpio = rootfs(arch)
-    round_ = ["run %s" % c for c in commands(arch)]
+    round_ = ["run %s" % c for c in commands(arch)] + ["run /bin/dynaux base"]
     errors = ["run /bin/dynaux exec /bin/badloader", "run /bin/noloader", "run /bin/badloader"]
     point = ["pagealloc drain", "meminfo", "slabinfo"]
     lines = round_ + errors + point + round_ + errors + point + ["poweroff"]
     script = [(r"pagoda> ", l + "\r") for l in lines]
-    b = ctx.boot(cmd_of(cpio), name, timeout, script)
+    b = ctx.boot(cmd_of(cpio, cmdline), name, timeout, script)
     t = b.clean_text()
     log = rel(b.log)
     tally.check("%s.boot" % name, "Power down." in t and not b.timed_out,
@@ -152,6 +169,15 @@ def session(ctx, arch, cmd_of, timeout):
                         "initramfs") == 2 and
                 t.count("run: /bin/badloader: its interpreter is not an ELF program") == 2,
                 "the shell's run does not name the loader as the reason (log %s)" % log)
+    # ASLR: the loader (below mmap_base) and the stack move between runs;
+    # with norandmaps on the command line they stay put.
+    bases = [o[0] for o, _ in runs(t, "/bin/dynaux base") if o]
+    fixed = "norandmaps" in cmdline
+    tally.check("%s.%s" % (name, "norandmaps-fixed" if fixed else "aslr-moves"),
+                len(bases) == 2 and (bases[0] == bases[1]) == fixed and
+                all(re.match(r"loader at 0x[0-9a-f]+000, stack near 0x[0-9a-f]+000$", b)
+                    for b in bases),
+                "two runs of dynaux base: %s (log %s)" % (bases, log))
     pts = memory_figures(t)
     ok = len(pts) == 2 and pts[0] == pts[1]
     tally.check("%s.no-leak" % name, ok, "free+slab kB %s, caches %s (log %s)" % (
@@ -161,12 +187,12 @@ def session(ctx, arch, cmd_of, timeout):
 @unit("dynelf-x86_64", "system", needs=["x86_64"])
 def dynelf_x86(ctx):
     """x86-64: Debian's dynamic coreutils through ld.so, output like the host's, no leak"""
-    session(ctx, "x86_64", lambda cpio: ctx.x86_cmd(
-        cmdline="panic=-1", extra=["-initrd", cpio]), 120)
+    session(ctx, "x86_64", "panic=-1", lambda cpio, cmdline: ctx.x86_cmd(
+        cmdline=cmdline, extra=["-initrd", cpio]), 120)
 
 
 @unit("dynelf-arm64-virt", "system", needs=["arm64-virt"])
 def dynelf_arm64(ctx):
-    """arm64 virt: the same with Debian's arm64 coreutils (apt-get download)"""
-    session(ctx, "arm64", lambda cpio: ctx.arm64_cmd(
-        "virt", "panic=-1", extra=["-initrd", cpio]), 240)
+    """arm64 virt: the same with Debian's arm64 coreutils (apt-get download), norandmaps"""
+    session(ctx, "arm64", "panic=-1 norandmaps", lambda cpio, cmdline: ctx.arm64_cmd(
+        "virt", cmdline, extra=["-initrd", cpio]), 240)
