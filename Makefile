@@ -12,6 +12,7 @@
 #        ACCEL=auto|kvm|tcg (x86-64 guests; auto probes once: build/accel.verdict)
 #        HMAT=SIZE (x86-64: describe a direct-mapped memory-side cache: shuffle turns on)
 #        USERLAND=busybox (make run: Debian's busybox as /init, docs/userland.md)
+#        ROOTFS=dir (make run: a host directory in the initramfs; tools/add-binary.sh)
 #        ONLY=... (make test: a subset; ONLY=help lists them)
 #        BENCH=NAME (make bench: one section, e.g. mm, dmsnap) BENCH_ARGS=... EXPERIMENT_ARGS=...
 #        (tools/bench.py, tools/experiment.py --help)
@@ -45,6 +46,9 @@ DISKS ?=
 # ADD='host-path[=/name] ...' (default /bin/BASENAME).
 INITRD ?=
 ADD ?=
+# ROOTFS=dir (make run): a host directory packed into the initramfs as /,
+# e.g. Debian programs and their libraries put there by tools/add-binary.sh.
+ROOTFS ?=
 # USERLAND=busybox (make run): Debian's busybox-static and its applet links
 # in the initramfs, and /init a busybox shell on the console (docs/userland.md).
 USERLAND ?=
@@ -185,7 +189,8 @@ QEMU_RUN = $(PY) tools/qemu.py --arch $(ARCH) --platform $(PLATFORM) \
 	$(if $(HMAT),--hmat-cache $(HMAT)) \
 	$(foreach d,$(DISK) $(DISKS),--disk $(d)) --disk-bus $(DISK_BUS) \
 	$(if $(USERLAND),--initrd $(B)/busybox.cpio) \
-	$(if $(INITRD),--initrd $(INITRD)) $(foreach f,$(ADD),--add $(f))
+	$(if $(INITRD),--initrd $(INITRD)) $(foreach f,$(ADD),--add $(f)) \
+	$(if $(ROOTFS),--rootfs $(ROOTFS))
 
 run: kernel $(if $(filter bios uefi,$(BOOT)),iso) $(ARCH_RUN_DEPS) $(if $(USERLAND),$(B)/busybox.cpio)
 	@$(QEMU_RUN)

@@ -1,18 +1,25 @@
 // SPDX-License-Identifier: MIT
 /*
- * exec for static programs: an ELF64 executable (ET_EXEC) or static-PIE
- * (ET_DYN without an interpreter) from the initramfs is checked whole by
- * lib/elf.c, its segments are mapped as anonymous areas and filled from
- * the file, and the stack gets Linux's initial layout, from the top down:
+ * exec: an ELF64 executable (ET_EXEC) or position-independent one (ET_DYN)
+ * from the initramfs is checked whole by lib/elf.c, its segments are
+ * mapped (file pages through the page cache, the rest anonymous), and the
+ * stack gets Linux's initial layout, from the top down:
  *
  *	the path (AT_EXECFN), environment strings, argument strings,
  *	the platform string (AT_PLATFORM), 16 random bytes (AT_RANDOM),
  *	padding to 16 bytes, then upwards from the stack pointer:
  *	argc, argv[0..argc-1], NULL, envp[], NULL, auxv pairs, AT_NULL.
  *
+ * A dynamic program (PT_INTERP) names its loader, glibc's ld.so: that file
+ * is checked and mapped too, below mmap_base as a library would be, and
+ * the process starts at the loader's entry with AT_BASE saying where the
+ * loader is and AT_PHDR/AT_ENTRY where the program is. The loader maps
+ * the libraries itself, with openat, mmap and mprotect (docs/userland.md).
+ *
  * randomize_va_space= (Linux's sysctl name): 2 (the default) moves the
- * stack, the mmap area and a static-PIE's base by random page counts; 0
- * keeps them at fixed addresses, for reproducible runs and debugging.
+ * stack, the mmap area and a PIE's base by random page counts; 0 keeps
+ * them at fixed addresses, for reproducible runs and debugging (Linux's
+ * norandmaps on the command line does the same).
  */
 #include <pagoda/arch.h>
 #include <pagoda/cpio.h>
@@ -35,6 +42,9 @@
 static int randomize_va_space = 2;
 PARAM_INT("randomize_va_space", randomize_va_space, 0, 2,
 	  "address-space randomisation for new processes: 0 off, 1 or 2 on");
+static bool norandmaps;
+PARAM_BOOL("norandmaps", norandmaps,
+	   "no address-space randomisation (Linux's name; randomize_va_space=0)");
 
 #define STACK_SIZE (32 * PAGE_SIZE)   /* the area at first: faults below grow it */
 #define ARGS_SPACE (2 * PAGE_SIZE)    /* strings and vectors must fit here */
@@ -45,7 +55,7 @@ static const char *const default_envp[] = { "PATH=/bin", "HOME=/", "TERM=linux",
 /* A random number of pages below 2^bits, or 0 without randomisation. */
 static u64 random_pages(unsigned int bits)
 {
-	if (!randomize_va_space)
+	if (!randomize_va_space || norandmaps)
 		return 0;
 	return (get_random_u64() & ((1ULL << bits) - 1)) * PAGE_SIZE;
 }
@@ -136,17 +146,18 @@ static u64 push_str(struct stack_builder *b, const char *s)
 }
 
 static int build_stack(struct process *p, const struct elf_info *info, u64 bias,
-		       const char *path, int argc, const char *const *argv, int envc,
+		       u64 interp_base, const char *path, int argc, const char *const *argv, int envc,
 		       const char *const *envp, u64 stack_top)
 {
 	struct stack_builder b = { .base_va = stack_top - ARGS_SPACE, .pos = ARGS_SPACE };
 	u64 argv_va[MAX_ARGS], envp_va[MAX_ARGS], execfn, platform, rnd;
 	u64 auxv[][2] = {
 		{ AT_PHDR, bias + info->phdr }, { AT_PHENT, info->phentsize },
-		{ AT_PHNUM, info->phnum }, { AT_PAGESZ, PAGE_SIZE }, { AT_BASE, 0 },
+		{ AT_PHNUM, info->phnum }, { AT_PAGESZ, PAGE_SIZE }, { AT_BASE, interp_base },
 		{ AT_FLAGS, 0 }, { AT_ENTRY, bias + info->entry }, { AT_UID, 0 },
 		{ AT_EUID, 0 }, { AT_GID, 0 }, { AT_EGID, 0 }, { AT_SECURE, 0 },
-		{ AT_HWCAP, 0 }, { AT_CLKTCK, 100 }, { AT_RANDOM, 0 }, { AT_EXECFN, 0 },
+		{ AT_HWCAP, ELF_HWCAP }, { AT_HWCAP2, ELF_HWCAP2 }, { AT_CLKTCK, 100 },
+		{ AT_MINSIGSTKSZ, ELF_MINSIGSTKSZ }, { AT_RANDOM, 0 }, { AT_EXECFN, 0 },
 		{ AT_PLATFORM, 0 }, { AT_SYSINFO_EHDR, p->vdso_base }, { AT_NULL, 0 },
 	};
 	unsigned int words, naux = ARRAY_SIZE(auxv);
@@ -207,6 +218,64 @@ static int build_stack(struct process *p, const struct elf_info *info, u64 bias,
 	return err;
 }
 
+/*
+ * The loader a dynamic program names (PT_INTERP), found in the initramfs
+ * and checked whole as the program was. As Linux: -ENOENT when it is not
+ * there, -EACCES when it is no regular file or has no execute bit, and
+ * -ENOEXEC when it is no ELF for this machine or wants a loader itself.
+ */
+static int find_interp(const struct ramfs_file *f, const struct elf_info *info,
+		       const struct ramfs_file **interp, struct elf_info *iinfo,
+		       const char **why)
+{
+	/* lib/elf.c checked that the path is one NUL-terminated string in the file. */
+	const char *path = (const char *)f->data + info->interp_off;
+	const struct ramfs_file *rf = ramfs_lookup(path);
+	const char *iwhy;
+	int err;
+
+	if (!rf) {
+		*why = "its interpreter (PT_INTERP) is not in the initramfs";
+		return -ENOENT;
+	}
+	if ((rf->mode & CPIO_S_IFMT) != CPIO_S_IFREG || !(rf->mode & 0111)) {
+		*why = "its interpreter is not an executable regular file";
+		return -EACCES;
+	}
+	err = elf_parse(rf->data, rf->size, ELF_MACHINE, TASK_SIZE, iinfo, &iwhy);
+	if (err) {
+		pr_debug("exec: interpreter %s: %s\n", path, iwhy);
+		*why = "its interpreter is not an ELF program for this machine";
+		return -ENOEXEC;
+	}
+	if (iinfo->interp_len) {
+		*why = "its interpreter names an interpreter of its own";
+		return -ENOEXEC;
+	}
+	*interp = rf;
+	return 0;
+}
+
+/*
+ * The loader goes where mmap would put a library of its size (below
+ * mmap_base, so it moves with the mmap area's randomisation), or where
+ * it says if it is not position-independent: its bias, or a negative errno.
+ */
+static int load_interp(struct process *p, const struct ramfs_file *rf,
+		       const struct elf_info *iinfo, u64 *ibias)
+{
+	u64 base = 0;
+
+	if (iinfo->pie) {
+		base = process_find_free(p, iinfo->hi - iinfo->lo);
+		if (!base)
+			return -ENOMEM;
+		base -= iinfo->lo;
+	}
+	*ibias = base;
+	return load_segments(p, rf, iinfo, base);
+}
+
 /* What /proc/PID/exe and /proc/PID/cmdline show: the path, the arguments (cut to fit). */
 static void record_cmdline(struct process *p, const char *path, int argc,
 			   const char *const *argv)
@@ -246,9 +315,9 @@ int process_exec_env(struct process *p, const char *path, int argc,
 static int exec_file(struct process *p, const char *path, int argc, const char *const *argv,
 		     int envc, const char *const *envp, const char **why, bool interpreter)
 {
-	const struct ramfs_file *f = ramfs_lookup(path);
-	struct elf_info *info;
-	u64 bias = 0, stack_top;
+	const struct ramfs_file *f = ramfs_lookup(path), *interp = NULL;
+	struct elf_info *info, *iinfo;
+	u64 bias = 0, ibias = 0, stack_top;
 	char **sargv;
 	int err, sargc;
 
@@ -282,10 +351,14 @@ static int exec_file(struct process *p, const char *path, int argc, const char *
 		kfree(sargv);
 		return err;
 	}
-	info = kmalloc(sizeof(*info), GFP_KERNEL);
+	/* The program's description and, for a dynamic one, its loader's. */
+	info = kmalloc(2 * sizeof(*info), GFP_KERNEL);
 	if (!info)
 		return -ENOMEM;
+	iinfo = info + 1;
 	err = elf_parse(f->data, f->size, ELF_MACHINE, TASK_SIZE, info, why);
+	if (!err && info->interp_len)
+		err = find_interp(f, info, &interp, iinfo, why);
 	if (err)
 		goto out;
 	if (info->pie) {
@@ -315,12 +388,21 @@ static int exec_file(struct process *p, const char *path, int argc, const char *
 	/* Without a vDSO a program still runs: its clocks take the syscall. */
 	if (!vdso_map(p))
 		pr_warn("exec: %s: no room for the vDSO\n", path);
-	err = build_stack(p, info, bias, path, argc, argv, envc, envp, stack_top);
+	if (interp) {
+		err = load_interp(p, interp, iinfo, &ibias);
+		if (err) {
+			*why = "cannot map its interpreter";
+			goto out;
+		}
+	}
+	err = build_stack(p, info, bias, interp ? ibias : 0, path, argc, argv,
+			  envc, envp, stack_top);
 	if (err) {
 		*why = err == -E2BIG ? "arguments too long" : "cannot build its stack";
 		goto out;
 	}
-	p->entry = bias + info->entry;
+	/* A dynamic program starts in its loader, which calls AT_ENTRY when it is done. */
+	p->entry = interp ? ibias + iinfo->entry : bias + info->entry;
 	record_cmdline(p, path, argc, argv);
 out:
 	kfree(info);

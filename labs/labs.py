@@ -31,13 +31,15 @@ def run(grader, log, argv, timeout=120):
 
 
 def fuzz_check(name):
-    """A Check body: 20 s of build/host/NAME (a libFuzzer program), seed 1."""
+    """A Check body: build/host/NAME (a libFuzzer program), seed 1, for the
+    grader's fuzz_seconds (20 s when a class is graded)."""
     def check(grader, log):
         ok, mlog = grader.make("build/host/" + name)
         if not ok:
             return False, "the fuzzer does not build (%s)" % mlog
         # Crash files go beside the grade's logs, never into the tree's root.
-        out = run(grader, log, ["build/host/" + name, "-max_total_time=20", "-max_len=4096",
+        out = run(grader, log, ["build/host/" + name,
+                                "-max_total_time=%d" % grader.fuzz_seconds, "-max_len=4096",
                                 "-seed=1", "-artifact_prefix=" + os.path.join(grader.out, "")],
                   timeout=120)
         return (bool(out and "Done" in out and "ERROR" not in out),

@@ -4,8 +4,9 @@
  * offset and size is checked against the buffer and every address against
  * the user range, with overflow in mind, before a single byte is mapped,
  * so a malformed file fails that exec with a reason and nothing else. It
- * takes what Linux's binfmt_elf takes for a static program: ET_EXEC, or
- * ET_DYN without an interpreter (static-PIE), little-endian, 64-bit.
+ * takes what Linux's binfmt_elf takes: ET_EXEC or ET_DYN, little-endian,
+ * 64-bit, static or with an interpreter (PT_INTERP: the dynamic loader,
+ * whose path it checks and records; kernel/exec.c loads it).
  */
 #include <pagoda/elf.h>
 #include <pagoda/string.h>
@@ -83,6 +84,30 @@ static int add_load(struct elf_info *info, const Elf64_Phdr *ph, size_t size, u6
 	return 0;
 }
 
+/*
+ * The interpreter's path: a string inside the file, NUL-terminated and
+ * with no NUL before its end, as Linux's load_elf_binary() demands (it
+ * takes the first PT_INTERP; a second one is refused here).
+ */
+static int check_interp(struct elf_info *info, const Elf64_Phdr *ph, const void *image,
+			size_t size, const char **why)
+{
+	const char *path = (const char *)image + ph->p_offset;
+
+	if (info->interp_len)
+		return refuse(why, "more than one interpreter (PT_INTERP)", -ENOEXEC);
+	if (ph->p_filesz < 2 || ph->p_filesz > ELF_INTERP_MAX ||
+	    !within(ph->p_offset, ph->p_filesz, size))
+		return refuse(why, "the interpreter's path (PT_INTERP) is not in the file",
+			      -ENOEXEC);
+	if (path[ph->p_filesz - 1] || strlen(path) != ph->p_filesz - 1)
+		return refuse(why, "the interpreter's path (PT_INTERP) is not one string",
+			      -ENOEXEC);
+	info->interp_off = ph->p_offset;
+	info->interp_len = (u32)ph->p_filesz;
+	return 0;
+}
+
 int elf_parse(const void *image, size_t size, u16 machine, u64 limit,
 	      struct elf_info *info, const char **why)
 {
@@ -105,8 +130,10 @@ int elf_parse(const void *image, size_t size, u16 machine, u64 limit,
 		memcpy(&phdr, (const u8 *)image + eh->e_phoff + i * sizeof(phdr), sizeof(phdr));
 		switch (phdr.p_type) {
 		case PT_INTERP:
-			return refuse(why, "a dynamic executable (PT_INTERP): no dynamic loader here",
-				      -ENOEXEC);
+			err = check_interp(info, &phdr, image, size, why);
+			if (err)
+				return err;
+			break;
 		case PT_LOAD:
 			err = add_load(info, &phdr, size, limit, why);
 			if (err)

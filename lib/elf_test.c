@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Tests for lib/elf.c, on the host and in the kernel: a well-formed static
- * executable and a static-PIE are described right, and each way an image
- * can be wrong is refused with -ENOEXEC (or -E2BIG) and a reason.
+ * executable, a static-PIE and a dynamic program's interpreter path are
+ * described right, and each way an image can be wrong is refused with -ENOEXEC (or -E2BIG) and a reason.
  */
 #include <pagoda/elf.h>
 #include <pagoda/ktest.h>
@@ -50,6 +50,54 @@ static int parse(struct elf_info *info)
 	const char *why;
 
 	return elf_parse(&img, sizeof(img), EM_X86_64, LIMIT, info, &why);
+}
+
+/* The interpreter's path at the body's end: offset of its first byte. */
+static u64 put_interp(const char *path, size_t len)
+{
+	u64 off = offsetof(struct image, body) + sizeof(img.body) - len;
+
+	memcpy((u8 *)&img + off, path, len);
+	img.ph[2] = (Elf64_Phdr){ .p_type = PT_INTERP, .p_flags = PF_R, .p_offset = off,
+				  .p_filesz = len, .p_memsz = len };
+	return off;
+}
+
+/* PT_INTERP: a dynamic program is taken, its loader's path recorded; a bad path is refused. */
+static void test_interp(struct ktest *t)
+{
+	static const char ld[] = "/lib64/ld-linux-x86-64.so.2";
+	struct elf_info info;
+	const char *why;
+	u64 off;
+
+	build(ET_DYN, 0);
+	off = put_interp(ld, sizeof(ld));
+	KASSERT_EQ(t, parse(&info), 0);
+	KEXPECT_EQ(t, info.interp_off, off);
+	KEXPECT_EQ(t, info.interp_len, sizeof(ld));
+	KEXPECT_TRUE(t, info.pie);
+	build(ET_EXEC, 0x400000);
+	put_interp(ld, sizeof(ld));
+	KEXPECT_EQ(t, parse(&info), 0);
+	KEXPECT_EQ(t, info.interp_len, sizeof(ld));
+	/* Without its NUL, with a NUL inside, reaching past the file, or twice. */
+	build(ET_EXEC, 0x400000);
+	put_interp(ld, sizeof(ld) - 1);
+	KEXPECT_EQ(t, elf_parse(&img, sizeof(img), EM_X86_64, LIMIT, &info, &why), -ENOEXEC);
+	KEXPECT_TRUE(t, strstr(why, "PT_INTERP") != NULL);
+	build(ET_EXEC, 0x400000);
+	put_interp("/lib\0/ld.so", 12);
+	KEXPECT_EQ(t, parse(&info), -ENOEXEC);
+	build(ET_EXEC, 0x400000);
+	put_interp(ld, sizeof(ld));
+	img.ph[2].p_filesz += 1;
+	KEXPECT_EQ(t, parse(&info), -ENOEXEC);
+	build(ET_EXEC, 0x400000);
+	put_interp(ld, sizeof(ld));
+	img.ph[3] = img.ph[2];
+	img.eh.e_phnum = 4;
+	KEXPECT_EQ(t, parse(&info), -ENOEXEC);
 }
 
 static void test_static_executable(struct ktest *t)
@@ -107,7 +155,7 @@ static void test_refusals(struct ktest *t)
 	img.eh.e_phnum = 0xffff;
 	KEXPECT_EQ(t, parse(&info), -ENOEXEC);
 	build(ET_EXEC, 0x400000);
-	img.ph[2] = (Elf64_Phdr){ .p_type = PT_INTERP };
+	img.ph[2] = (Elf64_Phdr){ .p_type = PT_INTERP }; /* an empty path */
 	KEXPECT_EQ(t, elf_parse(&img, sizeof(img), EM_X86_64, LIMIT, &info, &why), -ENOEXEC);
 	KEXPECT_TRUE(t, strstr(why, "PT_INTERP") != NULL);
 	build(ET_EXEC, 0x400000);
@@ -167,6 +215,7 @@ static struct ktest_case elf_cases[] = {
 	KTEST_CASE(test_static_executable),
 	KTEST_CASE(test_static_pie),
 	KTEST_CASE(test_refusals),
+	KTEST_CASE(test_interp),
 	KTEST_CASE(test_too_many_segments),
 	{}
 };

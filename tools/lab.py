@@ -27,6 +27,7 @@ from pagoda import lab as L  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
 LAB_FILE = ".lab"   # in a student tree: the lab it was made for
+CHECK_FUZZ = 3      # seconds per fuzz test in `check`: host-fuzz fuzzes longer
 
 
 def load_labs(tree):
@@ -159,7 +160,7 @@ def cmd_check(a):
     names = [a.lab] if a.lab else list(labs)
     bad = 0
     # One grader for the full tree: labs that share a boot share its run.
-    full = L.Grader(ROOT, os.path.join(ROOT, "build", "grade", "full"))
+    full = L.Grader(ROOT, os.path.join(ROOT, "build", "grade", "full"), fuzz_seconds=CHECK_FUZZ)
     for name in names:
         lab = labs[name]
         student = os.path.join(ROOT, "build", "labs", "check-" + name)
@@ -177,11 +178,12 @@ def cmd_check(a):
             check("tree", False, str(e))
             continue
         L.seed_build(ROOT, student)
-        g = L.Grader(student, os.path.join(student, "build", "grade", name))
+        g = L.Grader(student, os.path.join(student, "build", "grade", name),
+                     fuzz_seconds=CHECK_FUZZ)
         builds = all(g.make(goal, *args)[0] for goal, args in
                      (("build/host/ktest-host", ()), ("kernel", ("ARCH=x86_64",))))
         check("student-builds", builds, "see %s" % os.path.join(student, "build", "grade"))
-        got, of, res = g.grade(lab)
+        got, of, res = g.grade(lab, until_lost=True)
         check("student-below-full", got < of, "student tree %d/%d" % (got, of))
         check("first-steps", first_steps_ok(lab, student, print))
         if not a.keep:

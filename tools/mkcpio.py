@@ -4,6 +4,7 @@
 
     tools/mkcpio.py OUT bin/hello=build/x86_64-pc/user/hello ...
     tools/mkcpio.py OUT etc/motd-link@motd      (a symbolic link to "motd")
+    tools/mkcpio.py OUT --tree DIR              (DIR's files and links, as /)
 
 Directories on the way to each name get entries of their own, mtimes are 0
 and inode numbers count up, so the same inputs always give the same bytes.
@@ -26,7 +27,26 @@ def entry(ino, mode, name, data):
     return out
 
 
-USAGE = "usage: mkcpio.py OUT [NAME=FILE | NAME@TARGET ...]"
+USAGE = "usage: mkcpio.py OUT [NAME=FILE | NAME@TARGET | --tree DIR ...]"
+
+
+def tree_pairs(top):
+    """NAME=FILE and NAME@TARGET for everything under top, sorted (make run
+    ROOTFS=DIR): DIR/usr/bin/md5sum becomes /usr/bin/md5sum. Links stay
+    links; other kinds of file (fifos, devices) are not for an initramfs."""
+    if not os.path.isdir(top):
+        sys.exit("mkcpio.py: --tree %s: not a directory" % top)
+    pairs = []
+    for d, subdirs, files in os.walk(top):
+        subdirs.sort()
+        for name in sorted(files) + [s for s in subdirs if os.path.islink(os.path.join(d, s))]:
+            path = os.path.join(d, name)
+            rel = os.path.relpath(path, top)
+            if os.path.islink(path):
+                pairs.append("%s@%s" % (rel, os.readlink(path)))
+            elif os.path.isfile(path):
+                pairs.append("%s=%s" % (rel, path))
+    return pairs
 
 
 def main(argv):
@@ -37,7 +57,15 @@ def main(argv):
     if len(argv) < 2 or argv[1].startswith("-"):
         # An option where OUT goes is a mistake, not a file name to write.
         sys.exit(USAGE)
-    out, pairs = argv[1], argv[2:]
+    out, pairs, args = argv[1], [], argv[2:]
+    while args:
+        if args[0] == "--tree":
+            if len(args) < 2:
+                sys.exit(USAGE)
+            pairs += tree_pairs(args[1])
+            args = args[2:]
+        else:
+            pairs.append(args.pop(0))
     blob, ino, dirs = b"", 1, set()
     for pair in pairs:
         link = "@" in pair and ("=" not in pair or pair.index("@") < pair.index("="))

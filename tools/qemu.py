@@ -55,17 +55,18 @@ def gdb_hint(a, accel):
 
 
 def initrd_module(a):
-    """The -initrd module for INITRD= and ADD=, or None.
+    """The -initrd module for INITRD=, ADD= and ROOTFS=, or None.
 
     The kernel unpacks every archive of a module back to back, after its
     built-in one (docs/processes.md), so ADD='s files become one more
-    archive appended to INITRD='s. Boot loaders: QEMU's own only (direct
+    archive appended to INITRD='s, and ROOTFS='s directory one more after
+    that (a later archive's file replaces an earlier one's). Boot loaders: QEMU's own only (direct
     x86 and both arm64 boards); the ISO's GRUB has its module list fixed.
     """
-    if not a.initrd and not a.add:
+    if not a.initrd and not a.add and not a.rootfs:
         return None
     if a.boot != "direct":
-        sys.exit("qemu: INITRD= and ADD= go with BOOT=direct (QEMU loads the archive); "
+        sys.exit("qemu: INITRD=, ADD= and ROOTFS= go with BOOT=direct (QEMU loads the archive); "
                  "the ISO's GRUB has no room for it")
     blob = b""
     for initrd in a.initrd:
@@ -94,6 +95,15 @@ def initrd_module(a):
         if r.returncode:
             sys.exit(r.returncode)
         with open(added, "rb") as f:
+            blob += b"\0" * (-len(blob) % 4) + f.read()
+    if a.rootfs:
+        packed = os.path.join(paths.BUILD, "run-rootfs.cpio")
+        os.makedirs(paths.BUILD, exist_ok=True)
+        r = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "mkcpio.py"),
+                            packed, "--tree", a.rootfs])
+        if r.returncode:
+            sys.exit(r.returncode)
+        with open(packed, "rb") as f:
             blob += b"\0" * (-len(blob) % 4) + f.read()
     out = os.path.join(paths.BUILD, "run-initrd.cpio")
     with open(out, "wb") as f:
@@ -131,6 +141,8 @@ def main():
                     help="a newc archive for the initramfs (repeatable: read in order)")
     ap.add_argument("--add", action="append", default=[],
                     help="HOST-PATH[=/NAME]: a file into the initramfs (repeatable)")
+    ap.add_argument("--rootfs", default="",
+                    help="a host directory packed into the initramfs as / (tools/add-binary.sh)")
     a = ap.parse_args()
     if a.arch != "arm64" or a.platform != "pi4":
         check_knobs(a)

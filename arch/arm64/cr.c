@@ -19,6 +19,11 @@ void arch_cr_restart_syscall(struct pt_regs *regs, u64 nr, u64 arg0)
 	regs->regs[8] = nr;
 }
 
+u64 arch_cr_user_pc(const struct pt_regs *regs)
+{
+	return regs->pc;
+}
+
 /* EL0t with no exception masked, whatever the image says; user addresses only. */
 int arch_cr_regs_check(struct pt_regs *regs, struct arch_user_state *us)
 {

@@ -21,6 +21,11 @@ void arch_cr_restart_syscall(struct pt_regs *regs, u64 nr, u64 arg0)
 	regs->rax = nr;
 }
 
+u64 arch_cr_user_pc(const struct pt_regs *regs)
+{
+	return regs->rip;
+}
+
 /*
  * An image is data, so its frame gets user segments and only the flags
  * a program may set (interrupts on, IOPL 0): whatever it says, the

@@ -380,7 +380,7 @@ extern const unsigned int arch_pt_regs_size;
 /*
  * Checkpoint/restore (arch/<arch>/cr.c). restart: point regs back at the
  * system call instruction with its number and first argument, so it runs
- * again. regs_check: make a frame and FP state read from an image safe
+ * again. user_pc: where regs return to in user space. regs_check: make a frame and FP state read from an image safe
  * to return to user mode with and to load (user segments/EL0, a program's
  * own flags, no reserved control bits): 0, or -EINVAL for addresses
  * outside user space. write_jump: at code (which
@@ -388,6 +388,8 @@ extern const unsigned int arch_pt_regs_size;
  * what a call may: the bytes written, or 0 when it does not fit.
  */
 void arch_cr_restart_syscall(struct pt_regs *regs, u64 nr, u64 arg0);
+/* The user address regs return to. */
+u64 arch_cr_user_pc(const struct pt_regs *regs);
 int arch_cr_regs_check(struct pt_regs *regs, struct arch_user_state *us);
 unsigned int arch_cr_write_jump(u8 *code, unsigned int room, u64 at, u64 target);
 /* Can the vDSO read the CPU number itself (x86-64: RDTSCP and TSC_AUX)? */

@@ -64,6 +64,10 @@ typedef struct {
 #define AT_HWCAP2 26
 #define AT_EXECFN 31
 #define AT_SYSINFO_EHDR 33
+#define AT_MINSIGSTKSZ 51
+
+/* Linux refuses an interpreter path longer than this (PATH_MAX). */
+#define ELF_INTERP_MAX 4096
 
 #define ELF_MAX_SEGMENTS 16
 
@@ -81,6 +85,8 @@ struct elf_info {
 	u16 phnum, phentsize;
 	u64 lo, hi;        /* page-aligned span of all segments */
 	bool exec_stack;
+	u64 interp_off;    /* PT_INTERP: where the loader's path is in the file */
+	u32 interp_len;    /* its length with the NUL; 0 for a static program */
 	unsigned int nr_segments;
 	struct elf_segment seg[ELF_MAX_SEGMENTS];
 };
@@ -88,8 +94,10 @@ struct elf_info {
 /*
  * Check a whole image for machine `machine` and user addresses below
  * `limit` and describe it. 0, or a negative errno with *why saying what is
- * wrong: -ENOEXEC for anything malformed or not for us (a dynamic
- * executable's PT_INTERP included), -E2BIG for more segments than we take.
+ * wrong: -ENOEXEC for anything malformed or not for us, -E2BIG for more
+ * segments than we take. A dynamic program's PT_INTERP is checked (inside
+ * the file, NUL-terminated, no NUL before the end) and recorded for exec,
+ * which loads that interpreter beside the program.
  */
 int elf_parse(const void *image, size_t size, u16 machine, u64 limit,
 	      struct elf_info *info, const char **why);

@@ -9,6 +9,16 @@
  * when the process goes on, as Linux's freezer restarts it
  * (-ERESTARTNOINTR): a wait4 or a pipe read is never seen to fail.
  *
+ * Never inside the vDSO, though: its code is the kernel's, not the
+ * program's, and the kernel that restores the image may have another
+ * one, whose entry points get jumps to its own (vdso_cr.c). A process
+ * stopped half way through the old code would go on there after the
+ * restore, reading clock data that is no longer mapped below it: it
+ * faults, or spins on a sequence count nobody writes, and the tree
+ * never finishes. So a process caught there runs on until its next
+ * entry into the kernel (a tick, or the system call a loop makes) and
+ * stops then, if it is out by then.
+ *
  * The tree is walked again once every member has stopped, because a
  * parent may have forked between the walk and its stop; frozen, none can.
  */
@@ -16,6 +26,7 @@
 #include <pagoda/process.h>
 #include <pagoda/sched.h>
 #include <pagoda/time.h>
+#include <pagoda/vdso.h>
 #include "cr.h"
 
 void cr_note_interrupted(struct process *p, unsigned long nr, unsigned long arg0)
@@ -27,8 +38,46 @@ void cr_note_interrupted(struct process *p, unsigned long nr, unsigned long arg0
 	p->cr_restart_arg0 = arg0;
 }
 
+static bool in_vdso(struct process *p, const struct pt_regs *regs)
+{
+	u64 pc = arch_cr_user_pc(regs);
+
+	return p->vdso_base && pc >= p->vdso_base &&
+	       pc - p->vdso_base < (u64)(vdso_image_end - vdso_image_start);
+}
+
+/*
+ * Put off a stop inside the vDSO, for a while. Under TCG an interrupt is
+ * taken where a translated block ends, and reading the counter ends one,
+ * so a program that spins on clock_gettime without a system call is
+ * caught at the same instruction inside the vDSO nearly every time. After
+ * CR_VDSO_WAIT_NS it stops where it is: the image restores on a kernel
+ * with the same vDSO, and another kernel's restore refuses it
+ * (vdso_cr.c) rather than run the old code on.
+ */
+#define CR_VDSO_WAIT_NS (500 * NSEC_PER_MSEC)
+
+static bool stop_later(struct process *p, const struct pt_regs *regs)
+{
+	u64 now;
+
+	/*
+	 * A call the freeze interrupted must stop here to be rewound; none
+	 * of the vDSO's fallback calls waits, so that is never one from it.
+	 */
+	if (p->cr_restart || !in_vdso(p, regs))
+		return false;
+	now = ktime_get_ns();
+	if (!p->cr_vdso_since)
+		p->cr_vdso_since = now;
+	return now - p->cr_vdso_since < CR_VDSO_WAIT_NS;
+}
+
 void cr_freeze_point(struct process *p, struct pt_regs *regs)
 {
+	if (stop_later(p, regs))
+		return;
+	p->cr_vdso_since = 0;
 	if (p->cr_restart) {
 		arch_cr_restart_syscall(regs, p->cr_restart_nr, p->cr_restart_arg0);
 		p->cr_restart = false;

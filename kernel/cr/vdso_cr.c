@@ -174,6 +174,19 @@ static unsigned int room_at(const struct cr_symtab *t, u64 off)
 	return (unsigned int)MIN(end - off, (u64)64);
 }
 
+/*
+ * Was p stopped inside its old vDSO's code? Its area holds the image's
+ * bytes by now; the PC is in the saved frame. The freeze avoids stopping
+ * there (freeze.c) but gives up after a while.
+ */
+static bool stopped_in_old_vdso(struct process *p, const struct cr_proc *pr)
+{
+	u64 pc = arch_cr_user_pc(p->main.fork_regs);
+	struct vm_area *v = find_vma(p, pc);
+
+	return v && v->start <= pc && v->start == pr->vdso_base;
+}
+
 /* Another kernel's vDSO: ours where it fits, jumps at the old entry points. */
 static int map_with_trampolines(struct process *p, const struct cr_proc *pr,
 				const struct cr_symtab *img, const struct cr_symtab *run,
@@ -183,6 +196,16 @@ static int map_with_trampolines(struct process *p, const struct cr_proc *pr,
 	u64 free, base;
 	int err;
 
+	/*
+	 * Its next instructions are the old kernel's, reading clock data at
+	 * the old [vvar]'s place, which is not mapped again (or is something
+	 * else now): it would fault or spin. Refuse rather than run them.
+	 */
+	if (stopped_in_old_vdso(p, pr)) {
+		*why = "a process was stopped inside the vDSO, and this kernel's differs: "
+		       "restore it on the kernel that made the image";
+		return -EINVAL;
+	}
 	free = process_find_free(p, (n + 1) * PAGE_SIZE);
 	if (!free) {
 		*why = "no room for the running vDSO";

@@ -7,6 +7,15 @@
 #define ELF_PLATFORM "aarch64"
 /* Where a static-PIE goes before randomisation: two thirds up, as Linux. */
 #define ELF_ET_DYN_BASE 0xaaaaaaaaa000UL
+/*
+ * AT_HWCAP: what every core Pagoda runs on has and the kernel keeps for
+ * each thread (Linux's HWCAP_FP | HWCAP_ASIMD); glibc picks its string
+ * routines by it. Nothing in AT_HWCAP2.
+ */
+#define ELF_HWCAP 0x3UL
+#define ELF_HWCAP2 0UL
+/* AT_MINSIGSTKSZ: Linux's MINSIGSTKSZ for arm64, more than our frame takes. */
+#define ELF_MINSIGSTKSZ 5120UL
 
 /*
  * The vDSO's symbol version and names, as Linux exports them: the clock

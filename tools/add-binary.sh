@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Copy a Debian program and the shared libraries it loads into DIR, at the
+# paths they have on Debian, for `make run ROOTFS=DIR` (docs/userland.md).
+#
+#   usage: add-binary.sh [--arch x86_64|arm64] PROGRAM DIR
+#
+# x86_64 (the default): PROGRAM is the host's own (a path, or a name on
+# PATH); the libraries are the ones `ldd` names, and the loader the program
+# asks for (PT_INTERP). Links are followed: DIR gets the files themselves,
+# except that the loader's path (/lib64/ld-linux-x86-64.so.2) is kept.
+#
+# arm64: PROGRAM names a host program too (/usr/bin/md5sum), and the arm64
+# build of the package that holds it is fetched with `apt-get download`
+# (only downloaded and unpacked, never installed: as
+# tools/fetch-busybox-arm64.sh does), with libc6. The libraries come from
+# the arm64 loader's own list (ld.so --list, run under qemu-aarch64): each
+# one it cannot find is looked up on the host (`dpkg -S`), and that
+# package's arm64 build is fetched in turn, until none is missing. The
+# downloads stay in build/debian-arm64 for the next time.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+say() { printf 'add-binary: %s\n' "$*" >&2; }
+die() { say "$*"; exit 1; }
+
+arch=x86_64
+if [ "${1:-}" = --arch ]; then
+	arch=${2:?--arch takes x86_64 or arm64}
+	shift 2
+fi
+prog=${1:?usage: add-binary.sh [--arch x86_64|arm64] PROGRAM DIR}
+dir=${2:?usage: add-binary.sh [--arch x86_64|arm64] PROGRAM DIR}
+case $prog in
+/*) ;;
+*) prog=$(command -v "$prog") || die "$1: not on PATH" ;;
+esac
+[ -e "$prog" ] || die "$prog: no such file"
+mkdir -p "$dir"
+
+# put SRC DEST: SRC's bytes (links followed) at DIR/DEST, mode kept.
+put() {
+	mkdir -p "$dir/$(dirname "$2")"
+	cp -L --preserve=mode "$1" "$dir/$2"
+}
+
+# The loader PT_INTERP names, from the program's headers.
+interp_of() {
+	LC_ALL=C readelf -l "$1" | sed -n 's/.*\[Requesting program interpreter: \(.*\)\]/\1/p'
+}
+
+if [ "$arch" = x86_64 ]; then
+	interp=$(interp_of "$prog")
+	[ -n "$interp" ] || say "$prog is static: copied alone"
+	put "$prog" "$prog"
+	# "name => /path (addr)" and "/path (addr)"; the vDSO has no path.
+	while read -r lib; do
+		put "$lib" "$lib"
+	done < <(ldd "$prog" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }
+				    $1 ~ /^\// { print $1 }')
+	[ -z "$interp" ] || put "$interp" "$interp"
+	say "$prog and its libraries -> $dir"
+	exit 0
+fi
+[ "$arch" = arm64 ] || die "--arch $arch: x86_64 or arm64"
+
+command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null ||
+	die "needs apt-get and dpkg-deb (Debian)"
+command -v qemu-aarch64 >/dev/null || die "needs qemu-aarch64 (qemu-user) to list the libraries"
+cache=$(cd "$here/.." && pwd)/build/debian-arm64
+root=$cache/root
+mkdir -p "$cache/debs" "$root"
+
+# fetch PACKAGE: its arm64 .deb downloaded once and unpacked into $root.
+fetch() {
+	local pkg=${1%%:*} dl
+	if ! ls "$cache/debs/${pkg}_"*_arm64.deb >/dev/null 2>&1; then
+		"$here/install-deps.sh" --pi4-sources
+		dl=$(mktemp -d "${TMPDIR:-/tmp}/pagoda-deb.XXXXXX")
+		# apt's download sandbox user must be able to write here when we are root.
+		chmod 0777 "$dl"
+		say "downloading $pkg:arm64"
+		(cd "$dl" && apt-get download -q=2 "$pkg:arm64") || {
+			rm -rf "$dl"
+			die "apt-get download $pkg:arm64 failed"
+		}
+		mv "$dl"/*.deb "$cache/debs/"
+		rm -rf "$dl"
+	fi
+	dpkg-deb -x "$(ls "$cache/debs/${pkg}_"*_arm64.deb | head -n 1)" "$root"
+}
+
+# The package that holds a host file, from dpkg's own records.
+owner() {
+	{ dpkg -S "$1" 2>/dev/null || true; } | head -n 1 | cut -d: -f1 | cut -d, -f1
+}
+
+# Merged /usr: dpkg records one of /bin/bash and /usr/bin/bash, the host has both.
+real=$(readlink -f "$prog")
+pkg=
+for cand in "$real" "$prog" "${real#/usr}" "/usr${prog#/usr}"; do
+	pkg=$(owner "$cand")
+	[ -n "$pkg" ] && break
+done
+[ -n "$pkg" ] || die "$prog: no Debian package holds it (dpkg -S)"
+fetch libc6
+fetch "$pkg"
+# Where the program is in the arm64 package: the same path, with or without /usr.
+target=
+for cand in "$real" "$prog" "/usr${prog#/usr}" "${prog#/usr}" "${real#/usr}"; do
+	if [ -f "$root$cand" ]; then
+		target=$cand
+		break
+	fi
+done
+[ -n "$target" ] || die "$pkg:arm64 has no $prog"
+interp=$(interp_of "$root$target")
+put "$root$target" "$prog"
+if [ -z "$interp" ]; then
+	say "$prog is static: copied alone"
+	exit 0
+fi
+
+# The arm64 loader lists what it loads, under qemu-aarch64 with $root as /.
+list() {
+	qemu-aarch64 -L "$root" "$root$interp" --list "$root$target" 2>&1 || true
+}
+for _ in 1 2 3 4 5 6 7 8; do
+	# "libx.so => not found", or the loader stopping at the first one it lacks.
+	missing=$(list | sed -n -e 's/^[[:space:]]*\([^[:space:]]*\) => not found.*/\1/p' \
+		-e 's/.*error while loading shared libraries: \([^:]*\):.*/\1/p' | sort -u)
+	[ -z "$missing" ] && break
+	for lib in $missing; do
+		host=
+		for cand in "/lib/$(gcc -print-multiarch)/$lib" \
+			"/usr/lib/$(gcc -print-multiarch)/$lib" "*/$lib"; do
+			host=$(owner "$cand")
+			[ -n "$host" ] && break
+		done
+		[ -n "$host" ] || die "$lib: no host package holds it to name the arm64 one"
+		fetch "$host"
+	done
+done
+[ -z "$missing" ] || die "still missing after fetching: $missing"
+while read -r lib; do
+	put "$root$lib" "$lib"
+done < <(list | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' |
+	 sed "s|^$root||" | sort -u)
+put "$root$interp" "$interp"
+say "$prog ($pkg:arm64) and its libraries -> $dir"
