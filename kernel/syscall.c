@@ -306,6 +306,7 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_clock_nanosleep] = sys_clock_nanosleep,
 	[__NR_rt_sigaction] = sys_rt_sigaction,
 	[__NR_rt_sigprocmask] = sys_rt_sigprocmask,
+	[__NR_rt_sigsuspend] = sys_rt_sigsuspend,
 	[__NR_sigaltstack] = sys_sigaltstack,
 	[__NR_kill] = sys_kill,
 	[__NR_rt_sigreturn] = sys_rt_sigreturn,

@@ -48,6 +48,7 @@ long sys_clock_nanosleep(const unsigned long *args);
 long sys_arch_prctl(const unsigned long *args);
 long sys_rt_sigaction(const unsigned long *args);
 long sys_rt_sigprocmask(const unsigned long *args);
+long sys_rt_sigsuspend(const unsigned long *args);
 long sys_sigaltstack(const unsigned long *args);
 long sys_kill(const unsigned long *args);
 long sys_rt_sigreturn(const unsigned long *args);

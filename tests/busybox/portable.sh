@@ -26,4 +26,7 @@ rm -rf sub h && ls -A
 x=$(echo sub | tr a-z A-Z) && echo "$x"
 test -c /dev/null && echo "/dev/null is a character device"
 sleep 1 && echo slept
+sleep 30 & kill %1; wait $!; echo "kill %1: $?"
+sleep 1 & wait; echo "wait: $?"
+true | sleep 1 & wait %1; echo "wait %1: $?"
 cd / && rmdir "$D" && echo clean

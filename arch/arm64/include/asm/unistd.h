@@ -47,6 +47,7 @@
 #define __NR_sigaltstack 132
 #define __NR_rt_sigaction 134
 #define __NR_rt_sigprocmask 135
+#define __NR_rt_sigsuspend 133
 #define __NR_rt_sigreturn 139
 #define __NR_getcpu 168
 #define __NR_getuid 174

@@ -36,6 +36,7 @@
 #define __NR_lstat 6
 #define __NR_rt_sigaction 13
 #define __NR_rt_sigprocmask 14
+#define __NR_rt_sigsuspend 130
 #define __NR_rt_sigreturn 15
 #define __NR_mremap 25
 #define __NR_pipe 22
