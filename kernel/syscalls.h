@@ -88,6 +88,10 @@ long sys_access(const unsigned long *args);
 #endif
 long sys_faccessat(const unsigned long *args);
 long sys_faccessat2(const unsigned long *args);
+long sys_statx(const unsigned long *args);
+long sys_fadvise64(const unsigned long *args);
+long sys_statfs(const unsigned long *args);
+long sys_fstatfs(const unsigned long *args);
 /* fs/ and the rest of a shell's calls. */
 long sys_getdents64(const unsigned long *args);
 long sys_mkdirat(const unsigned long *args);
