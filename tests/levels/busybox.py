@@ -53,18 +53,14 @@ def initrd(arch):
 
 
 def host_portable(arch):
-    """What the same busybox prints for portable.sh on the host (arm64's under qemu-aarch64),
-    on stdout and stderr."""
+    """What the same busybox prints for portable.sh on the host (arm64's under qemu-aarch64)."""
     if arch == "x86_64":
         cmd = ["/bin/busybox"]
     else:
         cmd = ["qemu-aarch64", os.path.join(OUT, "busybox-arm64", "busybox")]
     with tempfile.TemporaryDirectory() as d:
-        # stderr too, in order: under Pagoda both go to the console (the
-        # shell's "Terminated" for a killed job is on stderr).
         r = subprocess.run(cmd + ["sh", os.path.join(BB_DIR, "portable.sh"), d],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                           cwd=d, timeout=60)
+                           capture_output=True, text=True, cwd=d, timeout=60)
     return r.stdout
 
 
