@@ -90,7 +90,7 @@ mkdir -p "$cache/debs" "$root"
 
 # fetch PACKAGE: its arm64 .deb downloaded once and unpacked into $root.
 fetch() {
-	local pkg=${1%%:*} dl
+	local pkg=${1%%:*} dl deb
 	if ! ls "$cache/debs/${pkg}_"*_arm64.deb >/dev/null 2>&1; then
 		"$here/install-deps.sh" --pi4-sources
 		dl=$(mktemp -d "${TMPDIR:-/tmp}/pagoda-deb.XXXXXX")
@@ -104,7 +104,13 @@ fetch() {
 		mv "$dl"/*.deb "$cache/debs/"
 		rm -rf "$dl"
 	fi
-	dpkg-deb -x "$(ls "$cache/debs/${pkg}_"*_arm64.deb | head -n 1)" "$root"
+	# Unpacked once: a stamp per .deb in $root says it is there already.
+	deb=$(ls "$cache/debs/${pkg}_"*_arm64.deb | head -n 1)
+	if [ ! -e "$root/.unpacked/$(basename "$deb")" ]; then
+		dpkg-deb -x "$deb" "$root"
+		mkdir -p "$root/.unpacked"
+		touch "$root/.unpacked/$(basename "$deb")"
+	fi
 }
 
 # The package that holds a host file, from dpkg's own records.
