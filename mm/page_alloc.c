@@ -1366,9 +1366,11 @@ static __hot_inline void free_unref_page_commit(struct zone *zone, struct page *
 
 /*
  * May freed pageblock-order blocks wait on the per-CPU caches? Only under a
- * policy that has no say in allocations and frees: a cached block is
- * handed out again without the policy's pick, and is not listed where
- * the policy would put it.
+ * policy that has no say in allocations and does not count frees: a
+ * cached block is handed out again without the policy's pick or taken,
+ * and its freed would come only when it is drained. A free_to_tail hook
+ * (the shuffle's entropy) is asked when the block is drained, which is
+ * when it is listed.
  */
 static inline bool pcp_blocks_allowed(const struct zone *zone)
 {

@@ -21,6 +21,7 @@
 #include "internal.h"
 #include "memsim.h"
 #include "policy.h"
+#include "policy_shuffle.h"
 
 #define SIM_NID 3
 
@@ -1040,8 +1041,9 @@ static void test_pcp_blocks(struct ktest *t)
 	expect_consistent(t, pgdat);
 	memsim_destroy(pgdat);
 
-	/* a policy with hooks on free: nothing is cached */
-	pgdat = memsim_create_policy(SIM_NID, big_range, 1, big_zones, "shuffle-entropy", 0, 1);
+	/* a policy with hooks on allocation and a count of frees: nothing
+	 * is cached (the colour policy must see every block come and go) */
+	pgdat = memsim_create_policy(SIM_NID, big_range, 1, big_zones, "colour", 0, 1);
 	KASSERT_TRUE(t, pgdat != NULL);
 	preempt_disable();
 	pcp = &pgdat->node_zones[ZONE_NORMAL].pcp[smp_processor_id()];
@@ -1051,6 +1053,34 @@ static void test_pcp_blocks(struct ktest *t)
 		__free_pages(a, pageblock_order);
 	KEXPECT_EQ(t, pcp->nr_blocks, 0);
 	preempt_enable();
+	memsim_destroy(pgdat);
+
+	/*
+	 * The shuffle's entropy on free decides only where a block is
+	 * listed: the block waits on the cache, and is given its random
+	 * end when it is drained (one bit of the policy's stream drawn).
+	 */
+	pgdat = memsim_create_policy(SIM_NID, big_range, 1, big_zones, "shuffle-entropy", 0, 1);
+	KASSERT_TRUE(t, pgdat != NULL);
+	preempt_disable();
+	pcp = &pgdat->node_zones[ZONE_NORMAL].pcp[smp_processor_id()];
+	a = alloc_pages_node(SIM_NID, __GFP_NOWARN, pageblock_order);
+	KEXPECT_TRUE(t, a != NULL);
+	if (a) {
+		struct shuffle_state *s = pgdat->policy_data;
+		unsigned int bits;
+
+		__free_pages(a, pageblock_order);
+		KEXPECT_EQ(t, pcp->nr_blocks, 1);
+		bits = s->rand_nbits;
+		drain_zone_pages(&pgdat->node_zones[ZONE_NORMAL]);
+		KEXPECT_EQ(t, pcp->nr_blocks, 0);
+		/* merged with its buddy to the shuffle's order: one bit asked */
+		KEXPECT_EQ(t, s->rand_nbits, bits ? bits - 1 : 63);
+	}
+	KEXPECT_EQ(t, node_free_pages(pgdat), big_range[0].end - big_range[0].start);
+	preempt_enable();
+	expect_consistent(t, pgdat);
 	memsim_destroy(pgdat);
 	page_alloc_pcp = saved;
 	page_alloc_pcp_blocks = saved_blocks;
