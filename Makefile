@@ -371,8 +371,11 @@ fuzz-virtqueue: $(HB)/fuzz-virtqueue
 		-print_final_stats=1 build/fuzz/virtqueue
 
 # libFuzzer on the persistent snapshot store's reader (block/dm/dm-snap-format.c).
-FUZZ_DMSNAP_SRCS := $(HOST_RUNTIME) block/dm/dm-snap-format.c tests/host/fuzz_dm_snap.c
-$(HB)/fuzz-dm-snap: $(FUZZ_DMSNAP_SRCS) tests/host/host_prefix.h block/dm/dm-snap-format.h
+FUZZ_DMSNAP_SRCS := $(HOST_RUNTIME) block/dm/dm-snap-format.c tests/host/fuzz_dm_snap.c \
+	block/dm/dm-snap-persistent.c block/dm/dm-exception-store.c block/dm/dm-snap-transient.c \
+	tests/host/host_dma.c tests/host/fuzz_dm_store.c
+$(HB)/fuzz-dm-snap: $(FUZZ_DMSNAP_SRCS) tests/host/host_prefix.h block/dm/dm-snap-format.h \
+		block/dm/dm-exception-store.h tests/host/fuzz_dm_store.h
 	@mkdir -p $(HB)
 	@echo "  CLANG   $@"
 	@clang $(FUZZ_CFLAGS) -o $@ $(FUZZ_DMSNAP_SRCS)

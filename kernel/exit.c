@@ -49,7 +49,9 @@ static void reap(struct work_struct *w)
 	int status = kthread_join(p->task);
 
 	/* Nobody waited for it: say how it ended, as a shell does for a background job. */
-	if (status & 0x7f)
+	if (p->reap_quietly)
+		;
+	else if (status & 0x7f)
 		pr_info("[%d] %s: killed by signal %d\n", p->pid, p->name, status & 0x7f);
 	else
 		pr_info("[%d] %s: exit status %d\n", p->pid, p->name, (status >> 8) & 0xff);
@@ -77,17 +79,43 @@ void exit_notify(struct process *p, int status)
 	p->exit_status = status;
 	p->zombie = true;
 	if (p->parent) {
-		p->parent->child_events++;
-		wake_up_all(&p->parent->child_exit);
+		struct process *parent = p->parent;
+		const struct k_sigaction *ka = &parent->sigaction[SIGCHLD - 1];
+
+		/*
+		 * SIGCHLD tells it (a shell waits in sigsuspend for it). A parent
+		 * that ignores SIGCHLD, or asked SA_NOCLDWAIT, leaves no zombies:
+		 * Linux reaps the child itself, and wait4 sees it gone.
+		 */
+		if (ka->handler == SIG_IGN || (ka->flags & SA_NOCLDWAIT)) {
+			list_del_init(&p->sibling);
+			p->parent = NULL;
+			p->reap_quietly = true; /* its parent asked not to hear of it */
+			reap_later(p);
+		}
+		if (ka->handler != SIG_IGN)
+			signal_send_from(parent, SIGCHLD, p->pid);
+		parent->child_events++;
+		wake_up_all(&parent->child_exit);
 	} else if (p->autoreap) {
 		reap_later(p);
 	}
 	mutex_unlock(&process_lock);
 }
 
+/* Does child c match wait4's pid: > 0 that one, -1 any, 0 the caller's group, < -1 group -pid? */
+static bool wait_matches(const struct process *p, const struct process *c, int pid)
+{
+	if (pid > 0)
+		return c->pid == pid;
+	if (pid == -1)
+		return true;
+	return c->pgid == (pid ? -pid : p->pgid);
+}
+
 /*
- * Under process_lock: a zombie child matching pid (-1: any), taken off
- * the list; NULL with *any false when no child matches at all.
+ * Under process_lock: a zombie child matching pid (wait_matches()), taken
+ * off the list; NULL with *any false when no child matches at all.
  */
 static struct process *take_zombie(struct process *p, int pid, bool *any)
 {
@@ -95,7 +123,7 @@ static struct process *take_zombie(struct process *p, int pid, bool *any)
 
 	*any = false;
 	list_for_each_entry(c, &p->children, sibling) {
-		if (pid != -1 && c->pid != pid)
+		if (!wait_matches(p, c, pid))
 			continue;
 		*any = true;
 		if (c->zombie) {
@@ -107,8 +135,9 @@ static struct process *take_zombie(struct process *p, int pid, bool *any)
 }
 
 /*
- * wait4(pid, wstatus, options, rusage): pid > 0 that child, -1 (and, with
- * no process groups, 0 and < -1) any child. WNOHANG answers 0 at once
+ * wait4(pid, wstatus, options, rusage): pid > 0 that child, -1 any child,
+ * 0 one in the caller's process group, < -1 one in group -pid (the
+ * group a child is in when it ends). WNOHANG answers 0 at once
  * when none has ended. rusage: the child's usage and its children's
  * (kernel/rusage.c), which also join this process's RUSAGE_CHILDREN.
  */
@@ -123,8 +152,8 @@ long sys_wait4(const unsigned long *args)
 
 	if (options & ~(unsigned long)(WNOHANG | WUNTRACED | WCONTINUED | __WALL | __WCLONE))
 		return -EINVAL;
-	if (pid <= 0)
-		pid = -1;
+	if (pid == -2147483647 - 1)
+		return -ESRCH; /* -pid is no number: Linux's answer */
 	for (;;) {
 		mutex_lock(&process_lock);
 		seen = p->child_events;

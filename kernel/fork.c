@@ -139,6 +139,8 @@ static long copy_process(unsigned long flags, u64 child_tid, u64 tls)
 		process_write(c, child_tid, &v, sizeof(v)); /* a bad address: Linux ignores it too */
 	}
 	mutex_lock(&process_lock);
+	c->pgid = p->pgid; /* in its parent's group and session, as Linux */
+	c->sid = p->sid;
 	c->parent = p;
 	list_add_tail(&c->sibling, &p->children);
 	list_add_tail(&c->all, &process_list);

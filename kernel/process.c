@@ -108,6 +108,7 @@ int process_start(struct process *p, u64 entry, u64 sp, u64 arg)
 	p->arg = arg;
 	p->task = p->main.task = t;
 	p->pid = p->main.tid = t->pid;
+	p->pgid = p->sid = p->pid; /* a program the kernel starts leads its own session, as init */
 	p->nr_threads = 1;
 	/* Set before its first switch-in, which loads them. */
 	t->mm = &p->mm;

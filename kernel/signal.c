@@ -93,6 +93,35 @@ long sys_rt_sigprocmask(const unsigned long *args)
 }
 
 /*
+ * rt_sigsuspend(mask, sigsetsize): wait with mask as the blocked set
+ * until a signal's handler is to run (or one ends the process). The
+ * handler's frame keeps the mask from before the call, so its
+ * rt_sigreturn puts that back, as Linux's saved_sigmask does; -EINTR.
+ */
+long sys_rt_sigsuspend(const unsigned long *args)
+{
+	struct process *proc = current_process();
+	struct thread *p = current_thread();
+	u64 set;
+
+	if (args[1] != 8)
+		return -EINVAL;
+	if (copy_from_user(&set, args[0], sizeof(set)))
+		return -EFAULT;
+	p->saved_sigmask = p->sigmask;
+	p->restore_sigmask = true;
+	p->sigmask = set & ~((1ULL << (SIGKILL - 1)) | (1ULL << (SIGSTOP - 1)));
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (signal_pending(proc))
+			break;
+		schedule();
+	}
+	set_current_state(TASK_RUNNING);
+	return -EINTR;
+}
+
+/*
  * Alternate signal stacks, after Linux's kernel/signal.c: a handler
  * installed with SA_ONSTACK runs on the stack sigaltstack() gave, unless
  * the program is on it already. SS_AUTODISARM clears the setting while a
@@ -206,8 +235,13 @@ static int signal_effect(struct process *p, int sig, const struct thread *target
 		return SIG_NOTHING;
 	if (h != SIG_DFL)
 		return SIG_HANDLE; /* pending until unblocked, then delivered */
-	/* Blocked signals with the default action are dropped here (Linux keeps them pending). */
-	return target ? SIG_END : SIG_NOTHING;
+	/*
+	 * A fatal one that every thread blocks stays pending, as on Linux, and
+	 * ends the process once unblocked (signal_deliver()): a SIGTERM that
+	 * lands while a fork's child still has the parent's fork-time mask
+	 * (musl and glibc block every signal around fork) is not lost.
+	 */
+	return target ? SIG_END : SIG_HANDLE;
 }
 
 /*
@@ -246,6 +280,11 @@ static void signal_post_thread(struct process *p, struct thread *to, int sig, in
 static void signal_post(struct process *p, int sig, int sender)
 {
 	signal_post_thread(p, NULL, sig, sender);
+}
+
+void signal_send_from(struct process *p, int sig, int sender)
+{
+	signal_post(p, sig, sender);
 }
 
 /* From the kernel's own events (an interval timer, in interrupt context). */
@@ -302,12 +341,14 @@ static void setup_handler(struct process *proc, struct pt_regs *regs, int sig,
 	/* SA_ONSTACK: to the alternate stack's top, unless already on it (or there is none). */
 	alt_top = (ka->flags & SA_ONSTACK) && p->altstack.size && !on_sig_stack(p, sp)
 			  ? p->altstack.sp + p->altstack.size : 0;
-	if (arch_setup_rt_frame(regs, ka, info, p->sigmask, &p->ustate, alt_top, &uc_stack)) {
+	if (arch_setup_rt_frame(regs, ka, info, p->restore_sigmask ? p->saved_sigmask : p->sigmask,
+				&p->ustate, alt_top, &uc_stack)) {
 		/* No usable stack or no way back: Linux forces SIGSEGV. */
 		pr_err("signal: %s[%d]: cannot deliver signal %d (bad stack or no sa_restorer)\n",
 		       proc->name, p->tid, sig);
 		process_exit(SIGSEGV);
 	}
+	p->restore_sigmask = false; /* the frame has it: rt_sigreturn puts it back */
 	p->sigmask |= ka->mask;
 	if (!(ka->flags & SA_NODEFER))
 		p->sigmask |= 1ULL << (sig - 1);
@@ -362,6 +403,10 @@ void signal_deliver(struct pt_regs *regs)
 				  .pid = READ_ONCE(p->sigsender[sig - 1]) };
 	setup_handler(p, regs, sig, &ka, &info);
 out:
+	if (t->restore_sigmask) { /* rt_sigsuspend woke and no handler ran: its mask goes */
+		t->sigmask = t->saved_sigmask;
+		t->restore_sigmask = false;
+	}
 	arch_irq_restore(flags);
 }
 
@@ -418,28 +463,59 @@ long sys_rt_sigreturn(const unsigned long *args)
 	return ret;
 }
 
+int kill_pgrp_locked(int pgid, int sig, int sender)
+{
+	struct process *q;
+	int n = 0;
+
+	list_for_each_entry(q, &process_list, all)
+		if (!q->zombie && q->pgid == pgid) {
+			if (sig)
+				signal_post(q, sig, sender);
+			n++;
+		}
+	return n;
+}
+
+/*
+ * Linux's kill_something_info(): pid > 0 that process; 0 the caller's
+ * group; -1 every process but the caller and those the kernel started
+ * (Pagoda's init-like ones, which Linux's -1 spares as it spares init);
+ * below -1 the group -pid. -ESRCH when nothing matched.
+ */
 static long send_signal(int pid, int sig)
 {
 	struct process *self = current_process(), *t = NULL, *q;
+	int n = 0;
 
 	if (sig < 0 || sig > _NSIG)
 		return -EINVAL;
-	if (pid == 0 || pid == -1 || pid == self->pid) {
-		if (sig)
-			signal_post(self, sig, self->pid);
-		return 0; /* delivered (or fatal) on the way out of this call */
-	}
+	if (pid == -2147483647 - 1)
+		return -ESRCH; /* -pid would not be a number: Linux's answer */
 	mutex_lock(&process_lock);
-	list_for_each_entry(q, &process_list, all)
-		if (q->pid == pid && !q->zombie)
-			t = q;
-	if (t && sig)
-		signal_post(t, sig, self->pid);
+	if (pid > 0) {
+		list_for_each_entry(q, &process_list, all)
+			if (q->pid == pid && !q->zombie)
+				t = q;
+		if (t && sig)
+			signal_post(t, sig, self->pid);
+		n = !!t;
+	} else if (pid == -1) {
+		list_for_each_entry(q, &process_list, all)
+			if (!q->zombie && q != self && (q->parent || q->autoreap)) {
+				if (sig)
+					signal_post(q, sig, self->pid);
+				n++;
+			}
+	} else {
+		n = kill_pgrp_locked(pid ? -pid : self->pgid, sig, self->pid);
+	}
 	mutex_unlock(&process_lock);
-	return t ? 0 : -ESRCH;
+	/* One sent to the caller is delivered (or fatal) on the way out of this call. */
+	return n || pid == -1 ? 0 : -ESRCH;
 }
 
-/* kill(pid, sig): pid 0 and -1 mean the caller here (no groups, one user's few processes). */
+/* kill(pid, sig) */
 long sys_kill(const unsigned long *args)
 {
 	return send_signal((int)args[0], (int)args[1]);
@@ -504,21 +580,28 @@ static bool descends_from(struct process *q, int pid)
 }
 
 /*
- * The terminal's SIGINT: to the foreground program and everything it
- * forked, the process group it would share on Linux (no call here moves a
- * process to another group). From a kernel thread.
+ * The terminal's SIGINT for the program `run` waits for (pid): to the
+ * group its session has in the console's foreground (a job-control
+ * shell's current job), else to pid and everything it forked, the group
+ * they would share on Linux. From a kernel thread.
  */
 int kill_process_group(int pid, int sig)
 {
 	struct process *q;
-	int n = 0;
+	int n = 0, fg = 0;
 
 	mutex_lock(&process_lock);
 	list_for_each_entry(q, &process_list, all)
-		if (!q->zombie && descends_from(q, pid)) {
-			signal_post(q, sig, 0);
-			n++;
-		}
+		if (q->pid == pid && !q->zombie)
+			fg = tty_foreground_pgrp(q->sid);
+	if (fg)
+		n = kill_pgrp_locked(fg, sig, 0);
+	if (!n)
+		list_for_each_entry(q, &process_list, all)
+			if (!q->zombie && descends_from(q, pid)) {
+				signal_post(q, sig, 0);
+				n++;
+			}
 	mutex_unlock(&process_lock);
 	return n ? 0 : -ESRCH;
 }

@@ -286,63 +286,6 @@ long sys_arch_prctl(const unsigned long *args)
 }
 #endif
 
-/*
- * Process groups and sessions: Pagoda has none, so each process is the
- * leader of its own, as a shell without job control never notices:
- * getpgid, getpgrp, getsid and setsid answer the process's pid, setpgid
- * accepts and changes nothing. A pid that does not exist is -ESRCH.
- */
-static long own_group(long pid)
-{
-	struct process *p = current_process();
-
-	if (pid < 0)
-		return -EINVAL;
-	if (pid && pid != p->pid) {
-		struct process *q;
-		bool found = false;
-
-		mutex_lock(&process_lock);
-		list_for_each_entry(q, &process_list, all)
-			if (q->pid == pid && !q->zombie)
-				found = true;
-		mutex_unlock(&process_lock);
-		return found ? pid : -ESRCH;
-	}
-	return p->pid;
-}
-
-long sys_getpgid(const unsigned long *args)
-{
-	return own_group((long)args[0]);
-}
-
-long sys_getsid(const unsigned long *args)
-{
-	return own_group((long)args[0]);
-}
-
-long sys_setpgid(const unsigned long *args)
-{
-	long r = own_group((long)args[0]);
-
-	return r < 0 ? r : ((long)args[1] < 0 ? -EINVAL : 0);
-}
-
-long sys_setsid(const unsigned long *args)
-{
-	(void)args;
-	return current_process()->pid;
-}
-
-#ifdef __x86_64__
-long sys_getpgrp(const unsigned long *args)
-{
-	(void)args;
-	return current_process()->pid;
-}
-#endif
-
 #define PR_SET_NAME 15
 #define PR_GET_NAME 16
 

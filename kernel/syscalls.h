@@ -48,6 +48,7 @@ long sys_clock_nanosleep(const unsigned long *args);
 long sys_arch_prctl(const unsigned long *args);
 long sys_rt_sigaction(const unsigned long *args);
 long sys_rt_sigprocmask(const unsigned long *args);
+long sys_rt_sigsuspend(const unsigned long *args);
 long sys_sigaltstack(const unsigned long *args);
 long sys_kill(const unsigned long *args);
 long sys_rt_sigreturn(const unsigned long *args);
@@ -87,6 +88,10 @@ long sys_access(const unsigned long *args);
 #endif
 long sys_faccessat(const unsigned long *args);
 long sys_faccessat2(const unsigned long *args);
+long sys_statx(const unsigned long *args);
+long sys_fadvise64(const unsigned long *args);
+long sys_statfs(const unsigned long *args);
+long sys_fstatfs(const unsigned long *args);
 /* fs/ and the rest of a shell's calls. */
 long sys_getdents64(const unsigned long *args);
 long sys_mkdirat(const unsigned long *args);

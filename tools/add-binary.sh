@@ -3,12 +3,15 @@
 # Copy a Debian program and the shared libraries it loads into DIR, at the
 # paths they have on Debian, for `make run ROOTFS=DIR` (docs/userland.md).
 #
-#   usage: add-binary.sh [--arch x86_64|arm64] PROGRAM DIR
+#   usage: add-binary.sh [--arch x86_64|arm64] PROGRAM DIR [HOST-PATH...]
 #
 # x86_64 (the default): PROGRAM is the host's own (a path, or a name on
 # PATH); the libraries are the ones `ldd` names, and the loader the program
 # asks for (PT_INTERP). Links are followed: DIR gets the files themselves,
 # except that the loader's path (/lib64/ld-linux-x86-64.so.2) is kept.
+# Each HOST-PATH after DIR (x86_64 only) is copied too, a directory whole,
+# with the libraries its shared objects need: a program's own modules, as
+# python3's /usr/lib/python3.11 (docs/userland.md).
 #
 # arm64: PROGRAM names a host program too (/usr/bin/md5sum), and the arm64
 # build of the package that holds it is fetched with `apt-get download`
@@ -28,8 +31,11 @@ if [ "${1:-}" = --arch ]; then
 	arch=${2:?--arch takes x86_64 or arm64}
 	shift 2
 fi
-prog=${1:?usage: add-binary.sh [--arch x86_64|arm64] PROGRAM DIR}
-dir=${2:?usage: add-binary.sh [--arch x86_64|arm64] PROGRAM DIR}
+usage="usage: add-binary.sh [--arch x86_64|arm64] PROGRAM DIR [HOST-PATH...]"
+prog=${1:?$usage}
+dir=${2:?$usage}
+shift 2
+extra=("$@")
 case $prog in
 /*) ;;
 *) prog=$(command -v "$prog") || die "$1: not on PATH" ;;
@@ -58,9 +64,21 @@ if [ "$arch" = x86_64 ]; then
 	done < <(ldd "$prog" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }
 				    $1 ~ /^\// { print $1 }')
 	[ -z "$interp" ] || put "$interp" "$interp"
-	say "$prog and its libraries -> $dir"
+	for path in "${extra[@]}"; do
+		[ -e "$path" ] || die "$path: no such file or directory"
+		mkdir -p "$dir/$(dirname "$path")"
+		cp -a "$path" "$dir/$(dirname "$path")/"
+		# The libraries the tree's shared objects load that are not there yet.
+		find -L "$path" -type f -name '*.so*' -exec ldd {} + 2>/dev/null |
+			awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | sort -u |
+			while read -r lib; do
+				[ -e "$dir/$lib" ] || put "$lib" "$lib"
+			done
+	done
+	say "$prog and its libraries${extra:+ and ${extra[*]}} -> $dir"
 	exit 0
 fi
+[ ${#extra[@]} -eq 0 ] || die "HOST-PATH copies are for x86_64 only"
 [ "$arch" = arm64 ] || die "--arch $arch: x86_64 or arm64"
 
 command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null ||
@@ -72,7 +90,7 @@ mkdir -p "$cache/debs" "$root"
 
 # fetch PACKAGE: its arm64 .deb downloaded once and unpacked into $root.
 fetch() {
-	local pkg=${1%%:*} dl
+	local pkg=${1%%:*} dl deb
 	if ! ls "$cache/debs/${pkg}_"*_arm64.deb >/dev/null 2>&1; then
 		"$here/install-deps.sh" --pi4-sources
 		dl=$(mktemp -d "${TMPDIR:-/tmp}/pagoda-deb.XXXXXX")
@@ -86,7 +104,13 @@ fetch() {
 		mv "$dl"/*.deb "$cache/debs/"
 		rm -rf "$dl"
 	fi
-	dpkg-deb -x "$(ls "$cache/debs/${pkg}_"*_arm64.deb | head -n 1)" "$root"
+	# Unpacked once: a stamp per .deb in $root says it is there already.
+	deb=$(ls "$cache/debs/${pkg}_"*_arm64.deb | head -n 1)
+	if [ ! -e "$root/.unpacked/$(basename "$deb")" ]; then
+		dpkg-deb -x "$deb" "$root"
+		mkdir -p "$root/.unpacked"
+		touch "$root/.unpacked/$(basename "$deb")"
+	fi
 }
 
 # The package that holds a host file, from dpkg's own records.

@@ -12,8 +12,10 @@
  *	dynaux base         where the loader and the stack are this run
  *	                    (they move from run to run unless randomisation is off)
  */
+#define _GNU_SOURCE
 #include <elf.h>
 #include <errno.h>
+#include <link.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -24,6 +26,15 @@ extern char _start[];
 static void yes(const char *what, int ok)
 {
 	printf("%s: %s\n", what, ok ? "yes" : "NO");
+}
+
+/* Is one of the loaded objects the vDSO (its headers inside the vDSO's image)? */
+static int is_vdso(struct dl_phdr_info *info, size_t size, void *data)
+{
+	unsigned long at = (unsigned long)info->dlpi_phdr, vdso = *(unsigned long *)data;
+
+	(void)size;
+	return vdso && at >= vdso && at < vdso + 4096;
 }
 
 int main(int argc, char **argv)
@@ -55,6 +66,9 @@ int main(int argc, char **argv)
 	    base && !(base % 4096) && !memcmp(ld->e_ident, ELFMAG, SELFMAG) && ld->e_type == ET_DYN);
 	vdso = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
 	yes("AT_SYSINFO_EHDR is an ELF image", vdso && !memcmp(vdso->e_ident, ELFMAG, SELFMAG));
+	/* ld.so takes a usable vDSO into its list of objects; its clocks come from there. */
+	yes("the loader took the vDSO in", dl_iterate_phdr(is_vdso, &(unsigned long){
+		getauxval(AT_SYSINFO_EHDR) }));
 	printf("AT_PAGESZ %lu, AT_SECURE %lu\n", getauxval(AT_PAGESZ), getauxval(AT_SECURE));
 	yes("AT_EXECFN is the path run", execfn && !strcmp(execfn, argv[0]));
 	yes("AT_RANDOM points at 16 bytes, not all zero",

@@ -90,6 +90,20 @@ $(B)/user/vfstest: user/libc/vfstest.c user/user.mk | $(DEPS_STAMP)
 	@aarch64-linux-gnu-gcc -static -O2 -o $@ $<
 endif
 USER_PROGS += vfstest
+# jobtest: process groups, sessions, the terminal's foreground group and
+# SIGCHLD (kernel/jobctl.c), musl on x86-64, glibc on arm64, as vfstest.
+ifeq ($(ARCH),x86_64)
+$(B)/user/jobtest: user/libc/jobtest.c user/user.mk | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  MUSLCC  $@"
+	@musl-gcc -static -O2 -o $@ $<
+else
+$(B)/user/jobtest: user/libc/jobtest.c user/user.mk | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  GLIBCC  $@"
+	@aarch64-linux-gnu-gcc -static -O2 -o $@ $<
+endif
+USER_PROGS += jobtest
 # mmbench: `bench mm`; the same file boots on Debian's Linux beside it
 # (tools/linuxpeer.py), so it is built against glibc, static.
 $(B)/user/mmbench: user/mmbench.c user/user.mk | $(DEPS_STAMP)

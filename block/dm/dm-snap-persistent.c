@@ -225,6 +225,16 @@ static int persistent_read_metadata(struct dm_exception_store *store,
 		ps->valid = 0;
 		return 1;
 	}
+	/*
+	 * A valid header on a device that ends before its first area (cut
+	 * short, or a header copied onto a smaller one): Linux fails that
+	 * area's read. Refuse too, rather than load an empty store whose
+	 * usage runs past the device's end. (Found by fuzz-dm-snap.)
+	 */
+	if (cow_chunks(ps) < NUM_SNAPSHOT_HDR_CHUNKS + 1) {
+		store->error = "COW device ends before its first metadata area";
+		return -EIO;
+	}
 	return read_exceptions(ps, callback, ctx);
 }
 

@@ -615,6 +615,8 @@ static void test_dm_snapshot_refuses_bad_header(struct ktest *t)
 		{ SNAP_MAGIC, 1, 3, 0, "chunk size" },
 		{ SNAP_MAGIC, 1, 8, 1, "outside" },	/* a record pointing at area 0 */
 		{ SNAP_MAGIC, 1, 8, 1 << 20, "outside" },
+		/* 1 MiB chunks on 1 MiB: area 0 past the end (fuzz-dm-snap) */
+		{ SNAP_MAGIC, 1, 2048, 0, "ends before" },
 	};
 	struct nullb *onb = dmt_nullb(t, 1), *cnb = dmt_nullb(t, 1);
 	struct block_device *c;

@@ -18,8 +18,13 @@
  *
  * Ctrl-C is the kernel's (kernel/console_input.c: SIGINT to the program
  * in the foreground and everything it forked). There is one console, so
- * one set of settings, as Linux's ttyS0 has. The foreground process
- * group (TIOCGPGRP/TIOCSPGRP) is recorded for the shell that asks.
+ * one set of settings, as Linux's ttyS0 has.
+ *
+ * The console is every session's controlling terminal (there is one, and
+ * each program the kernel starts leads a session). A job-control shell
+ * names the foreground group with TIOCSPGRP; it is kept with its session,
+ * and Ctrl-C goes to it (kernel/signal.c, kill_process_group()). A
+ * session that named none sees its caller's group in front (TIOCGPGRP).
  */
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
@@ -64,7 +69,7 @@ static struct ktermios termios = {
 	.c_lflag = 0x8a3b,  /* ISIG ICANON ECHO ECHOE ECHOK ECHOCTL ECHOKE IEXTEN */
 	.c_cc = { 3, 28, 127, 21, 4, 0, 1, 0, 17, 19, 26, 0, 18, 15, 23, 22 },
 };
-static int fg_pgrp;
+static int fg_pgrp, fg_sid; /* the foreground group, and whose session named it */
 
 /* A finished line not yet all read. */
 static char line[256];
@@ -182,21 +187,36 @@ long tty_ioctl(unsigned long cmd, u64 arg)
 	case TIOCSCTTY:
 	case TIOCNOTTY:
 		return 0;
-	case TIOCGPGRP:
-	case TIOCGSID: {
-		int pg = fg_pgrp ? fg_pgrp : current_process()->pid;
+	case TIOCGPGRP: {
+		struct process *me = current_process();
+		int pg = tty_foreground_pgrp(me->sid);
 
+		if (!pg)
+			pg = me->pgid;
 		return copy_to_user(arg, &pg, 4) ? -EFAULT : 0;
 	}
+	case TIOCGSID:
+		return copy_to_user(arg, &current_process()->sid, 4) ? -EFAULT : 0;
 	case TIOCSPGRP: {
+		struct process *me = current_process();
+		long err = 0;
 		int pg;
 
 		if (copy_from_user(&pg, arg, 4))
 			return -EFAULT;
 		if (pg < 0)
 			return -EINVAL;
-		fg_pgrp = pg;
-		return 0;
+		mutex_lock(&process_lock);
+		if (!pgrp_exists_locked(pg, 0))
+			err = -ESRCH;
+		else if (!pgrp_exists_locked(pg, me->sid))
+			err = -EPERM; /* another session's group */
+		else {
+			WRITE_ONCE(fg_pgrp, pg);
+			WRITE_ONCE(fg_sid, me->sid);
+		}
+		mutex_unlock(&process_lock);
+		return err;
 	}
 	case FIONREAD: {
 		int n = (int)(line_len - line_pos);
@@ -206,6 +226,11 @@ long tty_ioctl(unsigned long cmd, u64 arg)
 	default:
 		return -ENOTTY;
 	}
+}
+
+int tty_foreground_pgrp(int sid)
+{
+	return READ_ONCE(fg_sid) == sid ? READ_ONCE(fg_pgrp) : 0;
 }
 
 /* poll(): readable with a line part-read or a key waiting; always writable. */

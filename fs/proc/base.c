@@ -95,7 +95,8 @@ static void pid_stat_show(struct seq_file *m, struct process *p)
 	cpu_ticks(p, t);
 	/* pid (comm) state ppid pgrp session tty_nr tpgid flags */
 	seq_printf(m, "%d (%s) %c %d %d %d %d %d %u ", p->pid, p->name, state_of(p), ppid,
-		   p->pid, p->pid, (4 << 8) | 64 /* ttyS0 */, -1, 0x400000u /* PF_... a user task */);
+		   p->pgid, p->sid, (4 << 8) | 64 /* ttyS0 */,
+		   tty_foreground_pgrp(p->sid) ?: p->pgid, 0x400000u /* PF_... a user task */);
 	/* minflt cminflt majflt cmajflt utime stime cutime cstime priority nice num_threads */
 	seq_printf(m, "%llu %llu 0 0 %llu %llu %llu %llu 20 0 %u ",
 		   (unsigned long long)READ_ONCE(p->acct.min_flt),

@@ -114,6 +114,12 @@ struct thread {
 	u64 sigmask;                  /* blocked signals: each thread has its own */
 	u64 sigpending;               /* sent to this thread alone (tgkill), with a handler */
 	struct sigstack altstack;     /* sigaltstack: size 0 when there is none */
+	/*
+	 * rt_sigsuspend(): the mask to put back once a handler has run (its
+	 * frame keeps this one, not the temporary one), Linux's saved_sigmask.
+	 */
+	u64 saved_sigmask;
+	bool restore_sigmask;
 	/* CLONE_CHILD_CLEARTID, set_tid_address(): zeroed and woken (futex) at exit. */
 	u64 clear_child_tid;
 	/* set_robust_list(): the user's list of futexes it holds, walked at exit. */
@@ -181,10 +187,17 @@ struct process {
 	 * orphaned, by the reaper.
 	 */
 	int pid;                      /* its task's */
+	/*
+	 * Its process group and session (kernel/jobctl.c): a process the
+	 * kernel starts leads a new one of each, a forked one is in its
+	 * parent's. A job-control shell moves each job to a group of its own.
+	 */
+	int pgid, sid;
 	struct process *parent;       /* NULL: started by the kernel, or orphaned */
 	struct list_head children;    /* its forked children, live or zombie */
 	struct list_head sibling;     /* in the parent's children */
 	bool autoreap;                /* the reaper collects it: forked, or run in the background */
+	bool reap_quietly;            /* its parent ignores SIGCHLD: no line when collected */
 	bool zombie;                  /* ended; exit_status waits for wait4() */
 	int exit_status;
 	unsigned long child_events;   /* bumped when a child ends: wait4() sleeps on it */
@@ -235,6 +248,8 @@ struct process {
 extern struct list_head process_list;
 /* End the caller now if another process has killed it (at system call boundaries). */
 void signal_check_pending(void);
+/* kernel/signal.c: sig to p as process sender sent it (a child's SIGCHLD), any context. */
+void signal_send_from(struct process *p, int sig, int sender);
 /* kernel/signal.c: sig to p from the kernel itself (a timer, the OOM killer), any context. */
 void signal_send_kernel(struct process *p, int sig);
 /*
@@ -296,6 +311,12 @@ void itimer_tick(bool user);
 int kill_process(int pid, int sig);
 /* sig to pid and every process forked from it (a terminal's Ctrl-C). */
 int kill_process_group(int pid, int sig);
+/* kernel/jobctl.c, under process_lock: sig to every live process of group pgid; how many. */
+int kill_pgrp_locked(int pgid, int sig, int sender);
+/* Under process_lock: is there a live process in group pgid of session sid (sid 0: any)? */
+bool pgrp_exists_locked(int pgid, int sid);
+/* The console's foreground group for a process of session sid (drivers/tty/n_tty.c), or 0. */
+int tty_foreground_pgrp(int sid);
 
 /* Family links and zombie states of every process. */
 extern struct mutex process_lock;

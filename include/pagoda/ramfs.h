@@ -9,7 +9,11 @@
 
 #include <pagoda/types.h>
 
-#define RAMFS_MAX_FILES 1024 /* busybox's applet links alone are 270 */
+/*
+ * busybox's applet links alone are 270; Debian's python3 with its standard
+ * library (tools/add-binary.sh, docs/userland.md) about 1,500. 56 bytes each.
+ */
+#define RAMFS_MAX_FILES 4096
 #define RAMFS_PATH_MAX 256 /* the longest path a lookup takes or makes */
 
 struct ramfs_file {

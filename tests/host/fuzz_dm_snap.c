@@ -15,6 +15,7 @@
 #include <pagoda/string.h>
 
 #include "../../block/dm/dm-snap-format.h"
+#include "fuzz_dm_store.h"
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 extern void abort(void);
@@ -117,13 +118,18 @@ static void merge_walk(struct dm_snap_reader *r, struct check *c, u8 *area)
 		abort();	/* records the merge never reached */
 }
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+/*
+ * The format's checks; true when the reader accepted the device, with its
+ * records and where it stopped in *f (the caller frees f->rec).
+ */
+static bool reader_checks(const u8 *data, size_t size, struct reader_found *f)
 {
 	struct snap_disk_header h;
 	const char *why = NULL;
 	struct dev d = { .data = data, .size = size };
 	struct check c = { .d = &d };
 	struct dm_snap_reader r;
+	bool ok = false;
 	int kind;
 
 	/* Chunks of up to 16 sectors keep inputs small enough to explore. */
@@ -131,7 +137,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	if (kind < 0) {
 		if (!why)
 			abort();	/* a refusal always says why */
-		return 0;
+		return false;
 	}
 	{
 		u8 again[DISK_HEADER_SIZE];
@@ -141,7 +147,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			abort();	/* the header decoded does not encode to its bytes */
 	}
 	if (kind != SNAP_HEADER_VALID)
-		return 0;
+		return false;
 	d.chunk_bytes = (size_t)h.chunk_size * 512;
 	d.nr_chunks = size / d.chunk_bytes;
 	c.per_area = dm_snap_exceptions_per_area(h.chunk_size);
@@ -152,7 +158,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	if (!r.buf || !c.seen) {
 		free(r.buf);
 		free(c.seen);
-		return 0;
+		return false;
 	}
 	if (dm_snap_read_exceptions(&r, check_one, &c, &why) == 0) {
 		if (c.n && r.next_free <= c.max_new)
@@ -165,10 +171,24 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		if (c.n != r.current_area * c.per_area + r.current_committed)
 			abort();
 		merge_walk(&r, &c, r.buf);
+		ok = c.n <= c.room;
 	} else if (!why) {
 		abort();
 	}
 	free(r.buf);
-	free(c.seen);
+	*f = (struct reader_found){ .rec = c.seen, .n = c.n, .current_area = r.current_area,
+				    .current_committed = r.current_committed,
+				    .chunk_sectors = h.chunk_size };
+	return ok;
+}
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	struct reader_found f = { 0 };
+	bool ok = reader_checks(data, size, &f);
+
+	/* Then the same bytes through the kernel's own store (fuzz_dm_store.c). */
+	fuzz_dm_store(data, size, ok ? &f : NULL);
+	free((void *)f.rec);
 	return 0;
 }

@@ -74,6 +74,32 @@ def host_vfstest(arch):
     return r.stdout + r.stderr
 
 
+def host_jobtest(arch):
+    """user/libc/jobtest.c on the host, as Pagoda's shell runs it: leading a
+    new session whose controlling terminal (a pseudo-terminal) is fd 0."""
+    import fcntl
+    import pty
+    import termios
+    prog = os.path.join(paths.BUILD, "x86_64-pc" if arch == "x86_64" else "arm64-virt",
+                        "user", "jobtest")
+    cmd = [prog] if arch == "x86_64" else ["qemu-aarch64", prog]
+    master, slave = pty.openpty()
+
+    def session_leader():
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    with tempfile.TemporaryFile("w+") as out:
+        try:
+            subprocess.run(cmd, stdin=slave, stdout=out, stderr=subprocess.STDOUT,
+                           preexec_fn=session_leader, timeout=60)
+        finally:
+            os.close(slave)
+            os.close(master)
+        out.seek(0)
+        return out.read()
+
+
 def between(text, start, end):
     """The lines after the one that ends with start, up to the one that starts with end."""
     m = re.search(re.escape(start) + r"\n(.*?)\n" + re.escape(end), text, re.S)
@@ -94,14 +120,24 @@ def session(ctx, arch, cmd_of, timeout):
     tally, name = ctx.tally, "busybox-%s" % arch
     cpio = initrd(arch)
     want = host_portable(arch)
-    # /init is busybox's shell (job control off: no "m" in $-); its exit
-    # leads to the kernel shell, which runs the rest.
-    script = [(r"/ # ", "echo flags=$-\r"), (r"flags=\w+", "exit\r"),
+    # /init is busybox's shell with job control on ("m" in $-): a job in
+    # the background, listed, killed as %1 and waited for (143: SIGTERM),
+    # and a pipeline in the foreground in a group of its own: the second
+    # command's pgid (field 5 of its stat) is neither its pid nor the
+    # shell's (it is the first command's); its exit leads to the kernel shell,
+    # which runs the rest.
+    script = [(r"/ # ", "echo flags=$-\r"),
+              (r"flags=\w+\r?\n", "sleep 30 &\r"),
+              (r"/ # ", "jobs\r"),
+              (r"/ # ", "kill %1; wait %1; echo killed=$?\r"),
+              (r"killed=\d+", "echo shell=$$; sleep 1 | cut -d' ' -f1,5 /proc/self/stat\r"),
+              (r"/ # ", "exit\r"),
               (r"pagoda> ", "dmsetup create bbdm --table '0 %d linear /dev/vda 0'\r"
                % (DISK_BYTES // 512)),
               (r"pagoda> ", "run /bin/sh /etc/bb/portable.sh /tmp\r"),
               (r"pagoda> ", "run /bin/sh /etc/bb/machine.sh\r"),
               (r"pagoda> ", "run /bin/vfstest /tmp\r"),
+              (r"pagoda> ", "run /bin/jobtest\r"),
               (r"pagoda> ", "poweroff\r")]
     b = ctx.boot(cmd_of(cpio, disk_image(fresh=True)), name, timeout, script)
     with open(disk_image(), "rb") as f:
@@ -111,8 +147,13 @@ def session(ctx, arch, cmd_of, timeout):
     tally.check("%s.boot" % name, "Power down." in t and not b.timed_out,
                 "did not reach poweroff (log %s)" % rel(b.log))
     tally.check("%s.init-shell" % name,
-                re.search(r"init: running /init\n(.*\n)*.*\nflags=[a-ln-z]+\n", t) is not None,
-                "no busybox shell as /init with job control off (log %s)" % rel(b.log))
+                re.search(r"init: running /init\n(.*\n)*.*\nflags=\w*m\w*\n", t) is not None,
+                "no busybox shell as /init with job control on (log %s)" % rel(b.log))
+    m = re.search(r"\n\[1\]\+ +Running +sleep 30\n(.*\n)*killed=143\n(.*\n)*shell=(\d+)\n"
+                  r"(\d+) (\d+)\n", t)
+    tally.check("%s.jobs" % name, m is not None and m.group(5) not in (m.group(3), m.group(4)),
+                "no sleep 30 job listed, killed as %%1 with 143, and a foreground "
+                "pipeline in a group of its own (log %s)" % rel(b.log))
     got = between(t, "run /bin/sh /etc/bb/portable.sh /tmp", "run: /bin/sh: exit status")
     same = got is not None and got.strip("\n") == want.strip("\n")
     why = "differs from the host's (log %s)" % rel(b.log)
@@ -157,6 +198,11 @@ def session(ctx, arch, cmd_of, timeout):
                 "on the host: %s" % host.strip()[-300:])
     tally.check("%s.vfstest" % name, "vfstest: 0 failed" in t,
                 "%s (log %s)" % ("; ".join(re.findall(r"vfstest: FAIL [^\n]*", t)), rel(b.log)))
+    host = host_jobtest(arch)
+    tally.check("%s.jobtest-host" % name, "jobtest: 0 failed" in host,
+                "on the host: %s" % host.strip()[-300:])
+    tally.check("%s.jobtest" % name, "jobtest: 0 failed" in t,
+                "%s (log %s)" % ("; ".join(re.findall(r"jobtest: FAIL [^\n]*", t)), rel(b.log)))
     tally.check("%s.no-unknown-syscalls" % name, "called unknown number" not in t,
                 "a system call busybox made is missing (log %s)" % rel(b.log))
 

@@ -30,9 +30,14 @@ from .procmem import KLOG, memory_figures
 
 LOADER = {"x86_64": "/lib64/ld-linux-x86-64.so.2", "arm64": "/lib/ld-linux-aarch64.so.1"}
 LIBDIR = {"x86_64": "/lib/x86_64-linux-gnu", "arm64": "/lib/aarch64-linux-gnu"}
+SOCKET = {"x86_64": "41", "arm64": "198"}
 CC = {"x86_64": "gcc", "arm64": "aarch64-linux-gnu-gcc"}
-PROGRAMS = ["/bin/echo", "/usr/bin/md5sum", "/bin/ls", "/usr/bin/sort", "/usr/bin/bash"]
+PROGRAMS = ["/bin/echo", "/usr/bin/md5sum", "/bin/ls", "/usr/bin/sort", "/usr/bin/bash",
+            "/usr/bin/stat"]
 SCRIPT = "/etc/dyn/script.sh"
+# The file systems by their magic numbers (statfs), as Linux names them.
+STATFS = "/usr/bin/stat -f -c %n:%T / /proc /tmp /dev"
+STATFS_WANT = ["/:ramfs", "/proc:proc", "/tmp:tmpfs", "/dev:tmpfs"]
 WORDS = "/etc/dyn/words"
 
 
@@ -42,6 +47,7 @@ def commands(arch):
             "/usr/bin/md5sum %s %s" % (WORDS, LOADER[arch]),
             "/bin/ls -1 %s /etc/dyn" % LIBDIR[arch],
             "/usr/bin/sort %s" % WORDS,
+            "/usr/bin/stat -c %%n:%%s:%%F:%%a %s /bin/ls" % WORDS,
             "/bin/dynaux",
             "/bin/dynaux exec /bin/noloader",
             "/usr/bin/bash %s" % SCRIPT]
@@ -132,7 +138,7 @@ def runs(text, line):
 def session(ctx, arch, cmdline, cmd_of, timeout):
     tally, name = ctx.tally, "dynelf-%s" % arch
     top, cpio = rootfs(arch)
-    round_ = ["run %s" % c for c in commands(arch)] + ["run /bin/dynaux base"]
+    round_ = ["run %s" % c for c in commands(arch)] + ["run /bin/dynaux base", "run " + STATFS]
     errors = ["run /bin/dynaux exec /bin/badloader", "run /bin/noloader", "run /bin/badloader"]
     point = ["pagealloc drain", "meminfo", "slabinfo"]
     lines = round_ + errors + point + round_ + errors + point + ["poweroff"]
@@ -169,6 +175,15 @@ def session(ctx, arch, cmdline, cmd_of, timeout):
                         "initramfs") == 2 and
                 t.count("run: /bin/badloader: its interpreter is not an ELF program") == 2,
                 "the shell's run does not name the loader as the reason (log %s)" % log)
+    got = runs(t, STATFS)
+    tally.check("%s.statfs" % name, len(got) == 2 and all(o == STATFS_WANT for o, _ in got),
+                "stat -f: %s (log %s)" % (got, log))
+    # socket is the one left: Pagoda has no sockets, and glibc's user-name
+    # lookups try the name-service daemon's first (docs/userland.md).
+    unknown = [c for c in re.findall(r"\S+ called unknown number (\d+)", t)
+               if c != SOCKET[arch]]
+    tally.check("%s.no-unknown-syscalls" % name, not unknown,
+                "numbers %s (log %s)" % (unknown, log))
     # ASLR: the loader (below mmap_base) and the stack move between runs;
     # with norandmaps on the command line they stay put.
     bases = [o[0] for o, _ in runs(t, "/bin/dynaux base") if o]

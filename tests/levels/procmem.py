@@ -307,12 +307,13 @@ def check_areas(ctx, arch, b, want):
                     len(got) == len(want), "%s (log %s)" % ("; ".join(diff[:4]), rel(b.log)))
 
 
-@unit("system-areas", "system", needs=["x86_64", "arm64-virt"])
+@unit("system-areas", "system", needs=["x86_64", "arm64-virt", "arm64-pi4"])
 def areas(ctx):
     """mmap, munmap, mprotect (PROT_NONE too), mremap and brk split and merge
     areas as Linux does: `maps PID` after each step against the host's
-    /proc/self/maps of the same binary (x86-64, arm64 virt); the boot runs
-    under vm.overcommit_memory=2 and oomtest's promises answer as Linux's"""
+    /proc/self/maps of the same binary (x86-64, arm64 virt, the Pi 4); the
+    boot runs under vm.overcommit_memory=2 and oomtest's promises answer as
+    Linux's"""
     r = subprocess.run([AREAS_BIN, "proc"], capture_output=True, text=True, timeout=60)
     want = area_story(r.stdout)
     ctx.tally.check("system:areas.host-run", r.returncode == 0 and want and len(want) == 19,
@@ -327,3 +328,7 @@ def areas(ctx):
                  areas_script())
     check_areas(ctx, "arm64-virt", b, want)
     check_overcommit2(ctx, "arm64-virt", b)
+    # The Pi 4's own page tables, timer and memory map under the same story.
+    b = ctx.boot(ctx.arm64_cmd("pi4", cmdline), "system-areas-arm64-pi4", 180, areas_script())
+    check_areas(ctx, "arm64-pi4", b, want)
+    check_overcommit2(ctx, "arm64-pi4", b)

@@ -3,6 +3,7 @@ a mistyped variable gets one line naming it, the ISO follows CMDLINE, and
 a scripted run that passes exits 0 (one that fails does not)."""
 import os
 import re
+import shutil
 import subprocess
 import uuid
 
@@ -108,8 +109,8 @@ def run_exit_status(ctx):
 
 @unit("system-run-add", "system", needs=["x86_64"])
 def run_add(ctx):
-    """`make run ADD=prog INITRD=archive`: a program built on the host and an
-    archive of one's own reach the initramfs beside Pagoda's (and mkcpio.py
+    """`make run ADD=prog INITRD=archive ROOTFS=dir`: a program built on the host,
+    an archive and a directory of one's own reach the initramfs beside Pagoda's (and mkcpio.py
     --help prints its usage rather than writing an archive named --help)"""
     work = os.path.join(paths.BUILD, "test", "run-add")
     os.makedirs(work, exist_ok=True)
@@ -125,10 +126,18 @@ def run_add(ctx):
     r = subprocess.run([os.path.join(ROOT, "tools", "mkcpio.py"), archive,
                         "etc/note=" + note], capture_output=True, text=True)
     ok_cpio = r.returncode == 0
+    # ROOTFS=: a directory packed as /, a file and a link to ADD='s program.
+    root = os.path.join(work, "root")
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(os.path.join(root, "etc"))
+    os.makedirs(os.path.join(root, "usr", "bin"))
+    with open(os.path.join(root, "etc", "rootdir-note"), "w") as f:
+        f.write("packed from a host directory\n")
+    os.symlink("hi2", os.path.join(root, "usr", "bin", "hi3"))
     rc, out = make("run", "ACCEL=tcg", "ADD=%s %s=/usr/bin/hi2" % (prog, prog),
-                   "INITRD=" + archive,
+                   "INITRD=" + archive, "ROOTFS=" + root,
                    'CMDLINE=shell.run="run /bin/hi one;run /usr/bin/hi2 two;ls;'
-                   'poweroff"', timeout=120)
+                   'run /usr/bin/hi3 three;poweroff"', timeout=120)
     ctx.tally.check("system:run-add.programs", ok_cpio and
                     "run: /bin/hi: exit status 3" in out and
                     "run: /usr/bin/hi2: exit status 3" in out and "hi from the host two" in out,
@@ -136,6 +145,9 @@ def run_add(ctx):
     ctx.tally.check("system:run-add.initrd", re.search(r" 21 /etc/note\b", out)
                     is not None,
                     "INITRD='s file is not in the initramfs:\n%s" % out[-800:])
+    ctx.tally.check("system:run-add.rootfs", re.search(r" 29 /etc/rootdir-note\b", out)
+                    is not None and "hi from the host three" in out,
+                    "ROOTFS='s file or link is not in the initramfs:\n%s" % out[-800:])
     rc, out = make("run", "ACCEL=tcg", "BOOT=bios", "ADD=" + prog, timeout=60)
     ctx.tally.check("system:run-add.iso-refused", rc != 0 and "BOOT=direct" in out,
                     "ADD= with BOOT=bios was not refused with the reason:\n%s" % out[-400:])

@@ -47,6 +47,7 @@
 #define __NR_sigaltstack 132
 #define __NR_rt_sigaction 134
 #define __NR_rt_sigprocmask 135
+#define __NR_rt_sigsuspend 133
 #define __NR_rt_sigreturn 139
 #define __NR_getcpu 168
 #define __NR_getuid 174
@@ -68,6 +69,11 @@
 #define __NR_getrusage 165
 #define __NR_rseq 293
 #define __NR_faccessat2 439
+/* What Debian's coreutils call (fs/stat.c, fs/fadvise.c, fs/statfs.c). */
+#define __NR_statfs 43
+#define __NR_fstatfs 44
+#define __NR_statx 291
+#define __NR_fadvise64 223
 #define NR_syscalls 512
 
 /* The file systems and the calls a shell makes (fs/, kernel/sys.c, kernel/reboot.c). */

@@ -36,6 +36,7 @@
 #define __NR_lstat 6
 #define __NR_rt_sigaction 13
 #define __NR_rt_sigprocmask 14
+#define __NR_rt_sigsuspend 130
 #define __NR_rt_sigreturn 15
 #define __NR_mremap 25
 #define __NR_pipe 22
@@ -81,6 +82,11 @@
 #define __NR_faccessat 269
 #define __NR_rseq 334
 #define __NR_faccessat2 439
+/* What Debian's coreutils call (fs/stat.c, fs/fadvise.c, fs/statfs.c). */
+#define __NR_statfs 137
+#define __NR_fstatfs 138
+#define __NR_statx 332
+#define __NR_fadvise64 221
 #define NR_syscalls 512
 
 /* The file systems and the calls a shell makes (fs/, kernel/sys.c, kernel/reboot.c). */
