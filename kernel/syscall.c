@@ -66,6 +66,7 @@ static long sys_brk(const unsigned long *args)
 #define MAP_FIXED 0x10
 #define MAP_ANONYMOUS 0x20
 #define MAP_NORESERVE 0x4000
+#define MAP_FIXED_NOREPLACE 0x100000
 #define LINUX_PROT_WRITE 2
 #define LINUX_PROT_EXEC 4
 
@@ -131,7 +132,19 @@ static long sys_mmap(const unsigned long *args)
 		return -EINVAL;
 	if ((flags & MAP_ANONYMOUS) && ((flags & MAP_SHARED) || !(flags & MAP_PRIVATE)))
 		return -ENODEV;
-	if (flags & MAP_FIXED) {
+	if (flags & MAP_FIXED_NOREPLACE) {
+		/*
+		 * At addr exactly, but never over an area already there: -EEXIST,
+		 * as Linux (mmap_lock is held: see changes_areas).
+		 */
+		struct vm_area *v;
+
+		if (!IS_ALIGNED(addr, PAGE_SIZE) || !access_ok(addr, len))
+			return -EINVAL;
+		v = find_vma(p, addr);
+		if (v && v->start < addr + len)
+			return -EEXIST;
+	} else if (flags & MAP_FIXED) {
 		if (!IS_ALIGNED(addr, PAGE_SIZE) || !access_ok(addr, len))
 			return -EINVAL;
 		process_unmap(p, addr, addr + len);
@@ -328,6 +341,8 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_getdents64] = sys_getdents64,
 	[__NR_mkdirat] = sys_mkdirat,
 	[__NR_unlinkat] = sys_unlinkat,
+	[__NR_fchmodat] = sys_fchmodat,
+	[__NR_fchmod] = sys_fchmod,
 	[__NR_renameat2] = sys_renameat2,
 	[__NR_renameat] = sys_renameat,
 	[__NR_fcntl] = sys_fcntl,
@@ -370,6 +385,7 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_unlink] = sys_unlink,
 	[__NR_rename] = sys_rename,
 	[__NR_getpgrp] = sys_getpgrp,
+	[__NR_chmod] = sys_chmod,
 	[__NR_poll] = sys_poll,
 #endif
 };

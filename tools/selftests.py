@@ -39,7 +39,7 @@ KSFT_SKIP = 4
 # What is taken out of the tarball: the suites and the headers they include.
 EXTRACT = [SELFTESTS + "/" + d for d in
            ("kselftest.h", "kselftest_harness.h", "lib.mk", "vDSO", "timers",
-            "sigaltstack", "size", "x86", "futex")]
+            "sigaltstack", "size", "x86", "futex", "vm")]
 
 # The C libraries per arch, and how each compiles a static program.
 LIBCS = {
@@ -52,6 +52,10 @@ LIBCS = {
 VDSO_FLAGS = ["-std=gnu99"]
 X86 = ["-m64", "-O2", "-g", "-std=gnu99", "-pthread", "-Wall", "-no-pie"]
 FUTEX = ["-g", "-O2", "-Wall", "-D_GNU_SOURCE=", "-pthread", "-I../include", "-I../../"]
+TIMERS = ["-O3", "-Wl,-no-as-needed", "-Wall"]
+# Arguments a program is run with, on both sides (the runner gives none):
+# only to shorten one that would take tens of seconds.
+ARGS = {("timers", "threadtest"): ["-t", "2"]}
 # The kernel's user headers (linux/, asm/, asm-generic/) for musl, which ships none.
 KHDR = os.path.join(OUT, "khdr")
 PROGRAMS = [
@@ -79,6 +83,18 @@ PROGRAMS = [
     ("x86", "check_initial_reg_state_64",
      X86 + ["-Wl,-ereal_start", "check_initial_reg_state.c", "helpers.h", "-lrt", "-ldl"], [],
      ["x86_64"], ["glibc"]),
+    # timers/Makefile's flags. rtcpie skips without /dev/rtc0 (both sides);
+    # threadtest is run for 2 s (ARGS), not its default 30.
+    ("timers", "rtcpie", ["rtcpie.c", "-lrt", "-lpthread", "-lm"], TIMERS, None, ["glibc"]),
+    ("timers", "threadtest", ["threadtest.c", "-lrt", "-lpthread", "-lm"], TIMERS, None,
+     ["glibc"]),
+] + [
+    # vm/Makefile's (6.1; mm/ from 6.3) programs that build static and
+    # need no huge pages, userfaultfd, pagemap or privileges; its flags.
+    ("vm", name, [name + ".c", "-lrt", "-lpthread"], ["-Wall", "-I../../../.."], None,
+     ["glibc"])
+    for name in ("map_fixed_noreplace", "mremap_test", "mremap_dontunmap", "map_populate",
+                 "mrelease_test")
 ] + [
     # futex/functional/Makefile's programs, with its flags. musl has no
     # <linux/futex.h> of its own (KHDR: the system's kernel headers, after
@@ -132,6 +148,12 @@ def programs(arch):
 
 def path_of(libc, suite, name):
     return "ksft/%s/%s/%s" % (libc, suite, name)
+
+
+def args_of(path):
+    """The arguments the program at path (path_of()) is run with."""
+    parts = path.split("/")
+    return ARGS.get(("/".join(parts[2:-1]), parts[-1]), [])
 
 
 def kernel_headers():
@@ -205,7 +227,7 @@ def run_host(arch, timeout=60):
     for libc, suite, name, _, _ in programs(arch):
         path = path_of(libc, suite, name)
         try:
-            r = subprocess.run(prefix + [os.path.join(bindir, path)], cwd=bindir,
+            r = subprocess.run(prefix + [os.path.join(bindir, path)] + args_of(path), cwd=bindir,
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, timeout=timeout)
             text, code = r.stdout.decode("utf-8", "replace"), r.returncode

@@ -311,6 +311,20 @@ static int tmpfs_set_mtime(struct vfsmount *m, const char *path, s64 mtime)
 	return err;
 }
 
+static int tmpfs_chmod(struct vfsmount *m, const char *path, u32 mode)
+{
+	struct tmpfs_sb *sb = m->fs_info;
+	struct tmpfs_inode *inode;
+	int err;
+
+	mutex_lock(&sb->lock);
+	err = walk(sb, path, false, &inode, NULL);
+	if (!err)
+		inode->mode = (inode->mode & S_IFMT) | mode;
+	mutex_unlock(&sb->lock);
+	return err;
+}
+
 static int tmpfs_fill_super(struct vfsmount *m)
 {
 	struct tmpfs_sb *sb = kzalloc(sizeof(*sb), GFP_KERNEL);
@@ -362,4 +376,5 @@ const struct file_system_type tmpfs_fs_type = {
 	.rename = tmpfs_rename,
 	.truncate = tmpfs_truncate,
 	.set_mtime = tmpfs_set_mtime,
+	.chmod = tmpfs_chmod,
 };

@@ -119,6 +119,7 @@ struct file_system_type {
 	int (*rename)(struct vfsmount *m, const char *from, const char *to);
 	int (*truncate)(struct vfsmount *m, const char *path, u64 size);
 	int (*set_mtime)(struct vfsmount *m, const char *path, s64 mtime);
+	int (*chmod)(struct vfsmount *m, const char *path, u32 mode); /* mode: 07777 bits */
 };
 
 struct vfsmount {

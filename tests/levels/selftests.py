@@ -42,7 +42,7 @@ def pagoda_results(text, paths):
     """Each program's part of the typed session: {path: result} as ksft's run_host gives."""
     out = {}
     for path in paths:
-        start = text.find("pagoda> run /%s\n" % path)
+        start = text.find("pagoda> run /%s\n" % " ".join([path] + ksft.args_of(path)))
         end_re = re.compile(r"^run: /%s: (exit status (\d+)|killed by signal (\d+)|.*)$"
                             % re.escape(path), re.M)
         m = end_re.search(text, start) if start >= 0 else None
@@ -104,7 +104,8 @@ def run_level(ctx, arch, cmd_of, timeout):
     cpio = ksft.build(arch)
     host = ksft.run_host(arch)
     paths = list(host)
-    script = [(r"pagoda> ", "run /%s\r" % p) for p in paths] + [(r"pagoda> ", "poweroff\r")]
+    script = [(r"pagoda> ", "run /%s\r" % " ".join([p] + ksft.args_of(p))) for p in paths] + \
+        [(r"pagoda> ", "poweroff\r")]
     boot = ctx.boot(cmd_of(cpio), "selftests-" + arch, timeout, script)
     text = boot.clean_text()
     mine = pagoda_results(text, paths)
@@ -117,11 +118,11 @@ def run_level(ctx, arch, cmd_of, timeout):
 def selftests_x86(ctx):
     """Linux's selftests (linux-source-6.1, musl and glibc) on x86-64 beside the host's results"""
     run_level(ctx, "x86_64",
-              lambda cpio: ctx.x86_cmd(cmdline="panic=-1", extra=["-initrd", cpio]), 120)
+              lambda cpio: ctx.x86_cmd(cmdline="panic=-1", extra=["-initrd", cpio]), 240)
 
 
 @unit("selftests-arm64-virt", "system", needs=["arm64-virt"])
 def selftests_arm64(ctx):
     """Linux's selftests (linux-source-6.1, glibc) on arm64 virt beside the host's (qemu-aarch64)"""
     run_level(ctx, "arm64",
-              lambda cpio: ctx.arm64_cmd("virt", "panic=-1", extra=["-initrd", cpio]), 240)
+              lambda cpio: ctx.arm64_cmd("virt", "panic=-1", extra=["-initrd", cpio]), 360)

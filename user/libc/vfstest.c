@@ -97,6 +97,16 @@ int main(int argc, char **argv)
 	check("mode from umask 022", (st.st_mode & 0777) == 0644);
 	WORKS(truncate(a, 10000));
 	check("stat size 10000", stat(a, &st) == 0 && st.st_size == 10000);
+	/* chmod, fchmod, fchmodat: the permission bits change, the type stays. */
+	WORKS(chmod(a, 0600));
+	check("chmod 0600", stat(a, &st) == 0 && st.st_mode == (S_IFREG | 0600));
+	WORKS(fchmod(fd, 04751));
+	check("fchmod 04751", stat(a, &st) == 0 && st.st_mode == (S_IFREG | 04751));
+	WORKS(fchmodat(AT_FDCWD, d, 0700, 0));
+	check("fchmodat on a directory", stat(d, &st) == 0 && st.st_mode == (S_IFDIR | 0700));
+	WORKS(chmod(d, 0755));
+	FAILS(chmod(b, 0644), ENOENT);
+	WORKS(chmod(a, 0644));
 	close(fd);
 	fd = open(a, O_RDONLY);
 	{

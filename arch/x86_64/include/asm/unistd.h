@@ -96,6 +96,9 @@
 #define __NR_renameat2 316
 #define __NR_fcntl 72
 #define __NR_umask 95
+#define __NR_chmod 90
+#define __NR_fchmod 91
+#define __NR_fchmodat 268
 #define __NR_chdir 80
 #define __NR_fchdir 81
 #define __NR_getcwd 79
