@@ -237,7 +237,7 @@ HOST_RUNTIME := lib/string.c lib/vsprintf.c lib/kstrtox.c lib/random.c lib/errna
 	tests/host/host_env.c tests/host/host_locks.c
 # The page allocator and its placement policies (mm/policy.h), as the
 # fuzzer, the lab runner and ktest-host take them.
-HOST_PAGE_ALLOC := mm/page_alloc.c mm/fail_page_alloc.c mm/policy.c \
+HOST_PAGE_ALLOC := mm/page_alloc.c mm/mm_init.c mm/fail_page_alloc.c mm/policy.c \
 	$(filter-out %_test.c,$(wildcard mm/policy_*.c)) mm/page_alloc_verify.c mm/memsim.c
 # The allocator-policy lab (docs/allocator-policy.md).
 HOST_MMLAB := mm/lab/mmlab.c mm/lab/cache_model.c

@@ -59,7 +59,8 @@ static inline bool zone_spans_pfn(const struct zone *z, unsigned long pfn)
 	return pfn >= z->zone_start_pfn && pfn < zone_end_pfn(z);
 }
 
-/* --- setting up a node (mm_init.c for node 0, memsim.c for the others) --- */
+/* --- setting up a node (mm_init.c; boot_node.c builds node 0 with it,
+ *     memsim.c the others) --------------------------------------------- */
 
 /*
  * Make pgdat a node over [start_pfn, start_pfn + spanned) with the given
@@ -67,7 +68,7 @@ static inline bool zone_spans_pfn(const struct zone *z, unsigned long pfn)
  * be empty), every frame reserved until freed into it. Registers it as
  * NODE_DATA(nid). Struct pages from defer_from on (rounded up to a
  * max-order block; start_pfn + spanned: none) are left unwritten for
- * deferred init (page_alloc.c); mem_map need not be zeroed.
+ * deferred init (mm_init.c); mem_map need not be zeroed.
  */
 void pgdat_init(struct pglist_data *pgdat, int nid, const char *name,
 		unsigned long start_pfn, unsigned long spanned,
@@ -99,8 +100,42 @@ extern bool page_alloc_drain_runs;
 extern bool page_alloc_pcp_blocks;
 /* Linux's min_free_kbytes rule, spread over the zones by size. */
 void setup_watermarks(struct pglist_data *pgdat);
+/* page_alloc.c's part of building a zone whose span is set: its lists
+ * and interior; and of a node whose zones are laid: first_zone[]. */
+void zone_init_free_lists(struct zone *zone);
+void set_first_zones(struct pglist_data *pgdat);
+/* Deferred init on demand (mm_init.c): write enough of zone for 2^order
+ * pages and more; false when nothing was left to write. */
+bool deferred_grow(struct zone *zone, unsigned int order);
 
-/* --- node 0 (mm_init.c) ---------------------------------------------------- */
+/* Has the zone struct pages still unwritten (deferred init)? */
+static inline bool zone_deferred(const struct zone *zone)
+{
+	return READ_ONCE(zone->first_deferred_pfn) < zone_end_pfn(zone);
+}
+
+/*
+ * Simulated nodes (memsim.c) have struct pages but no memory behind their
+ * frames, and only their test, benchmark or lab run allocates from them.
+ * The allocator treats them differently in these two ways only, and asks
+ * through these two functions, never pgdat->simulated itself:
+ *   node_has_memory()  false: nothing is poisoned, checked for poison,
+ *                      zeroed or shown to dma.debug (there is nothing);
+ *   node_is_private()  true: no other user races for the node's per-CPU
+ *                      lists, so a CPU may drain another CPU's lists
+ *                      itself, without a cross-CPU call.
+ */
+static inline bool node_has_memory(const struct pglist_data *pgdat)
+{
+	return !pgdat->simulated;
+}
+
+static inline bool node_is_private(const struct pglist_data *pgdat)
+{
+	return pgdat->simulated;
+}
+
+/* --- node 0 (boot_node.c) -------------------------------------------------- */
 bool mm_buddy_ready(void);
 unsigned long mm_offline_pages(void);
 unsigned long mm_online_pages(unsigned long pages);
@@ -136,6 +171,8 @@ int page_alloc_verify(struct pglist_data *pgdat, char *why, size_t len);
 extern bool page_alloc_pcp;
 /* Extra checks and poisoning (page_alloc.debug=). */
 extern bool page_alloc_debug;
+/* What page_alloc.debug writes over free memory. */
+#define PAGE_POISON 0xaa
 
 /*
  * fail_page_alloc (fail_page_alloc.c): fail every interval-th eligible

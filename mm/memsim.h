@@ -30,7 +30,7 @@ struct pglist_data *memsim_create_policy(int nid, const struct memsim_range *ran
 					 const char *policy, u64 cache_bytes, u64 seed);
 void memsim_destroy(struct pglist_data *pgdat);
 /*
- * The same node with deferred struct page init (mm/page_alloc.c): only the
+ * The same node with deferred struct page init (mm/mm_init.c): only the
  * struct pages of its first init_pages frames are written now (rounded up
  * to a max-order block), the rest on demand or by deferred_init_all().
  * A policy with hooks, or an offline range, makes it write them all.

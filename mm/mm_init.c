@@ -1,270 +1,317 @@
 // SPDX-License-Identifier: MIT
 /*
- * From the boot memory map to a running page allocator (node 0):
+ * Building a node and writing its struct pages, after Linux's mm/mm_init.c.
  *
- *   1. memblock learns the usable RAM from boot_info and reserves what is
- *      taken: physical page 0, the kernel image, boot modules, the DTB;
- *   2. the struct page array for the whole span is carved out of memblock;
- *   3. zones are laid over the span (DMA below the platform's DMA limit,
- *      DMA32 below 4 GiB, Normal above) and every frame starts reserved;
- *      only the struct pages of the first page_alloc.deferred_init bytes
- *      are written now, the rest by a kernel thread once the shell is up
- *      (deferred struct page init, page_alloc.c), unless mem= or a policy
- *      that needs the whole node says otherwise;
- *   4. each free memblock range goes to the buddy allocator in physical
- *      order, except memory beyond mem=, which stays offline until the
- *      shell's `memory online` adds it (the seed's hot-add path);
- *   5. the placement policy arranges the free lists (mm/policy.h: the
- *      shuffle shuffles them, page_alloc.policy= chooses).
- * After this memblock is retired and page tables come from the buddy.
+ *   pgdat_init()          lays the zones over the node's span (Linux's
+ *                         free_area_init_node()), gives each its empty
+ *                         lists (zone_init_free_lists(), page_alloc.c) and
+ *                         writes the struct pages of the part not deferred
+ *                         (init_struct_pages(), Linux's memmap_init());
+ *   free_range_core()     hands a free range to the buddy allocator as the
+ *                         largest aligned blocks that fit, or remembers it
+ *                         for deferred init when its struct pages are not
+ *                         written yet;
+ *   deferred init         writes and frees the rest a chunk at a time
+ *                         (Linux's deferred_init_memmap()), from a kernel
+ *                         thread (boot_node.c), on demand from an
+ *                         allocation (deferred_grow()), or all at once.
+ *
+ * Node 0 is built by boot_node.c from the boot memory map, simulated nodes
+ * by memsim.c; both come here. The allocator itself is page_alloc.c.
  */
-#include <pagoda/boot_info.h>
-#include <pagoda/init.h>
-#include <pagoda/memblock.h>
+#include <pagoda/arch.h>
 #include <pagoda/mm.h>
-#include <pagoda/params.h>
 #include <pagoda/printk.h>
-#include <pagoda/sched.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
 #include "internal.h"
 #include "policy.h"
 
-static struct pglist_data contig_page_data;
-static bool buddy_ready;
+static const char *const zone_names[MAX_NR_ZONES] = { "DMA", "DMA32", "Normal" };
 
-static u64 mem_limit;
-PARAM_SIZE("mem", mem_limit, 0, ~0ULL,
-	   "use only this much RAM at boot; `memory online` adds the rest later");
-static u64 deferred_init_bytes = 8 * SZ_1M;
-PARAM_SIZE("page_alloc.deferred_init", deferred_init_bytes, 0, ~0ULL,
-	   "write struct pages for this much memory at boot, the rest in a kernel thread "
-	   "after the shell is up (0: all at boot)");
-
-#define MAX_OFFLINE 32
-static struct { unsigned long start, end; } offline[MAX_OFFLINE];
-static int nr_offline;
-static phys_addr_t online_limit = ~0ULL; /* physical cut-off from mem= */
-
-static void memblock_from_boot_info(void)
+/*
+ * Write the struct pages of [from, to) of the node: reserved, in their
+ * zone, every pageblock movable (as in Linux). One template copied per
+ * zone: this is the loop that dominated boot before deferral.
+ */
+static void init_struct_pages(struct pglist_data *pgdat, unsigned long from,
+			      unsigned long to)
 {
-	for (u32 i = 0; i < boot_info.nr_mem; i++) {
-		const struct boot_mem_region *r = &boot_info.mem[i];
-		phys_addr_t s = ALIGN_UP(r->base, PAGE_SIZE);
-		phys_addr_t e = ALIGN_DOWN(r->base + r->size, PAGE_SIZE);
+	struct zone *zone;
 
-		if (r->type == BOOT_MEM_USABLE && e > s)
-			memblock_add(s, e - s);
-	}
-	/* RAM a device tree reserves lies inside the usable regions above. */
-	for (u32 i = 0; i < boot_info.nr_mem; i++)
-		if (boot_info.mem[i].type == BOOT_MEM_FW_RESERVED)
-			memblock_reserve(boot_info.mem[i].base, boot_info.mem[i].size);
-	/* Page 0 is never handed out, so a physical address of 0 means "none". */
-	memblock_reserve(0, PAGE_SIZE);
-	memblock_reserve(boot_info.kernel_start,
-			 boot_info.kernel_end - boot_info.kernel_start);
-	for (u32 i = 0; i < boot_info.nr_modules; i++)
-		memblock_reserve(boot_info.modules[i].base, boot_info.modules[i].size);
-	if (boot_info.dtb) {
-		/* totalsize, big-endian, at offset 4 of the header */
-		const u8 *h = __va(boot_info.dtb);
-		u32 size = (u32)h[4] << 24 | (u32)h[5] << 16 | (u32)h[6] << 8 | h[7];
+	for_each_zone_in_node(zone, pgdat) {
+		unsigned long s = MAX(from, zone->zone_start_pfn);
+		unsigned long e = MIN(to, zone_end_pfn(zone));
+		struct page *map = pgdat->node_mem_map;
+		const struct page tmpl = {
+			.flags = PG_reserved, .refcount = 1, .node_id = (u8)pgdat->node_id,
+			.zone_idx = (u8)zone->idx, .pb_migratetype = MIGRATE_MOVABLE,
+		};
 
-		memblock_reserve(boot_info.dtb, MIN(size, (u32)SZ_2M));
-	}
-	if (memblock.overflow)
-		pr_warn("mm: the memory map had more ranges than memblock keeps; some RAM is unused\n");
-}
-
-/* mem=: the address below which usable RAM adds up to the limit. */
-static void apply_mem_limit(void)
-{
-	u64 left = mem_limit;
-
-	if (!mem_limit)
-		return;
-	for (unsigned long i = 0; i < memblock.memory.cnt; i++) {
-		const struct memblock_region *r = &memblock.memory.regions[i];
-
-		if (r->size >= left) {
-			online_limit = r->base + left;
-			return;
-		}
-		left -= r->size;
+		for (unsigned long pfn = s; pfn < e; pfn++)
+			map[pfn - pgdat->node_start_pfn] = tmpl;
 	}
 }
 
-static void free_range(phys_addr_t start, phys_addr_t end, void *arg)
+void pgdat_init(struct pglist_data *pgdat, int nid, const char *name,
+		unsigned long start_pfn, unsigned long spanned,
+		struct page *mem_map, const unsigned long zone_end[MAX_NR_ZONES],
+		bool simulated, unsigned long defer_from)
 {
-	struct pglist_data *pgdat = arg;
-	unsigned long s = PFN_UP(start), e = PFN_DOWN(end);
-	unsigned long cut = PFN_DOWN(online_limit);
+	unsigned long zstart = start_pfn, end = start_pfn + spanned;
 
-	if (s >= e)
-		return;
-	if (s < cut)
-		free_range_core(pgdat, s, MIN(e, cut));
-	if (e > cut) {
-		unsigned long os = MAX(s, cut);
+	memset(pgdat, 0, sizeof(*pgdat));
+	pgdat->node_id = nid;
+	pgdat->name = name;
+	pgdat->simulated = simulated;
+	pgdat->node_start_pfn = start_pfn;
+	pgdat->node_spanned_pages = spanned;
+	pgdat->node_mem_map = mem_map;
+	policy_set(pgdat, &policy_inorder); /* the creator attaches its own */
+	if ((start_pfn >> NODE_PFN_SHIFT) != (unsigned long)nid ||
+	    ((end - 1) >> NODE_PFN_SHIFT) != (unsigned long)nid)
+		pr_err("page_alloc: node %d spans pfns %#lx-%#lx, outside its window (NODE_PFN_SHIFT)\n",
+		       nid, start_pfn, end);
 
-		for (unsigned long pfn = os; pfn < e; pfn++)
-			pfn_to_page(pfn)->flags |= PG_offline;
-		if (nr_offline < MAX_OFFLINE)
-			offline[nr_offline++].start = os, offline[nr_offline - 1].end = e;
-		else
-			pr_warn("mm: too many offline ranges; %#lx-%#lx lost\n", os, e);
-	}
-}
-
-/* Node 0's policy state is carved from memblock: attach runs before the
- * buddy lists exist, and boot memory is never given back. */
-static void *boot_state_alloc(size_t size)
-{
-	return memblock_alloc(size, PAGE_SIZE);
-}
-
-void mm_init(void)
-{
-	struct pglist_data *pgdat = &contig_page_data;
-	unsigned long start_pfn, end_pfn, zone_end[MAX_NR_ZONES], defer_from = ~0UL;
-	const struct page_alloc_policy *policy;
-	struct policy_stats st;
-	struct policy_args args;
-	const char *why;
-	struct page *mem_map;
-	struct zone *z;
-	bool shuffle;
-
-	memblock_from_boot_info();
-	apply_mem_limit();
-	start_pfn = ALIGN_DOWN(PFN_DOWN(memblock_start_of_DRAM()), MAX_ORDER_NR_PAGES);
-	end_pfn = PFN_DOWN(MIN(memblock_end_of_DRAM(), arch_direct_map_end()));
-	if (end_pfn <= start_pfn)
-		panic("mm: no usable memory in the boot memory map");
-	/* not zeroed: every struct page is written whole when initialised */
-	mem_map = memblock_alloc_raw((end_pfn - start_pfn) * sizeof(struct page), PAGE_SIZE);
-	if (!mem_map)
-		panic("mm: no room for %lu struct pages", end_pfn - start_pfn);
-
-	zone_end[ZONE_DMA] = PFN_DOWN(boot_info.zone_dma_limit);
-	zone_end[ZONE_DMA32] = PFN_DOWN(4 * SZ_1G);
-	zone_end[ZONE_NORMAL] = end_pfn;
-	policy = page_alloc_policy_default(&why);
-	/* Offline ranges are marked in their struct pages, and a whole-node
-	 * policy (the shuffle) arranges all of memory at once: both need
-	 * every struct page now. */
-	if (deferred_init_bytes && !mem_limit && policy_allows_deferred_init(policy))
-		defer_from = start_pfn + PFN_UP(deferred_init_bytes);
-	pgdat_init(pgdat, 0, "memory", start_pfn, end_pfn - start_pfn, mem_map,
-		   zone_end, false, defer_from);
-	pgdat->state_alloc = boot_state_alloc;
-	policy_boot_args(0, &args);
-	if (policy_attach(pgdat, policy, &args))
-		pr_warn("mm: policy %s could not start (cache %llu MiB); in order instead\n",
-			policy->name, (unsigned long long)(args.cache_bytes >> 20));
-	shuffle = pgdat->policy->shuffles;
-
-	memblock_for_each_free(free_range, pgdat);
-	buddy_ready = true;
-	setup_watermarks(pgdat);
-	fail_page_alloc_init();
-
-	for_each_zone_in_node(z, pgdat)
-		policy_populated(z);
-	policy_stats(pgdat, &st);
-	pr_info("mm: shuffle %s%s; policy %s\n", why,
-		shuffle ? "" : "; free lists in address order", pgdat->policy->name);
-	/*
-	 * The policy's own clock (the populated hook times itself), the figure
-	 * `pagealloc` and `bench pagealloc` show too. Timing the loop from
-	 * here would also count the line above going out on the serial port.
-	 */
-	if (shuffle)
-		pr_info("mm: shuffled %lu blocks of order %u in %llu us\n",
-			st.moved, st.order, (unsigned long long)(st.ns / 1000));
-	pr_info("mm: %lu MiB managed, %lu MiB reserved, %lu MiB offline; struct page array %lu KiB\n",
-		totalram_pages() >> (20 - PAGE_SHIFT),
-		(unsigned long)(memblock_reserved_size() >> 20),
-		mm_offline_pages() >> (20 - PAGE_SHIFT),
-		(unsigned long)((end_pfn - start_pfn) * sizeof(struct page) >> 10));
-	if (pgdat->deferred_pending)
-		pr_info("mm: struct pages of %lu MiB written after boot (page_alloc.deferred_init)\n",
-			pgdat->deferred_pages >> (20 - PAGE_SHIFT));
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		struct zone *zone = &pgdat->node_zones[z];
+		unsigned long zend = MIN(MAX(zone_end[z], zstart), end);
 
-		if (zone->spanned_pages)
-			pr_info("mm:   %-6s pfn 0x%07lx-0x%07lx %6lu MiB managed\n", zone->name,
-				zone->zone_start_pfn, zone_end_pfn(zone),
-				zone->managed_pages >> (20 - PAGE_SHIFT));
+		zone->name = zone_names[z];
+		zone->zone_pgdat = pgdat;
+		zone->idx = z;
+		zone->zone_start_pfn = zstart;
+		zone->spanned_pages = zend - zstart;
+		zone_init_free_lists(zone);
+		zstart = zend;
 	}
-}
+	set_first_zones(pgdat);
+	/*
+	 * Each zone defers from defer_from or its own start, whichever is
+	 * later, in whole max-order blocks (so no merge crosses the line):
+	 * a zone above defer_from starts empty and grows when asked.
+	 */
+	spin_lock_init(&pgdat->deferred_lock);
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		struct zone *zone = &pgdat->node_zones[z];
+		unsigned long zend = zone_end_pfn(zone), d = zend;
 
-bool mm_buddy_ready(void)
-{
-	return buddy_ready;
-}
-
-static int deferred_init_thread(void *arg)
-{
-	struct pglist_data *pgdat = arg;
-
-	/* chunk by chunk, so the scheduler can run others in between */
-	while (deferred_init_chunk(pgdat))
-		;
-	return 0;
-}
-
-void page_alloc_init_late(void)
-{
-	struct pglist_data *pgdat = &contig_page_data;
-
-	if (pgdat->deferred_pending && !kthread_run(deferred_init_thread, pgdat, "pgdatinit0")) {
-		pr_warn("mm: no thread for deferred struct page init; doing it now\n");
-		deferred_init_all(pgdat);
+		if (defer_from < zend)
+			d = MIN(ALIGN_UP(MAX(defer_from, zone->zone_start_pfn),
+					 MAX_ORDER_NR_PAGES), zend);
+		zone->first_deferred_pfn = d;
+		pgdat->deferred_pages += zend - d;
+		init_struct_pages(pgdat, zone->zone_start_pfn, d);
 	}
+	pgdat->deferred_pending = pgdat->deferred_pages != 0;
+	node_data[nid] = pgdat;
 }
 
-void page_alloc_wait_deferred(void)
+void pgdat_unregister(struct pglist_data *pgdat)
 {
-	deferred_init_all(&contig_page_data);
-}
-
-unsigned long mm_offline_pages(void)
-{
-	unsigned long n = 0;
-
-	for (int i = 0; i < nr_offline; i++)
-		n += offline[i].end - offline[i].start;
-	return n;
+	if (node_data[pgdat->node_id] == pgdat)
+		node_data[pgdat->node_id] = NULL;
 }
 
 /*
- * Online up to `pages` offline frames, lowest first, then run the policy's
- * populated hook on each zone that grew (the seed's memory_hotplug.c hook:
- * the shuffle shuffles it). Returns the pages onlined.
+ * Free [start_pfn, end_pfn), whose struct pages are written, as the
+ * largest naturally aligned blocks that fit: a 1 GiB range is 256 calls
+ * of __free_one_page, not 262,144.
  */
-unsigned long mm_online_pages(unsigned long pages)
+static unsigned long free_blocks(struct pglist_data *pgdat, unsigned long start_pfn,
+				 unsigned long end_pfn)
 {
-	struct pglist_data *pgdat = &contig_page_data;
-	bool grew[MAX_NR_ZONES] = { false };
-	unsigned long done = 0;
+	unsigned long pfn = start_pfn, freed = 0, flags;
 
-	for (int i = 0; i < nr_offline && done < pages; i++) {
-		unsigned long s = offline[i].start;
-		unsigned long e = MIN(offline[i].end, s + (pages - done));
+	while (pfn < end_pfn) {
+		struct page *page = pgdat->node_mem_map + (pfn - pgdat->node_start_pfn);
+		struct zone *zone = &pgdat->node_zones[page->zone_idx];
+		unsigned long zend = MIN(end_pfn, zone_end_pfn(zone));
+		unsigned int order = MAX_ORDER - 1;
+
+		/* the largest naturally aligned block that fits */
+		while (order && ((pfn & ((1UL << order) - 1)) ||
+				 pfn + (1UL << order) > zend))
+			order--;
+		for (unsigned long i = 0; i < (1UL << order); i++) {
+			page[i].flags &= ~(PG_reserved | PG_offline);
+			page[i].refcount = 0;
+		}
+		/* page_alloc.debug checks the poison at allocation: boot memory too. */
+		if (unlikely(page_alloc_debug) && node_has_memory(pgdat))
+			memset(page_address(page), PAGE_POISON, PAGE_SIZE << order);
+		spin_lock_irqsave(&zone->lock, flags);
+		zone->managed_pages += 1UL << order;
+		zone->present_pages += 1UL << order;
+		free_one_page_locked(page, pfn, zone, order, get_pageblock_migratetype(page),
+				     FPI_POPULATE);
+		spin_unlock_irqrestore(&zone->lock, flags);
+		freed += 1UL << order;
+		pfn += 1UL << order;
+	}
+	return freed;
+}
+
+/*
+ * Remember [s, e) for deferred init, which frees it when it writes its
+ * struct pages; false when there is no room left to.
+ */
+static bool defer_range(struct pglist_data *pgdat, unsigned long s, unsigned long e)
+{
+	unsigned long flags;
+	bool kept = false;
+
+	spin_lock_irqsave(&pgdat->deferred_lock, flags);
+	if (pgdat->nr_deferred < NR_DEFERRED_RANGES) {
+		pgdat->deferred[pgdat->nr_deferred].start = s;
+		pgdat->deferred[pgdat->nr_deferred].end = e;
+		pgdat->nr_deferred++;
+		kept = true;
+	}
+	spin_unlock_irqrestore(&pgdat->deferred_lock, flags);
+	return kept;
+}
+
+unsigned long free_range_core(struct pglist_data *pgdat, unsigned long start_pfn,
+			      unsigned long end_pfn)
+{
+	unsigned long freed = 0;
+	struct zone *z;
+
+	for_each_zone_in_node(z, pgdat) {
+		unsigned long s = MAX(start_pfn, z->zone_start_pfn);
+		unsigned long e = MIN(end_pfn, zone_end_pfn(z));
+		unsigned long d = MAX(s, READ_ONCE(z->first_deferred_pfn));
 
 		if (s >= e)
 			continue;
-		for (unsigned long pfn = s; pfn < e; pfn++)
-			grew[pfn_to_page(pfn)->zone_idx] = true;
-		done += free_range_core(pgdat, s, e);
-		offline[i].start = e;
+		if (d < e && !defer_range(pgdat, d, e)) {
+			/* no room to remember it: write everything now */
+			deferred_init_all(pgdat);
+			d = e;
+		}
+		if (s < MIN(d, e))
+			freed += free_blocks(pgdat, s, MIN(d, e));
 	}
-	for (int z = 0; z < MAX_NR_ZONES; z++)
-		if (grew[z])
-			policy_populated(&pgdat->node_zones[z]);
+	return freed;
+}
+
+/* --- deferred struct page init ---------------------------------------------- */
+
+/*
+ * Linux's deferred struct page init, in Pagoda's words: a node may be
+ * built with the struct pages of only its first part written (in each
+ * zone, those from zone->first_deferred_pfn on are not, and the free
+ * ranges there are kept in pgdat->deferred[]); the rest is written and
+ * freed DEFERRED_CHUNK pages at a time, each zone in address order, by a
+ * kernel thread once the shell is up (boot_node.c), by an allocation that
+ * finds its zone empty (on demand: that zone grows before the allocation
+ * falls back to a lower one, so zones are used in the same order as when
+ * everything is written), or all at once by whoever needs the whole node
+ * (deferred_init_all: memtest, node=real, tests and benchmarks).
+ *
+ * A chunk is whole max-order blocks, so no buddy ever lies across a
+ * zone's first_deferred_pfn and the buddy core needs no check for it;
+ * nobody else looks at a struct page beyond it, because deferral is only
+ * used under a placement policy without hooks (a shuffle needs all of the
+ * node's memory at once: such nodes are written whole at boot). Linux
+ * defers only a node's last zone; here any zone may, which keeps a 16 GiB
+ * boot from writing the 3 GiB below the PCI hole.
+ */
+/* 8 MiB: small enough that its struct pages (96 KiB) are still in the
+ * cache when its blocks are freed, and that growing on demand costs an
+ * allocation little; large enough that the lock is taken rarely. */
+#define DEFERRED_CHUNK (2 * MAX_ORDER_NR_PAGES)
+#define DEFERRED_GROW DEFERRED_CHUNK
+
+/* The whole node is written: watermarks for its size, the policy's hook. */
+static void deferred_finish(struct pglist_data *pgdat)
+{
+	struct zone *z;
+
 	setup_watermarks(pgdat);
+	for_each_zone_in_node(z, pgdat)
+		policy_populated(z);
+	/*
+	 * This lands after the first prompt (which does not wait for it), so
+	 * at the console's level it would share the prompt's line: debug
+	 * level keeps it out of the console and in `dmesg` (and `meminfo`
+	 * shows what is still on its way).
+	 */
+	if (node_has_memory(pgdat))
+		pr_debug("mm: node %d: struct pages of %lu MiB written after boot in %llu us\n",
+			pgdat->node_id, pgdat->deferred_pages >> (20 - PAGE_SHIFT),
+			(unsigned long long)(pgdat->deferred_ns / 1000));
+	WRITE_ONCE(pgdat->deferred_pending, false);
+}
+
+/*
+ * Write and free the next chunk of zone (NULL: of the lowest zone with
+ * work left). Returns the frames covered, 0 when there was nothing left.
+ */
+static unsigned long deferred_chunk(struct pglist_data *pgdat, struct zone *zone)
+{
+	unsigned long from = 0, to, flags;
+	bool last = true;
+	struct zone *z;
+	u64 t0;
+
+	if (!READ_ONCE(pgdat->deferred_pending))
+		return 0;
+	spin_lock_irqsave(&pgdat->deferred_lock, flags);
+	if (!zone)
+		for_each_zone_in_node(z, pgdat)
+			if (z->first_deferred_pfn < zone_end_pfn(z)) {
+				zone = z;
+				break;
+			}
+	if (!zone || zone->first_deferred_pfn >= zone_end_pfn(zone)) {
+		spin_unlock_irqrestore(&pgdat->deferred_lock, flags);
+		return 0;
+	}
+	t0 = ktime_get_ns();
+	from = zone->first_deferred_pfn;
+	to = MIN(from + DEFERRED_CHUNK, zone_end_pfn(zone));
+	init_struct_pages(pgdat, from, to);
+	for (unsigned int i = 0; i < pgdat->nr_deferred; i++) {
+		unsigned long s = MAX(pgdat->deferred[i].start, from);
+		unsigned long e = MIN(pgdat->deferred[i].end, to);
+
+		if (s < e)
+			free_blocks(pgdat, s, e);
+	}
+	WRITE_ONCE(zone->first_deferred_pfn, to);
+	pgdat->deferred_ns += ktime_get_ns() - t0;
+	for_each_zone_in_node(z, pgdat)
+		if (z->first_deferred_pfn < zone_end_pfn(z))
+			last = false;
+	spin_unlock_irqrestore(&pgdat->deferred_lock, flags);
+	/* exactly one caller writes the last chunk and finishes */
+	if (last)
+		deferred_finish(pgdat);
+	return to - from;
+}
+
+unsigned long deferred_init_chunk(struct pglist_data *pgdat)
+{
+	return deferred_chunk(pgdat, NULL);
+}
+
+void deferred_init_all(struct pglist_data *pgdat)
+{
+	while (deferred_init_chunk(pgdat))
+		;
+	/* the last chunk's writer may still be finishing */
+	while (READ_ONCE(pgdat->deferred_pending))
+		arch_cpu_relax();
+}
+
+/* On demand: write enough of the zone for 2^order pages and more. */
+bool deferred_grow(struct zone *zone, unsigned int order)
+{
+	unsigned long want = MAX(DEFERRED_GROW, 2UL << order), done = 0, n;
+
+	while (done < want && (n = deferred_chunk(zone->zone_pgdat, zone)))
+		done += n;
 	return done;
 }

@@ -52,10 +52,6 @@ bool page_alloc_debug;
 PARAM_BOOL("page_alloc.debug", page_alloc_debug,
 	   "poison free pages and check them on allocation");
 
-static const char *const zone_names[MAX_NR_ZONES] = { "DMA", "DMA32", "Normal" };
-
-#define PAGE_POISON 0xaa
-
 /*
  * What the hot paths pay for, and what they do not: the buddy of a block is
  * found by pointer arithmetic from the block's own struct page (a node's
@@ -196,15 +192,6 @@ static inline struct zone_interior zone_interior(const struct zone *zone)
 	return (struct zone_interior){ zone->interior_lo, zone->interior_span };
 }
 
-/* Computed once, when the zone's span is set (pgdat_init()). */
-static void zone_set_interior(struct zone *zone)
-{
-	unsigned long lo = ALIGN_UP(zone->zone_start_pfn, MAX_ORDER_NR_PAGES);
-	unsigned long hi = ALIGN_DOWN(zone_end_pfn(zone), MAX_ORDER_NR_PAGES);
-
-	zone->interior_lo = lo;
-	zone->interior_span = hi > lo ? hi - lo : 0;
-}
 
 /*
  * hooked: the node's policy has a hook on free (freed, free_to_tail).
@@ -774,7 +761,7 @@ static void drain_pcp(struct zone *zone, struct per_cpu_pages *pcp)
  */
 bool pcp_reachable(struct zone *zone, int cpu)
 {
-	return cpu == (int)smp_processor_id() || zone->zone_pgdat->simulated ||
+	return cpu == (int)smp_processor_id() || node_is_private(zone->zone_pgdat) ||
 	       !cpu_online(cpu);
 }
 
@@ -809,7 +796,7 @@ void drain_all_pages(struct pglist_data *pgdat)
 {
 	struct zone *z;
 
-	if (!pgdat->simulated)
+	if (!node_is_private(pgdat))
 		on_each_cpu(drain_local_pages, pgdat, true);
 	for_each_zone_in_node(z, pgdat)
 		drain_zone_pages(z);
@@ -892,7 +879,7 @@ static inline struct zone *first_zone(struct pglist_data *pgdat, gfp_t gfp)
 	return pgdat->first_zone[gfp & (__GFP_DMA | __GFP_DMA32)];
 }
 
-static void set_first_zones(struct pglist_data *pgdat)
+void set_first_zones(struct pglist_data *pgdat)
 {
 	for (unsigned int bits = 0; bits < ARRAY_SIZE(pgdat->first_zone); bits++) {
 		int z = gfp_zone_table[bits];
@@ -951,7 +938,7 @@ static void check_poison(struct page *page, unsigned int order)
 static void prep_new_page_slow(struct zone *zone, struct page *page,
 			       unsigned int order, gfp_t gfp)
 {
-	if (zone->zone_pgdat->simulated)
+	if (!node_has_memory(zone->zone_pgdat))
 		return;
 	if (page_alloc_debug)
 		check_poison(page, order);
@@ -980,9 +967,6 @@ static inline void prep_new_page(struct zone *zone, struct page *page,
 	if (unlikely(page_alloc_debug || (gfp & __GFP_ZERO)))
 		prep_new_page_slow(zone, page, order, gfp);
 }
-
-static bool deferred_grow(struct zone *zone, unsigned int order);
-static inline bool zone_deferred(const struct zone *zone);
 
 /*
  * Nothing in the preferred zone: the lower zones, then the failure report.
@@ -1276,7 +1260,7 @@ void (*page_free_check)(phys_addr_t start, size_t bytes);
 /* dma.debug's look at every free (a hook, so out of line). */
 static noinline void free_check_hook(struct page *page, unsigned int order)
 {
-	if (!page_zone(page)->zone_pgdat->simulated)
+	if (node_has_memory(page_zone(page)->zone_pgdat))
 		page_free_check(page_to_phys(page), PAGE_SIZE << order);
 }
 
@@ -1366,9 +1350,11 @@ static __hot_inline void free_unref_page_commit(struct zone *zone, struct page *
 
 /*
  * May freed pageblock-order blocks wait on the per-CPU caches? Only under a
- * policy that has no say in allocations and frees: a cached block is
- * handed out again without the policy's pick, and is not listed where
- * the policy would put it.
+ * policy that has no say in allocations and does not count frees: a
+ * cached block is handed out again without the policy's pick or taken,
+ * and its freed would come only when it is drained. A free_to_tail hook
+ * (the shuffle's entropy) is asked when the block is drained, which is
+ * when it is listed.
  */
 static inline bool pcp_blocks_allowed(const struct zone *zone)
 {
@@ -1434,7 +1420,7 @@ static noinline void __free_pages_ok(struct page *page, unsigned int order)
 		return;
 	page->refcount = 0;
 	zone = page_zone(page);
-	if (page_alloc_debug && !zone->zone_pgdat->simulated)
+	if (page_alloc_debug && node_has_memory(zone->zone_pgdat))
 		memset(page_address(page), PAGE_POISON, PAGE_SIZE << order);
 	free_unref_page(zone, page, order);
 }
@@ -1483,6 +1469,36 @@ void free_pages(unsigned long addr, unsigned int order)
 	__free_pages(page, order);
 }
 
+/* --- a zone's allocator state ------------------------------------------------- */
+
+/*
+ * For a zone whose span is set (pgdat_init(), mm_init.c): empty free
+ * lists and per-CPU lists, and what the fast paths read instead of
+ * computing per operation, the zone's interior.
+ */
+void zone_init_free_lists(struct zone *zone)
+{
+	unsigned long lo = ALIGN_UP(zone->zone_start_pfn, MAX_ORDER_NR_PAGES);
+	unsigned long hi = ALIGN_DOWN(zone_end_pfn(zone), MAX_ORDER_NR_PAGES);
+
+	zone->interior_lo = lo;
+	zone->interior_span = hi > lo ? hi - lo : 0;
+	spin_lock_init(&zone->lock);
+	for (int o = 0; o < MAX_ORDER; o++)
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+			INIT_LIST_HEAD(&zone->free_area[o].free_list[mt]);
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct per_cpu_pages *pcp = &zone->pcp[cpu];
+
+		pcp->batch = 31;
+		pcp->high = 6 * pcp->batch;
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+			INIT_LIST_HEAD(&pcp->lists[mt]);
+			INIT_LIST_HEAD(&pcp->blocks[mt]);
+		}
+	}
+}
+
 /* --- counting --------------------------------------------------------------- */
 
 unsigned long nr_free_pages(void)
@@ -1512,313 +1528,6 @@ unsigned long totalram_pages(void)
 	for_each_zone_in_node(z, pgdat)
 		n += z->managed_pages;
 	return n;
-}
-
-/* --- building a node ----------------------------------------------------- */
-
-/*
- * Write the struct pages of [from, to) of the node: reserved, in their
- * zone, every pageblock movable (as in Linux). One template copied per
- * zone: this is the loop that dominated boot before deferral.
- */
-static void init_struct_pages(struct pglist_data *pgdat, unsigned long from,
-			      unsigned long to)
-{
-	struct zone *zone;
-
-	for_each_zone_in_node(zone, pgdat) {
-		unsigned long s = MAX(from, zone->zone_start_pfn);
-		unsigned long e = MIN(to, zone_end_pfn(zone));
-		struct page *map = pgdat->node_mem_map;
-		const struct page tmpl = {
-			.flags = PG_reserved, .refcount = 1, .node_id = (u8)pgdat->node_id,
-			.zone_idx = (u8)zone->idx, .pb_migratetype = MIGRATE_MOVABLE,
-		};
-
-		for (unsigned long pfn = s; pfn < e; pfn++)
-			map[pfn - pgdat->node_start_pfn] = tmpl;
-	}
-}
-
-void pgdat_init(struct pglist_data *pgdat, int nid, const char *name,
-		unsigned long start_pfn, unsigned long spanned,
-		struct page *mem_map, const unsigned long zone_end[MAX_NR_ZONES],
-		bool simulated, unsigned long defer_from)
-{
-	unsigned long zstart = start_pfn, end = start_pfn + spanned;
-
-	memset(pgdat, 0, sizeof(*pgdat));
-	pgdat->node_id = nid;
-	pgdat->name = name;
-	pgdat->simulated = simulated;
-	pgdat->node_start_pfn = start_pfn;
-	pgdat->node_spanned_pages = spanned;
-	pgdat->node_mem_map = mem_map;
-	policy_set(pgdat, &policy_inorder); /* the creator attaches its own */
-	if ((start_pfn >> NODE_PFN_SHIFT) != (unsigned long)nid ||
-	    ((end - 1) >> NODE_PFN_SHIFT) != (unsigned long)nid)
-		pr_err("page_alloc: node %d spans pfns %#lx-%#lx, outside its window (NODE_PFN_SHIFT)\n",
-		       nid, start_pfn, end);
-
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		struct zone *zone = &pgdat->node_zones[z];
-		unsigned long zend = MIN(MAX(zone_end[z], zstart), end);
-
-		zone->name = zone_names[z];
-		zone->zone_pgdat = pgdat;
-		zone->idx = z;
-		zone->zone_start_pfn = zstart;
-		zone->spanned_pages = zend - zstart;
-		zone_set_interior(zone);
-		spin_lock_init(&zone->lock);
-		for (int o = 0; o < MAX_ORDER; o++)
-			for (int mt = 0; mt < MIGRATE_TYPES; mt++)
-				INIT_LIST_HEAD(&zone->free_area[o].free_list[mt]);
-		for (int cpu = 0; cpu < NR_CPUS; cpu++) {
-			struct per_cpu_pages *pcp = &zone->pcp[cpu];
-
-			pcp->batch = 31;
-			pcp->high = 6 * pcp->batch;
-			for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
-				INIT_LIST_HEAD(&pcp->lists[mt]);
-				INIT_LIST_HEAD(&pcp->blocks[mt]);
-			}
-		}
-		zstart = zend;
-	}
-	set_first_zones(pgdat);
-	/*
-	 * Each zone defers from defer_from or its own start, whichever is
-	 * later, in whole max-order blocks (so no merge crosses the line):
-	 * a zone above defer_from starts empty and grows when asked.
-	 */
-	spin_lock_init(&pgdat->deferred_lock);
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		struct zone *zone = &pgdat->node_zones[z];
-		unsigned long zend = zone_end_pfn(zone), d = zend;
-
-		if (defer_from < zend)
-			d = MIN(ALIGN_UP(MAX(defer_from, zone->zone_start_pfn),
-					 MAX_ORDER_NR_PAGES), zend);
-		zone->first_deferred_pfn = d;
-		pgdat->deferred_pages += zend - d;
-		init_struct_pages(pgdat, zone->zone_start_pfn, d);
-	}
-	pgdat->deferred_pending = pgdat->deferred_pages != 0;
-	node_data[nid] = pgdat;
-}
-
-void pgdat_unregister(struct pglist_data *pgdat)
-{
-	if (node_data[pgdat->node_id] == pgdat)
-		node_data[pgdat->node_id] = NULL;
-}
-
-/*
- * Free [start_pfn, end_pfn), whose struct pages are written, as the
- * largest naturally aligned blocks that fit: a 1 GiB range is 256 calls
- * of __free_one_page, not 262,144.
- */
-static unsigned long free_blocks(struct pglist_data *pgdat, unsigned long start_pfn,
-				 unsigned long end_pfn)
-{
-	unsigned long pfn = start_pfn, freed = 0, flags;
-
-	while (pfn < end_pfn) {
-		struct page *page = pgdat->node_mem_map + (pfn - pgdat->node_start_pfn);
-		struct zone *zone = &pgdat->node_zones[page->zone_idx];
-		unsigned long zend = MIN(end_pfn, zone_end_pfn(zone));
-		unsigned int order = MAX_ORDER - 1;
-
-		/* the largest naturally aligned block that fits */
-		while (order && ((pfn & ((1UL << order) - 1)) ||
-				 pfn + (1UL << order) > zend))
-			order--;
-		for (unsigned long i = 0; i < (1UL << order); i++) {
-			page[i].flags &= ~(PG_reserved | PG_offline);
-			page[i].refcount = 0;
-		}
-		/* page_alloc.debug checks the poison at allocation: boot memory too. */
-		if (unlikely(page_alloc_debug) && !pgdat->simulated)
-			memset(page_address(page), PAGE_POISON, PAGE_SIZE << order);
-		spin_lock_irqsave(&zone->lock, flags);
-		zone->managed_pages += 1UL << order;
-		zone->present_pages += 1UL << order;
-		free_one_page_locked(page, pfn, zone, order, page_pb_mt(page), FPI_POPULATE);
-		spin_unlock_irqrestore(&zone->lock, flags);
-		freed += 1UL << order;
-		pfn += 1UL << order;
-	}
-	return freed;
-}
-
-/*
- * Remember [s, e) for deferred init, which frees it when it writes its
- * struct pages; false when there is no room left to.
- */
-static bool defer_range(struct pglist_data *pgdat, unsigned long s, unsigned long e)
-{
-	unsigned long flags;
-	bool kept = false;
-
-	spin_lock_irqsave(&pgdat->deferred_lock, flags);
-	if (pgdat->nr_deferred < NR_DEFERRED_RANGES) {
-		pgdat->deferred[pgdat->nr_deferred].start = s;
-		pgdat->deferred[pgdat->nr_deferred].end = e;
-		pgdat->nr_deferred++;
-		kept = true;
-	}
-	spin_unlock_irqrestore(&pgdat->deferred_lock, flags);
-	return kept;
-}
-
-unsigned long free_range_core(struct pglist_data *pgdat, unsigned long start_pfn,
-			      unsigned long end_pfn)
-{
-	unsigned long freed = 0;
-	struct zone *z;
-
-	for_each_zone_in_node(z, pgdat) {
-		unsigned long s = MAX(start_pfn, z->zone_start_pfn);
-		unsigned long e = MIN(end_pfn, zone_end_pfn(z));
-		unsigned long d = MAX(s, READ_ONCE(z->first_deferred_pfn));
-
-		if (s >= e)
-			continue;
-		if (d < e && !defer_range(pgdat, d, e)) {
-			/* no room to remember it: write everything now */
-			deferred_init_all(pgdat);
-			d = e;
-		}
-		if (s < MIN(d, e))
-			freed += free_blocks(pgdat, s, MIN(d, e));
-	}
-	return freed;
-}
-
-/* --- deferred struct page init ---------------------------------------------- */
-
-/*
- * Linux's deferred struct page init, in Pagoda's words: a node may be
- * built with the struct pages of only its first part written (in each
- * zone, those from zone->first_deferred_pfn on are not, and the free
- * ranges there are kept in pgdat->deferred[]); the rest is written and
- * freed DEFERRED_CHUNK pages at a time, each zone in address order, by a
- * kernel thread once the shell is up (mm_init.c), by an allocation that
- * finds its zone empty (on demand: that zone grows before the allocation
- * falls back to a lower one, so zones are used in the same order as when
- * everything is written), or all at once by whoever needs the whole node
- * (deferred_init_all: memtest, node=real, tests and benchmarks).
- *
- * A chunk is whole max-order blocks, so no buddy ever lies across a
- * zone's first_deferred_pfn and the buddy core needs no check for it;
- * nobody else looks at a struct page beyond it, because deferral is only
- * used under a placement policy without hooks (a shuffle needs all of the
- * node's memory at once: such nodes are written whole at boot). Linux
- * defers only a node's last zone; here any zone may, which keeps a 16 GiB
- * boot from writing the 3 GiB below the PCI hole.
- */
-/* 8 MiB: small enough that its struct pages (96 KiB) are still in the
- * cache when its blocks are freed, and that growing on demand costs an
- * allocation little; large enough that the lock is taken rarely. */
-#define DEFERRED_CHUNK (2 * MAX_ORDER_NR_PAGES)
-#define DEFERRED_GROW DEFERRED_CHUNK
-
-/* The whole node is written: watermarks for its size, the policy's hook. */
-static void deferred_finish(struct pglist_data *pgdat)
-{
-	struct zone *z;
-
-	setup_watermarks(pgdat);
-	for_each_zone_in_node(z, pgdat)
-		policy_populated(z);
-	/*
-	 * This lands after the first prompt (which does not wait for it), so
-	 * at the console's level it would share the prompt's line: debug
-	 * level keeps it out of the console and in `dmesg` (and `meminfo`
-	 * shows what is still on its way).
-	 */
-	if (!pgdat->simulated)
-		pr_debug("mm: node %d: struct pages of %lu MiB written after boot in %llu us\n",
-			pgdat->node_id, pgdat->deferred_pages >> (20 - PAGE_SHIFT),
-			(unsigned long long)(pgdat->deferred_ns / 1000));
-	WRITE_ONCE(pgdat->deferred_pending, false);
-}
-
-/*
- * Write and free the next chunk of zone (NULL: of the lowest zone with
- * work left). Returns the frames covered, 0 when there was nothing left.
- */
-static unsigned long deferred_chunk(struct pglist_data *pgdat, struct zone *zone)
-{
-	unsigned long from = 0, to, flags;
-	bool last = true;
-	struct zone *z;
-	u64 t0;
-
-	if (!READ_ONCE(pgdat->deferred_pending))
-		return 0;
-	spin_lock_irqsave(&pgdat->deferred_lock, flags);
-	if (!zone)
-		for_each_zone_in_node(z, pgdat)
-			if (z->first_deferred_pfn < zone_end_pfn(z)) {
-				zone = z;
-				break;
-			}
-	if (!zone || zone->first_deferred_pfn >= zone_end_pfn(zone)) {
-		spin_unlock_irqrestore(&pgdat->deferred_lock, flags);
-		return 0;
-	}
-	t0 = ktime_get_ns();
-	from = zone->first_deferred_pfn;
-	to = MIN(from + DEFERRED_CHUNK, zone_end_pfn(zone));
-	init_struct_pages(pgdat, from, to);
-	for (unsigned int i = 0; i < pgdat->nr_deferred; i++) {
-		unsigned long s = MAX(pgdat->deferred[i].start, from);
-		unsigned long e = MIN(pgdat->deferred[i].end, to);
-
-		if (s < e)
-			free_blocks(pgdat, s, e);
-	}
-	WRITE_ONCE(zone->first_deferred_pfn, to);
-	pgdat->deferred_ns += ktime_get_ns() - t0;
-	for_each_zone_in_node(z, pgdat)
-		if (z->first_deferred_pfn < zone_end_pfn(z))
-			last = false;
-	spin_unlock_irqrestore(&pgdat->deferred_lock, flags);
-	/* exactly one caller writes the last chunk and finishes */
-	if (last)
-		deferred_finish(pgdat);
-	return to - from;
-}
-
-unsigned long deferred_init_chunk(struct pglist_data *pgdat)
-{
-	return deferred_chunk(pgdat, NULL);
-}
-
-void deferred_init_all(struct pglist_data *pgdat)
-{
-	while (deferred_init_chunk(pgdat))
-		;
-	/* the last chunk's writer may still be finishing */
-	while (READ_ONCE(pgdat->deferred_pending))
-		arch_cpu_relax();
-}
-
-/* On demand: write enough of the zone for 2^order pages and more. */
-static bool deferred_grow(struct zone *zone, unsigned int order)
-{
-	unsigned long want = MAX(DEFERRED_GROW, 2UL << order), done = 0, n;
-
-	while (done < want && (n = deferred_chunk(zone->zone_pgdat, zone)))
-		done += n;
-	return done;
-}
-
-static inline bool zone_deferred(const struct zone *zone)
-{
-	return READ_ONCE(zone->first_deferred_pfn) < zone_end_pfn(zone);
 }
 
 /* Linux: min_free_kbytes = sqrt(16 * lowmem_kbytes), within [128, 65536]. */

@@ -21,6 +21,7 @@
 #include "internal.h"
 #include "memsim.h"
 #include "policy.h"
+#include "policy_shuffle.h"
 
 #define SIM_NID 3
 
@@ -994,6 +995,18 @@ static void test_first_zone_without_normal(struct ktest *t)
 	page_alloc_pcp_blocks = saved_blocks;
 }
 
+/* A policy that only counts the blocks freed back to the buddy lists. */
+static unsigned long count_frees;
+
+static void count_freed(struct pglist_data *pgdat, unsigned long pfn, unsigned int order)
+{
+	count_frees++;
+}
+
+static const struct page_alloc_policy count_frees_policy = {
+	.name = "count-frees", .desc = "test: counts frees", .freed = count_freed,
+};
+
 static void test_pcp_blocks(struct ktest *t)
 {
 	enum { NR = 64 };           /* order-10 blocks of the 256 MiB node */
@@ -1040,9 +1053,12 @@ static void test_pcp_blocks(struct ktest *t)
 	expect_consistent(t, pgdat);
 	memsim_destroy(pgdat);
 
-	/* a policy with hooks on free: nothing is cached */
-	pgdat = memsim_create_policy(SIM_NID, big_range, 1, big_zones, "shuffle-entropy", 0, 1);
+	/* a policy that counts frees: nothing is cached, the count is
+	 * owed every block that comes back (as the colour policy's is) */
+	pgdat = memsim_create_policy(SIM_NID, big_range, 1, big_zones, "inorder", 0, 1);
 	KASSERT_TRUE(t, pgdat != NULL);
+	policy_set(pgdat, &count_frees_policy);
+	count_frees = 0;
 	preempt_disable();
 	pcp = &pgdat->node_zones[ZONE_NORMAL].pcp[smp_processor_id()];
 	a = alloc_pages_node(SIM_NID, __GFP_NOWARN, pageblock_order);
@@ -1050,7 +1066,37 @@ static void test_pcp_blocks(struct ktest *t)
 	if (a)
 		__free_pages(a, pageblock_order);
 	KEXPECT_EQ(t, pcp->nr_blocks, 0);
+	KEXPECT_EQ(t, count_frees, a ? 1UL : 0UL);
 	preempt_enable();
+	policy_set(pgdat, &policy_inorder);
+	memsim_destroy(pgdat);
+
+	/*
+	 * The shuffle's entropy on free decides only where a block is
+	 * listed: the block waits on the cache, and is given its random
+	 * end when it is drained (one bit of the policy's stream drawn).
+	 */
+	pgdat = memsim_create_policy(SIM_NID, big_range, 1, big_zones, "shuffle-entropy", 0, 1);
+	KASSERT_TRUE(t, pgdat != NULL);
+	preempt_disable();
+	pcp = &pgdat->node_zones[ZONE_NORMAL].pcp[smp_processor_id()];
+	a = alloc_pages_node(SIM_NID, __GFP_NOWARN, pageblock_order);
+	KEXPECT_TRUE(t, a != NULL);
+	if (a) {
+		struct shuffle_state *s = pgdat->policy_data;
+		unsigned int bits;
+
+		__free_pages(a, pageblock_order);
+		KEXPECT_EQ(t, pcp->nr_blocks, 1);
+		bits = s->rand_nbits;
+		drain_zone_pages(&pgdat->node_zones[ZONE_NORMAL]);
+		KEXPECT_EQ(t, pcp->nr_blocks, 0);
+		/* merged with its buddy to the shuffle's order: one bit asked */
+		KEXPECT_EQ(t, s->rand_nbits, bits ? bits - 1 : 63);
+	}
+	KEXPECT_EQ(t, node_free_pages(pgdat), big_range[0].end - big_range[0].start);
+	preempt_enable();
+	expect_consistent(t, pgdat);
 	memsim_destroy(pgdat);
 	page_alloc_pcp = saved;
 	page_alloc_pcp_blocks = saved_blocks;

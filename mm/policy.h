@@ -107,16 +107,20 @@ struct page_alloc_policy {
 };
 
 /*
- * Make policy the node's. A policy with no hook on allocation or free
- * (pick, taken, freed, free_to_tail) lets freed pageblock-order blocks
- * wait on per-CPU caches (mm/page_alloc.c): those bypass the hooks.
+ * Make policy the node's. A policy with no hook on allocation (pick,
+ * taken) and no count of frees (freed) lets freed pageblock-order blocks
+ * wait on per-CPU caches (mm/page_alloc.c): a cached block skips those
+ * hooks. free_to_tail does not forbid it: it decides where a block is
+ * listed, and a cached block is listed (and asked about) only when it
+ * goes back to the buddy lists, as in Linux, whose per-CPU lists keep
+ * THP-sized pages under the shuffle too.
  */
 static inline void policy_set(struct pglist_data *pgdat, const struct page_alloc_policy *policy)
 {
 	pgdat->policy = policy;
 	pgdat->free_hooked = policy->freed || policy->free_to_tail;
 	pgdat->alloc_hooked = policy->pick || policy->taken;
-	pgdat->pcp_blocks_ok = !pgdat->alloc_hooked && !pgdat->free_hooked;
+	pgdat->pcp_blocks_ok = !pgdat->alloc_hooked && !policy->freed;
 }
 
 /*

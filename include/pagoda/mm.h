@@ -96,7 +96,7 @@ void free_pages(unsigned long addr, unsigned int order);
 
 /* Bring up memblock, the struct page array, zones and the buddy allocator. */
 void mm_init(void);
-/* Once threads run: start deferred struct page init's thread (mm_init.c). */
+/* Once threads run: start deferred struct page init's thread (boot_node.c). */
 void page_alloc_init_late(void);
 /* Write every deferred struct page of node 0 now (tests and benchmarks
  * want a node that does not grow under them). */

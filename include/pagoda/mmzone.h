@@ -175,8 +175,9 @@ struct pglist_data {
 	 * when it builds the node. */
 	const struct page_alloc_policy *policy;
 	void *policy_data;
-	/* The policy has no hook on allocation or free, so freed
-	 * pageblock-order blocks may wait on per-CPU caches (policy_set()). */
+	/* The policy has no hook on allocation and does not count frees, so
+	 * freed pageblock-order blocks may wait on per-CPU caches
+	 * (policy_set()). */
 	bool pcp_blocks_ok;
 	/* The policy has a hook on free (freed, free_to_tail): one byte
 	 * for the free path to test instead of two pointers (policy_set()). */
