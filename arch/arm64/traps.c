@@ -75,52 +75,6 @@ static bool is_abort(u64 ec)
 	return ec == 0x20 || ec == 0x21 || ec == 0x24 || ec == 0x25;
 }
 
-/* ---- exception table ------------------------------------------------- */
-
-int arch_probe_read_u64(const void *addr, u64 *val)
-{
-	int err;
-	u64 v = 0;
-
-	__asm__ volatile("mov %w[err], %[efault]\n"
-			 "1:\tldr %[v], [%[addr]]\n\t"
-			 "mov %w[err], #0\n"
-			 "2:\n\t" EXTABLE(1b, 2b)
-			 : [err] "=&r"(err), [v] "+r"(v)
-			 : [addr] "r"(addr), [efault] "i"(-EFAULT)
-			 : "memory");
-	if (!err)
-		*val = v;
-	return err;
-}
-
-int arch_probe_write_u64(void *addr, u64 val)
-{
-	int err;
-
-	__asm__ volatile("mov %w[err], %[efault]\n"
-			 "1:\tstr %[v], [%[addr]]\n\t"
-			 "mov %w[err], #0\n"
-			 "2:\n\t" EXTABLE(1b, 2b)
-			 : [err] "=&r"(err)
-			 : [addr] "r"(addr), [v] "r"(val), [efault] "i"(-EFAULT)
-			 : "memory");
-	return err;
-}
-
-int arch_probe_undefined_insn(void)
-{
-	int err;
-
-	/* UDF #0 is permanently undefined: EC 0, "unknown reason". */
-	__asm__ volatile("mov %w[err], %[efault]\n"
-			 "1:\tudf #0\n"
-			 "2:\n\t" EXTABLE(1b, 2b)
-			 : [err] "=&r"(err)
-			 : [efault] "i"(-EFAULT));
-	return err;
-}
-
 /*
  * A semihosting call (SYS_* number in x0, parameter block in x1): under
  * QEMU with -semihosting the emulator carries it out; elsewhere HLT is an

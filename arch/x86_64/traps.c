@@ -144,51 +144,6 @@ void idt_init(void)
 	idt_load();
 }
 
-/* ---- exception table ------------------------------------------------- */
-
-int arch_probe_read_u64(const void *addr, u64 *val)
-{
-	int err;
-	u64 v = 0;
-
-	__asm__ volatile("movl %[efault], %[err]\n"
-			 "1:\tmovq (%[addr]), %[v]\n\t"
-			 "xorl %[err], %[err]\n"
-			 "2:\n\t" EXTABLE(1b, 2b)
-			 : [err] "=&r"(err), [v] "+r"(v)
-			 : [addr] "r"(addr), [efault] "i"(-EFAULT)
-			 : "memory");
-	if (!err)
-		*val = v;
-	return err;
-}
-
-int arch_probe_write_u64(void *addr, u64 val)
-{
-	int err;
-
-	__asm__ volatile("movl %[efault], %[err]\n"
-			 "1:\tmovq %[v], (%[addr])\n\t"
-			 "xorl %[err], %[err]\n"
-			 "2:\n\t" EXTABLE(1b, 2b)
-			 : [err] "=&r"(err)
-			 : [addr] "r"(addr), [v] "r"(val), [efault] "i"(-EFAULT)
-			 : "memory");
-	return err;
-}
-
-int arch_probe_undefined_insn(void)
-{
-	int err;
-
-	__asm__ volatile("movl %[efault], %[err]\n"
-			 "1:\tud2\n"
-			 "2:\n\t" EXTABLE(1b, 2b)
-			 : [err] "=&r"(err)
-			 : [efault] "i"(-EFAULT));
-	return err;
-}
-
 /* ---- stack traces ------------------------------------------------------ */
 
 static bool on_kernel_stack(u64 p)
