@@ -135,9 +135,36 @@ static struct process *take_zombie(struct process *p, int pid, bool *any)
 }
 
 /*
+ * Under process_lock: a matching child that stopped (WUNTRACED) or went
+ * on (WCONTINUED) since the last wait4 told of it: its pid, with the
+ * status Linux gives (the signal << 8 | 0x7f; 0xffff), told once. 0: none.
+ */
+static int take_stop_report(struct process *p, int pid, unsigned long options, int *status)
+{
+	struct process *c;
+
+	list_for_each_entry(c, &p->children, sibling) {
+		if (!wait_matches(p, c, pid) || c->zombie)
+			continue;
+		if ((options & WUNTRACED) && c->stop_report && c->stopped) {
+			c->stop_report = false;
+			*status = (c->stop_sig << 8) | 0x7f;
+		} else if ((options & WCONTINUED) && c->cont_report) {
+			c->cont_report = false;
+			*status = 0xffff;
+		} else {
+			continue;
+		}
+		return c->pid;
+	}
+	return 0;
+}
+
+/*
  * wait4(pid, wstatus, options, rusage): pid > 0 that child, -1 any child,
  * 0 one in the caller's process group, < -1 one in group -pid (the
- * group a child is in when it ends). WNOHANG answers 0 at once
+ * group a child is in when it ends). WUNTRACED and WCONTINUED also
+ * report a child that stopped or went on (job control). WNOHANG answers 0 at once
  * when none has ended. rusage: the child's usage and its children's
  * (kernel/rusage.c), which also join this process's RUSAGE_CHILDREN.
  */
@@ -158,6 +185,16 @@ long sys_wait4(const unsigned long *args)
 		mutex_lock(&process_lock);
 		seen = p->child_events;
 		c = take_zombie(p, pid, &any);
+		if (!c && (options & (WUNTRACED | WCONTINUED))) {
+			int r = take_stop_report(p, pid, options, &status);
+
+			if (r) {
+				mutex_unlock(&process_lock);
+				if (wstatus && copy_to_user(wstatus, &status, sizeof(status)))
+					return -EFAULT;
+				return r;
+			}
+		}
 		mutex_unlock(&process_lock);
 		if (c || !any || (options & WNOHANG))
 			break;

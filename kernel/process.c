@@ -48,6 +48,7 @@ struct process *process_create(const char *name)
 	process_files_init(p);
 	itimer_init(p);
 	init_waitqueue_head(&p->child_exit);
+	init_waitqueue_head(&p->stop_wait);
 	init_waitqueue_head(&p->cr_wait);
 	return p;
 }

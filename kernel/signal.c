@@ -206,7 +206,12 @@ long sys_sigaltstack(const unsigned long *args)
 	return 0;
 }
 
-enum { SIG_NOTHING, SIG_END, SIG_HANDLE };
+enum { SIG_NOTHING, SIG_END, SIG_HANDLE, SIG_STOP };
+
+static bool stop_signal(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
 
 /*
  * Under p->thread_lock: the live thread to take sig, to (a thread's own
@@ -231,10 +236,14 @@ static int signal_effect(struct process *p, int sig, const struct thread *target
 
 	if (sig == SIGKILL)
 		return SIG_END;
+	if (sig == SIGSTOP)
+		return SIG_STOP;
 	if (h == SIG_IGN || (h == SIG_DFL && default_ignored(sig)))
 		return SIG_NOTHING;
 	if (h != SIG_DFL)
 		return SIG_HANDLE; /* pending until unblocked, then delivered */
+	if (stop_signal(sig))
+		return SIG_STOP; /* Linux keeps a blocked one pending; here it stops at once */
 	/*
 	 * A fatal one that every thread blocks stays pending, as on Linux, and
 	 * ends the process once unblocked (signal_deliver()): a SIGTERM that
@@ -249,16 +258,55 @@ static int signal_effect(struct process *p, int sig, const struct thread *target
  * it pending for its handler and wake the thread that will run it. From
  * any context, an interrupt's too (the interval timers).
  */
+static void signal_post_thread(struct process *p, struct thread *to, int sig, int sender);
+
+/* Under process_lock: tell p's parent that p stopped or went on (wait4, and SIGCHLD). */
+static void notify_parent_stop(struct process *p)
+{
+	struct process *parent = p->parent;
+
+	if (!parent)
+		return;
+	if (!(parent->sigaction[SIGCHLD - 1].flags & SA_NOCLDSTOP))
+		signal_post_thread(parent, NULL, SIGCHLD, p->pid);
+	parent->child_events++;
+	wake_up_all(&parent->child_exit);
+}
+
 static void signal_post_thread(struct process *p, struct thread *to, int sig, int sender)
 {
 	struct thread *target;
 	unsigned long flags;
+	bool resumed = false;
 
 	spin_lock_irqsave(&p->thread_lock, flags);
+	/*
+	 * SIGCONT goes on whatever its action (a handler runs after), and
+	 * takes back a stop not yet acted on; a stop takes back nothing.
+	 */
+	if (sig == SIGCONT && (p->stop_pending || p->stopped)) {
+		resumed = p->stopped;
+		WRITE_ONCE(p->stop_pending, false);
+		WRITE_ONCE(p->stopped, false);
+		p->stop_report = false;
+		p->cont_report = resumed;
+		wake_up_all(&p->stop_wait);
+	}
 	target = signal_target(p, sig, to);
 	switch (signal_effect(p, sig, target)) {
+	case SIG_STOP:
+		if (!p->stopped) {
+			p->stop_sig = sig;
+			WRITE_ONCE(p->stop_pending, true);
+			list_for_each_entry(target, &p->threads, node)
+				if (!target->dead && target->task && target->task != current)
+					wake_up_process(target->task);
+		}
+		break;
 	case SIG_END:
-		WRITE_ONCE(p->pending_kill, sig);
+		/* The first fatal one is what it dies of; SIGKILL overrides (it ends a stopped one). */
+		if (!p->pending_kill || sig == SIGKILL)
+			WRITE_ONCE(p->pending_kill, sig);
 		/* Every thread ends: each must notice, out of whatever wait it is in. */
 		list_for_each_entry(target, &p->threads, node)
 			if (!target->dead && target->task && target->task != current)
@@ -275,6 +323,37 @@ static void signal_post_thread(struct process *p, struct thread *to, int sig, in
 		break;
 	}
 	spin_unlock_irqrestore(&p->thread_lock, flags);
+	/* Every sender of SIGCONT (kill, the shell's kill) holds process_lock. */
+	if (resumed)
+		notify_parent_stop(p);
+}
+
+/*
+ * The calling thread stops here, on its way back to user mode, until
+ * SIGCONT or a kill (Linux's do_signal_stop()): the first thread to stop
+ * marks the process stopped and tells the parent.
+ */
+static void do_signal_stop(struct process *p)
+{
+	unsigned long flags;
+	bool first = false;
+
+	mutex_lock(&process_lock);
+	spin_lock_irqsave(&p->thread_lock, flags);
+	if (p->stop_pending && !p->stopped) {
+		WRITE_ONCE(p->stopped, true);
+		p->stop_report = true;
+		p->cont_report = false;
+		first = true;
+	}
+	WRITE_ONCE(p->stop_pending, false);
+	spin_unlock_irqrestore(&p->thread_lock, flags);
+	if (first)
+		notify_parent_stop(p);
+	mutex_unlock(&process_lock);
+	/* Only SIGKILL ends a stopped process; another fatal one waits for SIGCONT, as on Linux. */
+	wait_event(p->stop_wait, !READ_ONCE(p->stopped) || READ_ONCE(p->pending_kill) == SIGKILL ||
+				 thread_must_exit(p));
 }
 
 static void signal_post(struct process *p, int sig, int sender)
@@ -380,6 +459,13 @@ void signal_deliver(struct pt_regs *regs)
 		thread_exit(0); /* the group ends, or another thread execs: no code of its own */
 	if (READ_ONCE(p->pending_kill))
 		process_exit(p->pending_kill);
+	if (READ_ONCE(p->stop_pending) || READ_ONCE(p->stopped)) {
+		do_signal_stop(p);
+		if (thread_must_exit(p))
+			thread_exit(0);
+		if (READ_ONCE(p->pending_kill))
+			process_exit(p->pending_kill); /* SIGKILL, or one that waited for SIGCONT */
+	}
 	/* This thread's own first, then the process's, if another thread did not take it. */
 	pend = __atomic_load_n(&t->sigpending, __ATOMIC_ACQUIRE) & ~t->sigmask;
 	if (pend) {

@@ -32,8 +32,8 @@ static char state_of(const struct process *p)
 {
 	if (p->zombie)
 		return 'Z';
-	if (p->cr_frozen)
-		return 'T'; /* stopped for a checkpoint */
+	if (p->cr_frozen || READ_ONCE(p->stopped))
+		return 'T'; /* stopped for a checkpoint, or by a stop signal */
 	return p->task && p->task->state == TASK_RUNNING ? 'R' : 'S';
 }
 

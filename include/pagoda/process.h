@@ -194,6 +194,15 @@ struct process {
 	 */
 	int pgid, sid;
 	bool did_exec;                /* has run execve since fork: setpgid from the parent is -EACCES */
+	/*
+	 * Job control's stop (kernel/signal.c): a stop signal asks every
+	 * thread to stop at its way back to user mode (stop_pending); there
+	 * they sleep on stop_wait until SIGCONT or a kill. The parent's
+	 * wait4 hears of each change once (WUNTRACED, WCONTINUED).
+	 */
+	bool stop_pending, stopped, stop_report, cont_report;
+	int stop_sig;
+	wait_queue_head_t stop_wait;
 	struct process *parent;       /* NULL: started by the kernel, or orphaned */
 	struct list_head children;    /* its forked children, live or zombie */
 	struct list_head sibling;     /* in the parent's children */
@@ -285,6 +294,7 @@ static inline bool signal_pending_thread(const struct process *p)
 	struct thread *ex = p ? READ_ONCE(p->exec_thread) : NULL;
 
 	return p && t && (READ_ONCE(p->pending_kill) || READ_ONCE(p->group_exit) || (ex && ex != t) ||
+			  READ_ONCE(p->stop_pending) ||
 			  ((__atomic_load_n(&p->sigpending, __ATOMIC_ACQUIRE) |
 			    __atomic_load_n(&t->sigpending, __ATOMIC_ACQUIRE)) & ~t->sigmask));
 }

@@ -29,6 +29,9 @@
 #define SIGCHLD 17
 #define SIGCONT 18
 #define SIGSTOP 19
+#define SIGTSTP 20
+#define SIGTTIN 21
+#define SIGTTOU 22
 #define SIGURG 23
 #define SIGVTALRM 26
 #define SIGPROF 27

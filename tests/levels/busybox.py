@@ -124,13 +124,17 @@ def session(ctx, arch, cmd_of, timeout):
     # the background, listed, killed as %1 and waited for (143: SIGTERM),
     # and a pipeline in the foreground in a group of its own: the second
     # command's pgid (field 5 of its stat) is neither its pid nor the
-    # shell's (it is the first command's); its exit leads to the kernel shell,
+    # shell's (it is the first command's); a job stopped by kill -STOP %1
+    # (jobs: "Stopped (signal)"), then killed; its exit leads to the kernel shell,
     # which runs the rest.
     script = [(r"/ # ", "echo flags=$-\r"),
               (r"flags=\w+\r?\n", "sleep 30 &\r"),
               (r"/ # ", "jobs\r"),
               (r"/ # ", "kill %1; wait %1; echo killed=$?\r"),
               (r"killed=\d+", "echo shell=$$; sleep 1 | cut -d' ' -f1,5 /proc/self/stat\r"),
+              (r"/ # ", "sleep 31 &\r"),
+              (r"/ # ", "kill -STOP %1; sleep 1; jobs\r"),
+              (r"/ # ", "kill -9 %1; sleep 1; jobs\r"),
               (r"/ # ", "exit\r"),
               (r"pagoda> ", "dmsetup create bbdm --table '0 %d linear /dev/vda 0'\r"
                % (DISK_BYTES // 512)),
@@ -154,6 +158,9 @@ def session(ctx, arch, cmd_of, timeout):
     tally.check("%s.jobs" % name, m is not None and m.group(5) not in (m.group(3), m.group(4)),
                 "no sleep 30 job listed, killed as %%1 with 143, and a foreground "
                 "pipeline in a group of its own (log %s)" % rel(b.log))
+    tally.check("%s.job-stopped" % name,
+                re.search(r"\n\[1\]\+ +Stopped \(signal\) +sleep 31\n", t) is not None,
+                "no sleep 31 job shown stopped after kill -STOP %%1 (log %s)" % rel(b.log))
     got = between(t, "run /bin/sh /etc/bb/portable.sh /tmp", "run: /bin/sh: exit status")
     same = got is not None and got.strip("\n") == want.strip("\n")
     why = "differs from the host's (log %s)" % rel(b.log)

@@ -125,6 +125,25 @@ int main(void)
 		}
 	}
 
+	/* Stopped and continued: the parent's waitpid hears of each once. */
+	c = sleeper();
+	IS(kill(c, SIGSTOP), 0);
+	IS(waitpid(c, &st, WUNTRACED), c);
+	check("stopped by SIGSTOP", WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP);
+	IS(waitpid(c, &st, WUNTRACED | WNOHANG), 0); /* told once */
+	IS(kill(c, SIGCONT), 0);
+	IS(waitpid(c, &st, WCONTINUED), c);
+	check("continued", WIFCONTINUED(st));
+	IS(setpgid(c, c), 0);                    /* SIGTSTP is dropped in an orphaned group */
+	IS(kill(c, SIGTSTP), 0);
+	IS(waitpid(c, &st, WUNTRACED), c);
+	check("stopped by SIGTSTP", WIFSTOPPED(st) && WSTOPSIG(st) == SIGTSTP);
+	IS(kill(c, SIGTERM), 0);                 /* waits for SIGCONT: only SIGKILL acts now */
+	IS(waitpid(c, &st, WNOHANG), 0);
+	IS(kill(c, SIGKILL), 0);
+	IS(waitpid(c, &st, 0), c);
+	check("killed while stopped", WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+
 	/* A child's setsid: a new session and group, both its pid. */
 	c = fork();
 	if (c == 0)
