@@ -9,17 +9,23 @@
  */
 #include <pagoda/fs.h>
 #include <pagoda/process.h>
+#include <pagoda/string.h>
 #include "../kernel/syscalls.h"
 
 #define AT_SYMLINK_NOFOLLOW 0x100
 
-static int chmod_path(const char *abs, u32 mode)
+static int chmod_path(const char *path, u32 mode)
 {
+	char abs[PATH_MAX];
 	struct vfsmount *m;
 	const char *rest;
 	struct kstat k;
 	int err;
 
+	strlcpy(abs, path, sizeof(abs));
+	err = follow_link(abs);
+	if (err)
+		return err;
 	m = lookup_mnt(abs, &rest);
 	if (!m)
 		return -ENOENT;

@@ -17,12 +17,60 @@
 #include "../kernel/syscalls.h"
 #include "internal.h"
 
-int vfs_getattr(const char *abs, struct kstat *k, bool follow)
+#define MAXSYMLINKS 40
+
+/*
+ * Follow abs while its last component is a symbolic link, into whatever
+ * mount the target is in (a tmpfs link to /bin/busybox, say): abs becomes
+ * what it names, relative targets taken from the link's directory; a
+ * name that does not exist is left as it is (for O_CREAT). -ELOOP after
+ * Linux's 40 links. Links in the middle of a path are the file system's
+ * own (the initramfs's); a tmpfs does not follow those.
+ */
+int follow_link(char *abs)
 {
+	char target[PATH_MAX], dir[PATH_MAX];
+
+	for (int i = 0; i <= MAXSYMLINKS; i++) {
+		const char *rest;
+		struct vfsmount *m = lookup_mnt(abs, &rest);
+		struct kstat k;
+		int n, err;
+		char *slash;
+
+		if (!m)
+			return 0;
+		err = m->type->getattr(m, rest, &k, false);
+		n = !err && S_ISLNK(k.mode) && m->type->readlink
+			    ? m->type->readlink(m, rest, target, sizeof(target) - 1) : 0;
+		mntput(m);
+		if (n <= 0)
+			return n < 0 ? n : 0;
+		if (i == MAXSYMLINKS)
+			break;
+		target[n] = '\0';
+		strlcpy(dir, abs, sizeof(dir));
+		slash = strrchr(dir, '/');
+		slash[slash == dir ? 1 : 0] = '\0';
+		err = path_normalize(dir, target, abs);
+		if (err)
+			return err;
+	}
+	return -ELOOP;
+}
+
+int vfs_getattr(const char *path, struct kstat *k, bool follow)
+{
+	char abs[PATH_MAX];
 	const char *rest;
-	struct vfsmount *m = lookup_mnt(abs, &rest);
+	struct vfsmount *m;
 	int err;
 
+	strlcpy(abs, path, sizeof(abs));
+	err = follow ? follow_link(abs) : 0;
+	if (err)
+		return err;
+	m = lookup_mnt(abs, &rest);
 	if (!m)
 		return -ENOENT;
 	err = m->type->getattr(m, rest, k, follow);
@@ -44,14 +92,20 @@ int vfs_readlink(const char *abs, char *buf, size_t size)
 	return err;
 }
 
-int vfs_open(const char *abs, unsigned long flags, u32 mode, struct file **fp)
+int vfs_open(const char *path, unsigned long flags, u32 mode, struct file **fp)
 {
+	char abs[PATH_MAX];
 	const char *rest;
-	struct vfsmount *m = lookup_mnt(abs, &rest);
+	struct vfsmount *m;
 	struct kstat k;
 	struct file *f;
 	int err;
 
+	strlcpy(abs, path, sizeof(abs));
+	err = flags & O_NOFOLLOW ? 0 : follow_link(abs);
+	if (err)
+		return err;
+	m = lookup_mnt(abs, &rest);
 	if (!m)
 		return -ENOENT;
 	err = m->type->getattr(m, rest, &k, !(flags & O_NOFOLLOW));
@@ -201,6 +255,36 @@ long sys_unlinkat(const unsigned long *args)
 	return do_unlinkat((long)args[0], args[1], args[2]);
 }
 
+/* symlinkat(target, newdirfd, linkpath): -EEXIST over any name, even a dangling link. */
+static long do_symlinkat(u64 utarget, long dirfd, u64 upath)
+{
+	char target[PATH_MAX], abs[PATH_MAX];
+	struct vfsmount *m;
+	const char *rest;
+	struct kstat k;
+	int err = string_from_user(target, utarget, sizeof(target));
+
+	if (err)
+		return err;
+	if (!target[0])
+		return -ENOENT;
+	err = name_at(dirfd, upath, abs, &m, &rest);
+	if (err)
+		return err == -EBUSY ? -EEXIST : err;
+	if (!m->type->getattr(m, rest, &k, false))
+		err = -EEXIST;
+	else
+		err = m->type->symlink ? m->type->symlink(m, target, rest)
+		      : m->type == &rootfs_fs_type ? -EROFS : -EPERM;
+	mntput(m);
+	return err;
+}
+
+long sys_symlinkat(const unsigned long *args)
+{
+	return do_symlinkat(args[0], (long)args[1], args[2]);
+}
+
 #define RENAME_NOREPLACE 1
 
 static long do_renameat2(long olddfd, u64 oldpath, long newdfd, u64 newpath, unsigned long flags)
@@ -256,6 +340,11 @@ long sys_rmdir(const unsigned long *args)
 long sys_unlink(const unsigned long *args)
 {
 	return do_unlinkat(AT_FDCWD, args[0], 0);
+}
+
+long sys_symlink(const unsigned long *args)
+{
+	return do_symlinkat(args[0], AT_FDCWD, args[1]);
 }
 
 long sys_rename(const unsigned long *args)

@@ -584,6 +584,7 @@ long sys_execve(const unsigned long *args)
 	kfree(space);
 	if (err)
 		return err;
+	WRITE_ONCE(current_process()->did_exec, true); /* its parent's setpgid is -EACCES now */
 	process_enter_new_image();
 }
 

@@ -14,7 +14,8 @@
  *
  * Linux's rules, as it answers them:
  *   setpgid(pid, pgid): pid 0 is the caller, pgid 0 is pid; pid must be
- *   the caller or its child (-ESRCH), in the caller's session (-EPERM),
+ *   the caller or its child (-ESRCH), a child that has not run execve
+ *   (-EACCES), in the caller's session (-EPERM),
  *   not a session leader (-EPERM); pgid must be pid itself or an existing
  *   group of the caller's session (-EPERM); negative pgid -EINVAL.
  *   setsid(): -EPERM when some group already has the caller's pid as its
@@ -93,7 +94,9 @@ long sys_setpgid(const unsigned long *args)
 	}
 	if (!pgid)
 		pgid = q->pid;
-	if (q->sid != me->sid || q->sid == q->pid)
+	if (q != me && q->did_exec)
+		err = -EACCES; /* a child that has run another program is its own now */
+	else if (q->sid != me->sid || q->sid == q->pid)
 		err = -EPERM; /* another session's, or a session leader */
 	else if (pgid != q->pid && !pgrp_exists_locked(pgid, me->sid))
 		err = -EPERM; /* no such group in this session */

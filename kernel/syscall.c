@@ -343,6 +343,7 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_unlinkat] = sys_unlinkat,
 	[__NR_fchmodat] = sys_fchmodat,
 	[__NR_fchmod] = sys_fchmod,
+	[__NR_symlinkat] = sys_symlinkat,
 	[__NR_renameat2] = sys_renameat2,
 	[__NR_renameat] = sys_renameat,
 	[__NR_fcntl] = sys_fcntl,
@@ -386,6 +387,7 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_rename] = sys_rename,
 	[__NR_getpgrp] = sys_getpgrp,
 	[__NR_chmod] = sys_chmod,
+	[__NR_symlink] = sys_symlink,
 	[__NR_poll] = sys_poll,
 #endif
 };

@@ -99,6 +99,8 @@ long sys_unlinkat(const unsigned long *args);
 long sys_fchmodat(const unsigned long *args);
 long sys_fchmod(const unsigned long *args);
 long sys_chmod(const unsigned long *args);
+long sys_symlinkat(const unsigned long *args);
+long sys_symlink(const unsigned long *args);
 long sys_renameat2(const unsigned long *args);
 long sys_fcntl(const unsigned long *args);
 long sys_umask(const unsigned long *args);

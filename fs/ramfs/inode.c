@@ -42,6 +42,7 @@ void tmpfs_iput(struct tmpfs_inode *inode)
 	if (--inode->refs)
 		return;
 	tmpfs_free_data(inode);
+	kfree(inode->link);
 	kfree(inode);
 }
 
@@ -105,7 +106,7 @@ static int tmpfs_getattr(struct vfsmount *m, const char *path, struct kstat *k, 
 	struct tmpfs_inode *inode;
 	int err;
 
-	(void)follow; /* no symbolic links here */
+	(void)follow; /* the VFS followed a last component's link already (follow_link()) */
 	mutex_lock(&sb->lock);
 	err = walk(sb, path, false, &inode, NULL);
 	if (!err)
@@ -171,7 +172,7 @@ static int tmpfs_readdir(struct vfsmount *m, const char *path, struct dir_contex
 	if (!err)
 		list_for_each_entry(c, &dir->children, sibling) {
 			err = dir_emit(ctx, c->name, strlen(c->name), c->ino,
-				       S_ISDIR(c->mode) ? DT_DIR : DT_REG);
+				       S_ISDIR(c->mode) ? DT_DIR : S_ISLNK(c->mode) ? DT_LNK : DT_REG);
 			if (err)
 				break;
 		}
@@ -325,6 +326,59 @@ static int tmpfs_chmod(struct vfsmount *m, const char *path, u32 mode)
 	return err;
 }
 
+/* symlink(target, path): a new name holding target, which is not looked at now. */
+static int tmpfs_symlink(struct vfsmount *m, const char *target, const char *path)
+{
+	struct tmpfs_sb *sb = m->fs_info;
+	struct tmpfs_inode *dir, *inode;
+	size_t n = strlen(target);
+	const char *name;
+	char *copy;
+	int err;
+
+	copy = kmalloc(n + 1, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, target, n + 1);
+	mutex_lock(&sb->lock);
+	err = walk(sb, path, true, &dir, &name);
+	if (!err && !S_ISDIR(dir->mode))
+		err = -ENOTDIR;
+	if (!err && child(dir, name, strlen(name)))
+		err = -EEXIST;
+	if (!err) {
+		inode = link_new(dir, name, S_IFLNK | 0777);
+		if (inode) {
+			inode->link = copy;
+			inode->size = n;
+			copy = NULL;
+		} else {
+			err = -ENOSPC;
+		}
+	}
+	mutex_unlock(&sb->lock);
+	kfree(copy);
+	return err;
+}
+
+static int tmpfs_readlink(struct vfsmount *m, const char *path, char *buf, size_t size)
+{
+	struct tmpfs_sb *sb = m->fs_info;
+	struct tmpfs_inode *inode;
+	int err;
+
+	mutex_lock(&sb->lock);
+	err = walk(sb, path, false, &inode, NULL);
+	if (!err && !S_ISLNK(inode->mode))
+		err = -EINVAL;
+	if (!err) {
+		err = (int)MIN(size, (size_t)inode->size);
+		memcpy(buf, inode->link, (size_t)err);
+	}
+	mutex_unlock(&sb->lock);
+	return err;
+}
+
 static int tmpfs_fill_super(struct vfsmount *m)
 {
 	struct tmpfs_sb *sb = kzalloc(sizeof(*sb), GFP_KERNEL);
@@ -377,4 +431,6 @@ const struct file_system_type tmpfs_fs_type = {
 	.truncate = tmpfs_truncate,
 	.set_mtime = tmpfs_set_mtime,
 	.chmod = tmpfs_chmod,
+	.symlink = tmpfs_symlink,
+	.readlink = tmpfs_readlink,
 };

@@ -26,6 +26,7 @@ struct tmpfs_inode {
 	struct list_head children;  /* a directory's entries */
 	struct list_head sibling;   /* in the parent's children */
 	char name[NAME_MAX + 1];
+	char *link;           /* a symbolic link's target (kmalloc'ed), its size its length */
 	/* A file's data: one page each (NULL: a hole, reads as zeros), nr_slots of them. */
 	void **pages;
 	unsigned long nr_slots;

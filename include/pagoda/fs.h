@@ -120,6 +120,7 @@ struct file_system_type {
 	int (*truncate)(struct vfsmount *m, const char *path, u64 size);
 	int (*set_mtime)(struct vfsmount *m, const char *path, s64 mtime);
 	int (*chmod)(struct vfsmount *m, const char *path, u32 mode); /* mode: 07777 bits */
+	int (*symlink)(struct vfsmount *m, const char *target, const char *path);
 };
 
 struct vfsmount {
@@ -158,6 +159,8 @@ int path_normalize(const char *base, const char *path, char *abs);
 int vfs_getattr(const char *abs, struct kstat *k, bool follow);
 int vfs_open(const char *abs, unsigned long flags, u32 mode, struct file **fp);
 int vfs_readlink(const char *abs, char *buf, size_t size);
+/* fs/open.c: abs made what its last component's symbolic links name (in place): 0, -ELOOP. */
+int follow_link(char *abs);
 
 /* fs/readdir.c: the directory files every file system's readdir backs. */
 int dir_open(struct vfsmount *m, const char *path, const char *abs, struct file *f);

@@ -193,6 +193,7 @@ struct process {
 	 * parent's. A job-control shell moves each job to a group of its own.
 	 */
 	int pgid, sid;
+	bool did_exec;                /* has run execve since fork: setpgid from the parent is -EACCES */
 	struct process *parent;       /* NULL: started by the kernel, or orphaned */
 	struct list_head children;    /* its forked children, live or zombie */
 	struct list_head sibling;     /* in the parent's children */

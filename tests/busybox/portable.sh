@@ -24,6 +24,7 @@ seq 1 5 | xargs echo
 mkdir sub && mv f sub/g && ls sub
 ls -l sub/g | awk '{ print $1, $2, $5, $NF }'
 chmod 751 sub/g && chmod u-w,g+w sub/g && ls -l sub/g | awk '{ print $1 }'
+ln -s g sub/l && readlink sub/l && ls -l sub/l | awk '{ print $1, $(NF-2), $NF }' && wc -c < sub/l
 truncate -s 5 sub/g && cat sub/g && echo
 cp sub/g h && cmp sub/g h && echo same
 rm -rf sub h && ls -A

@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +104,26 @@ int main(void)
 	check("waitpid(-a) took the other", got == a || got == b);
 	FAILS(waitpid(-a, &st, 0), ECHILD);
 	FAILS(kill(-a, 0), ESRCH);             /* the group is gone with its last process */
+
+	/* A child that has run execve is out of reach (the pipe closes at its exec). */
+	{
+		int p[2];
+		char x;
+
+		if (pipe2(p, O_CLOEXEC) == 0) {
+			c = fork();
+			if (c == 0) {
+				execl("/bin/sleep", "sleep", "30", (char *)NULL);
+				_exit(127);
+			}
+			close(p[1]);
+			check("the pipe closed at the child's exec", read(p[0], &x, 1) == 0);
+			close(p[0]);
+			FAILS(setpgid(c, c), EACCES);
+			kill(c, SIGKILL);
+			IS(waitpid(c, &st, 0), c);
+		}
+	}
 
 	/* A child's setsid: a new session and group, both its pid. */
 	c = fork();

@@ -107,6 +107,35 @@ int main(int argc, char **argv)
 	WORKS(chmod(d, 0755));
 	FAILS(chmod(b, 0644), ENOENT);
 	WORKS(chmod(a, 0644));
+	/* Symbolic links: to a, relative; dangling; to the root, across mounts. */
+	{
+		char e[620], buf[64];
+		ssize_t n;
+
+		snprintf(e, sizeof(e), "%s/e", d);
+		WORKS(symlink("a", e));
+		FAILS(symlink("a", e), EEXIST);
+		check("lstat: a link of 1 byte", lstat(e, &st) == 0 && S_ISLNK(st.st_mode) &&
+		      st.st_size == 1 && (st.st_mode & 0777) == 0777);
+		check("stat: what it names", stat(e, &st) == 0 && S_ISREG(st.st_mode) &&
+		      st.st_size == 10000);
+		n = readlink(e, buf, sizeof(buf));
+		check("readlink", n == 1 && buf[0] == 'a');
+		FAILS(readlink(a, buf, sizeof(buf)), EINVAL);
+		FAILS(open(e, O_RDONLY | O_NOFOLLOW), ELOOP);
+		fd2 = open(e, O_RDONLY);
+		check("open through the link", fd2 >= 0 && read(fd2, buf, 3) == 3 && !memcmp(buf, "hel", 3));
+		close(fd2);
+		WORKS(unlink(e));
+		check("a outlives its link", stat(a, &st) == 0);
+		WORKS(symlink("nowhere", e));
+		FAILS(stat(e, &st), ENOENT);
+		WORKS(unlink(e));
+		WORKS(symlink("/", e));
+		check("a link to / is a directory", stat(e, &st) == 0 && S_ISDIR(st.st_mode));
+		WORKS(unlink(e));
+		FAILS(symlink("", e), ENOENT);
+	}
 	close(fd);
 	fd = open(a, O_RDONLY);
 	{

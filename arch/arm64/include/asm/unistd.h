@@ -85,6 +85,7 @@
 #define __NR_umask 166
 #define __NR_fchmod 52
 #define __NR_fchmodat 53
+#define __NR_symlinkat 36
 #define __NR_chdir 49
 #define __NR_fchdir 50
 #define __NR_getcwd 17

@@ -99,6 +99,8 @@
 #define __NR_chmod 90
 #define __NR_fchmod 91
 #define __NR_fchmodat 268
+#define __NR_symlink 88
+#define __NR_symlinkat 266
 #define __NR_chdir 80
 #define __NR_fchdir 81
 #define __NR_getcwd 79
