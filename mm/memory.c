@@ -197,6 +197,23 @@ static bool expand_stack(struct process *p, struct vm_area *v, u64 addr)
 }
 
 /*
+ * Map the new anonymous page pg at va for v, counted in the RSS; on
+ * failure it is freed. 0 when va was mapped meanwhile (-EEXIST): the
+ * caller looks again.
+ */
+static int map_anon_page(struct process *p, struct vm_area *v, u64 va, struct page *pg)
+{
+	phys_addr_t pa = page_to_phys(pg);
+	int err = arch_map_range(&p->mm, va, pa, PAGE_SIZE, page_pte_prot(v, pa));
+
+	if (err)
+		free_anon_page(pg);
+	else
+		add_mm_rss(p, pa, 1);
+	return err == -EEXIST ? 0 : err;
+}
+
+/*
  * A page of a file mapping, mapped with the area's protection: for a read
  * the file's page in the cache, for a write a page of the process's own
  * filled from the file (past its end, zeros). -EIO when the page lies
@@ -229,13 +246,7 @@ static int file_fault(struct process *p, struct vm_area *v, u64 va, bool write)
 	if (!pg)
 		return -ENOMEM;
 	memcpy(page_address(pg), (const u8 *)v->rf->data + off, MIN(PAGE_SIZE, v->rf->size - off));
-	pa = page_to_phys(pg);
-	err = arch_map_range(&p->mm, va, pa, PAGE_SIZE, page_pte_prot(v, pa));
-	if (err)
-		free_anon_page(pg);
-	else
-		add_mm_rss(p, pa, 1);
-	return err == -EEXIST ? 0 : err;
+	return map_anon_page(p, v, va, pg);
 }
 
 /*
@@ -255,18 +266,12 @@ static int fault_in(struct process *p, struct vm_area *v, u64 va, bool write)
 		if (!pa)
 			return -ENOMEM;
 		err = arch_map_range(&p->mm, va, pa, PAGE_SIZE, page_pte_prot(v, pa));
-	} else {
-		pg = new_anon_page(GFP_KERNEL | __GFP_ZERO);
-		if (!pg)
-			return -ENOMEM;
-		pa = page_to_phys(pg);
-		err = arch_map_range(&p->mm, va, pa, PAGE_SIZE, page_pte_prot(v, pa));
-		if (err)
-			free_anon_page(pg);
-		else
-			add_mm_rss(p, pa, 1);
+		return err == -EEXIST ? 0 : err; /* mapped meanwhile: look again */
 	}
-	return err == -EEXIST ? 0 : err; /* mapped meanwhile: the caller looks again */
+	pg = new_anon_page(GFP_KERNEL | __GFP_ZERO);
+	if (!pg)
+		return -ENOMEM;
+	return map_anon_page(p, v, va, pg);
 }
 
 /*

@@ -35,6 +35,7 @@ struct timespec {
 #define PROT_READ 1
 #define PROT_WRITE 2
 #define MAP_PRIVATE 0x02
+#define MAP_FIXED 0x10
 #define MAP_ANONYMOUS 0x20
 
 extern int ulib_argc;
