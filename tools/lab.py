@@ -20,6 +20,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -170,8 +171,10 @@ def cmd_check(a):
             bad += not ok
             print("CHECK %s %s:%s %s" % ("ok" if ok else "FAIL", name, what, detail))
 
+        t0 = time.time()
         got, of, res = full.grade(lab)
         check("full-marks", got == of, "full tree %d/%d" % (got, of))
+        t1 = time.time()
         try:
             L.make_tree(ROOT, lab, student)
         except L.LabError as e:
@@ -186,6 +189,8 @@ def cmd_check(a):
         got, of, res = g.grade(lab, until_lost=True)
         check("student-below-full", got < of, "student tree %d/%d" % (got, of))
         check("first-steps", first_steps_ok(lab, student, print))
+        # Where make test's time goes (the labs unit is among its largest).
+        print("TIME %s: full tree %.0f s, student tree %.0f s" % (name, t1 - t0, time.time() - t1))
         if not a.keep:
             shutil.rmtree(student, ignore_errors=True)
     return 1 if bad else 0
