@@ -173,6 +173,27 @@ u64 *user_pte(struct process *p, u64 va, u64 *skip)
 }
 
 /*
+ * The first present leaf entry at or after *va and below end, with *va
+ * moved to its address; NULL when there is none. Missing tables are
+ * skipped whole, and a skip that wraps past the top of the address
+ * space ends the walk.
+ */
+u64 *next_user_pte(struct process *p, u64 *va, u64 end)
+{
+	for (u64 a = *va, skip; a < end; a += skip) {
+		u64 *e = user_pte(p, a, &skip);
+
+		if (e) {
+			*va = a;
+			return e;
+		}
+		if (a + skip < a)
+			break;
+	}
+	return NULL;
+}
+
+/*
  * Grow the stack area v down to hold addr, as Linux's expand_downwards():
  * refused past RLIMIT_STACK, when the new bottom comes within
  * STACK_GUARD_GAP of the area below, or when the overcommit policy will
@@ -371,60 +392,41 @@ int get_user_page(struct process *p, u64 va, phys_addr_t *pap)
 
 void zap_page_range(struct process *p, u64 start, u64 end, bool ours)
 {
-	for (u64 a = start; a < end;) {
-		u64 skip, *e = user_pte(p, a, &skip);
-		phys_addr_t pa;
+	u64 *e;
 
-		if (!e) {
-			a += skip;
-			if (!a)
-				break; /* wrapped at the very top */
-			continue;
-		}
-		pa = pte_addr(READ_ONCE(*e));
+	for (u64 a = start; (e = next_user_pte(p, &a, end)); a += PAGE_SIZE) {
+		phys_addr_t pa = pte_addr(READ_ONCE(*e));
+
 		arch_unmap_range(&p->mm, a, PAGE_SIZE);
 		if (ours) {
 			add_mm_rss(p, pa, -1);
 			page_unmapped(pa);
 		}
-		a += PAGE_SIZE;
 	}
 }
 
 int protect_page_range(struct process *p, struct vm_area *v, u64 start, u64 end)
 {
-	for (u64 a = start; a < end;) {
-		u64 skip, *e = user_pte(p, a, &skip);
-		int err;
+	u64 *e;
 
-		if (!e) {
-			a += skip;
-			if (!a)
-				break;
-			continue;
-		}
-		err = arch_protect_range(&p->mm, a, PAGE_SIZE,
-					 page_pte_prot(v, pte_addr(READ_ONCE(*e))));
+	for (u64 a = start; (e = next_user_pte(p, &a, end)); a += PAGE_SIZE) {
+		int err = arch_protect_range(&p->mm, a, PAGE_SIZE,
+					     page_pte_prot(v, pte_addr(READ_ONCE(*e))));
+
 		if (err)
 			return err;
-		a += PAGE_SIZE;
 	}
 	return 0;
 }
 
 int copy_page_range(struct process *c, struct process *p, const struct vm_area *v)
 {
-	for (u64 a = v->start; a < v->end;) {
-		u64 skip, *e = user_pte(p, a, &skip);
+	u64 *e;
+
+	for (u64 a = v->start; (e = next_user_pte(p, &a, v->end)); a += PAGE_SIZE) {
 		phys_addr_t pa;
 		int err;
 
-		if (!e) {
-			a += skip;
-			if (!a)
-				break;
-			continue;
-		}
 		/*
 		 * Copy-on-write: the page is mapped in both, one mapper more, and
 		 * read-only in both from now on; the first write copies it.
@@ -440,7 +442,6 @@ int copy_page_range(struct process *c, struct process *p, const struct vm_area *
 		err = arch_protect_range(&p->mm, a, PAGE_SIZE, page_pte_prot(v, pa));
 		if (err)
 			return err; /* not on a mapped page; the child's teardown gives it back */
-		a += PAGE_SIZE;
 	}
 	return 0;
 }

@@ -391,21 +391,16 @@ int process_protect(struct process *p, u64 start, u64 end, unsigned int prot)
 /* Move the present pages of [from, from + len) to dest (a free range). */
 static int move_pages(struct process *p, const struct vm_area *v, u64 from, u64 dest, u64 len)
 {
-	for (u64 off = 0; off < len;) {
-		u64 skip, *e = user_pte(p, from + off, &skip);
-		phys_addr_t pa;
-		int err;
+	u64 *e;
 
-		if (!e) {
-			off += skip;
-			continue;
-		}
-		pa = pte_addr(READ_ONCE(*e));
-		err = arch_map_range(&p->mm, dest + off, pa, PAGE_SIZE, page_pte_prot(v, pa));
+	for (u64 a = from; (e = next_user_pte(p, &a, from + len)); a += PAGE_SIZE) {
+		phys_addr_t pa = pte_addr(READ_ONCE(*e));
+		int err = arch_map_range(&p->mm, dest + (a - from), pa, PAGE_SIZE,
+					 page_pte_prot(v, pa));
+
 		if (err)
 			return err;
-		arch_unmap_range(&p->mm, from + off, PAGE_SIZE);
-		off += PAGE_SIZE;
+		arch_unmap_range(&p->mm, a, PAGE_SIZE);
 	}
 	return 0;
 }

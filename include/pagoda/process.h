@@ -377,6 +377,8 @@ unsigned int page_pte_prot(const struct vm_area *v, phys_addr_t pa);
  * are certainly absent (a whole missing table's worth, or a page).
  */
 u64 *user_pte(struct process *p, u64 va, u64 *skip);
+/* The first present leaf entry in [*va, end), *va moved to it; NULL: none. */
+u64 *next_user_pte(struct process *p, u64 *va, u64 end);
 /* Unmap the present pages of [start, end), freeing them if ours (not the zero page). */
 void zap_page_range(struct process *p, u64 start, u64 end, bool ours);
 /* Give the present pages of [start, end) in v v's protection (page_pte_prot()). */
