@@ -92,7 +92,7 @@ static int add_load(struct elf_info *info, const Elf64_Phdr *ph, size_t size, u6
 static int check_interp(struct elf_info *info, const Elf64_Phdr *ph, const void *image,
 			size_t size, const char **why)
 {
-	const char *path = (const char *)image + ph->p_offset;
+	const char *path;
 
 	if (info->interp_len)
 		return refuse(why, "more than one interpreter (PT_INTERP)", -ENOEXEC);
@@ -100,6 +100,8 @@ static int check_interp(struct elf_info *info, const Elf64_Phdr *ph, const void 
 	    !within(ph->p_offset, ph->p_filesz, size))
 		return refuse(why, "the interpreter's path (PT_INTERP) is not in the file",
 			      -ENOEXEC);
+	/* Only now: an offset past the file would make the pointer itself undefined. */
+	path = (const char *)image + ph->p_offset;
 	if (path[ph->p_filesz - 1] || strlen(path) != ph->p_filesz - 1)
 		return refuse(why, "the interpreter's path (PT_INTERP) is not one string",
 			      -ENOEXEC);

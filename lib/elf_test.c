@@ -93,6 +93,11 @@ static void test_interp(struct ktest *t)
 	put_interp(ld, sizeof(ld));
 	img.ph[2].p_filesz += 1;
 	KEXPECT_EQ(t, parse(&info), -ENOEXEC);
+	/* An offset near 2^64: refused before any pointer is made from it (fuzz-elf). */
+	build(ET_EXEC, 0x400000);
+	put_interp(ld, sizeof(ld));
+	img.ph[2].p_offset = ~0ULL - 4;
+	KEXPECT_EQ(t, parse(&info), -ENOEXEC);
 	build(ET_EXEC, 0x400000);
 	put_interp(ld, sizeof(ld));
 	img.ph[3] = img.ph[2];
