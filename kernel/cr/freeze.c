@@ -50,12 +50,15 @@ static bool in_vdso(struct process *p, const struct pt_regs *regs)
  * Put off a stop inside the vDSO, for a while. Under TCG an interrupt is
  * taken where a translated block ends, and reading the counter ends one,
  * so a program that spins on clock_gettime without a system call is
- * caught at the same instruction inside the vDSO nearly every time. After
- * CR_VDSO_WAIT_NS it stops where it is: the image restores on a kernel
+ * caught at the same instruction inside the vDSO nearly every time; and on
+ * a loaded host a process that does make calls was seen still inside
+ * after 500 ms (perhaps: interrupts pending when it is resumed are taken
+ * before its first instruction, there again). After CR_VDSO_WAIT_NS, well
+ * inside the freeze's 5 s, it stops where it is: the image restores on a kernel
  * with the same vDSO, and another kernel's restore refuses it
  * (vdso_cr.c) rather than run the old code on.
  */
-#define CR_VDSO_WAIT_NS (500 * NSEC_PER_MSEC)
+#define CR_VDSO_WAIT_NS (2000 * NSEC_PER_MSEC)
 
 static bool stop_later(struct process *p, const struct pt_regs *regs)
 {
