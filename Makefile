@@ -493,9 +493,14 @@ endif
 
 TEST_BUILDS := $(shell $(PY) tests/harness.py --only '$(ONLY)' --builds || echo FAILED)
 endif
+# The builds use every CPU unless make was given its own -j: a fresh
+# clone's six builds are about a fifth of make test's time.
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 test: $(DEPS_STAMP)
 	@$(if $(filter FAILED,$(TEST_BUILDS)),exit 2)
-	@$(foreach b,$(TEST_BUILDS),$(MAKE) --no-print-directory test-build-$(b) &&) true
+	@$(foreach b,$(TEST_BUILDS),$(MAKE) --no-print-directory \
+		$(if $(filter -j%,$(MAKEFLAGS))$(findstring jobserver,$(MAKEFLAGS)),,-j$(TEST_JOBS)) \
+		test-build-$(b) &&) true
 	@$(PY) tests/harness.py --only '$(ONLY)' --pi4-dtb $(PI4_DTB) --accel $(ACCEL)
 
 # Linux's own selftests (Debian's linux-source-6.1) on x86-64 and arm64 virt,

@@ -26,6 +26,7 @@ import json
 import os
 import re
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -181,19 +182,28 @@ def build(arch):
     if os.path.exists(stamp) and os.path.exists(cpio) and open(stamp).read() == want:
         return cpio
     run(["rm", "-rf", bindir])
-    pairs = []
+    jobs = []
     for libc, suite, name, srcs, flags in programs(arch):
         out = os.path.join(bindir, path_of(libc, suite, name))
         os.makedirs(os.path.dirname(out), exist_ok=True)
         cc = LIBCS[arch][libc]
         if libc == "musl":
             cc = cc + ["-idirafter", kernel_headers()]
-        cmd = cc + flags + ["-o", out] + srcs
-        r = subprocess.run(cmd, cwd=os.path.join(SRC, SELFTESTS, suite),
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        if r.returncode:
-            sys.exit("selftests: %s failed:\n%s" % (" ".join(cmd), r.stdout.decode()))
-        pairs.append("%s=%s" % (path_of(libc, suite, name), out))
+        jobs.append((cc + flags + ["-o", out] + srcs, suite))
+
+    def compile_one(job):
+        cmd, suite = job
+        return cmd, subprocess.run(cmd, cwd=os.path.join(SRC, SELFTESTS, suite),
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+    # One compiler per CPU: the programs are independent, and a fresh
+    # clone's make test builds them all.
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        for cmd, r in pool.map(compile_one, jobs):
+            if r.returncode:
+                sys.exit("selftests: %s failed:\n%s" % (" ".join(cmd), r.stdout.decode()))
+    pairs = ["%s=%s" % (path_of(libc, suite, name), os.path.join(bindir, path_of(libc, suite, name)))
+             for libc, suite, name, _, _ in programs(arch)]
     run([sys.executable, os.path.join(ROOT, "tools", "mkcpio.py"), cpio] + pairs)
     with open(stamp, "w") as f:
         f.write(want)
