@@ -10,6 +10,7 @@
 #include <pagoda/ktest.h>
 #include <pagoda/printk.h>
 #include <pagoda/string.h>
+#include <pagoda/time.h>
 
 extern struct ktest_suite *__start_ktest_suites[];
 extern struct ktest_suite *__stop_ktest_suites[];
@@ -117,18 +118,23 @@ static int check_names(const char *list)
 	return bad ? -ENOENT : 0;
 }
 
+/* A case at least this long says so: where a boot's test time goes. */
+#define KTEST_SLOW_CASE_MS 200
+
 /* Set by Ctrl-C: the cases not yet run are reported as skipped. */
 static bool stopped;
 
 static int run_suite(const struct ktest_suite *s, int index)
 {
 	int n = count_cases(s), failed = 0, passed = 0, skipped = 0;
+	u64 start = ktime_get_ns();
 
 	kprintf("    KTAP version 1\n");
 	kprintf("    # Subtest: %s\n", s->name);
 	kprintf("    1..%d\n", n);
 	for (int i = 0; i < n; i++) {
 		struct ktest t = { .case_name = s->cases[i].name };
+		u64 case_start = ktime_get_ns(), case_ms;
 
 		if (!stopped)
 			stopped = ktest_interrupted();
@@ -144,6 +150,10 @@ static int run_suite(const struct ktest_suite *s, int index)
 			/* A case that left the marking on (KASSERT's early return). */
 			printk_expect_reports_reset();
 		}
+		case_ms = (ktime_get_ns() - case_start) / 1000000;
+		if (case_ms >= KTEST_SLOW_CASE_MS)
+			kprintf("        # %s: took %llu ms\n", t.case_name,
+				(unsigned long long)case_ms);
 		if (t.failures) {
 			kprintf("    not ok %d %s\n", i + 1, t.case_name);
 			failed++;
@@ -158,6 +168,9 @@ static int run_suite(const struct ktest_suite *s, int index)
 	}
 	kprintf("# %s: pass:%d fail:%d skip:%d total:%d\n", s->name, passed,
 		failed, skipped, n);
+	/* make test has a time budget: say where a boot's time goes. */
+	kprintf("# %s: took %llu ms\n", s->name,
+		(unsigned long long)((ktime_get_ns() - start) / 1000000));
 	kprintf("%s %d %s\n", failed ? "not ok" : "ok", index, s->name);
 	return failed;
 }

@@ -34,6 +34,9 @@ static u64 watchdog_thresh = 10;
 PARAM_UINT("watchdog_thresh", watchdog_thresh, 0, 60,
 	   "seconds a CPU may run with preemption off before a soft lockup is reported (0: off)");
 
+/* A test's shorter threshold (watchdog_set_test_thresh_ms), 0: none. */
+static unsigned int test_thresh_ms;
+
 static struct {
 	u64 touch_ns;
 	bool reported;
@@ -51,7 +54,9 @@ void touch_softlockup_watchdog(void)
 void watchdog_tick(bool preemptible)
 {
 	unsigned int cpu = smp_processor_id();
-	u64 now, stuck, thresh = READ_ONCE(watchdog_thresh);
+	unsigned int test_ms = READ_ONCE(test_thresh_ms);
+	u64 now, stuck, thresh = test_ms ? test_ms * NSEC_PER_MSEC :
+					   READ_ONCE(watchdog_thresh) * NSEC_PER_SEC;
 
 	if (!thresh || preemptible) {
 		touch_softlockup_watchdog();
@@ -69,9 +74,9 @@ void watchdog_tick(bool preemptible)
 	 * but its next preempt_enable() now schedules, which touches. A CPU
 	 * that never gets there is stuck indeed.
 	 */
-	if (stuck > thresh * NSEC_PER_SEC / 2)
+	if (stuck > thresh / 2)
 		resched_cpu(cpu);
-	if (stuck <= thresh * NSEC_PER_SEC)
+	if (stuck <= thresh)
 		return;
 	watchdog_cpu[cpu].reported = true;
 	__atomic_fetch_add(&reports, 1, __ATOMIC_RELAXED);
@@ -85,12 +90,7 @@ unsigned long softlockup_reports(void)
 	return __atomic_load_n(&reports, __ATOMIC_RELAXED);
 }
 
-unsigned int watchdog_get_thresh(void)
+void watchdog_set_test_thresh_ms(unsigned int ms)
 {
-	return (unsigned int)READ_ONCE(watchdog_thresh);
-}
-
-void watchdog_set_thresh(unsigned int seconds)
-{
-	WRITE_ONCE(watchdog_thresh, seconds);
+	WRITE_ONCE(test_thresh_ms, ms);
 }

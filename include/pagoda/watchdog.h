@@ -15,8 +15,11 @@ void touch_softlockup_watchdog(void);
 void watchdog_tick(bool preemptible);
 /* Reports so far (the tests count them). */
 unsigned long softlockup_reports(void);
-/* The threshold in seconds (0: off); the tests shorten it for a while. */
-unsigned int watchdog_get_thresh(void);
-void watchdog_set_thresh(unsigned int seconds);
+/*
+ * The tests shorten the threshold for a while, below the parameter's
+ * one-second grain so that a boot's tests do not spend seconds spinning;
+ * 0 gives back watchdog_thresh=.
+ */
+void watchdog_set_test_thresh_ms(unsigned int ms);
 
 #endif
