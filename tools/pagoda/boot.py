@@ -6,6 +6,10 @@ import threading
 import time
 
 
+# A line's start, then a kernel log line ("[   1.234567] ...\n") cut into it.
+_KLOG_MIDLINE = re.compile(r"(?m)^([^\n\[]+)(\[ *\d+\.\d+\] [^\n]*\n)")
+
+
 class Boot:
     """Run cmd, capture everything it prints to log, within timeout seconds.
 
@@ -82,5 +86,9 @@ class Boot:
         return self
 
     def clean_text(self):
-        """The output without the serial line's carriage returns."""
-        return self.text.replace("\r", "")
+        """The output without the serial line's carriage returns, and with
+        a kernel log line that came out in the middle of another line (the
+        shell echoing a typed command while a program's exit is logged)
+        put before that line, which is joined up again."""
+        text = self.text.replace("\r", "")
+        return _KLOG_MIDLINE.sub(r"\2\1", text)
