@@ -111,7 +111,10 @@ static long mmap_file(unsigned long flags, unsigned long prot, long fd,
 	return 0;
 }
 
-/* mmap(2): private anonymous memory, and private mappings of initramfs files. */
+/*
+ * mmap(2): anonymous memory, private or shared (mm/shmem.c), and private
+ * mappings of initramfs files.
+ */
 static long sys_mmap(const unsigned long *args)
 {
 	struct process *p = current_process();
@@ -130,8 +133,10 @@ static long sys_mmap(const unsigned long *args)
 	}
 	if (!args[1] || len < args[1])
 		return -EINVAL;
-	if ((flags & MAP_ANONYMOUS) && ((flags & MAP_SHARED) || !(flags & MAP_PRIVATE)))
-		return -ENODEV;
+	/* Anonymous memory is shared or private, not both (MAP_SHARED_VALIDATE): Linux's order. */
+	if ((flags & MAP_ANONYMOUS) && (flags & (MAP_SHARED | MAP_PRIVATE)) != MAP_SHARED &&
+	    (flags & (MAP_SHARED | MAP_PRIVATE)) != MAP_PRIVATE)
+		return -EINVAL;
 	if (flags & MAP_FIXED_NOREPLACE) {
 		/*
 		 * At addr exactly, but never over an area already there: -EEXIST,
@@ -153,8 +158,12 @@ static long sys_mmap(const unsigned long *args)
 		if (!addr)
 			return -ENOMEM;
 	}
-	err = process_map_file(p, addr, len, kprot, flags & MAP_NORESERVE ? VM_NORESERVE : 0, rf,
-			       off >> PAGE_SHIFT);
+	if ((flags & MAP_ANONYMOUS) && (flags & MAP_SHARED))
+		err = process_map_shared_anon(p, addr, len, kprot,
+					      flags & MAP_NORESERVE ? VM_NORESERVE : 0);
+	else
+		err = process_map_file(p, addr, len, kprot,
+				       flags & MAP_NORESERVE ? VM_NORESERVE : 0, rf, off >> PAGE_SHIFT);
 	return err ? err : (long)addr;
 }
 

@@ -42,6 +42,7 @@
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
 #include <pagoda/ramfs.h>
+#include <pagoda/shmem.h>
 #include <pagoda/string.h>
 
 /* The page every untouched anonymous page reads as: zeroed once, never written. */
@@ -93,7 +94,7 @@ static int page_mapcount(phys_addr_t pa)
 {
 	struct page *pg = pa_page(pa);
 
-	if (is_zero_pa(pa) || !pg || (pg->flags & PG_filecache))
+	if (is_zero_pa(pa) || !pg || (pg->flags & (PG_filecache | PG_shmem)))
 		return 2;
 	return __atomic_load_n(&pg->mapcount, __ATOMIC_ACQUIRE);
 }
@@ -107,6 +108,10 @@ static void page_unmapped(phys_addr_t pa)
 		return;
 	if (pg->flags & PG_filecache) {
 		filemap_put_page(pg);
+		return;
+	}
+	if (pg->flags & PG_shmem) {
+		shmem_page_put(pg);
 		return;
 	}
 	if (!__atomic_sub_fetch(&pg->mapcount, 1, __ATOMIC_ACQ_REL)) {
@@ -152,6 +157,9 @@ unsigned int page_pte_prot(const struct vm_area *v, phys_addr_t pa)
 
 	if (v->prot & PROT_NOACCESS)
 		return PROT_PRESENT | PROT_NONE_USER;
+	/* A shared area's page is written in place, whoever else maps it. */
+	if (vma_is_shared(v))
+		return prot;
 	/* Shared pages are never writable through one mapping: a write copies. */
 	if (page_mapcount(pa) > 1)
 		prot &= ~PROT_WRITE;
@@ -271,8 +279,31 @@ static int file_fault(struct process *p, struct vm_area *v, u64 va, bool write)
 }
 
 /*
- * Map a page at va for v: a file area's from its file; else the zero page
- * for a read, a new zeroed one for a write.
+ * A page of a shared anonymous area: its object's (mm/shmem.c), for a
+ * read as for a write, so that every mapper sees the same bytes. -EIO
+ * past the object's end (an area mremap grew: SIGBUS, as Linux).
+ */
+static int shmem_fault(struct process *p, struct vm_area *v, u64 va)
+{
+	struct page *pg;
+	phys_addr_t pa;
+	int err = shmem_get_page(v->shm, v->pgoff + ((va - v->start) >> PAGE_SHIFT), &pg);
+
+	if (err)
+		return err;
+	pa = page_to_phys(pg);
+	err = arch_map_range(&p->mm, va, pa, PAGE_SIZE, page_pte_prot(v, pa));
+	if (err)
+		shmem_page_put(pg);
+	else
+		add_mm_rss(p, pa, 1);
+	return err == -EEXIST ? 0 : err;
+}
+
+/*
+ * Map a page at va for v: a file area's from its file, a shared area's
+ * from its object; else the zero page for a read, a new zeroed one for a
+ * write.
  */
 static int fault_in(struct process *p, struct vm_area *v, u64 va, bool write)
 {
@@ -282,6 +313,8 @@ static int fault_in(struct process *p, struct vm_area *v, u64 va, bool write)
 
 	if (v->rf)
 		return file_fault(p, v, va, write);
+	if (v->shm)
+		return shmem_fault(p, v, va);
 	if (!write) {
 		pa = zero_page_pa();
 		if (!pa)
@@ -380,8 +413,8 @@ int get_user_page(struct process *p, u64 va, phys_addr_t *pap)
 		if (arch_lookup(&p->mm, va, pap, &prot))
 			return -EFAULT;
 	}
-	/* A shared page is copied first: the write is this process's alone. */
-	if (page_mapcount(*pap) > 1) {
+	/* A shared page is copied first (the write is this process's alone), unless the area is shared. */
+	if (!vma_is_shared(v) && page_mapcount(*pap) > 1) {
 		err = wp_page(p, v, va, *pap);
 		if (err)
 			return err;
@@ -422,6 +455,10 @@ int protect_page_range(struct process *p, struct vm_area *v, u64 start, u64 end)
 int copy_page_range(struct process *c, struct process *p, const struct vm_area *v)
 {
 	u64 *e;
+
+	/* A shared area's pages stay in its object: the child faults them in from there. */
+	if (vma_is_shared(v))
+		return 0;
 
 	for (u64 a = v->start; (e = next_user_pte(p, &a, v->end)); a += PAGE_SIZE) {
 		phys_addr_t pa;

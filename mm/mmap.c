@@ -24,6 +24,7 @@
 #include <pagoda/pgtable.h>
 #include <pagoda/process.h>
 #include <pagoda/rbtree.h>
+#include <pagoda/shmem.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
 
@@ -44,6 +45,14 @@ static void vma_unaccount(struct process *p, const struct vm_area *v)
 	vm_stat_account(p, -(long)vma_pages(v));
 	if (v->flags & VM_ACCOUNT)
 		vm_unacct_memory(vma_pages(v));
+}
+
+/* An area struct goes: a shared one's reference on its object with it. */
+static void vm_area_free(struct vm_area *v)
+{
+	if (v->shm)
+		shmem_put(v->shm);
+	kfree(v);
 }
 
 struct vm_area *find_vma(struct process *p, u64 addr)
@@ -116,7 +125,9 @@ static int split_vma(struct process *p, struct vm_area *v, u64 addr)
 		return -ENOMEM;
 	*tail = *v;
 	tail->start = addr;
-	if (v->rf)
+	if (v->shm)
+		shmem_get(v->shm);
+	if (v->rf || v->shm)
 		tail->pgoff = v->pgoff + ((addr - v->start) >> PAGE_SHIFT);
 	v->end = addr;
 	vma_link(p, tail);
@@ -137,8 +148,8 @@ static int split_at(struct process *p, u64 addr)
 static bool vma_mergeable(const struct vm_area *a, const struct vm_area *b)
 {
 	return a && b && a->end == b->start && a->prot == b->prot && a->flags == b->flags &&
-	       !a->name && !b->name && a->rf == b->rf &&
-	       (!a->rf || a->pgoff + vma_pages(a) == b->pgoff);
+	       !a->name && !b->name && a->rf == b->rf && a->shm == b->shm &&
+	       ((!a->rf && !a->shm) || a->pgoff + vma_pages(a) == b->pgoff);
 }
 
 /* Fold v into its neighbours where they are alike; the area that holds v's range now. */
@@ -149,14 +160,14 @@ static struct vm_area *vma_merge_around(struct process *p, struct vm_area *v)
 	if (vma_mergeable(prev, v)) {
 		vma_unlink(p, v);
 		prev->end = v->end;
-		kfree(v);
+		vm_area_free(v);
 		v = prev;
 	}
 	next = v->next;
 	if (vma_mergeable(v, next)) {
 		vma_unlink(p, next);
 		v->end = next->end;
-		kfree(next);
+		vm_area_free(next);
 	}
 	return v;
 }
@@ -231,7 +242,8 @@ int process_map_kernel_pages(struct process *p, u64 va, const phys_addr_t *pas,
 }
 
 static int map_area(struct process *p, u64 va, u64 size, unsigned int prot,
-		    unsigned int vm_flags, const struct ramfs_file *rf, u64 pgoff)
+		    unsigned int vm_flags, const struct ramfs_file *rf,
+		    struct shmem_object *shm, u64 pgoff)
 {
 	struct vm_area *vma;
 
@@ -242,9 +254,12 @@ static int map_area(struct process *p, u64 va, u64 size, unsigned int prot,
 	/* An area grown by mremap passes its own flags: promised if it was. */
 	if (sysctl_overcommit_memory == OVERCOMMIT_NEVER)
 		vm_flags &= ~VM_NORESERVE; /* mode 2 promises everything, as Linux */
-	if ((prot & PROT_WRITE) && !(prot & PROT_NOACCESS) && !(vm_flags & VM_NORESERVE))
+	/* A shared area's pages are promised once, by its object (mm/shmem.c). */
+	if ((prot & PROT_WRITE) && !(prot & PROT_NOACCESS) && !(vm_flags & VM_NORESERVE) && !shm)
 		vm_flags |= VM_ACCOUNT;
 	vm_flags &= VM_ACCOUNT | VM_NORESERVE;
+	if (shm)
+		vm_flags |= VM_SHARED;
 	if ((vm_flags & VM_ACCOUNT) && vm_enough_memory(p, size >> PAGE_SHIFT))
 		return -ENOMEM;
 	vma = kzalloc(sizeof(*vma), GFP_KERNEL);
@@ -255,7 +270,10 @@ static int map_area(struct process *p, u64 va, u64 size, unsigned int prot,
 	}
 	/* No page yet: each comes on its first touch (mm/memory.c). */
 	*vma = (struct vm_area){ .start = va, .end = va + size, .prot = area_prot(prot),
-				 .flags = vm_flags, .rf = rf, .pgoff = rf ? pgoff : 0 };
+				 .flags = vm_flags, .rf = rf, .shm = shm,
+				 .pgoff = rf || shm ? pgoff : 0 };
+	if (shm)
+		shmem_get(shm);
 	vma_link(p, vma);
 	vm_stat_account(p, size >> PAGE_SHIFT);
 	vma_merge_around(p, vma);
@@ -265,13 +283,29 @@ static int map_area(struct process *p, u64 va, u64 size, unsigned int prot,
 int process_map_anon_flags(struct process *p, u64 va, u64 size, unsigned int prot,
 			   unsigned int vm_flags)
 {
-	return map_area(p, va, size, prot, vm_flags, NULL, 0);
+	return map_area(p, va, size, prot, vm_flags, NULL, NULL, 0);
 }
 
 int process_map_file(struct process *p, u64 va, u64 size, unsigned int prot,
 		     unsigned int vm_flags, const struct ramfs_file *rf, u64 pgoff)
 {
-	return map_area(p, va, size, prot, vm_flags, rf, pgoff);
+	return map_area(p, va, size, prot, vm_flags, rf, NULL, pgoff);
+}
+
+int process_map_shared_anon(struct process *p, u64 va, u64 size, unsigned int prot,
+			    unsigned int vm_flags)
+{
+	/* Promised whole, writable or not (Linux's shmem_acct_size), unless MAP_NORESERVE. */
+	struct shmem_object *shm = shmem_zero_setup(p, size >> PAGE_SHIFT,
+						    !(vm_flags & VM_NORESERVE) ||
+						    sysctl_overcommit_memory == OVERCOMMIT_NEVER);
+	int err;
+
+	if (!shm)
+		return -ENOMEM;
+	err = map_area(p, va, size, prot, vm_flags, NULL, shm, 0);
+	shmem_put(shm); /* the area holds it now, or nothing does */
+	return err;
 }
 
 int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot)
@@ -293,6 +327,8 @@ int dup_vma(struct process *c, const struct vm_area *v)
 		return -ENOMEM;
 	}
 	*copy = *v;
+	if (copy->shm)
+		shmem_get(copy->shm);
 	vm_stat_account(c, vma_pages(v));
 	vma_link(c, copy);
 	return 0;
@@ -324,7 +360,7 @@ int process_unmap(struct process *p, u64 start, u64 end)
 		zap_page_range(p, v->start, v->end, !v->name);
 		vma_unlink(p, v);
 		vma_unaccount(p, v);
-		kfree(v);
+		vm_area_free(v);
 		v = next;
 	}
 	return 0;
@@ -459,7 +495,7 @@ long process_mremap(struct process *p, u64 old, u64 old_len, u64 new_len, bool m
 	if (!fixed && range_free(p, old + old_len, old + new_len) && !v->name) {
 		/* A file mapping grows over the file's following pages, as Linux's. */
 		err = map_area(p, old + old_len, new_len - old_len, v->prot, v->flags, v->rf,
-			       v->pgoff + ((old + old_len - v->start) >> PAGE_SHIFT));
+			       v->shm, v->pgoff + ((old + old_len - v->start) >> PAGE_SHIFT));
 		return err ? err : (long)old;
 	}
 	if (!may_move)
@@ -493,7 +529,7 @@ long process_mremap(struct process *p, u64 old, u64 old_len, u64 new_len, bool m
 	v = find_vma(p, dest);
 	if (new_len > old_len)
 		err = map_area(p, dest + old_len, new_len - old_len, v->prot, v->flags, v->rf,
-			       v->pgoff + (old_len >> PAGE_SHIFT));
+			       v->shm, v->pgoff + (old_len >> PAGE_SHIFT));
 	return err ? err : (long)dest;
 }
 
@@ -531,6 +567,6 @@ void process_free_areas(struct process *p)
 		zap_page_range(p, v->start, v->end, !v->name);
 		vma_unlink(p, v);
 		vma_unaccount(p, v);
-		kfree(v);
+		vm_area_free(v);
 	}
 }

@@ -54,15 +54,17 @@ void show_maps(struct seq_file *m, struct process *p)
 		/* A file's area: its offset, inode (as stat tells) and path, as Linux's. */
 		if (v->rf)
 			name = NULL;
-		n = snprintf(line, sizeof(line), "%08llx-%08llx %c%c%cp %08llx 00:00 %llu ",
+		n = snprintf(line, sizeof(line), "%08llx-%08llx %c%c%c%c %08llx 00:00 %llu ",
 			     (unsigned long long)v->start, (unsigned long long)v->end,
 			     v->prot & PROT_NOACCESS ? '-' : 'r', v->prot & PROT_WRITE ? 'w' : '-',
-			     v->prot & PROT_EXEC ? 'x' : '-',
-			     (unsigned long long)(v->rf ? v->pgoff << PAGE_SHIFT : 0),
+			     v->prot & PROT_EXEC ? 'x' : '-', vma_is_shared(v) ? 's' : 'p',
+			     (unsigned long long)(v->rf || v->shm ? v->pgoff << PAGE_SHIFT : 0),
 			     v->rf ? ((u64)(uintptr_t)v->rf->inode >> 4) & 0xffffffff : 0ULL);
 		if (v->rf) {
 			snprintf(path, sizeof(path), "/%s", v->rf->path);
 			name = path;
+		} else if (v->shm) {
+			name = "/dev/zero (deleted)"; /* Linux's name for the shmem file behind it */
 		}
 		/* A name starts in column 74 (seq_pad to 25 + 6 * sizeof(void *) - 1, a space). */
 		seq_printf(m, "%s%*s%s\n", line, name && n < 73 ? 73 - n : 0, "", name ? name : "");

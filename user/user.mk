@@ -19,7 +19,7 @@ $(B)/user/%-pie: user/%.c $(USER_DEPS) | $(DEPS_STAMP)
 	@echo "  USERCC  $@"
 	@$(KCC) $(USER_CFLAGS) -fPIE -static-pie -o $@ $< $(USER_LIB)
 
-USER_PROGS := hello hello-pie fstest vdsotest vdsobench forktest sigtest crloop crtree memhostile areas faults oomtest filemap
+USER_PROGS := hello hello-pie fstest vdsotest vdsobench forktest sigtest crloop crtree memhostile areas faults oomtest filemap shmtest
 
 # syzfuzz (docs/fuzzing.md): its table of calls is the kernel's <asm/unistd.h>
 # as it stands at the build, every __NR_ name with its number.

@@ -51,6 +51,7 @@ enum zone_type {
 #define PG_head (1u << 4)     /* first page of a multi-page allocation; order valid */
 #define PG_offline (1u << 5)  /* present but held back (mem=), not yet onlined */
 #define PG_filecache (1u << 6) /* an initramfs file's page, shared by its mappers (mm/filemap.c) */
+#define PG_shmem (1u << 7)    /* a shared anonymous mapping's page (mm/shmem.c) */
 
 struct kmem_cache;
 
@@ -65,7 +66,8 @@ struct page {
 	s32 refcount;      /* 0 when free; 1 when allocated */
 	union {
 		u32 slab_inuse; /* objects in use, for a slab page */
-		s32 mapcount;   /* a process's page: the entries mapping it (mm/memory.c) */
+		s32 mapcount;   /* a process's page: the entries mapping it (mm/memory.c), and for
+				   PG_shmem its object too (mm/shmem.c) */
 	};
 	struct list_head lru; /* free list, pcp list, the slab's list, or a filemap hash chain */
 	union {

@@ -24,6 +24,7 @@
 
 struct task;
 struct ramfs_file;
+struct shmem_object;
 
 /*
  * A mapped range [start, end) of anonymous, zeroed memory, or of the
@@ -41,6 +42,7 @@ struct ramfs_file;
 #define VM_GROWSDOWN 0x100u /* the stack: a fault just below grows it down */
 #define VM_ACCOUNT 0x200u   /* its pages are promised: counted in Committed_AS (mm/util.c) */
 #define VM_NORESERVE 0x400u /* MAP_NORESERVE: never promised, even once made writable */
+#define VM_SHARED 0x800u    /* MAP_SHARED anonymous: pages of v->shm, never copied on write */
 
 /* Linux's defaults: RLIMIT_STACK (_STK_LIM) and stack_guard_gap (256 pages). */
 #define STACK_RLIMIT (8 * SZ_1M)
@@ -49,7 +51,7 @@ struct ramfs_file;
 struct vm_area {
 	u64 start, end;
 	unsigned int prot; /* PROT_* including PROT_USER, or PROT_NOACCESS */
-	unsigned int flags; /* VM_GROWSDOWN, VM_ACCOUNT, VM_NORESERVE */
+	unsigned int flags; /* VM_GROWSDOWN, VM_ACCOUNT, VM_NORESERVE, VM_SHARED */
 	const char *name;  /* "[vdso]", "[vvar]": kernel pages, never freed; NULL: anonymous */
 	/*
 	 * A private mapping of an initramfs file (mmap with an fd, exec's
@@ -59,10 +61,22 @@ struct vm_area {
 	 * The initramfs is never freed, so no reference is held.
 	 */
 	const struct ramfs_file *rf;
+	/*
+	 * A shared anonymous area (VM_SHARED): the object holding its pages
+	 * (mm/shmem.c), one reference per area; pgoff is the object's page at
+	 * start. NULL otherwise.
+	 */
+	struct shmem_object *shm;
 	u64 pgoff;
 	struct vm_area *next;
 	struct rb_node rb;
 };
+
+/* Linux's name: does v map shared anonymous memory (its writes seen by every mapper)? */
+static inline bool vma_is_shared(const struct vm_area *v)
+{
+	return v->flags & VM_SHARED;
+}
 
 #define NR_OPEN 16
 #define FD_CLOEXEC 1
@@ -399,6 +413,13 @@ int process_map_anon_flags(struct process *p, u64 va, u64 size, unsigned int pro
 /* The same, backed by file pages from pgoff on (read on fault, copied on write). */
 int process_map_file(struct process *p, u64 va, u64 size, unsigned int prot,
 		     unsigned int vm_flags, const struct ramfs_file *rf, u64 pgoff);
+/*
+ * mmap(MAP_SHARED | MAP_ANONYMOUS): a new object of size bytes of zero
+ * pages (mm/shmem.c) that this area, the pieces cut from it and fork's
+ * copies all map: a write through one is seen through all. 0 or -ENOMEM.
+ */
+int process_map_shared_anon(struct process *p, u64 va, u64 size, unsigned int prot,
+			    unsigned int vm_flags);
 /*
  * Map n pages the kernel owns (pas[i] each) at va, read-only plus prot,
  * as an area called name; unmapping it never frees them: 0 or -errno.

@@ -169,6 +169,13 @@ static int dump_proc(const struct cr_set *set, struct process *p, struct cr_buf 
 		*why = "a process left its parent during the freeze (orphaned)";
 		return -EAGAIN;
 	}
+	for (const struct vm_area *v = p->vmas; v; v = v->next) {
+		if (vma_is_shared(v)) {
+			/* Its pages belong to every process mapping it: no record says so yet. */
+			*why = "a process maps shared anonymous memory (MAP_SHARED), not in the image format";
+			return -EOPNOTSUPP;
+		}
+	}
 	if (!p->zombie && (READ_ONCE(p->nr_threads) > 1 || p->main.dead)) {
 		/* An image holds one thread's registers: the first thread's. */
 		*why = "a process runs threads (a checkpoint takes single-threaded ones)";

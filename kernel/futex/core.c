@@ -28,8 +28,8 @@ static void futex_init(void)
 
 struct futex_hash_bucket *futex_hash(const struct futex_key *key)
 {
-	/* The word's address and its process, mixed by a multiplicative hash. */
-	u64 h = (key->uaddr >> 2) ^ ((u64)(uintptr_t)key->proc >> 4);
+	/* The word's offset and its object, mixed by a multiplicative hash. */
+	u64 h = (key->offset >> 2) ^ ((u64)(uintptr_t)key->object >> 4);
 
 	/*
 	 * Set up on first use (every path comes here first), so no boot
@@ -62,6 +62,9 @@ int get_futex_key(u64 uaddr, bool shared, struct futex_key *key)
 	 * Linux looks up the page of a shared futex (and so fails on an
 	 * unmapped one with -EFAULT); a private one is only the address.
 	 */
+	key->proc = p;
+	key->object = p;
+	key->offset = uaddr;
 	if (shared) {
 		struct vm_area *v;
 
@@ -71,10 +74,12 @@ int get_futex_key(u64 uaddr, bool shared, struct futex_key *key)
 			up_read(&p->mmap_lock);
 			return -EFAULT;
 		}
+		if (v->shm) {
+			key->object = v->shm;
+			key->offset = (v->pgoff << PAGE_SHIFT) + (uaddr - v->start);
+		}
 		up_read(&p->mmap_lock);
 	}
-	key->proc = p;
-	key->uaddr = uaddr;
 	return 0;
 }
 

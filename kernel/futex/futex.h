@@ -6,9 +6,9 @@
  * A waiter is a struct futex_q on its own kernel stack, queued in one
  * bucket of a global hash by its key. The key names the word: Linux keys
  * a private futex by (mm, address) and a shared one by the page behind
- * it; Pagoda maps no memory shared between processes (no MAP_SHARED), so
- * the key is always (process, address) and FUTEX_PRIVATE_FLAG only
- * promises what is true anyway.
+ * it; Pagoda keys a shared one in a MAP_SHARED anonymous area by that
+ * area's object and the offset in it, and every other by (process,
+ * address), so FUTEX_PRIVATE_FLAG matters only there.
  *
  * Each bucket's lock is a mutex, not Linux's spinlock: futex_wait reads
  * the user's word under it with an ordinary copy_from_user, which may
@@ -44,8 +44,15 @@
 #define FUTEX_TID_MASK 0x3fffffffu
 
 struct futex_key {
-	struct process *proc;
-	u64 uaddr;
+	/*
+	 * What the word is in: the process (a private futex, or a shared one
+	 * in private memory) with the word's address, or a shared anonymous
+	 * mapping's object (mm/shmem.c) with the word's offset in it, which
+	 * every process mapping it finds at whatever address.
+	 */
+	const void *object;
+	u64 offset;
+	struct process *proc; /* the caller's, for reading the word; not part of the key */
 };
 
 struct futex_hash_bucket {
@@ -67,7 +74,7 @@ int get_futex_key(u64 uaddr, bool shared, struct futex_key *key);
 struct futex_hash_bucket *futex_hash(const struct futex_key *key);
 static inline bool futex_match(const struct futex_key *a, const struct futex_key *b)
 {
-	return a->proc == b->proc && a->uaddr == b->uaddr;
+	return a->object == b->object && a->offset == b->offset;
 }
 /* Under q's bucket lock: take q off its queue, mark it woken and wake its task. */
 void futex_wake_q(struct futex_q *q);

@@ -35,7 +35,7 @@ static int wake_key(const struct futex_key *key, int nr, u32 bitset)
 
 int futex_wake(struct process *p, u64 uaddr, int nr, u32 bitset)
 {
-	struct futex_key key = { .proc = p, .uaddr = uaddr };
+	struct futex_key key = { .object = p, .offset = uaddr, .proc = p };
 
 	return wake_key(&key, nr, bitset);
 }

@@ -11,6 +11,12 @@ The same boot runs user/libc/threads.c (pthreads over clone, futex and the
 robust list; musl and glibc on x86-64, glibc on arm64) and compares its
 lines with the host's run of the same binary.
 
+user/shmtest (twice, in the same boot, so the leak check covers it)
+shares anonymous memory (MAP_SHARED) between a parent and its children:
+writes both ways, a futex across them, a child's own mprotect, a munmap
+in the middle, mremap past the original size (SIGBUS), /proc/self/maps;
+its lines must be the host's.
+
 user/oomtest (in the same boot) runs a hog that holds 70% of free memory
 and then touches 50% more itself: the OOM killer must choose the hog, the
 larger, and the toucher must finish. `oomtest commit` asks for promises
@@ -41,6 +47,7 @@ SYZFUZZ_SLICE = ["run /bin/syzfuzz %s %s" % (os.environ.get("SYZFUZZ_SECONDS", "
                                               os.environ.get("SYZFUZZ_SEED", "0x5eed")),
                  "pagealloc check"]
 FILEMAP_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "filemap")
+SHMTEST_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "shmtest")
 THREADS_BINS = {"musl": os.path.join(paths.BUILD, "x86_64-pc", "user", "threads-musl"),
                 "glibc": os.path.join(paths.BUILD, "x86_64-pc", "user", "threads-glibc")}
 # The libcs each arch's threads program is built with (arm64: glibc only).
@@ -51,9 +58,9 @@ def session(arch):
     """The boot's commands: a warm-up round, a leak-check point, the round
     that counts, and the second point; the threaded programs in both."""
     threads = ["run /bin/threads-%s" % libc for libc in THREADS_LIBCS[arch]]
-    return (["run /bin/memhostile exhaust", "run /bin/faults"] + threads +
+    return (["run /bin/memhostile exhaust", "run /bin/faults", "run /bin/shmtest"] + threads +
             ["pagealloc drain", "meminfo", "slabinfo", "run /bin/memhostile exhaust",
-             "run /bin/memhostile", "run /bin/faults"] + threads +
+             "run /bin/memhostile", "run /bin/faults", "run /bin/shmtest"] + threads +
             ["run /bin/filemap", "run /bin/oomtest", "run /bin/oomtest commit",
              "run /bin/oomtest adj-file", "run /bin/oomtest adj",
              "pagealloc drain", "meminfo", "slabinfo"] + SYZFUZZ_SLICE + ["poweroff"])
@@ -109,19 +116,25 @@ def check_threads(ctx, arch, t, log, want_threads):
                         (len(runs), bad, rel(log)))
 
 
+def check_twice(ctx, arch, t, log, name, want):
+    """Both runs of /bin/NAME in the boot printed the host's lines."""
+    runs = program_outputs(t, name)
+    bad = [(w, g) for run in runs for w, g in zip(want, run) if w != g][:4]
+    ctx.tally.check("system:%s.%s.like-linux" % (name, arch),
+                    len(runs) == 2 and not bad and all(len(r) == len(want) for r in runs),
+                    "%d runs; first differences (linux, pagoda): %s (log %s)" %
+                    (len(runs), bad, rel(log)))
+
+
 def check_boot(ctx, arch, b, want, want_faults, want_commit, want_threads, want_filemap,
-               want_adj_file):
+               want_adj_file, want_shm):
     t = b.clean_text()
+    check_twice(ctx, arch, t, b.log, "shmtest", want_shm)
     got = program_outputs(t, "filemap")
     ctx.tally.check("system:filemap.%s.like-linux" % arch, got == [want_filemap],
                     "linux %s, pagoda %s (log %s)" % (want_filemap, got, rel(b.log)))
     check_threads(ctx, arch, t, b.log, want_threads)
-    runs = program_outputs(t, "faults")
-    bad = [(w, g) for run in runs for w, g in zip(want_faults, run) if w != g][:4]
-    ctx.tally.check("system:faults.%s.like-linux" % arch,
-                    len(runs) == 2 and not bad and all(len(r) == len(want_faults) for r in runs),
-                    "%d runs; first differences (linux, pagoda): %s (log %s)" %
-                    (len(runs), bad, rel(b.log)))
+    check_twice(ctx, arch, t, b.log, "faults", want_faults)
     got = program_output(t)
     if got != want:
         diff = [("linux: %r  pagoda: %r" % (w, g)) for w, g in zip(want, got or [])
@@ -217,14 +230,17 @@ def memhostile(ctx):
     rc, want_filemap = linux_answers(FILEMAP_BIN)
     ctx.tally.check("system:filemap.host-run", rc == 0 and want_filemap[-1:] == ["filemap: done"],
                     "the host's run of %s exited %d" % (rel(FILEMAP_BIN), rc))
+    rc, want_shm = linux_answers(SHMTEST_BIN)
+    ctx.tally.check("system:shmtest.host-run", rc == 0 and want_shm[-1:] == ["shmtest: done"],
+                    "the host's run of %s exited %d" % (rel(SHMTEST_BIN), rc))
     cmdline = 'shell.run="%s" panic=-1' % ";".join(session("x86_64"))
     b = ctx.boot(ctx.x86_cmd(cmdline=cmdline), "system-memhostile-x86_64", 600)
     check_boot(ctx, "x86_64", b, want, want_faults, want_commit, want_threads, want_filemap,
-               want_adj_file)
+               want_adj_file, want_shm)
     cmdline = 'shell.run="%s" panic=-1' % ";".join(session("arm64-virt"))
     b = ctx.boot(ctx.arm64_cmd("virt", cmdline), "system-memhostile-arm64-virt", 600)
     check_boot(ctx, "arm64-virt", b, want, want_faults, want_commit, want_threads,
-               want_filemap, want_adj_file)
+               want_filemap, want_adj_file, want_shm)
 
 
 AREAS_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "areas")

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Shared anonymous memory: what mmap(MAP_SHARED | MAP_ANONYMOUS) maps.
+ * Linux backs such a mapping with an unlinked shmem file (mm/shmem.c's
+ * shmem_zero_setup(); /proc/PID/maps calls it "/dev/zero (deleted)");
+ * Pagoda keeps the part of that idea a mapping needs: an object of a
+ * fixed size, holding a page per index once someone touched it, which
+ * every area made from the mapping points at: the area mmap made, the
+ * pieces munmap and mprotect cut from it, the copies fork gives children.
+ *
+ * So a write through any of them is seen through all of them, unlike a
+ * private area, whose pages fork shares only until the first write.
+ * A page here is never copied on write (mm/memory.c asks
+ * vma_is_shared() first). The object lives while an area points at it
+ * (refs); each of its pages while the object or a page-table entry
+ * holds it (the page's mapcount counts both), so memory comes back to
+ * the page when the last area goes, however the mappers ended. Its pages
+ * are meminfo's Shmem, with tmpfs's, as on Linux (shmem_pages).
+ *
+ * The size is the mapping's at mmap: an access past it (an area that
+ * mremap grew) is SIGBUS, as on Linux, where the file does not grow.
+ * Pages are found through a radix tree of page-sized nodes (as page
+ * tables are), as tall as the size needs and grown on first touch, so a
+ * huge mostly untouched mapping (MAP_NORESERVE) costs a few nodes only.
+ */
+#include <pagoda/fs.h>
+#include <pagoda/mm.h>
+#include <pagoda/mman.h>
+#include <pagoda/process.h>
+#include <pagoda/shmem.h>
+#include <pagoda/slab.h>
+#include <pagoda/spinlock.h>
+
+#define SHMEM_SHIFT (PAGE_SHIFT - 3)
+#define SHMEM_SLOTS (1UL << SHMEM_SHIFT) /* pointers in a node: one page of them */
+
+struct shmem_object {
+	int refs;               /* areas that point here */
+	bool accounted;         /* its size is promised (mm/util.c): not MAP_NORESERVE */
+	unsigned int height;    /* node levels above the pages: SHMEM_SLOTS^height >= nr_pages */
+	unsigned long nr_pages; /* its size; an index past it is SIGBUS */
+	spinlock_t lock;        /* filling a slot, adding a node */
+	void *root;             /* the top node, NULL until the first page */
+};
+
+struct shmem_object *shmem_zero_setup(struct process *p, unsigned long pages, bool account)
+{
+	struct shmem_object *obj;
+
+	if (!pages || pages > TASK_SIZE / PAGE_SIZE)
+		return NULL;
+	if (account && vm_enough_memory(p, pages))
+		return NULL;
+	obj = kzalloc(sizeof(*obj), GFP_KERNEL);
+	if (!obj) {
+		if (account)
+			vm_unacct_memory(pages);
+		return NULL;
+	}
+	obj->refs = 1;
+	obj->accounted = account;
+	obj->nr_pages = pages;
+	obj->height = 1;
+	while (obj->height * SHMEM_SHIFT < 64 && (pages - 1) >> (obj->height * SHMEM_SHIFT))
+		obj->height++;
+	spin_lock_init(&obj->lock);
+	return obj;
+}
+
+void shmem_get(struct shmem_object *obj)
+{
+	__atomic_add_fetch(&obj->refs, 1, __ATOMIC_RELAXED);
+}
+
+/* One holder fewer of pg (the object, or an entry mapping it); the last frees it. */
+void shmem_page_put(struct page *pg)
+{
+	if (!__atomic_sub_fetch(&pg->mapcount, 1, __ATOMIC_ACQ_REL)) {
+		pg->flags &= ~PG_shmem;
+		__atomic_sub_fetch(&shmem_pages, 1, __ATOMIC_RELAXED);
+		__free_page(pg);
+	}
+}
+
+/* Give back a node of `level` levels above the pages, and all below it. */
+static void free_node(void **node, unsigned int level)
+{
+	for (unsigned long i = 0; i < SHMEM_SLOTS; i++) {
+		if (!node[i])
+			continue;
+		if (level > 1)
+			free_node(node[i], level - 1);
+		else
+			shmem_page_put(node[i]);
+	}
+	free_page((unsigned long)node);
+}
+
+void shmem_put(struct shmem_object *obj)
+{
+	if (__atomic_sub_fetch(&obj->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	if (obj->root)
+		free_node(obj->root, obj->height);
+	if (obj->accounted)
+		vm_unacct_memory(obj->nr_pages);
+	kfree(obj);
+}
+
+/*
+ * Under obj->lock: the slot for index, its path's nodes made from *spare
+ * as needed; NULL when one more node is needed and there is no spare.
+ */
+static void **shmem_slot(struct shmem_object *obj, unsigned long index, void **spare)
+{
+	void **slot = &obj->root;
+
+	for (unsigned int level = obj->height; level > 0; level--) {
+		if (!*slot) {
+			if (!*spare)
+				return NULL;
+			*slot = *spare;
+			*spare = NULL;
+		}
+		slot = (void **)*slot + ((index >> (SHMEM_SHIFT * (level - 1))) & (SHMEM_SLOTS - 1));
+	}
+	return slot;
+}
+
+int shmem_get_page(struct shmem_object *obj, unsigned long index, struct page **pgp)
+{
+	struct page *pg, *fresh = NULL;
+	void *spare = NULL, **slot;
+
+	if (index >= obj->nr_pages)
+		return -EIO; /* past the object's end: SIGBUS */
+	for (;;) {
+		spin_lock(&obj->lock);
+		slot = shmem_slot(obj, index, &spare);
+		pg = slot ? *slot : NULL;
+		if (slot && !pg && fresh) {
+			pg = *slot = fresh;
+			fresh = NULL;
+		}
+		if (pg)
+			__atomic_add_fetch(&pg->mapcount, 1, __ATOMIC_ACQ_REL); /* the caller's */
+		spin_unlock(&obj->lock);
+		if (pg)
+			break;
+		/* Allocate outside the lock; another CPU may fill the slot meanwhile. */
+		if (!slot) {
+			spare = (void *)get_zeroed_page(GFP_KERNEL);
+			if (!spare)
+				break;
+			continue;
+		}
+		fresh = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!fresh)
+			break;
+		fresh->flags |= PG_shmem;
+		fresh->mapcount = 1; /* the object's */
+		__atomic_add_fetch(&shmem_pages, 1, __ATOMIC_RELAXED);
+	}
+	if (spare)
+		free_page((unsigned long)spare);
+	if (fresh)
+		shmem_page_put(fresh);
+	if (!pg)
+		return -ENOMEM;
+	*pgp = pg;
+	return 0;
+}

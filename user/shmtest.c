@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+/*
+ * shmtest: shared anonymous memory (mmap MAP_SHARED | MAP_ANONYMOUS), as
+ * programs use it between a parent and its children, printed as
+ * "case: answer" so the same static binary's output on Linux and on
+ * Pagoda can be compared line for line (tests/levels/procmem.py).
+ *
+ * - a child's writes are the parent's, both ways, on every page;
+ * - a futex in the shared page: a child waits, the parent wakes it;
+ * - a child's mprotect(PROT_READ) is its own: its write is SIGSEGV, the
+ *   parent still writes;
+ * - munmap of a middle page leaves the two pieces sharing one memory;
+ * - mremap grows the mapping; the pages past its original size are
+ *   SIGBUS (the memory does not grow), the first pages still shared;
+ * - /proc/self/maps calls it "rw-s ... /dev/zero (deleted)";
+ * - sizes: more than any machine has is ENOMEM; with MAP_NORESERVE it is
+ *   granted and a touch far inside it works.
+ */
+#include <ulib.h>
+
+#define PAGE 4096UL
+#define SIGBUS 7
+#define SA_SIGINFO 0x00000004
+#define SA_RESTORER 0x04000000
+#define MAP_SHARED 0x01
+#define MAP_NORESERVE 0x4000
+#define MREMAP_MAYMOVE 1
+#define FUTEX_WAIT 0
+#define FUTEX_WAKE 1
+#define O_RDONLY 0
+
+#define barrier() __asm__ volatile("" ::: "memory")
+
+struct ksigaction {
+	unsigned long handler, flags, restorer, mask;
+};
+
+void bus_restorer(void);
+#if defined(__x86_64__)
+__asm__(".text\n.globl bus_restorer\nbus_restorer:\n\tmov $15, %eax\n\tsyscall\n\thlt\n");
+#else
+__asm__(".text\n.globl bus_restorer\nbus_restorer:\n\tmov x8, #139\n\tsvc #0\n\tbrk #0\n");
+#endif
+
+#ifdef __NR_open
+#define sys_open(path, flags) syscall3(__NR_open, path, flags, 0)
+#else
+#define sys_open(path, flags) syscall4(__NR_openat, -100 /* AT_FDCWD */, path, flags, 0)
+#endif
+
+static volatile int buses, bus_code;
+static volatile unsigned long bus_addr;
+
+/* Note the SIGBUS, then put a private page there so the access goes through. */
+static void on_bus(int sig, int *info, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	buses++;
+	bus_code = info[2];
+	bus_addr = *(unsigned long *)(info + 4);
+	mmap((void *)(bus_addr & ~(PAGE - 1)), PAGE, PROT_READ | PROT_WRITE,
+	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+}
+
+static const char *answer(long r)
+{
+	if (r >= 0 || r < -4095)
+		return "granted";
+	switch (-r) {
+	case 12: return "ENOMEM";
+	case 19: return "ENODEV";
+	case 22: return "EINVAL";
+	default: return "other";
+	}
+}
+
+static long fork_child(void)
+{
+#ifdef __NR_fork
+	return syscall0(__NR_fork);
+#else
+	return syscall6(__NR_clone, 17 /* SIGCHLD */, 0, 0, 0, 0, 0);
+#endif
+}
+
+static int wait_status(long pid)
+{
+	int status = 0;
+
+	syscall4(__NR_wait4, pid, &status, 0, 0);
+	return status;
+}
+
+static const char *how_ended(int status)
+{
+	static char buf[32];
+	int n = 0;
+	const char *what = (status & 0x7f) ? "killed by signal " : "exit ";
+	int v = (status & 0x7f) ? (status & 0x7f) : (status >> 8) & 0xff;
+
+	while (*what)
+		buf[n++] = *what++;
+	if (v >= 10)
+		buf[n++] = (char)('0' + v / 10);
+	buf[n++] = (char)('0' + v % 10);
+	buf[n] = 0;
+	return buf;
+}
+
+static void pause_ms(long ms)
+{
+	struct timespec ts = { 0, ms * 1000000 };
+
+	syscall2(__NR_nanosleep, &ts, NULL);
+}
+
+static long map(unsigned long len, int flags)
+{
+	return (long)mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
+}
+
+/* The line of /proc/self/maps that starts at addr: its permissions and its name. */
+static void maps_line(unsigned long addr)
+{
+	static char buf[8192];
+	char hex[24];
+	long fd = sys_open("/proc/self/maps", O_RDONLY), n = 0, r;
+	int h = 0;
+
+	if (fd < 0) {
+		printf("maps: cannot open /proc/self/maps\n");
+		return;
+	}
+	while (n < (long)sizeof(buf) - 1 &&
+	       (r = syscall3(__NR_read, fd, buf + n, sizeof(buf) - 1 - n)) > 0)
+		n += r;
+	buf[n] = 0;
+	syscall1(__NR_close, fd);
+	/* Linux's "%08lx": at least eight digits. */
+	for (int shift = 60; shift >= 0; shift -= 4) {
+		int d = (int)((addr >> shift) & 15);
+
+		if (d || h || shift < 32)
+			hex[h++] = (char)(d < 10 ? '0' + d : 'a' + d - 10);
+	}
+	hex[h++] = '-';
+	for (char *line = buf; *line;) {
+		char *end = line, *f = line;
+		int i;
+
+		while (*end && *end != '\n')
+			end++;
+		for (i = 0; i < h && line[i] == hex[i]; i++)
+			;
+		if (i == h) {
+			/* Fields: range, perms, offset, device, inode, then the name after spaces. */
+			for (int field = 0; field < 5; field++) {
+				while (f < end && *f != ' ')
+					f++;
+				while (f < end && *f == ' ')
+					f++;
+				if (field == 0) {
+					write(1, "maps: ", 6);
+					write(1, f, 4);
+				}
+			}
+			write(1, " ", 1);
+			write(1, f, (size_t)(end - f));
+			write(1, "\n", 1);
+			return;
+		}
+		line = *end ? end + 1 : end;
+	}
+	printf("maps: no line at the mapping\n");
+}
+
+static int mprotect(volatile void *addr, unsigned long len, int prot)
+{
+	return (int)syscall3(__NR_mprotect, addr, len, prot);
+}
+
+int main(int argc, char **argv, char **envp)
+{
+	struct ksigaction sa = { (unsigned long)on_bus, SA_SIGINFO | SA_RESTORER,
+				 (unsigned long)bus_restorer, 0 };
+	volatile char *m, *g;
+	volatile int *word;
+	long pid, r;
+	int woke = 0;
+
+	(void)argc;
+	(void)argv;
+	(void)envp;
+	m = (volatile char *)map(4 * PAGE, MAP_SHARED | MAP_ANONYMOUS);
+	printf("map 4 pages shared: %s, reads zeros: %s\n", answer((long)m),
+	       m[0] == 0 && m[3 * PAGE + 7] == 0 ? "yes" : "no");
+
+	m[PAGE] = 'p';
+	pid = fork_child();
+	if (pid == 0) {
+		int saw = m[PAGE] == 'p';
+
+		m[0] = 'c';
+		m[3 * PAGE + 7] = 'C';
+		exit(saw ? 5 : 6);
+	}
+	r = wait_status(pid);
+	printf("child read the parent's write: %s; parent reads the child's: %c %c\n",
+	       ((r >> 8) & 0xff) == 5 ? "yes" : "no", m[0], m[3 * PAGE + 7]);
+
+	/* A futex in the shared page: no FUTEX_PRIVATE_FLAG, the key is the memory. */
+	word = (volatile int *)(m + 2 * PAGE + 64);
+	*word = 0;
+	pid = fork_child();
+	if (pid == 0) {
+		while (*word == 0)
+			syscall6(__NR_futex, word, FUTEX_WAIT, 0, NULL, NULL, 0);
+		exit(*word == 1 ? 3 : 4);
+	}
+	for (int tries = 0; tries < 2000 && !woke; tries++) {
+		pause_ms(2);
+		woke = (int)syscall6(__NR_futex, word, FUTEX_WAKE, 1, NULL, NULL, 0) == 1;
+	}
+	*word = 1;
+	if (!woke)
+		syscall6(__NR_futex, word, FUTEX_WAKE, 1, NULL, NULL, 0);
+	r = wait_status(pid);
+	printf("futex: the parent's wake found the child's wait: %s; child %s\n",
+	       woke ? "yes" : "no", how_ended((int)r));
+
+	pid = fork_child();
+	if (pid == 0) {
+		mprotect(m, 4 * PAGE, PROT_READ);
+		m[PAGE] = 'x';
+		exit(9);
+	}
+	r = wait_status(pid);
+	m[PAGE] = 'P';
+	printf("child's write after its mprotect(PROT_READ): %s; parent writes: %c\n",
+	       how_ended((int)r), m[PAGE]);
+
+	munmap((void *)(m + 2 * PAGE), PAGE);
+	pid = fork_child();
+	if (pid == 0) {
+		m[3 * PAGE] = 'z';
+		exit(m[0] == 'c' ? 0 : 1);
+	}
+	r = wait_status(pid);
+	printf("after munmap of the middle page: the child reads the head: %s, "
+	       "the parent reads the child's tail write: %c\n",
+	       ((r >> 8) & 0xff) == 0 ? "yes" : "no", m[3 * PAGE]);
+	munmap((void *)m, 4 * PAGE);
+
+	g = (volatile char *)map(2 * PAGE, MAP_SHARED | MAP_ANONYMOUS);
+	g[0] = 'g';
+	maps_line((unsigned long)g);
+	syscall4(__NR_rt_sigaction, SIGBUS, &sa, NULL, 8);
+	g = (volatile char *)syscall4(__NR_mremap, g, 2 * PAGE, 4 * PAGE, MREMAP_MAYMOVE);
+	printf("mremap 2 -> 4 pages: %s, the old page reads: %c\n", answer((long)g), g[0]);
+	barrier();
+	r = g[3 * PAGE + 8];
+	printf("  a page past the original size: %d SIGBUS, si_code %d, si_addr map+%lu\n",
+	       buses, bus_code, bus_addr - (unsigned long)g);
+	munmap((void *)g, 4 * PAGE);
+
+	printf("shared and private both (MAP_SHARED_VALIDATE): %s\n",
+	       answer(map(PAGE, MAP_SHARED | MAP_PRIVATE | MAP_ANONYMOUS)));
+	printf("neither shared nor private: %s\n", answer(map(PAGE, MAP_ANONYMOUS)));
+	printf("64 TiB shared: %s\n", answer(map(64UL << 40, MAP_SHARED | MAP_ANONYMOUS)));
+	g = (volatile char *)map(64UL << 40, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE);
+	printf("64 TiB shared, MAP_NORESERVE: %s\n", answer((long)g));
+	if ((long)g > 0) {
+		g[(33UL << 40) + 5] = 'f';
+		printf("  a touch 33 TiB in reads back: %c\n", g[(33UL << 40) + 5]);
+		munmap((void *)g, 64UL << 40);
+	}
+	printf("shmtest: done\n");
+	return 0;
+}
