@@ -376,6 +376,10 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_utimensat] = sys_utimensat,
 	[__NR_prctl] = sys_prctl,
 	[__NR_sendfile] = sys_sendfile,
+	[__NR_shmget] = sys_shmget,
+	[__NR_shmat] = sys_shmat,
+	[__NR_shmdt] = sys_shmdt,
+	[__NR_shmctl] = sys_shmctl,
 #ifdef __x86_64__
 	[__NR_open] = sys_open,
 	[__NR_creat] = sys_creat,
@@ -412,6 +416,8 @@ static const bool changes_areas[NR_syscalls] = {
 	[__NR_munmap] = true,
 	[__NR_mprotect] = true,
 	[__NR_mremap] = true,
+	[__NR_shmat] = true,
+	[__NR_shmdt] = true,
 };
 
 static unsigned long reported[NR_syscalls / 64 + 1];

@@ -173,4 +173,10 @@ void signal_pipe_broken(void);
 /* A NUL-terminated string from user memory, at most len bytes with its NUL. */
 int string_from_user(char *buf, u64 ustr, size_t len);
 
+/* ipc/shm.c: System V shared memory */
+long sys_shmget(const unsigned long *args);
+long sys_shmat(const unsigned long *args);
+long sys_shmdt(const unsigned long *args);
+long sys_shmctl(const unsigned long *args);
+
 #endif

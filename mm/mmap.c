@@ -292,6 +292,12 @@ int process_map_file(struct process *p, u64 va, u64 size, unsigned int prot,
 	return map_area(p, va, size, prot, vm_flags, rf, NULL, pgoff);
 }
 
+int process_map_shmem(struct process *p, u64 va, u64 size, unsigned int prot,
+		      struct shmem_object *shm, u64 pgoff)
+{
+	return map_area(p, va, size, prot, 0, NULL, shm, pgoff);
+}
+
 int process_map_shared_anon(struct process *p, u64 va, u64 size, unsigned int prot,
 			    unsigned int vm_flags)
 {

@@ -67,6 +67,11 @@ struct shmem_object *shmem_zero_setup(struct process *p, unsigned long pages, bo
 	return obj;
 }
 
+int shmem_users(const struct shmem_object *obj)
+{
+	return __atomic_load_n(&obj->refs, __ATOMIC_RELAXED);
+}
+
 void shmem_get(struct shmem_object *obj)
 {
 	__atomic_add_fetch(&obj->refs, 1, __ATOMIC_RELAXED);

@@ -14,7 +14,10 @@
  *   SIGBUS (the memory does not grow), the first pages still shared;
  * - /proc/self/maps calls it "rw-s ... /dev/zero (deleted)";
  * - sizes: more than any machine has is ENOMEM; with MAP_NORESERVE it is
- *   granted and a touch far inside it works.
+ *   granted and a touch far inside it works;
+ * - System V shared memory: shmget (private and by key: EEXIST, ENOENT,
+ *   EINVAL), shmat (twice, once read-only), a child's writes, IPC_STAT's
+ *   size and attach count through fork and exit, shmdt, IPC_RMID.
  */
 #include <ulib.h>
 
@@ -68,7 +71,9 @@ static const char *answer(long r)
 	if (r >= 0 || r < -4095)
 		return "granted";
 	switch (-r) {
+	case 2: return "ENOENT";
 	case 12: return "ENOMEM";
+	case 17: return "EEXIST";
 	case 19: return "ENODEV";
 	case 22: return "EINVAL";
 	default: return "other";
@@ -180,6 +185,89 @@ static int mprotect(volatile void *addr, unsigned long len, int prot)
 	return (int)syscall3(__NR_mprotect, addr, len, prot);
 }
 
+#define IPC_PRIVATE 0
+#define IPC_CREAT 01000
+#define IPC_EXCL 02000
+#define IPC_RMID 0
+#define IPC_STAT 2
+#define SHM_RDONLY 010000
+#define SHM_KEY 0x5a5a0601
+
+/* Linux's struct shmid64_ds on 64-bit machines; the fields read here. */
+struct shm_stat {
+	int key;
+	unsigned int uid, gid, cuid, cgid, mode;
+	unsigned short seq, pad;
+	unsigned long unused[2];
+	unsigned long segsz;
+	long atime, dtime, ctime;
+	int cpid, lpid;
+	unsigned long nattch;
+	unsigned long unused2[2];
+};
+
+static long shm_nattch(long id)
+{
+	struct shm_stat st;
+	long r = syscall3(__NR_shmctl, id, IPC_STAT, &st);
+
+	return r < 0 ? r : (long)st.nattch;
+}
+
+/* System V shared memory: the same memory by an id, attached with shmat. */
+static void sysv(void)
+{
+	struct shm_stat st;
+	volatile char *a, *b;
+	long id, id2, pid, r;
+
+	id = syscall3(__NR_shmget, IPC_PRIVATE, 3 * PAGE + 100, IPC_CREAT | 0600);
+	printf("shmget private, 3 pages and 100 bytes: %s\n", answer(id));
+	a = (volatile char *)syscall3(__NR_shmat, id, NULL, 0);
+	printf("shmat: %s, reads zeros: %s\n", answer((long)a), a[0] == 0 ? "yes" : "no");
+	syscall3(__NR_shmctl, id, IPC_STAT, &st);
+	printf("IPC_STAT: size %lu, attached %lu, made by me: %s, key private: %s\n", st.segsz,
+	       st.nattch, st.cpid == getpid() ? "yes" : "no", st.key == IPC_PRIVATE ? "yes" : "no");
+	pid = fork_child();
+	if (pid == 0) {
+		a[0] = 's';
+		a[3 * PAGE + 50] = 't';
+		exit((int)shm_nattch(id));
+	}
+	r = wait_status(pid);
+	printf("a child's writes: %c %c; it saw %ld attached; after its exit %ld\n", a[0],
+	       a[3 * PAGE + 50], (r >> 8) & 0xff, shm_nattch(id));
+	b = (volatile char *)syscall3(__NR_shmat, id, NULL, SHM_RDONLY);
+	printf("a second attach, read-only: %s, reads %c, attached %ld\n", answer((long)b), b[0],
+	       shm_nattch(id));
+	printf("shmdt inside an attach: %s\n", answer(syscall1(__NR_shmdt, a + PAGE)));
+	/* One call a statement: the order of a call's arguments is the compiler's. */
+	r = syscall1(__NR_shmdt, a);
+	printf("shmdt: %s, ", answer(r));
+	r = syscall1(__NR_shmdt, b);
+	printf("%s, attached %ld\n", answer(r), shm_nattch(id));
+	r = syscall3(__NR_shmctl, id, IPC_RMID, NULL);
+	printf("IPC_RMID: %s; ", answer(r));
+	r = syscall3(__NR_shmat, id, NULL, 0);
+	printf("shmat after: %s; ", answer(r));
+	printf("IPC_STAT after: %s\n", answer(shm_nattch(id)));
+
+	/* A key names one segment; a run cut short may have left ours. */
+	id = syscall3(__NR_shmget, SHM_KEY, PAGE, 0);
+	if (id >= 0)
+		syscall3(__NR_shmctl, id, IPC_RMID, NULL);
+	id = syscall3(__NR_shmget, SHM_KEY, PAGE, IPC_CREAT | IPC_EXCL | 0600);
+	id2 = syscall3(__NR_shmget, SHM_KEY, PAGE, 0);
+	printf("shmget by key: %s; again: the same id: %s\n", answer(id), id2 == id ? "yes" : "no");
+	r = syscall3(__NR_shmget, SHM_KEY, PAGE, IPC_CREAT | IPC_EXCL | 0600);
+	printf("  IPC_CREAT | IPC_EXCL again: %s; ", answer(r));
+	r = syscall3(__NR_shmget, SHM_KEY, 2 * PAGE, 0);
+	printf("bigger than it is: %s; ", answer(r));
+	printf("another key: %s\n", answer(syscall3(__NR_shmget, SHM_KEY + 1, PAGE, 0)));
+	printf("  size 0 made new: %s\n", answer(syscall3(__NR_shmget, IPC_PRIVATE, 0, IPC_CREAT)));
+	syscall3(__NR_shmctl, id, IPC_RMID, NULL);
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	struct ksigaction sa = { (unsigned long)on_bus, SA_SIGINFO | SA_RESTORER,
@@ -275,6 +363,7 @@ int main(int argc, char **argv, char **envp)
 		printf("  a touch 33 TiB in reads back: %c\n", g[(33UL << 40) + 5]);
 		munmap((void *)g, 64UL << 40);
 	}
+	sysv();
 	printf("shmtest: done\n");
 	return 0;
 }

@@ -420,6 +420,9 @@ int process_map_file(struct process *p, u64 va, u64 size, unsigned int prot,
  */
 int process_map_shared_anon(struct process *p, u64 va, u64 size, unsigned int prot,
 			    unsigned int vm_flags);
+/* Map [va, va + size) of obj from its page pgoff on (System V shmat): 0 or -errno. */
+int process_map_shmem(struct process *p, u64 va, u64 size, unsigned int prot,
+		      struct shmem_object *shm, u64 pgoff);
 /*
  * Map n pages the kernel owns (pas[i] each) at va, read-only plus prot,
  * as an area called name; unmapping it never frees them: 0 or -errno.

@@ -21,6 +21,8 @@ struct shmem_object *shmem_zero_setup(struct process *p, unsigned long pages, bo
 /* An area more, or fewer, points at obj; the last shmem_put() frees it and its pages. */
 void shmem_get(struct shmem_object *obj);
 void shmem_put(struct shmem_object *obj);
+/* The references held now (System V's shm_nattch counts its areas from it). */
+int shmem_users(const struct shmem_object *obj);
 /*
  * The page at index, made (zeroed) on first use, with one holder more for
  * the caller's page-table entry: 0, -EIO past the object's end (SIGBUS)

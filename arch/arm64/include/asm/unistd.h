@@ -25,6 +25,10 @@
 #define __NR_getpid 172
 #define __NR_getppid 173
 #define __NR_gettid 178
+#define __NR_shmget 194
+#define __NR_shmctl 195
+#define __NR_shmat 196
+#define __NR_shmdt 197
 #define __NR_brk 214
 #define __NR_munmap 215
 #define __NR_mmap 222

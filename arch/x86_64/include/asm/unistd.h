@@ -21,6 +21,7 @@
 #define __NR_getpid 39
 #define __NR_exit 60
 #define __NR_uname 63
+#define __NR_shmdt 67
 #define __NR_gettimeofday 96
 #define __NR_getppid 110
 #define __NR_arch_prctl 158
@@ -41,6 +42,9 @@
 #define __NR_mremap 25
 #define __NR_pipe 22
 #define __NR_madvise 28
+#define __NR_shmget 29
+#define __NR_shmat 30
+#define __NR_shmctl 31
 #define __NR_dup 32
 #define __NR_dup2 33
 #define __NR_readlink 89
