@@ -302,17 +302,23 @@ int main(int argc, char **argv, char **envp)
 	*word = 0;
 	pid = fork_child();
 	if (pid == 0) {
+		int woken = 0;
+
 		while (*word == 0)
-			syscall6(__NR_futex, word, FUTEX_WAIT, 0, NULL, NULL, 0);
-		exit(*word == 1 ? 3 : 4);
+			woken |= syscall6(__NR_futex, word, FUTEX_WAIT, 0, NULL, NULL, 0) == 0;
+		exit(woken ? 3 : 4);
 	}
+	/*
+	 * Wake until a wake finds the child asleep (it goes back to sleep: the
+	 * word is still 0), then set the word and wake once more, so that the
+	 * child never sleeps on with nobody left to wake it.
+	 */
 	for (int tries = 0; tries < 2000 && !woke; tries++) {
 		pause_ms(2);
 		woke = (int)syscall6(__NR_futex, word, FUTEX_WAKE, 1, NULL, NULL, 0) == 1;
 	}
 	*word = 1;
-	if (!woke)
-		syscall6(__NR_futex, word, FUTEX_WAKE, 1, NULL, NULL, 0);
+	syscall6(__NR_futex, word, FUTEX_WAKE, 1, NULL, NULL, 0);
 	r = wait_status(pid);
 	printf("futex: the parent's wake found the child's wait: %s; child %s\n",
 	       woke ? "yes" : "no", how_ended((int)r));

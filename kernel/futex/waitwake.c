@@ -37,6 +37,13 @@ int futex_wake(struct process *p, u64 uaddr, int nr, u32 bitset)
 {
 	struct futex_key key = { .object = p, .offset = uaddr, .proc = p };
 
+	/*
+	 * A thread's exit wakes as Linux's does, shared: a word in shared
+	 * memory has that memory's key (get_futex_key), or no waiter on it
+	 * in another process would ever be woken.
+	 */
+	if (p == current_process())
+		get_futex_key(uaddr, true, &key);
 	return wake_key(&key, nr, bitset);
 }
 
