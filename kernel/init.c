@@ -38,7 +38,7 @@
 
 static char test_list[256];
 PARAM_STRING_CHECKED("test", test_list, ktest_check_list,
-		     "run these test suites at boot (all, or a,b,c), then exit");
+		     "run these test suites at boot (all, a,b,c, or all,-a to leave a out), then exit");
 static char bench_list[256];
 PARAM_STRING_CHECKED("bench", bench_list, bench_check_list,
 		     "run these benchmarks at boot (all, or a,b), then exit");

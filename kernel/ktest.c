@@ -100,8 +100,12 @@ static int check_names(const char *list)
 	while (*list) {
 		const char *end = strchr(list, ',');
 		size_t n = end ? (size_t)(end - list) : strlen(list);
-		bool found = false;
+		bool found = n == 3 && !strncmp(list, "all", 3);
 
+		if (n > 1 && list[0] == '-') { /* "-suite": left out, but it must exist */
+			list++;
+			n--;
+		}
 		for (struct ktest_suite **s = __start_ktest_suites;
 		     s < __stop_ktest_suites; s++)
 			if (strlen((*s)->name) == n &&

@@ -305,6 +305,7 @@ char *strim(char *s)
 bool strlist_has(const char *list, const char *name)
 {
 	size_t len = strlen(name);
+	bool in = false;
 
 	if (!strcmp(list, "all"))
 		return true;
@@ -312,10 +313,14 @@ bool strlist_has(const char *list, const char *name)
 		const char *end = strchr(list, ',');
 		size_t n = end ? (size_t)(end - list) : strlen(list);
 
-		if (n == len && !strncmp(list, name, len))
-			return true;
+		if (n == 3 && !strncmp(list, "all", 3))
+			in = true;
+		else if (n == len + 1 && list[0] == '-' && !strncmp(list + 1, name, len))
+			return false; /* left out by name, wherever it stands */
+		else if (n == len && !strncmp(list, name, len))
+			in = true;
 		if (!end)
-			return false;
+			return in;
 		list = end + 1;
 	}
 }
@@ -328,7 +333,10 @@ const char *strlist_first_unknown(const char *list,
 		const char *end = strchr(list, ',');
 		size_t n = end ? (size_t)(end - list) : strlen(list);
 
-		if (!exists(list, n)) {
+		/* "all" is every word; "-word" leaves one out: the word must exist. */
+		bool all = n == 3 && !strncmp(list, "all", 3), minus = n > 1 && list[0] == '-';
+
+		if (!all && !exists(list + minus, n - minus)) {
 			*len = n;
 			return list;
 		}

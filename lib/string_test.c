@@ -328,6 +328,12 @@ static void test_strlist_has(struct ktest *t)
 	KEXPECT_FALSE(t, strlist_has("a,bb,c", "bbb"));
 	KEXPECT_FALSE(t, strlist_has("", "a"));
 	KEXPECT_TRUE(t, strlist_has("x,,y", ""));
+	KEXPECT_TRUE(t, strlist_has("all,-dm", "block"));
+	KEXPECT_FALSE(t, strlist_has("all,-dm", "dm"));
+	KEXPECT_FALSE(t, strlist_has("-dm,all", "dm"));
+	KEXPECT_TRUE(t, strlist_has("all,-dm", "d"));
+	KEXPECT_TRUE(t, strlist_has("all,-dm", "dmx"));
+	KEXPECT_FALSE(t, strlist_has("-dm", "block"));
 }
 
 static struct ktest_case string_cases[] = {

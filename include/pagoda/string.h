@@ -24,7 +24,10 @@ size_t strlcat(char *dst, const char *src, size_t size);
 char *strstr(const char *hay, const char *needle);
 /* Split off the next token delimited by any of delim; updates *s (NULL at end). */
 char *strsep(char **s, const char *delim);
-/* Is name one of the words of a comma-separated list? "all" matches all. */
+/*
+ * Is name one of the words of a comma-separated list? "all" matches all,
+ * and "-name" leaves name out wherever it stands ("all,-dm").
+ */
 bool strlist_has(const char *list, const char *name);
 /*
  * The first word of a comma-separated list that exists(word, length) does
