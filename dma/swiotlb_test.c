@@ -143,7 +143,12 @@ struct live {
 #define NLIVE 48
 #define SRC_SIZE (1 << 20)
 
-static void test_random_against_model(struct ktest *t)
+/*
+ * nsegs segments of IO_TLB_SEGSIZE slots in nareas areas: with more than
+ * one segment per area, a free run that is renumbered past its segment's
+ * start (from the area's instead) shows in check_lists().
+ */
+static void random_against_model(struct ktest *t, unsigned long nsegs, unsigned int nareas)
 {
 	static const unsigned int min_masks[] = { 0, 0x3f, 0x7ff, 0xfff, 0x3fff };
 	static const unsigned int align_masks[] = { 0, 0x7ff, 0xfff, 0x7fff };
@@ -158,10 +163,10 @@ static void test_random_against_model(struct ktest *t)
 	KASSERT_TRUE(t, src != NULL);
 	for (i = 0; i < SRC_SIZE; i++)
 		src[i] = (u8)(i * 7 + (i >> 9));
-	setup(&mem, &dev, 4 * IO_TLB_SEGSIZE, 4, false, 64L << 20);
+	setup(&mem, &dev, nsegs * IO_TLB_SEGSIZE, nareas, false, 64L << 20);
 	ktest_expect_reports(t, true);	/* full pools and misuse are reported */
 	pool = list_first_entry(&mem.pools, struct io_tlb_pool, node);
-	KASSERT_EQ(t, pool->nareas, 4);
+	KASSERT_EQ(t, pool->nareas, nareas);
 	for (step = 0; step < 6000; step++) {
 		struct live *l = &live[get_random_u32() % NLIVE];
 
@@ -239,6 +244,48 @@ static void test_random_against_model(struct ktest *t)
 		  mem.used_hiwater, mem.nslabs);
 	swiotlb_mem_destroy(&mem);
 	kfree(src);
+}
+
+static void test_random_against_model(struct ktest *t)
+{
+	random_against_model(t, 4, 4);	/* one segment per area */
+	random_against_model(t, 8, 2);	/* four segments per area */
+}
+
+/*
+ * The search in an area goes on from where the last one ended (Linux's
+ * next fit), not from the area's start: a slot just given back is not
+ * handed out again at once, which spreads wear and catches a driver that
+ * still uses a buffer it unmapped.
+ */
+static void test_search_goes_on(struct ktest *t)
+{
+	struct io_tlb_mem mem;
+	struct io_tlb_pool *pool;
+	struct device dev;
+	u8 buf[64];
+	phys_addr_t a, b, c;
+
+	setup(&mem, &dev, 4 * IO_TLB_SEGSIZE, 4, false, 4L << 20);
+	pool = list_first_entry(&mem.pools, struct io_tlb_pool, node);
+	test_cpu = 1;
+	a = swiotlb_tbl_map_single(&dev, &mem, (phys_addr_t)(uintptr_t)buf, 64, 64, 0,
+				   DMA_TO_DEVICE);
+	b = swiotlb_tbl_map_single(&dev, &mem, (phys_addr_t)(uintptr_t)buf, 64, 64, 0,
+				   DMA_TO_DEVICE);
+	KASSERT_NE(t, a, INVALID_PHYS_ADDR);
+	KASSERT_NE(t, b, INVALID_PHYS_ADDR);
+	swiotlb_tbl_unmap_single(&dev, &mem, a, 64, DMA_TO_DEVICE);
+	c = swiotlb_tbl_map_single(&dev, &mem, (phys_addr_t)(uintptr_t)buf, 64, 64, 0,
+				   DMA_TO_DEVICE);
+	KASSERT_NE(t, c, INVALID_PHYS_ADDR);
+	/* All three in CPU 1's area; the third after the second, not in the first's slot. */
+	KEXPECT_EQ(t, ((a - pool->start) >> IO_TLB_SHIFT) / pool->area_nslabs, 1);
+	KEXPECT_EQ(t, c, b + IO_TLB_SIZE);
+	swiotlb_tbl_unmap_single(&dev, &mem, b, 64, DMA_TO_DEVICE);
+	swiotlb_tbl_unmap_single(&dev, &mem, c, 64, DMA_TO_DEVICE);
+	KEXPECT_EQ(t, swiotlb_pool_used(pool), 0);
+	swiotlb_mem_destroy(&mem);
 }
 
 static void test_area_hashing(struct ktest *t)
@@ -498,6 +545,7 @@ static void test_shrink_gives_back_idle_pools(struct ktest *t)
 
 static struct ktest_case swiotlb_cases[] = {
 	KTEST_CASE(test_random_against_model),
+	KTEST_CASE(test_search_goes_on),
 	KTEST_CASE(test_area_hashing),
 	KTEST_CASE(test_bounce_directions),
 	KTEST_CASE(test_max_mapping_size),

@@ -110,6 +110,7 @@ BUDDY = Lab("buddy", "the buddy allocator: split and merge", "docs/labs/buddy.md
             tests=[Host("page_alloc", "test_everything_allocatable_once", 10),
                    Host("page_alloc", "test_random_workload_restores_free_lists", 10),
                    Host("page_alloc", "test_zones_and_fallback", 5),
+                   Host("page_alloc", "test_zone_end_inside_a_block", 5),
                    Host("page_alloc", "test_migratetype_steal", 5),
                    Host("page_alloc", "test_every_policy_keeps_invariants", 5),
                    Check("fuzz-page-alloc, 20 s", 5, policy_fuzz),
@@ -247,8 +248,13 @@ SWIOTLB = Lab("swiotlb", "bounce buffers: the SWIOTLB slot allocator", "docs/lab
                      Host("swiotlb", "test_bounce_directions", 5),
                      Host("swiotlb", "test_max_mapping_size", 5),
                      Host("swiotlb", "test_area_hashing", 5),
+                     Host("swiotlb", "test_search_goes_on", 5),
                      Host("swiotlb", "test_exhaustion_transient_growth", 5),
-                     Check("fuzz-swiotlb, 20 s", 5, fuzz_check("fuzz-swiotlb"))])
+                     Check("fuzz-swiotlb, 20 s", 5, fuzz_check("fuzz-swiotlb")),
+                     # The kernel itself, built and booted: every mapping
+                     # bounced, one area shared by mappers on four CPUs.
+                     Kernel("swiotlb_dma", "test_concurrent_grow_shrink", 10, smp=4,
+                            cmdline="swiotlb=force swiotlb=512,1")])
 
 
 # --- System calls ----------------------------------------------------------------

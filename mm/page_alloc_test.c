@@ -455,6 +455,43 @@ static void test_entropy_on_free_uses_both_ends(struct ktest *t)
 
 /* --- zones, migratetypes, failures --------------------------------------------- */
 
+/*
+ * Zones that end inside a max-order block (DMA at 4608 frames, DMA32 at
+ * 11776: not multiples of 1024). The last block of DMA has its buddy in
+ * DMA32: merging the two would put frames of one zone on the other's free
+ * lists, which the verifier reports as a block outside its zone. Every
+ * other simulated node has max-order-aligned zone ends, where no buddy
+ * ever lies across a boundary.
+ */
+static void test_zone_end_inside_a_block(struct ktest *t)
+{
+	static const unsigned long zones[MAX_NR_ZONES] = { 4096 + 512, 12288 - 512, 20480 };
+	struct pglist_data *pgdat = memsim_create_policy(SIM_NID, sim_ranges,
+							 ARRAY_SIZE(sim_ranges), zones,
+							 "inorder", 0, 1);
+	struct list_head taken;
+	struct page *p, *n;
+	unsigned long before;
+
+	KASSERT_TRUE(t, pgdat != NULL);
+	expect_consistent(t, pgdat);
+	before = node_free_pages(pgdat);
+	/* Take everything in order-9 pieces and give it back: each free merges. */
+	INIT_LIST_HEAD(&taken);
+	while ((p = alloc_pages_node(SIM_NID, __GFP_DMA | __GFP_NOWARN, 9)))
+		list_add(&p->lru, &taken);
+	while ((p = alloc_pages_node(SIM_NID, __GFP_NOWARN, 9)))
+		list_add(&p->lru, &taken);
+	list_for_each_entry_safe(p, n, &taken, lru) {
+		list_del(&p->lru);
+		__free_pages(p, 9);
+	}
+	drain_all_pages(pgdat);
+	KEXPECT_EQ(t, node_free_pages(pgdat), before);
+	expect_consistent(t, pgdat);
+	memsim_destroy(pgdat);
+}
+
 static void test_zones_and_fallback(struct ktest *t)
 {
 	struct pglist_data *pgdat = sim_node(t, false, 1);
@@ -1114,6 +1151,7 @@ static struct ktest_case page_alloc_cases[] = {
 	KTEST_CASE(test_fixed_seed_reproduces),
 	KTEST_CASE(test_entropy_on_free_uses_both_ends),
 	KTEST_CASE(test_zones_and_fallback),
+	KTEST_CASE(test_zone_end_inside_a_block),
 	KTEST_CASE(test_migratetype_steal),
 	KTEST_CASE(test_fail_page_alloc),
 	KTEST_CASE(test_impossible_requests),

@@ -153,6 +153,36 @@ def first_steps_ok(lab, tree, say):
     return r.returncode == 0
 
 
+def wrong_patches(lab):
+    """labs/wrong/LAB/*.patch: known-wrong solutions, each a patch against
+    the reference solution, that the lab's grade must not give full marks."""
+    d = os.path.join(ROOT, L.WRONG_DIR, lab.name)
+    return sorted(os.path.join(d, f) for f in os.listdir(d)
+                  if f.endswith(".patch")) if os.path.isdir(d) else []
+
+
+def wrong_grades(lab, tree):
+    """Grade each known-wrong solution in tree (a student tree, whose
+    build is already there: only the lab's files recompile): put the
+    reference solution back, apply the patch, grade up to the first lost
+    point. Yields (name, points, out_of); a patch that no longer applies
+    counts as full marks, so it is fixed rather than silently skipped."""
+    for path in wrong_patches(lab):
+        name = os.path.basename(path)[:-len(".patch")]
+        for rel in list(lab.files) + list(lab.replace):
+            shutil.copyfile(os.path.join(ROOT, rel), os.path.join(tree, rel))
+        r = subprocess.run(["patch", "-p1", "--quiet", "--no-backup-if-mismatch", "-i", path],
+                           cwd=tree, capture_output=True, text=True)
+        if r.returncode:
+            print("  %s does not apply: %s" % (path, (r.stdout + r.stderr).strip()[-300:]))
+            yield name, 1, 1
+            continue
+        g = L.Grader(tree, os.path.join(tree, "build", "grade", "wrong-" + name),
+                     fuzz_seconds=CHECK_FUZZ)
+        got, of, _ = g.grade(lab, until_lost=True)
+        yield name, got, of
+
+
 def cmd_check(a):
     """For each lab: the student tree builds, scores below full marks, the
     full tree scores full marks, and the handout's first steps break nothing.
@@ -189,6 +219,8 @@ def cmd_check(a):
         got, of, res = g.grade(lab, until_lost=True)
         check("student-below-full", got < of, "student tree %d/%d" % (got, of))
         check("first-steps", first_steps_ok(lab, student, print))
+        for patch, got, of in wrong_grades(lab, student):
+            check("wrong-loses:" + patch, got < of, "%s: %d/%d" % (patch, got, of))
         # Where make test's time goes (the labs unit is among its largest).
         print("TIME %s: full tree %.0f s, student tree %.0f s" % (name, t1 - t0, time.time() - t1))
         if not a.keep:

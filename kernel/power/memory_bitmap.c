@@ -7,8 +7,12 @@
  * Per zone, the bits live in leaves of one page each (32768 pfns). Above
  * them, inner nodes of one page hold 512 pointers each, as many levels as
  * the zone's leaves need: a leaf covers 128 MiB, so a zone of up to 64 GiB
- * has one level, up to 32 TiB two. Finding a pfn's bit is then a walk of `levels` pointers, not of a
- * list of every leaf before it. The leaves are also linked in pfn order, so
+ * has one level, up to 32 TiB two. Finding a pfn's bit is then a walk of
+ * `levels` pointers, not of a list of every leaf before it.
+ * The sizes, checked against the constants by make test's docs-numbers:
+ *   value: 128 MiB = BM_BITS_PER_BLOCK * PAGE_SIZE;
+ *   value: 64 GiB = BM_BITS_PER_BLOCK * PAGE_SIZE * BM_ENTRIES_PER_LEVEL;
+ *   value: 32 TiB = BM_BITS_PER_BLOCK * PAGE_SIZE * BM_ENTRIES_PER_LEVEL * BM_ENTRIES_PER_LEVEL; The leaves are also linked in pfn order, so
  * memory_bm_next_pfn() walks them without touching the tree, and the last
  * leaf found is remembered: consecutive pfns cost one comparison.
  *

@@ -289,3 +289,117 @@ def tree_layout(ctx):
     ctx.tally.check("layout:includes-found", seen > 50,
                     "found only %d local includes: has the tree moved?" % seen)
     ctx.tally.check("layout", bad == 0, "%d files out of place or reaching too far" % bad)
+
+
+# A number a page (or a comment) states that the code defines carries a
+# `value:` note naming the constants it follows from, e.g.
+#   <!-- value: 64 GiB = BM_BITS_PER_BLOCK * PAGE_SIZE * BM_ENTRIES_PER_LEVEL -->
+# The check evaluates the right side from the tree's #defines, compares it
+# with the left, and requires the left as written in the note's paragraph.
+VALUE_NOTE = re.compile(r"value:\s*([\d.]+\s*(?:[KMGTPE]iB)?)\s*=\s*([A-Za-z0-9_ ()*/+<>-]+?)"
+                        r"\s*(?:-->|\*/|;|$)", re.M)
+DEFINE = re.compile(r"^\s*#\s*define\s+([A-Z][A-Z0-9_]*)\s+([^\n]+?)\s*(?:/[*/].*)?$", re.M)
+UNITS = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40, "PiB": 1 << 50,
+         "EiB": 1 << 60}
+
+
+def tree_defines():
+    """NAME -> the text of its first object-like #define in include/ and the
+    C sources (both architectures are 64-bit: unsigned long is 8 bytes)."""
+    files = subprocess.run(["git", "ls-files", "*.h", "*.c"], cwd=ROOT, capture_output=True,
+                           text=True).stdout.split()
+    defs = {}
+    for f in sorted(files, key=lambda f: not f.startswith("include/")):
+        with open(os.path.join(ROOT, f), errors="replace") as fh:
+            for name, body in DEFINE.findall(fh.read()):
+                defs.setdefault(name, body)
+    return defs
+
+
+def eval_constant(expr, defs, depth=0):
+    """The integer value of a C constant expression over #defines; None if
+    it is not one this simple evaluator understands."""
+    if depth > 12:
+        return None
+    expr = expr.replace("sizeof(unsigned long)", "8").replace("sizeof(long)", "8")
+
+    def name(m):
+        n = m.group(0)
+        if n not in defs:
+            raise KeyError(n)
+        v = eval_constant(defs[n], defs, depth + 1)
+        if v is None:
+            raise KeyError(n)
+        return "(%d)" % v
+    try:
+        expr = re.sub(r"\b[A-Z][A-Z0-9_]*\b", name, expr)
+    except KeyError:
+        return None
+    expr = re.sub(r"\b(0x[0-9a-fA-F]+|\d+)(?:ULL|UL|LL|U|L)\b", r"\1", expr)
+    expr = re.sub(r"\(\s*(?:unsigned\s+)?(?:long|int|u64|u32)\s*\)", "", expr)
+    if not re.fullmatch(r"[\dxa-fA-F ()*/+<>-]+", expr):
+        return None
+    try:
+        v = eval(expr.replace("/", "//"), {"__builtins__": {}})  # digits and operators only
+    except Exception:
+        return None
+    return v if isinstance(v, int) else None
+
+
+def stated_value(text):
+    m = re.fullmatch(r"([\d.]+)\s*([KMGTPE]iB)?", text.strip())
+    return int(float(m.group(1)) * UNITS.get(m.group(2), 1)) if m else None
+
+
+def value_notes(path):
+    """(line, stated text, expression, the note's paragraph without notes)."""
+    with open(path, errors="replace") as f:
+        text = f.read()
+    # Paragraphs: blank lines in a page; in C, a comment's block of lines.
+    for m in VALUE_NOTE.finditer(text):
+        start = text.rfind("\n\n", 0, m.start()) + 1
+        end = text.find("\n\n", m.end())
+        para = re.sub(r"<!--.*?-->|value:[^\n]*", " ", text[start:end if end >= 0 else None],
+                      flags=re.S)
+        para = re.sub(r"\s+", " ", para.replace("*", " "))
+        yield text.count("\n", 0, m.start()) + 1, m.group(1).strip(), m.group(2).strip(), para
+
+
+@unit("docs-numbers", "host")
+def docs_numbers(ctx):
+    """numbers docs/ and comments state carry a `value:` note; each agrees with the code"""
+    defs = tree_defines()
+    files = subprocess.run(["git", "ls-files", "docs/*.md", "docs/**/*.md", "*.c", "*.h"],
+                           cwd=ROOT, capture_output=True, text=True).stdout.split()
+    notes = bad = 0
+    for rel_path in sorted(set(files)):
+        path = os.path.join(ROOT, rel_path)
+        with open(path, errors="replace") as f:
+            if "value:" not in f.read():
+                continue
+        for n, said, expr, para in value_notes(path):
+            notes += 1
+            want, got = stated_value(said), eval_constant(expr, defs)
+            where = "%s:%d" % (rel_path, n)
+            if want is None or got is None:
+                why = "cannot read the note `value: %s = %s` (a number with KiB..EiB, " \
+                      "= #defined constants and + - * / << >>)" % (said, expr)
+            elif want != got:
+                why = "the note says %s, but %s is %d (%s)" % (said, expr, got, human(got))
+            elif not re.search(r"(?<![\d.])" + re.escape(said).replace(r"\ ", r"\s*") +
+                               r"(?![\d.])", para):
+                why = "the note's %s is not what its paragraph states" % said
+            else:
+                continue
+            bad += 1
+            ctx.tally.check("docs:value:%s" % where, False, "%s: %s" % (where, why))
+    ctx.tally.check("docs:values-found", notes > 0, "no `value:` notes found: has the tree moved?")
+    ctx.tally.check("docs:values", bad == 0, "%d of %d stated values disagree with the code"
+                    % (bad, notes))
+
+
+def human(v):
+    for u in ("EiB", "PiB", "TiB", "GiB", "MiB", "KiB"):
+        if v >= UNITS[u] and v % UNITS[u] == 0:
+            return "%d %s" % (v // UNITS[u], u)
+    return str(v)

@@ -40,6 +40,8 @@ LINE = re.compile(r"/\* LAB (\S+): solution line \*/")
 
 # Answer keys for teachers live here and never go to students.
 ANSWERS_DIR = "docs/labs/answers"
+# Known-wrong solutions: patches against the solution, so they quote it.
+WRONG_DIR = "labs/wrong"
 
 
 class LabError(Exception):
@@ -137,7 +139,7 @@ def make_tree(root, lab, dest):
         shutil.rmtree(dest)
     regions = 0
     for rel in tracked_files(root):
-        if rel in lab.solution_only or rel.startswith(ANSWERS_DIR + "/"):
+        if rel in lab.solution_only or rel.startswith((ANSWERS_DIR + "/", WRONG_DIR + "/")):
             continue
         src, dst = os.path.join(root, rel), os.path.join(dest, rel)
         if not os.path.isfile(src):
@@ -189,6 +191,15 @@ def seed_build(root, dest):
 
 # --- grading ------------------------------------------------------------------
 
+def crash_site(text):
+    """Where a run that died did so, for the cases it never reached: the
+    last case that reported and the sanitizer's or panic's own line, so a
+    crash in an ungraded case is not only an ASan trace deep in a log."""
+    last = re.findall(r"^\s*(?:not )?ok \d+ (\w+)", text, re.M)
+    err = re.search(r"^.*(?:ERROR: \w+Sanitizer|runtime error|Kernel panic).*$", text, re.M)
+    return "".join([", after case %s" % last[-1] if last else ", before any case reported",
+                    ": " + err.group(0).strip()[:160] if err else ""])
+
 class Grader:
     # A class's grade fuzzes 20 s per fuzz test; `tools/lab.py check`, which
     # only asks whether the reference tree still earns full marks (make test
@@ -230,6 +241,8 @@ class Grader:
         if "Kernel panic" in text:
             why = "the kernel panicked"
         cases, _, _ = ktap.parse(text)
+        if why:
+            why += crash_site(text)
         self.runs[key] = ({(c[0], c[2]): c[3] and not c[4] for c in cases}, log, why)
         return self.runs[key]
 
@@ -268,7 +281,7 @@ class Grader:
         if got:
             return True, ""
         if got is None:
-            return False, "%s: did not run (%s)" % (t.case, why or "see " + log)
+            return False, "%s: did not run (%s; see %s)" % (t.case, why or "no result", log)
         return False, "failed (%s)" % log
 
     def grade(self, lab, until_lost=False):
