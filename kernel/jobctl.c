@@ -48,9 +48,9 @@ bool pgrp_exists_locked(int pgid, int sid)
 	return false;
 }
 
-long sys_getpgid(const unsigned long *args)
+/* getpgid() and getsid() differ only in which id of the process they read. */
+static long get_process_id(int pid, bool session)
 {
-	int pid = (int)args[0];
 	struct process *q;
 	long r;
 
@@ -58,24 +58,19 @@ long sys_getpgid(const unsigned long *args)
 		return -ESRCH;
 	mutex_lock(&process_lock);
 	q = find_live(pid);
-	r = q ? q->pgid : -ESRCH;
+	r = !q ? -ESRCH : session ? q->sid : q->pgid;
 	mutex_unlock(&process_lock);
 	return r;
 }
 
+long sys_getpgid(const unsigned long *args)
+{
+	return get_process_id((int)args[0], false);
+}
+
 long sys_getsid(const unsigned long *args)
 {
-	int pid = (int)args[0];
-	struct process *q;
-	long r;
-
-	if (pid < 0)
-		return -ESRCH;
-	mutex_lock(&process_lock);
-	q = find_live(pid);
-	r = q ? q->sid : -ESRCH;
-	mutex_unlock(&process_lock);
-	return r;
+	return get_process_id((int)args[0], true);
 }
 
 long sys_setpgid(const unsigned long *args)

@@ -100,19 +100,34 @@ static void fill_kstat(const struct tmpfs_inode *inode, struct kstat *k)
 			k->blocks += PAGE_SIZE / 512;
 }
 
-static int tmpfs_getattr(struct vfsmount *m, const char *path, struct kstat *k, bool follow)
+/*
+ * Finds path's inode with sb->lock taken, for the calls that only read or set
+ * one of its fields. On success the lock stays held: the caller drops it.
+ */
+static int walk_and_lock(struct vfsmount *m, const char *path, struct tmpfs_inode **inode)
 {
 	struct tmpfs_sb *sb = m->fs_info;
+	int err;
+
+	mutex_lock(&sb->lock);
+	err = walk(sb, path, false, inode, NULL);
+	if (err)
+		mutex_unlock(&sb->lock);
+	return err;
+}
+
+static int tmpfs_getattr(struct vfsmount *m, const char *path, struct kstat *k, bool follow)
+{
 	struct tmpfs_inode *inode;
 	int err;
 
 	(void)follow; /* the VFS followed a last component's link already (follow_link()) */
-	mutex_lock(&sb->lock);
-	err = walk(sb, path, false, &inode, NULL);
-	if (!err)
-		fill_kstat(inode, k);
-	mutex_unlock(&sb->lock);
-	return err;
+	err = walk_and_lock(m, path, &inode);
+	if (err)
+		return err;
+	fill_kstat(inode, k);
+	mutex_unlock(&inode->sb->lock);
+	return 0;
 }
 
 /* A new entry name in dir. */
@@ -286,44 +301,41 @@ out:
 
 static int tmpfs_truncate(struct vfsmount *m, const char *path, u64 size)
 {
-	struct tmpfs_sb *sb = m->fs_info;
 	struct tmpfs_inode *inode;
 	int err;
 
-	mutex_lock(&sb->lock);
-	err = walk(sb, path, false, &inode, NULL);
-	if (!err)
-		err = tmpfs_setsize(inode, size);
-	mutex_unlock(&sb->lock);
+	err = walk_and_lock(m, path, &inode);
+	if (err)
+		return err;
+	err = tmpfs_setsize(inode, size);
+	mutex_unlock(&inode->sb->lock);
 	return err;
 }
 
 static int tmpfs_set_mtime(struct vfsmount *m, const char *path, s64 mtime)
 {
-	struct tmpfs_sb *sb = m->fs_info;
 	struct tmpfs_inode *inode;
 	int err;
 
-	mutex_lock(&sb->lock);
-	err = walk(sb, path, false, &inode, NULL);
-	if (!err)
-		inode->mtime = mtime;
-	mutex_unlock(&sb->lock);
-	return err;
+	err = walk_and_lock(m, path, &inode);
+	if (err)
+		return err;
+	inode->mtime = mtime;
+	mutex_unlock(&inode->sb->lock);
+	return 0;
 }
 
 static int tmpfs_chmod(struct vfsmount *m, const char *path, u32 mode)
 {
-	struct tmpfs_sb *sb = m->fs_info;
 	struct tmpfs_inode *inode;
 	int err;
 
-	mutex_lock(&sb->lock);
-	err = walk(sb, path, false, &inode, NULL);
-	if (!err)
-		inode->mode = (inode->mode & S_IFMT) | mode;
-	mutex_unlock(&sb->lock);
-	return err;
+	err = walk_and_lock(m, path, &inode);
+	if (err)
+		return err;
+	inode->mode = (inode->mode & S_IFMT) | mode;
+	mutex_unlock(&inode->sb->lock);
+	return 0;
 }
 
 /* symlink(target, path): a new name holding target, which is not looked at now. */
