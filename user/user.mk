@@ -79,12 +79,12 @@ $(B)/user/threads-glibc: user/libc/threads.c user/user.mk | $(DEPS_STAMP)
 USER_PROGS += threads-glibc
 # vfstest: the file calls a shell makes (fs/), musl on x86-64, glibc on arm64.
 ifeq ($(ARCH),x86_64)
-$(B)/user/vfstest: user/libc/vfstest.c user/user.mk | $(DEPS_STAMP)
+$(B)/user/vfstest: user/libc/vfstest.c user/libc/check.h user/user.mk | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  MUSLCC  $@"
 	@musl-gcc -static -O2 -o $@ $<
 else
-$(B)/user/vfstest: user/libc/vfstest.c user/user.mk | $(DEPS_STAMP)
+$(B)/user/vfstest: user/libc/vfstest.c user/libc/check.h user/user.mk | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  GLIBCC  $@"
 	@aarch64-linux-gnu-gcc -static -O2 -o $@ $<
@@ -93,12 +93,12 @@ USER_PROGS += vfstest
 # jobtest: process groups, sessions, the terminal's foreground group and
 # SIGCHLD (kernel/jobctl.c), musl on x86-64, glibc on arm64, as vfstest.
 ifeq ($(ARCH),x86_64)
-$(B)/user/jobtest: user/libc/jobtest.c user/user.mk | $(DEPS_STAMP)
+$(B)/user/jobtest: user/libc/jobtest.c user/libc/check.h user/user.mk | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  MUSLCC  $@"
 	@musl-gcc -static -O2 -o $@ $<
 else
-$(B)/user/jobtest: user/libc/jobtest.c user/user.mk | $(DEPS_STAMP)
+$(B)/user/jobtest: user/libc/jobtest.c user/libc/check.h user/user.mk | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  GLIBCC  $@"
 	@aarch64-linux-gnu-gcc -static -O2 -o $@ $<

@@ -22,18 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int failed;
-
-static void check(const char *what, int ok)
-{
-	if (!ok) {
-		printf("jobtest: FAIL %s (errno %d %s)\n", what, errno, strerror(errno));
-		failed++;
-	}
-}
-
-#define FAILS(call, e) do { errno = 0; check(#call " is " #e, (call) == -1 && errno == (e)); } while (0)
-#define IS(call, want) do { errno = 0; check(#call " is " #want, (call) == (want)); } while (0)
+#define CHECK_PROG "jobtest"
+#include "check.h"
 
 /* A child that waits for a signal (in the caller's group until moved). */
 static pid_t sleeper(void)

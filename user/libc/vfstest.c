@@ -20,19 +20,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-static int failed;
-
-static void check(const char *what, int ok)
-{
-	if (!ok) {
-		printf("vfstest: FAIL %s (errno %d %s)\n", what, errno, strerror(errno));
-		failed++;
-	}
-}
-
-/* The call answered -1 with errno e. */
-#define FAILS(call, e) do { errno = 0; check(#call " is " #e, (call) == -1 && errno == (e)); } while (0)
-#define WORKS(call) do { errno = 0; check(#call, (call) >= 0); } while (0)
+#define CHECK_PROG "vfstest"
+#include "check.h"
 
 static int count_entries(const char *dir, const char *want, int *found)
 {
