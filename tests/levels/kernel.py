@@ -8,14 +8,23 @@ from .common import (check_cpus_online, check_lockdep_clean, ktap_boot, rel,
                      test_cmdline, unit)
 
 
-# The suites a firmware's boot path cannot change (locks, the block layer
-# and device-mapper on memory disks, pure models): the direct boots and
-# arm64's run them; a GRUB boot (BIOS, UEFI) runs the rest, which read
-# what the loader hands over (memory map, ACPI's CPUs, the initramfs
-# module, the command line). About 20 s of each of four boots.
-LOADER_INDEPENDENT = ("locking", "lock_fairness", "softlockup", "dm", "dm_snap_format", "block",
+# The suites neither a firmware's boot path nor a board can change (locks,
+# the block layer and device-mapper on memory disks, pure models): the
+# direct x86 boots and arm64 virt's run them; a GRUB boot (BIOS, UEFI) and
+# the Pi 4 run the rest, which read what the loader or the board hands
+# over (memory map, ACPI's or the device tree's CPUs, the initramfs, the
+# command line, the board's devices). About 20 s of each of five boots.
+PLATFORM_INDEPENDENT = ("locking", "lock_fairness", "softlockup", "dm", "dm_snap_format", "block",
                       "disk_integrity", "fio", "mmlab", "cache_model", "page_alloc_policy",
                       "cr_image")
+
+
+def platform_suites(suites, narrowed):
+    """What test= gets: ONLY='s suites, else all, less PLATFORM_INDEPENDENT
+    where narrowed."""
+    if suites is None and narrowed:
+        return ",".join(("all",) + tuple("-" + s for s in PLATFORM_INDEPENDENT))
+    return suites
 
 
 def x86_target(name, boot, smp, timeout):
@@ -23,10 +32,7 @@ def x86_target(name, boot, smp, timeout):
     UEFI: the ISOs from tools/mkiso.sh), with 2 and with 4 CPUs."""
     @unit(name, "kernel", needs=["x86_64"], suites=True)
     def run(ctx):
-        suites = ctx.suites
-        if suites is None and boot != "direct":
-            suites = ",".join(("all",) + tuple("-" + s for s in LOADER_INDEPENDENT))
-        cmdline = test_cmdline(suites)
+        cmdline = test_cmdline(platform_suites(ctx.suites, boot != "direct"))
         iso = ctx.test_iso(cmdline) if boot != "direct" else None
         b = ctx.boot(ctx.x86_cmd(boot=boot, iso=iso, cmdline=cmdline, smp=smp),
                      name, timeout)
@@ -52,7 +58,8 @@ def arm64_target(name, platform, smp, gic):
     (its 4 cores fixed by the board: the spin table); always TCG here."""
     @unit(name, "kernel", needs=["arm64-" + platform], suites=True)
     def run(ctx):
-        b = ctx.boot(ctx.arm64_cmd(platform, test_cmdline(ctx.suites), smp=smp, gic=gic),
+        suites = platform_suites(ctx.suites, platform == "pi4")
+        b = ctx.boot(ctx.arm64_cmd(platform, test_cmdline(suites), smp=smp, gic=gic),
                      name, 180)
         ktap_boot(ctx.tally, name, b)
         check_cpus_online(ctx.tally, name, b, smp)
