@@ -152,8 +152,11 @@ def hibernate_unit(name, needs, make_cmd, dev, partitioned, with_process, fill_m
             resumed = t2.split("PM: resume: jumping into the image", 1)[-1]
             checks.append(("device-set-up-again", all(x in resumed for x in after_expect)))
         if with_process:
+            # Its end is logged while the shell echoes the next command:
+            # the console may break that line anywhere, so join the pieces.
+            joined = re.sub(r"\r?\n", "", after)
             checks.append(("user-process-carried-on",
-                           re.search(r"libctest-musl: killed by signal 15", after) is not None))
+                           re.search(r"libctest-musl: killed by signal 15", joined) is not None))
             checks.append(("dm-device-carried-on",
                            "0 8192 linear" in after and
                            "verify 64 sectors at 0: 0 bad" in after and
