@@ -39,6 +39,7 @@ static int cmd_meminfo(int argc, char **argv)
 	kprintf("MemFree:      %10lu kB\n", KB(nr_free_pages()));
 	kprintf("AnonPages:    %10lu kB   (processes' own pages)\n",
 		KB(__atomic_load_n(&nr_anon_pages, __ATOMIC_RELAXED)));
+	kprintf("Slab:         %10lu kB\n", KB(slab_pages()));
 	kprintf("PageTables:   %10lu kB\n",
 		KB(__atomic_load_n(&nr_pagetable_pages, __ATOMIC_RELAXED)));
 	kprintf("CommitLimit:  %10lu kB   (vm.overcommit_memory=2 keeps Committed_AS below it)\n",

@@ -21,7 +21,10 @@
  * mappings, children and scratch files; valid, unmapped, kernel and
  * non-canonical addresses; lengths at page and type boundaries. A worker
  * forks children that make a few calls of their own and exit, and kills
- * them when it ends.
+ * them when it ends. Each worker leads a process group of its own, so
+ * the supervisor's SIGKILL reaches the children of a worker killed
+ * before it could kill them (orphans that ran on in user space, making
+ * no more calls, were once taken for a leak).
  *
  * What it must never reach is other processes or the files of the
  * system: calls taking a pid get one of its own (or one that does not
@@ -574,7 +577,7 @@ int main(int argc, char **argv, char **envp)
 
 		for (unsigned int i = 0; i < nworkers; i++) {
 			if (alive[i] && !sent[i] && now - started[i] > WORKER_MS) {
-				syscall2(__NR_kill, alive[i], SIGKILL);
+				syscall2(__NR_kill, -alive[i], SIGKILL);
 				killed++;
 				sent[i] = 1;
 			}
@@ -588,12 +591,16 @@ int main(int argc, char **argv, char **envp)
 				unsigned long ws = mix(seed, spawned);
 
 				pid = do_fork();
-				if (pid == 0)
+				if (pid == 0) {
+					syscall2(__NR_setpgid, 0, 0);
 					worker(ws, WORKER_CALLS, 0);
+				}
 				if (pid < 0) {
 					printf("syzfuzz: fork: %ld\n", pid);
 					break;
 				}
+				/* both sides, as a shell does: whichever runs first */
+				syscall2(__NR_setpgid, pid, pid);
 				alive[i] = pid;
 				started[i] = now;
 				wseed[i] = ws;
@@ -606,6 +613,8 @@ int main(int argc, char **argv, char **envp)
 				if (alive[i] != pid)
 					continue;
 				alive[i] = 0;
+				/* the worker's children it had no time to kill: orphans, same group */
+				syscall2(__NR_kill, -pid, SIGKILL);
 				if ((status & 0x7f) == 0)
 					exited++;
 				else if ((status & 0x7f) != SIGKILL && crashed++ < 4)
@@ -620,7 +629,7 @@ int main(int argc, char **argv, char **envp)
 			for (unsigned int i = 0; i < nworkers; i++)
 				if (alive[i]) {
 					if (!sent[i])
-						syscall2(__NR_kill, alive[i], SIGKILL);
+						syscall2(__NR_kill, -alive[i], SIGKILL);
 					sent[i] = 1;
 					left = 1;
 				}

@@ -11,6 +11,7 @@
 #include <pagoda/mm.h>
 #include <pagoda/mman.h>
 #include <pagoda/mmzone.h>
+#include <pagoda/slab.h>
 #include "../../mm/internal.h"
 #include "internal.h"
 
@@ -34,6 +35,7 @@ void proc_meminfo_show(struct seq_file *m, struct process *p)
 	kb(m, "SwapFree:", 0);
 	kb(m, "AnonPages:", READ_ONCE(nr_anon_pages));
 	kb(m, "Shmem:", shmem);
+	kb(m, "Slab:", slab_pages());
 	kb(m, "PageTables:", READ_ONCE(nr_pagetable_pages));
 	/* mm/util.c: the overcommit policy's ceiling and what is promised now. */
 	kb(m, "CommitLimit:", vm_commit_limit());

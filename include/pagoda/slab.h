@@ -57,5 +57,6 @@ unsigned long slab_errors(void);
 
 /* The caches with objects in use, as /proc/slabinfo (shell `slabinfo`). */
 void slab_print_info(void);
+unsigned long slab_pages(void);
 
 #endif

@@ -89,17 +89,23 @@ def program_output(text):
 
 
 def memory_figures(text):
-    """Per leak-check point: (free kB + slab pages in kB, {cache: objects held})."""
+    """Per leak-check point: (kB free, on per-CPU lists or in slabs, {cache:
+    objects held}). The kB are meminfo's own (MemFree, the zones' pcp
+    column, Slab), read in one command: a slab page freed between meminfo
+    and slabinfo lands on a per-CPU list and was once counted in neither."""
     points = []
-    for m in re.finditer(r"MemFree: +(\d+) kB.*?pagoda> slabinfo\n(.*?)errors caught", text,
+    for m in re.finditer(r"MemFree: +(\d+) kB(.*?)pagoda> slabinfo\n(.*?)errors caught", text,
                          re.S):
-        free, held, slab_kb = int(m.group(1)), {}, 0
-        for line in m.group(2).split("\n"):
+        free, held = int(m.group(1)), {}
+        slab = re.search(r"^Slab: +(\d+) kB", m.group(2), re.M)
+        pcp = sum(int(z.group(1)) for z in
+                  re.finditer(r"^\w+ +(?:0x[0-9a-f]+|0) +\d+ +\d+ +(\d+) ", m.group(2), re.M))
+        for line in m.group(3).split("\n"):
             f = line.split()
             if len(f) == 8 and f[1].isdigit():
                 held[f[0]] = int(f[2]) - int(f[7])
-                slab_kb += int(f[4]) * (4 << int(f[5]))
-        points.append((free + slab_kb, held))
+        if slab:  # a meminfo without Slab: is no point (so the check fails)
+            points.append((free + pcp + int(slab.group(1)), held))
     return points
 
 
