@@ -588,29 +588,52 @@ long sys_execve(const unsigned long *args)
 	process_enter_new_image();
 }
 
-int process_run_counted(const char *path, int argc, const char *const *argv,
-			const char **why, u64 *nr_syscalls)
+/*
+ * A process the kernel starts from the initramfs: made, exec'd and
+ * started, or NULL with *err and *why said. global_init: it is Linux's
+ * init, the one process the OOM killer never chooses.
+ */
+static struct process *spawn(const char *path, int argc, const char *const *argv,
+			     bool global_init, const char **why, int *err)
 {
 	const char *base = strrchr(path, '/');
 	struct process *p = process_create(base ? base + 1 : path);
-	int err;
 
 	*why = "";
 	if (!p) {
 		*why = "no memory for a process";
-		return -ENOMEM;
+		*err = -ENOMEM;
+		return NULL;
 	}
-	err = process_exec(p, path, argc, argv, why);
-	if (!err)
-		err = process_start(p, p->entry, p->stack, 0);
-	if (err) {
+	p->global_init = global_init;
+	*err = process_exec(p, path, argc, argv, why);
+	if (!*err)
+		*err = process_start(p, p->entry, p->stack, 0);
+	if (*err) {
 		process_destroy(p);
-		return err;
+		return NULL;
 	}
+	return p;
+}
+
+static int run_and_wait(const char *path, int argc, const char *const *argv,
+			bool global_init, const char **why, u64 *nr_syscalls)
+{
+	int err;
+	struct process *p = spawn(path, argc, argv, global_init, why, &err);
+
+	if (!p)
+		return err;
 	console_set_foreground(p->pid);
 	err = process_wait_counted(p, nr_syscalls);
 	console_set_foreground(0);
 	return err;
+}
+
+int process_run_counted(const char *path, int argc, const char *const *argv,
+			const char **why, u64 *nr_syscalls)
+{
+	return run_and_wait(path, argc, argv, false, why, nr_syscalls);
 }
 
 int process_run(const char *path, int argc, const char *const *argv, const char **why)
@@ -641,6 +664,9 @@ static int run_background(int argc, const char *const *argv)
 	return 0;
 }
 
+/* init's argv: its path and what follows "--" on the command line, in words. */
+#define INIT_MAX_ARGS 16
+
 static char init_path[64] = "/init";
 PARAM_STRING("rdinit", init_path, "the first program, run from the initramfs at boot if present");
 static char init_path_alt[64];
@@ -657,9 +683,11 @@ void run_init_process(void)
 {
 	struct kernel_param *named = param_find("init");
 	const char *path = named && named->set ? init_path_alt : init_path;
-	const char *argv[] = { path };
+	const char *argv[INIT_MAX_ARGS + 1] = { path };
+	char args[256];
+	char *rest = args, *w;
 	const char *why;
-	int status;
+	int argc = 1, status;
 
 	/* The boot's mounts (/dev, /proc, /tmp) before anyone looks (fs/namespace.c). */
 	vfs_init();
@@ -668,8 +696,20 @@ void run_init_process(void)
 			pr_err("init: %s is not in the initramfs; starting the shell\n", path);
 		return;
 	}
-	pr_info("init: running %s\n", path);
-	status = process_run(path, 1, argv, &why);
+	/* Linux hands init the command line's words after "--" (kernel/params.c). */
+	strlcpy(args, param_init_args(), sizeof(args));
+	while ((w = strsep(&rest, " \t")) != NULL) {
+		if (!*w)
+			continue;
+		if (argc == INIT_MAX_ARGS) {
+			pr_warn("init: more than %d arguments after --: the rest are dropped\n",
+				INIT_MAX_ARGS - 1);
+			break;
+		}
+		argv[argc++] = w;
+	}
+	pr_info("init: running %s%s%s\n", path, argc > 1 ? " " : "", param_init_args());
+	status = run_and_wait(path, argc, argv, true, &why, NULL);
 	if (status < 0)
 		pr_err("init: %s: %s; starting the shell\n", path, why);
 	else

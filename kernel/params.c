@@ -192,6 +192,20 @@ static bool next_token(const char **s, char *out, size_t size, bool *overflow)
 	return true;
 }
 
+/* Where the last table's parse stopped at a "--" word (NULL: it did not). */
+static const char *after_dashes;
+
+/*
+ * Linux's rule: the words after "--" on the command line are not the
+ * kernel's but init's, its argv[1] on (run_init_process()).
+ */
+static char init_args[256];
+
+const char *param_init_args(void)
+{
+	return init_args;
+}
+
 int parse_params_table(struct kernel_param **tab, size_t n, const char *cmdline)
 {
 	char tok[512], hint[128];
@@ -202,12 +216,18 @@ int parse_params_table(struct kernel_param **tab, size_t n, const char *cmdline)
 	for (size_t i = 0; i < n; i++)
 		if (!tab[i]->defval[0])
 			param_format(tab[i], tab[i]->defval, sizeof(tab[i]->defval));
+	after_dashes = NULL;
 	while (next_token(&s, tok, sizeof(tok), &overflow)) {
 		char *eq = strchr(tok, '=');
 		const char *val = NULL;
 		struct kernel_param **found;
 		struct kernel_param *p;
 		int err;
+
+		if (!overflow && !strcmp(tok, "--")) {
+			after_dashes = s;
+			break;
+		}
 
 		if (overflow) {
 			pr_warn("params: '%.32s...' is too long, ignored\n", tok);
@@ -290,9 +310,20 @@ int param_parse_arg(struct kernel_param **tab, size_t n, const char *arg,
 
 int parse_params(const char *cmdline)
 {
+	int problems;
+
 	save_defaults();
-	return parse_params_table(__start_kparams, __stop_kparams - __start_kparams,
-				  cmdline);
+	problems = parse_params_table(__start_kparams, __stop_kparams - __start_kparams,
+				      cmdline);
+	init_args[0] = '\0';
+	if (after_dashes && strlcpy(init_args, skip_spaces(after_dashes), sizeof(init_args)) >=
+			    sizeof(init_args)) {
+		pr_warn("params: init's arguments after -- are longer than %zu characters: "
+			"none passed\n", sizeof(init_args) - 1);
+		init_args[0] = '\0';
+		problems++;
+	}
+	return problems;
 }
 
 void params_for_each(void (*fn)(struct kernel_param *p, void *arg), void *arg)

@@ -27,8 +27,16 @@
 
 struct process *process_create(const char *name)
 {
-	struct process *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	struct process *p;
 
+	/*
+	 * Linux runs no program before every struct page is written
+	 * (page_alloc_init_late() comes before init); here the shell's prompt
+	 * may come first, so a program typed at once waits for the rest of
+	 * memory, and does not size itself by a MemFree still growing.
+	 */
+	page_alloc_wait_deferred();
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return NULL;
 	if (arch_mm_init(&p->mm)) {

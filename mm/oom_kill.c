@@ -54,7 +54,8 @@ long oom_badness(struct process *p, unsigned long totalpages)
 {
 	long points, adj = p->oom_score_adj;
 
-	if (adj == OOM_SCORE_ADJ_MIN || p->zombie || p->oom_victim || !p->task)
+	/* Linux's oom_unkillable_task(): init's death would end the system. */
+	if (adj == OOM_SCORE_ADJ_MIN || p->global_init || p->zombie || p->oom_victim || !p->task)
 		return LONG_MIN;
 	points = (long)(READ_ONCE(p->mm.rss) + READ_ONCE(p->mm.pgtables));
 	adj *= (long)(totalpages / 1000);

@@ -21,6 +21,12 @@
  *                    -1000, a smaller process 30% with 1000; the parent
  *                    touches 30% more: the killer must choose the smaller
  *                    one (its adj outweighs its size), never the hog
+ *   oomtest init-spared
+ *                    run as init (rdinit=/bin/oomtest -- init-spared): init
+ *                    itself holds 70% of free memory, a child touches 50%
+ *                    more. The killer must choose the child, though init is
+ *                    larger: Linux never chooses init (oom_unkillable_task),
+ *                    whose death would end the system.
  *
  * Lines are "case: answer", so the same static binary's output can be set
  * beside Linux's. Sizes come from sysinfo(2), so the answers do not
@@ -157,6 +163,62 @@ static int oom_kill(void)
 	else
 		printf("oom: hog ended with status 0x%x\n", status);
 	munmap(m, mine);
+	return 0;
+}
+
+/*
+ * The same shortage as oom_kill(), with the roles turned: init is the hog.
+ * The child is forked first and waits for init's touch, so it shares none
+ * of init's pages: it is the smaller process, and still the one chosen.
+ */
+static int init_spared(void)
+{
+	unsigned long total, free_bytes, hog, theirs;
+	int fds[2], status = 0;
+	char c = 0;
+	long pid;
+	char *m;
+
+	memory(&total, &free_bytes);
+	hog = free_bytes / 10 * 7 & ~(PAGE - 1);
+	theirs = free_bytes / 2 & ~(PAGE - 1);
+	if (syscall2(__NR_pipe2, fds, 0))
+		return 1;
+	pid = do_fork();
+	if (pid == 0) {
+		char *t;
+
+		syscall1(__NR_close, fds[1]);
+		if (syscall3(__NR_read, fds[0], &c, 1) != 1)
+			exit(3); /* init is gone */
+		t = mmap(NULL, theirs, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (failed(t))
+			exit(2);
+		touch(t, theirs);
+		exit(0);
+	}
+	syscall1(__NR_close, fds[0]);
+	if (pid < 0) {
+		printf("init: fork: %s\n", errname(pid));
+		return 1;
+	}
+	m = mmap(NULL, hog, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (failed(m)) {
+		printf("init: mmap 70 percent: %s\n", errname((long)m));
+		return 1;
+	}
+	touch(m, hog);
+	printf("init: holds 70 percent of free memory\n");
+	write(fds[1], "t", 1);
+	if (wait_child(pid, &status) != pid) {
+		printf("init: wait failed\n");
+		return 1;
+	}
+	if ((status & 0x7f) == SIGKILL)
+		printf("init: the child touching 50 percent was killed by SIGKILL; init lives\n");
+	else
+		printf("init: the child ended with status 0x%x\n", status);
+	munmap(m, hog);
 	return 0;
 }
 
@@ -355,6 +417,8 @@ int main(int argc, char **argv, char **envp)
 		r = adj_file();
 	else if (argc > 1 && !strcmp(argv[1], "adj"))
 		r = oom_adj();
+	else if (argc > 1 && !strcmp(argv[1], "init-spared"))
+		r = init_spared();
 	else
 		r = oom_kill();
 	printf("oomtest: done\n");

@@ -82,6 +82,8 @@ struct kernel_param {
  * problems (unknown keys, bad values), each already reported with pr_warn.
  */
 int parse_params(const char *cmdline);
+/* The words after "--" on the command line: init's arguments ("" for none). */
+const char *param_init_args(void);
 /* The same over an explicit table (the tests use their own). */
 int parse_params_table(struct kernel_param **tab, size_t n, const char *cmdline);
 /*

@@ -266,6 +266,8 @@ struct process {
 	/* The OOM killer (mm/oom_kill.c): its bias for this process, and whether it chose it. */
 	int oom_score_adj;
 	bool oom_victim;
+	/* rdinit='s program: Linux's global init, which the OOM killer never chooses */
+	bool global_init;
 };
 
 /* Every process that has started and not been collected, under process_lock. */
