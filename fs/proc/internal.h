@@ -44,5 +44,8 @@ void proc_mounts_show(struct seq_file *m, struct process *p);
 void proc_filesystems_show(struct seq_file *m, struct process *p);
 extern const struct proc_entry proc_pid_entries[];
 extern const unsigned int proc_pid_nr_entries;
+/* /proc/sys/vm's files (proc_sysctl.c). */
+extern const struct proc_entry proc_sys_vm_entries[];
+extern const unsigned int proc_sys_vm_nr_entries;
 
 #endif

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * The process file system (Linux's fs/proc/root.c): the system-wide
- * files at the top, a directory per process named by its pid, and
- * "self", a link to the reader's own. Every file is text made when it is
- * opened (fs/proc/generic.c), in the format Linux's has, so the programs
- * that read Linux's /proc (ps, top, free, mount) read this one.
+ * files at the top, a directory per process named by its pid, "self", a
+ * link to the reader's own, and sys/vm (proc_sysctl.c). Every file is
+ * text made when it is opened (fs/proc/generic.c), in the format Linux's
+ * has, so the programs that read Linux's /proc (ps, top, free, mount)
+ * read this one.
  */
 #include <pagoda/process.h>
 #include <pagoda/printk.h>
@@ -42,7 +43,29 @@ static bool pid_exists(int pid)
  * (2), a process's directory (3, *pid), a process's file (4, *pid, *entry)
  * or its "exe" link (5, *pid). -ENOENT for anything else.
  */
-enum { P_ROOT, P_FILE, P_SELF, P_PIDDIR, P_PIDFILE, P_EXE };
+enum { P_ROOT, P_FILE, P_SELF, P_PIDDIR, P_PIDFILE, P_EXE, P_SYS, P_SYSVM, P_SYSFILE };
+
+/* Inode numbers of /proc/sys: below the pids' (0x10000 on), above the top files'. */
+#define SYS_INO 0x8000
+#define SYSVM_INO 0x8001
+#define SYSVM_FILE_INO 0x8100
+
+/* rest of a path under /proc/sys: "" (sys itself), "vm", or "vm/FILE". */
+static int parse_sys(const char *rest, const struct proc_entry **entry)
+{
+	if (!*rest)
+		return P_SYS;
+	if (strncmp(rest, "vm", 2) || (rest[2] && rest[2] != '/'))
+		return -ENOENT;
+	if (!rest[2] || !rest[3])
+		return P_SYSVM;
+	for (unsigned int i = 0; i < proc_sys_vm_nr_entries; i++)
+		if (!strcmp(proc_sys_vm_entries[i].name, rest + 3)) {
+			*entry = &proc_sys_vm_entries[i];
+			return P_SYSFILE;
+		}
+	return -ENOENT;
+}
 
 static int parse(const char *path, bool follow, int *pid, const struct proc_entry **entry)
 {
@@ -63,6 +86,8 @@ static int parse(const char *path, bool follow, int *pid, const struct proc_entr
 			v = v * 10 + (u64)(path[i] - '0');
 		}
 		*pid = (int)v;
+	} else if (n == 3 && !strncmp(path, "sys", 3)) {
+		return parse_sys(slash ? slash + 1 : "", entry);
 	} else {
 		if (slash)
 			return -ENOENT;
@@ -103,6 +128,16 @@ static int proc_getattr(struct vfsmount *m, const char *path, struct kstat *k, b
 		k->mode = S_IFDIR | 0555;
 		k->nlink = 2;
 		k->ino = kind == P_ROOT ? 1 : k->ino;
+		break;
+	case P_SYS:
+	case P_SYSVM:
+		k->mode = S_IFDIR | 0555;
+		k->nlink = 2;
+		k->ino = kind == P_SYS ? SYS_INO : SYSVM_INO;
+		break;
+	case P_SYSFILE:
+		k->mode = S_IFREG | 0444;
+		k->ino = SYSVM_FILE_INO + (u64)(entry - proc_sys_vm_entries);
 		break;
 	case P_SELF:
 	case P_EXE:
@@ -153,6 +188,14 @@ static int proc_readdir(struct vfsmount *m, const char *path, struct dir_context
 	struct process *p;
 
 	(void)m;
+	if (kind == P_SYS)
+		return dir_emit(ctx, "vm", 2, SYSVM_INO, DT_DIR);
+	if (kind == P_SYSVM) {
+		for (unsigned int i = 0; i < proc_sys_vm_nr_entries && !err; i++)
+			err = dir_emit(ctx, proc_sys_vm_entries[i].name,
+				       strlen(proc_sys_vm_entries[i].name), SYSVM_FILE_INO + i, DT_REG);
+		return err;
+	}
 	if (kind == P_PIDDIR) {
 		for (unsigned int i = 0; i < proc_pid_nr_entries && !err; i++)
 			err = dir_emit(ctx, proc_pid_entries[i].name, strlen(proc_pid_entries[i].name),
@@ -163,6 +206,8 @@ static int proc_readdir(struct vfsmount *m, const char *path, struct dir_context
 		return kind < 0 ? kind : -ENOTDIR;
 	for (size_t i = 0; i < ARRAY_SIZE(root_entries) && !err; i++)
 		err = dir_emit(ctx, root_entries[i].name, strlen(root_entries[i].name), 2 + i, DT_REG);
+	if (!err)
+		err = dir_emit(ctx, "sys", 3, SYS_INO, DT_DIR);
 	if (!err)
 		err = dir_emit(ctx, "self", 4, 0x10000 - 1, DT_LNK);
 	mutex_lock(&process_lock);
