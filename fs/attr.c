@@ -60,7 +60,7 @@ long sys_fchmodat(const unsigned long *args)
 /* fchmod(fd, mode): the open file's, by the name it was opened with. */
 long sys_fchmod(const unsigned long *args)
 {
-	struct file *f = fd_file((long)args[0]);
+	struct file *f __free(file_put) = fget((long)args[0]);
 
 	if (!f)
 		return -EBADF;

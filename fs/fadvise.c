@@ -15,7 +15,7 @@
 
 long sys_fadvise64(const unsigned long *args)
 {
-	struct file *f = fd_file((long)args[0]);
+	struct file *f __free(file_put) = fget((long)args[0]);
 
 	if (!f)
 		return -EBADF;

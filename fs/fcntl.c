@@ -38,7 +38,7 @@ long sys_fcntl(const unsigned long *args)
 {
 	struct process *p = current_process();
 	long fd = (long)args[0];
-	struct file *f = fd_file(fd);
+	struct file *f __free(file_put) = fget(fd);
 	unsigned long arg = args[2];
 	int nfd;
 

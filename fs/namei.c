@@ -75,13 +75,13 @@ int user_path_at(long dirfd, u64 upath, char *abs)
 		return 0;
 	}
 	if (path[0] != '/' && (int)dirfd != AT_FDCWD) {
-		struct file *f = fd_file(dirfd);
+		struct file *f __free(file_put) = fget(dirfd);
 
 		if (!f)
 			return -EBADF;
 		if (!f->is_dir || !f->path)
 			return -ENOTDIR;
-		base = f->path;
+		return path_normalize(f->path, path, abs); /* while f, so its path, is held */
 	}
 	return path_normalize(base, path, abs);
 }
@@ -111,7 +111,7 @@ long sys_chdir(const unsigned long *args)
 
 long sys_fchdir(const unsigned long *args)
 {
-	struct file *f = fd_file((long)args[0]);
+	struct file *f __free(file_put) = fget((long)args[0]);
 
 	if (!f)
 		return -EBADF;

@@ -386,7 +386,7 @@ long sys_truncate(const unsigned long *args)
 /* ftruncate(fd, length): a file open for writing. */
 long sys_ftruncate(const unsigned long *args)
 {
-	struct file *f = fd_file((long)args[0]);
+	struct file *f __free(file_put) = fget((long)args[0]);
 
 	if (!f)
 		return -EBADF;
@@ -402,7 +402,7 @@ long sys_ftruncate(const unsigned long *args)
 /* fsync(fd), fdatasync(fd): what the file system has to make durable. */
 long sys_fsync(const unsigned long *args)
 {
-	struct file *f = fd_file((long)args[0]);
+	struct file *f __free(file_put) = fget((long)args[0]);
 
 	if (!f)
 		return -EBADF;
@@ -456,7 +456,7 @@ long sys_utimensat(const unsigned long *args)
 			mtime = ts[2];
 	}
 	if (!args[1]) {
-		struct file *f = fd_file((long)args[0]);
+		struct file *f __free(file_put) = fget((long)args[0]);
 
 		if (!f)
 			return -EBADF;

@@ -131,7 +131,7 @@ int dir_open(struct vfsmount *m, const char *path, const char *abs, struct file 
 /* getdents64(fd, buf, count): whole records from the position; 0 at the end. */
 long sys_getdents64(const unsigned long *args)
 {
-	struct file *f = fd_file((long)args[0]);
+	struct file *f __free(file_put) = fget((long)args[0]);
 	struct dir_context *ctx;
 	size_t count = args[2], done = 0;
 

@@ -27,7 +27,7 @@ struct pollfd {
 
 static unsigned int file_poll(long fd)
 {
-	struct file *f = fd_file(fd);
+	struct file *f __free(file_put) = fget(fd);
 
 	if (!f)
 		return POLLNVAL;

@@ -92,7 +92,7 @@ int file_getattr(struct file *f, struct kstat *k)
 
 static long stat_fd(long fd, u64 ubuf)
 {
-	struct file *f = fd_file(fd);
+	struct file *f __free(file_put) = fget(fd);
 	struct kstat k;
 	int err;
 
@@ -116,11 +116,11 @@ static int getattr_at(long dirfd, u64 upath, unsigned long flags, struct kstat *
 	if (err)
 		return err;
 	if (!path[0]) {
-		struct file *f;
+		struct file *f __free(file_put) = NULL;
 
 		if (!(flags & AT_EMPTY_PATH))
 			return -ENOENT;
-		f = fd_file(dirfd);
+		f = fget(dirfd);
 		return f ? file_getattr(f, k) : -EBADF;
 	}
 	/* lstat: a symbolic link at the end is described, not followed */
@@ -268,7 +268,7 @@ static long do_faccessat(long dirfd, u64 upath, unsigned long mode, unsigned lon
 	if (err)
 		return err;
 	if (!path[0]) {
-		struct file *f = (flags & AT_EMPTY_PATH) ? fd_file(dirfd) : NULL;
+		struct file *f __free(file_put) = (flags & AT_EMPTY_PATH) ? fget(dirfd) : NULL;
 
 		if (!(flags & AT_EMPTY_PATH))
 			return -ENOENT;

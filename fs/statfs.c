@@ -68,7 +68,7 @@ long sys_statfs(const unsigned long *args)
 
 long sys_fstatfs(const unsigned long *args)
 {
-	struct file *f = fd_file((long)args[0]);
+	struct file *f __free(file_put) = fget((long)args[0]);
 
 	if (!f)
 		return -EBADF;

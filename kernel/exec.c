@@ -529,18 +529,6 @@ static void exec_resolve_proc_link(char *path)
 	strlcpy(path, target, PATH_MAX);
 }
 
-/* The descriptors marked FD_CLOEXEC close once an exec has succeeded. */
-static void close_on_exec(struct process *p)
-{
-	for (int fd = 0; fd < NR_OPEN; fd++)
-		if (p->fds[fd] && (p->fd_flags[fd] & FD_CLOEXEC)) {
-			struct file *f = p->fds[fd];
-
-			p->fds[fd] = NULL;
-			p->fd_flags[fd] = 0;
-			file_put(f);
-		}
-}
 
 /*
  * execve(path, argv, envp): the arguments and environment are copied in
@@ -578,7 +566,7 @@ long sys_execve(const unsigned long *args)
 			current_thread()->altstack = (struct sigstack){ .flags = SS_DISABLE };
 			current_thread()->robust_list = 0;
 			current_thread()->clear_child_tid = 0;
-			close_on_exec(p);
+			process_files_close_on_exec(p);
 		}
 	}
 	kfree(space);

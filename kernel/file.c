@@ -93,17 +93,53 @@ int fd_install(struct process *p, struct file *f, int min)
 	return -EMFILE;
 }
 
-struct file *fd_file(long fd)
+struct file *fget(long fd)
 {
 	struct process *p = current_process();
+	struct file *f;
 
 	if (fd < 0 || fd >= NR_OPEN)
 		return NULL;
-	return p->fds[fd];
+	spin_lock(&p->files_lock);
+	f = READ_ONCE(p->fds[fd]);
+	if (f)
+		file_get(f);
+	spin_unlock(&p->files_lock);
+	return f;
+}
+
+static bool fd_is_open(long fd)
+{
+	struct file *f __free(file_put) = fget(fd);
+
+	return f != NULL;
+}
+
+void __free_file_put(struct file **fp)
+{
+	if (*fp)
+		file_put(*fp);
+}
+
+/*
+ * Slot fd holds replacement now (NULL: closed); what it held is returned,
+ * for the caller to put. Under files_lock, so an fget() of the slot has
+ * taken its reference before, or sees the new one; the exchange itself is
+ * atomic against fd_install()'s lock-free claim of a free slot.
+ */
+static struct file *fd_replace(struct process *p, long fd, struct file *replacement)
+{
+	struct file *old;
+
+	spin_lock(&p->files_lock);
+	old = xchg(&p->fds[fd], replacement);
+	spin_unlock(&p->files_lock);
+	return old;
 }
 
 void process_files_init(struct process *p)
 {
+	spin_lock_init(&p->files_lock);
 	for (int fd = 0; fd < 3; fd++) {
 		file_get(&console_file);
 		p->fds[fd] = &console_file;
@@ -112,22 +148,39 @@ void process_files_init(struct process *p)
 
 void process_files_copy(struct process *c, struct process *p)
 {
+	/* Another of p's threads may be closing one: each taken as fget() takes it. */
+	spin_lock(&p->files_lock);
 	for (int fd = 0; fd < NR_OPEN; fd++) {
 		c->fds[fd] = p->fds[fd];
 		c->fd_flags[fd] = p->fd_flags[fd];
 		if (c->fds[fd])
 			file_get(c->fds[fd]);
 	}
+	spin_unlock(&p->files_lock);
 	memcpy(c->cwd, p->cwd, sizeof(c->cwd));
 	c->umask = p->umask;
 }
 
 void process_files_close(struct process *p)
 {
+	for (int fd = 0; fd < NR_OPEN; fd++) {
+		struct file *f = fd_replace(p, fd, NULL);
+
+		if (f)
+			file_put(f);
+	}
+}
+
+/* The descriptors marked FD_CLOEXEC close once an exec has succeeded. */
+void process_files_close_on_exec(struct process *p)
+{
 	for (int fd = 0; fd < NR_OPEN; fd++)
-		if (p->fds[fd]) {
-			file_put(p->fds[fd]);
-			p->fds[fd] = NULL;
+		if (READ_ONCE(p->fds[fd]) && (p->fd_flags[fd] & FD_CLOEXEC)) {
+			struct file *f = fd_replace(p, fd, NULL);
+
+			p->fd_flags[fd] = 0;
+			if (f)
+				file_put(f);
 		}
 }
 
@@ -160,7 +213,7 @@ long sys_openat(const unsigned long *args)
 
 long sys_ioctl(const unsigned long *args)
 {
-	struct file *f = fd_file((long)args[0]);
+	struct file *f __free(file_put) = fget((long)args[0]);
 
 	if (!f)
 		return -EBADF;
@@ -178,7 +231,7 @@ long sys_close(const unsigned long *args)
 	if (fd < 0 || fd >= NR_OPEN)
 		return -EBADF;
 	/* Taken out in one step: of two threads closing it, one puts the file. */
-	f = xchg(&p->fds[fd], NULL);
+	f = fd_replace(p, fd, NULL);
 	if (!f)
 		return -EBADF;
 	file_put(f);
@@ -188,13 +241,12 @@ long sys_close(const unsigned long *args)
 /* dup(fd): the lowest free descriptor, sharing fd's description. */
 long sys_dup(const unsigned long *args)
 {
-	struct file *f = fd_file((long)args[0]);
+	struct file *f = fget((long)args[0]);
 	int fd;
 
 	if (!f)
 		return -EBADF;
-	file_get(f);
-	fd = fd_install(current_process(), f, 0);
+	fd = fd_install(current_process(), f, 0); /* fget's reference is the new slot's */
 	if (fd < 0)
 		file_put(f);
 	return fd;
@@ -203,16 +255,15 @@ long sys_dup(const unsigned long *args)
 static long do_dup3(long oldfd, long newfd, unsigned long flags)
 {
 	struct process *p = current_process();
-	struct file *f = fd_file(oldfd), *old;
+	struct file *f = fget(oldfd), *old;
 
 	if (!f)
 		return -EBADF;
-	if (newfd < 0 || newfd >= NR_OPEN)
-		return -EBADF;
-	if (flags & ~(unsigned long)O_CLOEXEC)
-		return -EINVAL;
-	file_get(f);
-	old = xchg(&p->fds[newfd], f); /* the one it replaces is put once, whoever races */
+	if (newfd < 0 || newfd >= NR_OPEN || (flags & ~(unsigned long)O_CLOEXEC)) {
+		file_put(f);
+		return newfd < 0 || newfd >= NR_OPEN ? -EBADF : -EINVAL;
+	}
+	old = fd_replace(p, newfd, f); /* fget's reference is newfd's; the old one is put once */
 	p->fd_flags[newfd] = (flags & O_CLOEXEC) ? FD_CLOEXEC : 0;
 	if (old)
 		file_put(old);
@@ -231,7 +282,7 @@ long sys_dup3(const unsigned long *args)
 long sys_dup2(const unsigned long *args)
 {
 	if ((long)args[0] == (long)args[1])
-		return fd_file((long)args[0]) ? (long)args[1] : -EBADF;
+		return fd_is_open((long)args[0]) ? (long)args[1] : -EBADF;
 	return do_dup3((long)args[0], (long)args[1], 0);
 }
 
@@ -253,13 +304,14 @@ long sys_pipe2(const unsigned long *args)
 	fds[1] = fds[0] < 0 ? -EMFILE : fd_install(p, w, 0);
 	if (fds[1] < 0) {
 		if (fds[0] >= 0)
-			p->fds[fds[0]] = NULL;
+			fd_replace(p, fds[0], NULL); /* r: put below, once */
 		file_put(r);
 		file_put(w);
 		return -EMFILE;
 	}
 	if (copy_to_user(args[0], fds, sizeof(fds))) {
-		p->fds[fds[0]] = p->fds[fds[1]] = NULL;
+		fd_replace(p, fds[0], NULL);
+		fd_replace(p, fds[1], NULL);
 		file_put(r);
 		file_put(w);
 		return -EFAULT;
@@ -283,7 +335,7 @@ long sys_pipe(const unsigned long *args)
  */
 long sys_lseek(const unsigned long *args)
 {
-	struct file *f = fd_file((long)args[0]);
+	struct file *f __free(file_put) = fget((long)args[0]);
 	s64 off = (s64)args[1], base;
 	struct kstat k;
 

@@ -119,7 +119,7 @@ static long do_iter_write(struct file *f, struct iov_iter *it, u64 *pos)
 
 static long do_read(long fd, u64 buf, size_t count, u64 *pos)
 {
-	struct file *f = fd_file(fd);
+	struct file *f __free(file_put) = fget(fd);
 	struct iov_iter it;
 	struct iovec iov;
 	int err;
@@ -136,7 +136,7 @@ static long do_read(long fd, u64 buf, size_t count, u64 *pos)
 
 static long do_write(long fd, u64 buf, size_t count, u64 *pos)
 {
-	struct file *f = fd_file(fd);
+	struct file *f __free(file_put) = fget(fd);
 	struct iov_iter it;
 	struct iovec iov;
 	int err;
@@ -181,7 +181,7 @@ long sys_pwrite64(const unsigned long *args)
 
 static long do_readv(long fd, u64 uvec, unsigned long nr, bool write)
 {
-	struct file *f = fd_file(fd);
+	struct file *f __free(file_put) = fget(fd);
 	struct iovec fast[UIO_FASTIOV], *iov;
 	struct iov_iter it;
 	long ret;

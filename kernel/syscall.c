@@ -91,7 +91,7 @@ static unsigned int linux_prot(unsigned long prot)
 static long mmap_file(unsigned long flags, unsigned long prot, long fd,
 		      const struct ramfs_file **rf)
 {
-	struct file *f = fd_file(fd);
+	struct file *f __free(file_put) = fget(fd);
 
 	if (!f)
 		return -EBADF;

@@ -142,8 +142,15 @@ void file_put(struct file *f);
 /* The lowest free descriptor from min up, holding f: the fd, or -EMFILE. */
 struct process;
 int fd_install(struct process *p, struct file *f, int min);
-/* The current process's file at descriptor fd, or NULL. */
-struct file *fd_file(long fd);
+/*
+ * The current process's file at descriptor fd with a reference of the
+ * caller's own (Linux's fget()), or NULL: another thread's close() cannot
+ * free it under the caller. file_put() gives it back; a pointer declared
+ * `struct file *f __free(file_put) = fget(fd)` is put on every return.
+ */
+struct file *fget(long fd);
+#define __free(name) __attribute__((__cleanup__(__free_##name)))
+void __free_file_put(struct file **fp);
 /* kernel/pipe.c */
 int pipe_create(struct file **r, struct file **w);
 void pipe_release(struct file *f);

@@ -187,6 +187,8 @@ struct process {
 	u64 nr_syscalls;      /* system calls it made (a clock read through the vDSO is none) */
 	char name[16];
 	struct file *fds[NR_OPEN];  /* NULL: free */
+	/* fget()'s read of a slot and its reference, against a close freeing the file */
+	spinlock_t files_lock;
 	u8 fd_flags[NR_OPEN];       /* FD_CLOEXEC: closed by a successful exec */
 	char cwd[256];              /* the working directory, absolute and clean (fs/namei.c) */
 	unsigned int umask;
@@ -324,6 +326,8 @@ static inline bool signal_pending(const struct process *p)
 void process_files_init(struct process *p);
 void process_files_copy(struct process *c, struct process *p);
 void process_files_close(struct process *p);
+/* exec: the descriptors marked FD_CLOEXEC closed (kernel/file.c). */
+void process_files_close_on_exec(struct process *p);
 /* p's areas as /proc/PID/maps lists them, to m or the console (process_lock held). */
 struct seq_file;
 void show_maps(struct seq_file *m, struct process *p);

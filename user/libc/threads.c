@@ -23,6 +23,9 @@
  *                  CLOCK_THREAD_CPUTIME_ID the caller's alone
  *   futex errors   the raw call's answers: EAGAIN, EFAULT, EINVAL, ENOSYS,
  *                  ETIMEDOUT, EINTR (a signal), as Linux gives them
+ *   close/read     a thread closes the pipe end another thread is blocked
+ *                  reading: the read holds the file, so it goes on and
+ *                  returns what is written next (the kernel's fget())
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -571,6 +574,43 @@ static void test_futex_errors(void)
 	signal(SIGUSR2, SIG_DFL);
 }
 
+/* --- a descriptor closed under a blocked read -------------------------- */
+
+static int closing[2];
+static char got_byte;
+static long got_n = -2;
+static volatile int reading;
+
+static void *blocked_reader(void *arg)
+{
+	(void)arg;
+	reading = 1;
+	got_n = read(closing[0], &got_byte, 1);
+	return NULL;
+}
+
+static void test_close_under_read(void)
+{
+	struct timespec tick = { 0, 100 * 1000 * 1000 };
+	pthread_t t;
+
+	if (pipe(closing)) {
+		check(0, "close under a blocked read: pipe");
+		return;
+	}
+	pthread_create(&t, NULL, blocked_reader, NULL);
+	while (!reading)
+		nanosleep(&tick, NULL);
+	nanosleep(&tick, NULL); /* into read() and asleep there */
+	close(closing[0]);
+	if (write(closing[1], "x", 1) != 1)
+		got_n = -3;
+	pthread_join(t, NULL);
+	check(got_n == 1 && got_byte == 'x',
+	      "close by one thread, the blocked read of another returns the next write");
+	close(closing[1]);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "exec-child"))
@@ -591,6 +631,7 @@ int main(int argc, char **argv)
 	test_exec_from_thread(argv[0]);
 	test_cpu_clocks();
 	test_futex_errors();
+	test_close_under_read();
 	printf("threads: done\n");
 	return fails;
 }
