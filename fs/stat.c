@@ -8,6 +8,7 @@
 #include <pagoda/process.h>
 #include <pagoda/string.h>
 #include <pagoda/uaccess.h>
+#include <asm/stat.h>
 #include "../kernel/syscalls.h"
 #include "internal.h"
 
@@ -19,45 +20,24 @@
 #define X_OK 1
 
 /*
- * struct stat as each arch's Linux lays it out: x86-64 has its own (144
- * bytes, st_nlink before st_mode, 64-bit), arm64 the generic one (128
- * bytes, st_mode before a 32-bit st_nlink).
+ * struct stat as the arch's Linux lays it out (<asm/stat.h>: x86-64 its
+ * own, arm64 the generic one). No owner but root, no device number for a
+ * file system's files, and one time, the modification's, for all three.
  */
 long put_stat(u64 ubuf, const struct kstat *k)
 {
-	u8 buf[144];
+	struct stat st;
 
-	memset(buf, 0, sizeof(buf));
-#ifdef __x86_64__
-	u64 bs = k->blksize;
-
-	memcpy(buf + 8, &k->ino, 8);
-	memcpy(buf + 16, &k->nlink, 8);
-	memcpy(buf + 24, &k->mode, 4);
-	memcpy(buf + 40, &k->rdev, 8);
-	memcpy(buf + 48, &k->size, 8);
-	memcpy(buf + 56, &bs, 8);
-	memcpy(buf + 64, &k->blocks, 8);
-	/* st_atime, st_mtime, st_ctime: seconds, then nanoseconds */
-	memcpy(buf + 72, &k->mtime, 8);
-	memcpy(buf + 88, &k->mtime, 8);
-	memcpy(buf + 104, &k->mtime, 8);
-	return copy_to_user(ubuf, buf, 144) ? -EFAULT : 0;
-#else
-	u32 nlink = (u32)k->nlink;
-
-	memcpy(buf + 8, &k->ino, 8);
-	memcpy(buf + 16, &k->mode, 4);
-	memcpy(buf + 20, &nlink, 4);
-	memcpy(buf + 32, &k->rdev, 8);
-	memcpy(buf + 48, &k->size, 8);
-	memcpy(buf + 56, &k->blksize, 4);
-	memcpy(buf + 64, &k->blocks, 8);
-	memcpy(buf + 72, &k->mtime, 8);
-	memcpy(buf + 88, &k->mtime, 8);
-	memcpy(buf + 104, &k->mtime, 8);
-	return copy_to_user(ubuf, buf, 128) ? -EFAULT : 0;
-#endif
+	memset(&st, 0, sizeof(st));
+	st.st_ino = k->ino;
+	st.st_nlink = k->nlink;
+	st.st_mode = k->mode;
+	st.st_rdev = k->rdev;
+	st.st_size = (s64)k->size;
+	st.st_blksize = k->blksize;
+	st.st_blocks = (s64)k->blocks;
+	st.st_atime = st.st_mtime = st.st_ctime = k->mtime;
+	return copy_to_user(ubuf, &st, sizeof(st)) ? -EFAULT : 0;
 }
 
 void console_stat(struct kstat *k)
