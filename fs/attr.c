@@ -7,6 +7,7 @@
  * A path is followed through symbolic links, as chmod(2) does; a name
  * that does not exist is -ENOENT first.
  */
+#include <pagoda/file.h>
 #include <pagoda/fs.h>
 #include <pagoda/process.h>
 #include <pagoda/string.h>

@@ -16,6 +16,7 @@
  */
 #include <pagoda/blkdev.h>
 #include <pagoda/err.h>
+#include <pagoda/file.h>
 #include <pagoda/mm.h>
 #include <pagoda/process.h>
 #include <pagoda/string.h>

@@ -12,8 +12,9 @@
  */
 #include <pagoda/blkdev.h>
 #include <pagoda/chrdev.h>
-#include <pagoda/process.h>
+#include <pagoda/file.h>
 #include <pagoda/printk.h>
+#include <pagoda/process.h>
 #include <pagoda/string.h>
 #include "internal.h"
 

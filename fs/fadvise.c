@@ -7,6 +7,7 @@
  * nothing. md5sum and sort ask POSIX_FADV_SEQUENTIAL before reading. The
  * errors are Linux's, in its order.
  */
+#include <pagoda/file.h>
 #include <pagoda/fs.h>
 #include <pagoda/process.h>
 #include "../kernel/syscalls.h"

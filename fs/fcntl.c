@@ -7,6 +7,7 @@
  * O_NONBLOCK...; F_SETFL changes O_APPEND and O_NONBLOCK only, as
  * Linux's SETFL_MASK less the flags Pagoda has no use for).
  */
+#include <pagoda/file.h>
 #include <pagoda/process.h>
 #include "../kernel/syscalls.h"
 #include "internal.h"

@@ -8,6 +8,7 @@
  * inside the initramfs, where lib/ramfs.c follows them, the two agree).
  * Also the working directory's calls: chdir, fchdir, getcwd.
  */
+#include <pagoda/file.h>
 #include <pagoda/process.h>
 #include <pagoda/string.h>
 #include <pagoda/uaccess.h>

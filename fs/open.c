@@ -8,9 +8,10 @@
  * mounts -EXDEV, a file system with no such operation (the initramfs)
  * -EROFS.
  */
+#include <pagoda/file.h>
+#include <pagoda/printk.h>
 #include <pagoda/process.h>
 #include <pagoda/slab.h>
-#include <pagoda/printk.h>
 #include <pagoda/string.h>
 #include <pagoda/timer.h>
 #include <pagoda/uaccess.h>

@@ -12,6 +12,7 @@
  * Mount points inside the directory are listed too (a directory of the
  * initramfs need not exist for a file system to be mounted there).
  */
+#include <pagoda/file.h>
 #include <pagoda/process.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>

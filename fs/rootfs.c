@@ -6,6 +6,7 @@
  * Symbolic links inside it are followed by lib/ramfs.c.
  */
 #include <pagoda/cpio.h>
+#include <pagoda/file.h>
 #include <pagoda/initramfs.h>
 #include <pagoda/process.h>
 #include <pagoda/string.h>

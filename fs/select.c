@@ -10,6 +10,8 @@
  * ends it with -EINTR. ppoll's signal mask is not applied (Pagoda's
  * shells and tools pass none that matters here).
  */
+#include <pagoda/file.h>
+#include <pagoda/pipe.h>
 #include <pagoda/process.h>
 #include <pagoda/sched.h>
 #include <pagoda/slab.h>

@@ -5,6 +5,7 @@
  * system mounted there; an open file answers for itself.
  */
 #include <pagoda/chrdev.h>
+#include <pagoda/file.h>
 #include <pagoda/process.h>
 #include <pagoda/string.h>
 #include <pagoda/uaccess.h>

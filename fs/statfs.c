@@ -7,6 +7,7 @@
  * mounted, df and `stat -f` for the kind. No file system here has a size
  * limit, so the block and inode counts are 0, as Linux's ramfs answers.
  */
+#include <pagoda/file.h>
 #include <pagoda/process.h>
 #include <pagoda/string.h>
 #include <pagoda/uaccess.h>

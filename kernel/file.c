@@ -12,8 +12,10 @@
 #include <pagoda/atomic.h>
 #include <pagoda/chrdev.h>
 #include <pagoda/cpio.h>
+#include <pagoda/file.h>
 #include <pagoda/fs.h>
 #include <pagoda/initramfs.h>
+#include <pagoda/pipe.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
 #include <pagoda/shell.h>

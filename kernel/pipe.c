@@ -12,7 +12,9 @@
  * leaves with -EINTR; the system call's way out then ends it or runs its
  * handler.
  */
+#include <pagoda/file.h>
 #include <pagoda/mutex.h>
+#include <pagoda/pipe.h>
 #include <pagoda/process.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>

@@ -22,9 +22,11 @@
  */
 #include <pagoda/chrdev.h>
 #include <pagoda/cpio.h>
+#include <pagoda/file.h>
 #include <pagoda/fs.h>
 #include <pagoda/initramfs.h>
 #include <pagoda/mutex.h>
+#include <pagoda/pipe.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
 #include <pagoda/slab.h>

@@ -8,10 +8,11 @@
  */
 #include <pagoda/arch.h>
 #include <pagoda/atomic.h>
+#include <pagoda/cpio.h>
 #include <pagoda/cr.h>
+#include <pagoda/file.h>
 #include <pagoda/mutex.h>
 #include <pagoda/printk.h>
-#include <pagoda/cpio.h>
 #include <pagoda/process.h>
 #include <pagoda/ramfs.h>
 #include <pagoda/random.h>

@@ -3,6 +3,8 @@
 #ifndef KERNEL_SYSCALLS_H
 #define KERNEL_SYSCALLS_H
 
+#include <pagoda/types.h>
+
 long sys_openat(const unsigned long *args);
 long sys_read(const unsigned long *args);
 long sys_close(const unsigned long *args);
@@ -133,48 +135,12 @@ long sys_sendfile(const unsigned long *args);
 #ifdef __x86_64__
 long sys_poll(const unsigned long *args);
 #endif
-struct file;
-enum file_kind;
-/* kernel/file.c: open file descriptions and descriptors. */
-struct file *file_alloc(enum file_kind kind);
-void file_get(struct file *f);
-void file_put(struct file *f);
-/* The lowest free descriptor from min up, holding f: the fd, or -EMFILE. */
-struct process;
-int fd_install(struct process *p, struct file *f, int min);
-/*
- * The current process's file at descriptor fd with a reference of the
- * caller's own (Linux's fget()), or NULL: another thread's close() cannot
- * free it under the caller. file_put() gives it back; a pointer declared
- * `struct file *f __free(file_put) = fget(fd)` is put on every return.
- */
-struct file *fget(long fd);
-#define __free(name) __attribute__((__cleanup__(__free_##name)))
-void __free_file_put(struct file **fp);
-/* kernel/pipe.c */
-int pipe_create(struct file **r, struct file **w);
-void pipe_release(struct file *f);
-/* poll()'s events (Linux's values) and what a pipe end is ready for. */
-#define POLLIN 0x001
-#define POLLPRI 0x002
-#define POLLOUT 0x004
-#define POLLERR 0x008
-#define POLLHUP 0x010
-#define POLLNVAL 0x020
-#define POLLRDNORM 0x040
-#define POLLWRNORM 0x100
-unsigned int pipe_poll(struct file *f);
-struct iov_iter;
-long pipe_read(struct file *f, struct iov_iter *to);
-long pipe_write(struct file *f, struct iov_iter *from);
-size_t pipe_peek(struct file *f, void *buf, size_t max);
-int pipe_fill(struct file *f, const void *buf, size_t n);
 /* drivers/tty/n_tty.c: a program reading the console, and its ioctls. */
+struct file;
+struct iov_iter;
 long tty_read(struct file *f, struct iov_iter *to);
 long tty_ioctl(unsigned long cmd, u64 arg);
 unsigned int tty_poll(void);
-/* The console's description, with a reference for the caller. */
-struct file *file_console(void);
 /* kernel/signal.c: a write to a pipe nobody reads (SIGPIPE, unless ignored). */
 void signal_pipe_broken(void);
 /* A NUL-terminated string from user memory, at most len bytes with its NUL. */

@@ -26,6 +26,7 @@
  * and Ctrl-C goes to it (kernel/signal.c, kill_process_group()). A
  * session that named none sees its caller's group in front (TIOCGPGRP).
  */
+#include <pagoda/pipe.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
 #include <pagoda/shell.h>

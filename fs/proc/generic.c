@@ -5,6 +5,7 @@
  * fit, as Linux's seq_read() grows), and reads then come from that copy,
  * so a program reading in small pieces sees one consistent text.
  */
+#include <pagoda/file.h>
 #include <pagoda/process.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>

@@ -8,6 +8,7 @@
  * zeros there, as Linux's truncate_setsize() guarantees. The mount may
  * hold at most half of RAM (tmpfs's default size=50%): -ENOSPC past it.
  */
+#include <pagoda/file.h>
 #include <pagoda/mm.h>
 #include <pagoda/process.h>
 #include <pagoda/slab.h>

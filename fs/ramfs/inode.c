@@ -7,6 +7,7 @@
  * its pages go when the last open file of it closes too. Unmounting
  * (only possible with nothing open) frees the whole tree.
  */
+#include <pagoda/file.h>
 #include <pagoda/mm.h>
 #include <pagoda/process.h>
 #include <pagoda/slab.h>

@@ -81,37 +81,7 @@ static inline bool vma_is_shared(const struct vm_area *v)
 #define NR_OPEN 16
 #define FD_CLOEXEC 1
 
-/*
- * An open file description (kernel/file.c): what a descriptor points at,
- * shared by the descriptors dup and fork make (refs counts them all). The
- * console (fds 0-2 at start: reads end-of-file, writes print), a file of
- * the read-only initramfs, one end of a pipe (kernel/pipe.c), or a
- * memory device such as /dev/null (drivers/char/mem.c).
- */
-enum file_kind { FILE_CONSOLE, FILE_RAMFS, FILE_PIPE, FILE_CHR, FILE_OPS };
-struct pipe;
-struct chrdev;
-struct file_operations;
-struct vfsmount;
-
-struct file {
-	enum file_kind kind;
-	unsigned int refs;
-	bool write_end;              /* a pipe's write end */
-	bool nonblock;               /* O_NONBLOCK: a pipe answers -EAGAIN, not waits */
-	const struct ramfs_file *rf;
-	u64 pos;
-	struct pipe *pipe;
-	const struct chrdev *chr;    /* FILE_CHR: /dev/null and the like (drivers/char/mem.c) */
-	bool can_read, can_write;    /* FILE_CHR, FILE_OPS: what the open's access mode allows */
-	/* FILE_OPS: a file of a mounted file system (fs/): its operations and state. */
-	const struct file_operations *f_op;
-	void *private_data;
-	struct vfsmount *mnt;        /* whose users count includes this file */
-	char *path;                  /* absolute (kmalloc'ed): fchdir, *at() relative to it */
-	unsigned long f_flags;       /* the open's flags, as F_GETFL answers (O_APPEND...) */
-	bool is_dir;
-};
+struct file;
 
 /*
  * One thread of a process: Linux keeps this in task_struct; Pagoda's task

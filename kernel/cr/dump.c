@@ -14,8 +14,10 @@
  * trampolines (vdso_cr.c).
  */
 #include <pagoda/crc32.h>
+#include <pagoda/file.h>
 #include <pagoda/initramfs.h>
 #include <pagoda/mm.h>
+#include <pagoda/pipe.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
 #include <pagoda/ramfs.h>

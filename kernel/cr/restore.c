@@ -17,14 +17,15 @@
  * zombie with its status, so the parent's wait4() still finds it.
  */
 #include <pagoda/err.h>
+#include <pagoda/file.h>
 #include <pagoda/initramfs.h>
+#include <pagoda/pipe.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
 #include <pagoda/sched.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
-#include "../syscalls.h"
 #include "cr.h"
 
 struct built {
