@@ -100,7 +100,7 @@ def grading_tree(lab, submission, work, seed=True):
     submission's other changed files, to be reported."""
     L.make_tree(ROOT, lab, work)
     if seed:
-        L.seed_build(ROOT, work)
+        L.seed_build(ROOT, work, lab.solution_only)
     mine = set(lab.files) | set(lab.replace)
     for rel in sorted(mine):
         src = os.path.join(submission, rel)
@@ -161,7 +161,7 @@ def wrong_patches(lab):
                   if f.endswith(".patch")) if os.path.isdir(d) else []
 
 
-def wrong_grades(lab, tree):
+def wrong_grades(lab, tree, say=print):
     """Grade each known-wrong solution in tree (a student tree, whose
     build is already there: only the lab's files recompile): put the
     reference solution back, apply the patch, grade up to the first lost
@@ -174,13 +174,65 @@ def wrong_grades(lab, tree):
         r = subprocess.run(["patch", "-p1", "--quiet", "--no-backup-if-mismatch", "-i", path],
                            cwd=tree, capture_output=True, text=True)
         if r.returncode:
-            print("  %s does not apply: %s" % (path, (r.stdout + r.stderr).strip()[-300:]))
+            say("  %s does not apply: %s" % (path, (r.stdout + r.stderr).strip()[-300:]))
             yield name, 1, 1
             continue
         g = L.Grader(tree, os.path.join(tree, "build", "grade", "wrong-" + name),
-                     fuzz_seconds=CHECK_FUZZ)
+                     say=say, fuzz_seconds=CHECK_FUZZ)
         got, of, _ = g.grade(lab, until_lost=True)
+        say_spent("wrong " + name, g, say)
         yield name, got, of
+
+
+def say_spent(what, grader, say=print):
+    """TIME lines: each step of a grade that took a second or more."""
+    for step, secs in grader.spent:
+        if secs >= 1:
+            say("TIME   %s: %s %.1f s" % (what, step, secs))
+    grader.spent = []
+
+
+def check_lab(lab, full, keep, say):
+    """One lab's checks (cmd_check), its lines given to say. Returns how
+    many failed."""
+    name, bad = lab.name, 0
+    student = os.path.join(ROOT, "build", "labs", "check-" + name)
+
+    def check(what, ok, detail=""):
+        nonlocal bad
+        bad += not ok
+        say("CHECK %s %s:%s %s" % ("ok" if ok else "FAIL", name, what, detail))
+
+    t0 = time.time()
+    got, of, res = full.grade(lab, say=say)
+    check("full-marks", got == of, "full tree %d/%d" % (got, of))
+    t1 = time.time()
+    try:
+        L.make_tree(ROOT, lab, student)
+    except L.LabError as e:
+        check("tree", False, str(e))
+        return bad
+    L.seed_build(ROOT, student, lab.solution_only)
+    say("TIME   student tree made %.1f s" % (time.time() - t1))
+    g = L.Grader(student, os.path.join(student, "build", "grade", name), say=say,
+                 fuzz_seconds=CHECK_FUZZ)
+    builds = all(g.make(goal, *args)[0] for goal, args in
+                 (("build/host/ktest-host", ()), ("kernel", ("ARCH=x86_64",))))
+    check("student-builds", builds, "see %s" % os.path.join(student, "build", "grade"))
+    got, of, res = g.grade(lab, until_lost=True)
+    check("student-below-full", got < of, "student tree %d/%d" % (got, of))
+    say_spent("full", full, say)
+    say_spent("student", g, say)
+    t2 = time.time()
+    check("first-steps", first_steps_ok(lab, student, say))
+    say("TIME   first steps %.1f s" % (time.time() - t2))
+    for patch, got, of in wrong_grades(lab, student, say):
+        check("wrong-loses:" + patch, got < of, "%s: %d/%d" % (patch, got, of))
+    # Where make test's time goes (the labs unit is among its largest).
+    say("TIME %s: full tree %.0f s, student tree %.0f s" % (name, t1 - t0, time.time() - t1))
+    if not keep:
+        shutil.rmtree(student, ignore_errors=True)
+    return bad
 
 
 def cmd_check(a):
@@ -189,42 +241,9 @@ def cmd_check(a):
     Prints CHECK lines for the harness."""
     labs = load_labs(ROOT)
     names = [a.lab] if a.lab else list(labs)
-    bad = 0
     # One grader for the full tree: labs that share a boot share its run.
     full = L.Grader(ROOT, os.path.join(ROOT, "build", "grade", "full"), fuzz_seconds=CHECK_FUZZ)
-    for name in names:
-        lab = labs[name]
-        student = os.path.join(ROOT, "build", "labs", "check-" + name)
-
-        def check(what, ok, detail=""):
-            nonlocal bad
-            bad += not ok
-            print("CHECK %s %s:%s %s" % ("ok" if ok else "FAIL", name, what, detail))
-
-        t0 = time.time()
-        got, of, res = full.grade(lab)
-        check("full-marks", got == of, "full tree %d/%d" % (got, of))
-        t1 = time.time()
-        try:
-            L.make_tree(ROOT, lab, student)
-        except L.LabError as e:
-            check("tree", False, str(e))
-            continue
-        L.seed_build(ROOT, student)
-        g = L.Grader(student, os.path.join(student, "build", "grade", name),
-                     fuzz_seconds=CHECK_FUZZ)
-        builds = all(g.make(goal, *args)[0] for goal, args in
-                     (("build/host/ktest-host", ()), ("kernel", ("ARCH=x86_64",))))
-        check("student-builds", builds, "see %s" % os.path.join(student, "build", "grade"))
-        got, of, res = g.grade(lab, until_lost=True)
-        check("student-below-full", got < of, "student tree %d/%d" % (got, of))
-        check("first-steps", first_steps_ok(lab, student, print))
-        for patch, got, of in wrong_grades(lab, student):
-            check("wrong-loses:" + patch, got < of, "%s: %d/%d" % (patch, got, of))
-        # Where make test's time goes (the labs unit is among its largest).
-        print("TIME %s: full tree %.0f s, student tree %.0f s" % (name, t1 - t0, time.time() - t1))
-        if not a.keep:
-            shutil.rmtree(student, ignore_errors=True)
+    bad = sum(check_lab(labs[name], full, a.keep, print) for name in names)
     return 1 if bad else 0
 
 

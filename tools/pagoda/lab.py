@@ -30,6 +30,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 
 from . import ktap, qemu
 
@@ -175,11 +176,16 @@ def make_tree(root, lab, dest):
     return regions
 
 
-def seed_build(root, dest):
+def seed_build(root, dest, gone=()):
     """Copy root's build outputs into dest, times kept: make then rebuilds
-    only what the student tree changed (a few files, not the kernel)."""
+    only what the student tree changed (a few files, not the kernel).
+    gone: sources the tree left out (a lab's solution-only files). Make
+    relinks only when a prerequisite is newer, not when one is missing,
+    so the copied links still hold their objects: remove them too."""
     src = os.path.join(root, "build")
-    for sub in ("host", "x86_64-pc", "arm64-virt", ".deps-ok", "accel.verdict"):
+    # fixtures: the device trees ktest-host embeds. Without them each tree
+    # made them again (a QEMU run per tree) and relinked ktest-host.
+    for sub in ("host", "x86_64-pc", "arm64-virt", "fixtures", ".deps-ok", "accel.verdict"):
         s, d = os.path.join(src, sub), os.path.join(dest, "build", sub)
         if os.path.isdir(s):
             shutil.copytree(s, d, symlinks=True, dirs_exist_ok=True,
@@ -187,6 +193,15 @@ def seed_build(root, dest):
         elif os.path.isfile(s):
             os.makedirs(os.path.dirname(d), exist_ok=True)
             shutil.copy2(s, d)
+    if gone:
+        for sub in ("x86_64-pc", "arm64-virt"):
+            for f in ("pagoda0.elf", "pagoda.elf", "kernel8.img"):
+                p = os.path.join(dest, "build", sub, f)
+                if os.path.exists(p):
+                    os.remove(p)
+        p = os.path.join(dest, "build", "host", "ktest-host")
+        if os.path.exists(p):
+            os.remove(p)
 
 
 # --- grading ------------------------------------------------------------------
@@ -211,23 +226,27 @@ class Grader:
         self.fuzz_seconds = fuzz_seconds
         self.built = {}     # make goal -> (ok, log)
         self.runs = {}      # (what...) -> (cases, log, why)
+        self.spent = []     # (step, seconds): where a grade's time goes
         os.makedirs(out, exist_ok=True)
 
     def make(self, goal, *args):
         key = (goal,) + args
         if key not in self.built:
             log = os.path.join(self.out, "make-%s.log" % re.sub(r"[^\w.-]", "_", " ".join(key)))
+            t0 = time.time()
             with open(log, "w") as f:
                 r = subprocess.run(["make", "-j2", "--no-print-directory", goal] + list(args),
                                    cwd=self.tree, stdout=f, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL)
             self.built[key] = (r.returncode == 0, log)
+            self.spent.append(("make " + " ".join(key), time.time() - t0))
         return self.built[key]
 
     def _run(self, key, cmd, log, timeout):
         if key in self.runs:
             return self.runs[key]
         why = None
+        t0 = time.time()
         try:
             with open(log, "w") as f:
                 r = subprocess.run(cmd, cwd=self.tree, stdout=f, stderr=subprocess.STDOUT,
@@ -236,6 +255,7 @@ class Grader:
                 why = "exited %d" % r.returncode
         except subprocess.TimeoutExpired:
             why = "no answer in %d s (a hang?)" % timeout
+        self.spent.append(("run " + " ".join(map(str, key)), time.time() - t0))
         with open(log, errors="replace") as f:
             text = f.read()
         if "Kernel panic" in text:
@@ -284,14 +304,17 @@ class Grader:
             return False, "%s: did not run (%s; see %s)" % (t.case, why or "no result", log)
         return False, "failed (%s)" % log
 
-    def grade(self, lab, until_lost=False):
+    def grade(self, lab, until_lost=False, say=None):
         """Run every test; print a line each and the total. Returns
         (points, out_of, [(test, ok, detail)]). until_lost stops at the
         first test that loses points: enough to know a tree is below full
-        marks, without paying for the rest."""
-        self.say("== lab %s: %s" % (lab.name, lab.title))
+        marks, without paying for the rest. say: where the lines go
+        (the grader's own say unless given)."""
+        say = say or self.say
+        say("== lab %s: %s" % (lab.name, lab.title))
         got, rows = 0, []
         for t in lab.tests:
+            t0 = time.time()
             try:
                 if isinstance(t, Host):
                     ok, detail = self.run_host(t)
@@ -302,13 +325,14 @@ class Grader:
                     ok, detail = t.fn(self, log)
             except Exception as e:  # a broken test costs its points, nothing more
                 ok, detail = False, "grader error: %s" % e
+            self.spent.append(("test " + t.name, time.time() - t0))
             pts = t.points if ok else 0
             got += pts
             rows.append((t, ok, detail))
-            self.say("  %-58s %3d/%-3d %s%s" % (t.name, pts, t.points, "OK" if ok else "FAIL",
-                                                 "" if ok or not detail else "  " + detail))
+            say("  %-58s %3d/%-3d %s%s" % (t.name, pts, t.points, "OK" if ok else "FAIL",
+                                            "" if ok or not detail else "  " + detail))
             if until_lost and not ok:
-                self.say("  (stopped at the first lost points)")
+                say("  (stopped at the first lost points)")
                 break
-        self.say("  %-58s %3d/%-3d" % ("total", got, lab.points))
+        say("  %-58s %3d/%-3d" % ("total", got, lab.points))
         return got, lab.points, rows
