@@ -37,6 +37,8 @@ static unsigned int file_poll(long fd)
 		return tty_poll();
 	if (f->kind == FILE_PIPE)
 		return pipe_poll(f);
+	if (f->kind == FILE_OPS && f->f_op->poll)
+		return f->f_op->poll(f);
 	return POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM;
 }
 

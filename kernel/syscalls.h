@@ -146,6 +146,11 @@ void signal_pipe_broken(void);
 /* A NUL-terminated string from user memory, at most len bytes with its NUL. */
 int string_from_user(char *buf, u64 ustr, size_t len);
 
+/* fs/timerfd.c */
+long sys_timerfd_create(const unsigned long *args);
+long sys_timerfd_settime(const unsigned long *args);
+long sys_timerfd_gettime(const unsigned long *args);
+
 /* ipc/shm.c: System V shared memory */
 long sys_shmget(const unsigned long *args);
 long sys_shmat(const unsigned long *args);

@@ -113,6 +113,9 @@
 #define __NR_prctl 167
 
 #define __NR_utimensat 88
+#define __NR_timerfd_create 85
+#define __NR_timerfd_settime 86
+#define __NR_timerfd_gettime 87
 
 #define __NR_renameat 38 /* arm64 keeps it (__ARCH_WANT_RENAMEAT) */
 

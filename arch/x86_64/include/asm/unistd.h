@@ -135,5 +135,8 @@
 #define __NR_prctl 157
 
 #define __NR_utimensat 280
+#define __NR_timerfd_create 283
+#define __NR_timerfd_settime 286
+#define __NR_timerfd_gettime 287
 
 #endif
