@@ -146,6 +146,9 @@ void signal_pipe_broken(void);
 /* A NUL-terminated string from user memory, at most len bytes with its NUL. */
 int string_from_user(char *buf, u64 ustr, size_t len);
 
+/* kernel/sched/priority.c: nice values */
+long sys_getpriority(const unsigned long *args);
+long sys_setpriority(const unsigned long *args);
 /* fs/timerfd.c */
 long sys_timerfd_create(const unsigned long *args);
 long sys_timerfd_settime(const unsigned long *args);

@@ -4,7 +4,7 @@
  * alarm and setitimer (SIGALRM), the CPU-affinity calls, the CPU-time
  * clocks, CLOCK_TAI, the coarse clocks read both ways, sysinfo, and the
  * memory devices (/dev/null, /dev/zero, /dev/full, /dev/urandom), and
- * alternate signal stacks, and handlers for faults. An ordinary C
+ * alternate signal stacks, handlers for faults, and nice values. An ordinary C
  * program, built unmodified against musl and glibc; every expectation was
  * first checked by running it on Linux (docs/userland.md):
  *
@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -460,6 +461,35 @@ static void devices(void)
 	CHECK(open("/dev/no-such-device", O_RDONLY) < 0 && errno == ENOENT, "errno %d", errno);
 }
 
+/*
+ * Nice values: nice() and getpriority/setpriority on the caller (glibc and
+ * musl turn the raw call's 20 - nice back into the nice value), clamped
+ * at 19, lowered again (root may), and the errors for a bad "which" and
+ * a thread that does not exist.
+ */
+static void priorities(void)
+{
+	errno = 0;
+	CHECK(getpriority(PRIO_PROCESS, 0) == 0 && errno == 0, "nice at start");
+	CHECK(nice(5) == 5, "nice(5)");
+	CHECK(getpriority(PRIO_PROCESS, 0) == 5, "after nice(5): %d", getpriority(PRIO_PROCESS, 0));
+	/* A group of its own (already, when the kernel started it and it leads a session). */
+	setpgid(0, 0);
+	CHECK(getpriority(PRIO_PGRP, 0) == 5, "the group's: %d", getpriority(PRIO_PGRP, 0));
+	CHECK(setpriority(PRIO_PROCESS, 0, 30) == 0, "setpriority 30: errno %d", errno);
+	CHECK(getpriority(PRIO_PROCESS, 0) == 19, "clamped: %d", getpriority(PRIO_PROCESS, 0));
+	CHECK(setpriority(PRIO_PROCESS, getpid(), 0) == 0, "back to 0: errno %d", errno);
+	CHECK(getpriority(PRIO_PROCESS, 0) == 0, "0 again: %d", getpriority(PRIO_PROCESS, 0));
+	errno = 0;
+	CHECK(getpriority(3, 0) == -1 && errno == EINVAL, "which 3: errno %d", errno);
+	errno = 0;
+	CHECK(getpriority(PRIO_PROCESS, 999999) == -1 && errno == ESRCH, "no such thread: errno %d",
+	      errno);
+	errno = 0;
+	CHECK(setpriority(PRIO_PROCESS, 999999, 1) == -1 && errno == ESRCH, "set, none: errno %d",
+	      errno);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -475,6 +505,7 @@ int main(int argc, char **argv)
 	devices();
 	alternate_stack();
 	fault_handlers();
+	priorities();
 	printf("calltest: %d failed\n", fails);
 	return fails;
 }

@@ -116,6 +116,8 @@
 #define __NR_timerfd_create 85
 #define __NR_timerfd_settime 86
 #define __NR_timerfd_gettime 87
+#define __NR_setpriority 140
+#define __NR_getpriority 141
 
 #define __NR_renameat 38 /* arm64 keeps it (__ARCH_WANT_RENAMEAT) */
 

@@ -138,5 +138,7 @@
 #define __NR_timerfd_create 283
 #define __NR_timerfd_settime 286
 #define __NR_timerfd_gettime 287
+#define __NR_getpriority 140
+#define __NR_setpriority 141
 
 #endif
