@@ -128,12 +128,14 @@ long sys_rename(const unsigned long *args);
 long sys_getpgrp(const unsigned long *args);
 #endif
 long sys_ppoll(const unsigned long *args);
+long sys_pselect6(const unsigned long *args);
 long sys_sync(const unsigned long *args);
 long sys_utimensat(const unsigned long *args);
 long sys_prctl(const unsigned long *args);
 long sys_sendfile(const unsigned long *args);
 #ifdef __x86_64__
 long sys_poll(const unsigned long *args);
+long sys_select(const unsigned long *args);
 #endif
 /* drivers/tty/n_tty.c: a program reading the console, and its ioctls. */
 struct file;

@@ -4,7 +4,7 @@
  * alarm and setitimer (SIGALRM), the CPU-affinity calls, the CPU-time
  * clocks, CLOCK_TAI, the coarse clocks read both ways, sysinfo, and the
  * memory devices (/dev/null, /dev/zero, /dev/full, /dev/urandom), and
- * alternate signal stacks, handlers for faults, and nice values. An ordinary C
+ * alternate signal stacks, handlers for faults, nice values, and select. An ordinary C
  * program, built unmodified against musl and glibc; every expectation was
  * first checked by running it on Linux (docs/userland.md):
  *
@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -490,6 +491,59 @@ static void priorities(void)
 	      errno);
 }
 
+/*
+ * select and pselect on a pipe: an empty read end is not ready, one with
+ * a byte is, a write end with room is; a timeout waits its time; the end
+ * of the writers makes the read end ready (end-of-file); a closed
+ * descriptor is EBADF, a negative count EINVAL.
+ */
+static void selects(void)
+{
+	struct timeval tv = { 0, 0 };
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+	fd_set r, w;
+	long long t0;
+	int p[2], bad;
+	char c;
+
+	if (pipe(p)) {
+		CHECK(0, "pipe");
+		return;
+	}
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	CHECK(select(p[0] + 1, &r, NULL, NULL, &tv) == 0 && !FD_ISSET(p[0], &r), "empty pipe");
+	CHECK(write(p[1], "x", 1) == 1, "write");
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	FD_ZERO(&w);
+	FD_SET(p[1], &w);
+	tv = (struct timeval){ 1, 0 };
+	CHECK(select((p[0] > p[1] ? p[0] : p[1]) + 1, &r, &w, NULL, &tv) == 2 &&
+	      FD_ISSET(p[0], &r) && FD_ISSET(p[1], &w), "a byte to read, room to write");
+	CHECK(read(p[0], &c, 1) == 1, "read");
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	t0 = ns_of(CLOCK_MONOTONIC);
+	CHECK(pselect(p[0] + 1, &r, NULL, NULL, &ts, NULL) == 0, "pselect, 50 ms, nothing");
+	CHECK(ns_of(CLOCK_MONOTONIC) - t0 >= 45 * 1000 * 1000LL, "pselect waited %lld ns",
+	      ns_of(CLOCK_MONOTONIC) - t0);
+	close(p[1]);
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	tv = (struct timeval){ 0, 0 };
+	CHECK(select(p[0] + 1, &r, NULL, NULL, &tv) == 1 && FD_ISSET(p[0], &r), "end of file");
+	bad = dup(p[0]);
+	close(bad);
+	FD_ZERO(&r);
+	FD_SET(bad, &r);
+	errno = 0;
+	CHECK(select(bad + 1, &r, NULL, NULL, &tv) == -1 && errno == EBADF, "closed: errno %d", errno);
+	errno = 0;
+	CHECK(select(-1, NULL, NULL, NULL, &tv) == -1 && errno == EINVAL, "nfds -1: errno %d", errno);
+	close(p[0]);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -506,6 +560,7 @@ int main(int argc, char **argv)
 	alternate_stack();
 	fault_handlers();
 	priorities();
+	selects();
 	printf("calltest: %d failed\n", fails);
 	return fails;
 }

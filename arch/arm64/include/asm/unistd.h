@@ -106,6 +106,7 @@
 #define __NR_setsid 157
 
 #define __NR_ppoll 73
+#define __NR_pselect6 72
 #define __NR_sync 81
 
 #define __NR_sendfile 71

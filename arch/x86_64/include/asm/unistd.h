@@ -128,6 +128,8 @@
 
 #define __NR_poll 7
 #define __NR_ppoll 271
+#define __NR_select 23
+#define __NR_pselect6 270
 #define __NR_sync 162
 
 #define __NR_sendfile 40
