@@ -465,11 +465,14 @@ static void devices(void)
 /*
  * Nice values: nice() and getpriority/setpriority on the caller (glibc and
  * musl turn the raw call's 20 - nice back into the nice value), clamped
- * at 19, lowered again (root may), and the errors for a bad "which" and
- * a thread that does not exist.
+ * at 19, lowered again (root may), inherited by a child, and the errors
+ * for a bad "which" and a thread that does not exist.
  */
 static void priorities(void)
 {
+	int status = 0;
+	pid_t pid;
+
 	errno = 0;
 	CHECK(getpriority(PRIO_PROCESS, 0) == 0 && errno == 0, "nice at start");
 	CHECK(nice(5) == 5, "nice(5)");
@@ -477,6 +480,11 @@ static void priorities(void)
 	/* A group of its own (already, when the kernel started it and it leads a session). */
 	setpgid(0, 0);
 	CHECK(getpriority(PRIO_PGRP, 0) == 5, "the group's: %d", getpriority(PRIO_PGRP, 0));
+	pid = fork();
+	if (pid == 0)
+		_exit(getpriority(PRIO_PROCESS, 0));
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	      WEXITSTATUS(status) == 5, "a child's nice: status 0x%x", status);
 	CHECK(setpriority(PRIO_PROCESS, 0, 30) == 0, "setpriority 30: errno %d", errno);
 	CHECK(getpriority(PRIO_PROCESS, 0) == 19, "clamped: %d", getpriority(PRIO_PROCESS, 0));
 	CHECK(setpriority(PRIO_PROCESS, getpid(), 0) == 0, "back to 0: errno %d", errno);
