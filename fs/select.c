@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * poll(2) and ppoll(2), after Linux's fs/select.c: which descriptors are
- * ready to read or write now, waiting up to a timeout for one to become
- * so. A terminal is readable when a key is waiting (a line editor polls
+ * poll(2), ppoll(2), select(2) and pselect6, after Linux's
+ * fs/select.c: which descriptors are ready to read or write now, waiting
+ * up to a timeout for one to become so. A terminal is readable when a key is waiting (a line editor polls
  * for the rest of an escape sequence), a pipe by what it holds (pipe_poll),
  * and files and devices are always ready, as Linux's regular files are.
  * The wait looks again every tick rather than sleeping on every file's
  * queue: simpler, and a tick is a keystroke's worth of delay. A signal
- * ends it with -EINTR. ppoll's signal mask is not applied (Pagoda's
- * shells and tools pass none that matters here).
+ * ends it with -EINTR. ppoll's and pselect6's signal masks are not
+ * applied (Pagoda's shells and tools pass none that matters here).
  */
 #include <pagoda/file.h>
 #include <pagoda/pipe.h>
@@ -37,6 +37,8 @@ static unsigned int file_poll(long fd)
 		return tty_poll();
 	if (f->kind == FILE_PIPE)
 		return pipe_poll(f);
+	if (f->kind == FILE_OPS && f->f_op->poll)
+		return f->f_op->poll(f);
 	return POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM;
 }
 
@@ -102,6 +104,127 @@ long sys_ppoll(const unsigned long *args)
 		return -EINVAL;
 	return do_poll(args[0], args[1], (u64)ts[0] * NSEC_PER_SEC + (u64)ts[1]);
 }
+
+/*
+ * select's three sets, bits of descriptors below nfds, in and out. The
+ * table has NR_OPEN slots, so one 64-bit word holds every descriptor that
+ * can be open; past it the bits are read as 0 and written back 0 (Linux
+ * clears what is not ready, up to nfds).
+ */
+#define SELECT_MAX_BYTES 128 /* FD_SETSIZE, 1024 bits */
+#define POLLIN_SET (POLLIN | POLLRDNORM | POLLHUP | POLLERR)
+#define POLLOUT_SET (POLLOUT | POLLWRNORM | POLLERR)
+#define POLLEX_SET POLLPRI
+
+static long do_select(long nfds, const u64 uset[3], u64 timeout_ns, u64 *left_ns)
+{
+	static const u8 zeros[SELECT_MAX_BYTES];
+	u64 in[3] = { 0, 0, 0 }, out[3], any, now;
+	u64 deadline = timeout_ns == U64_MAX ? U64_MAX : ktime_get_ns() + timeout_ns;
+	size_t bytes, mine;
+	long ready;
+
+	if (nfds < 0)
+		return -EINVAL;
+	bytes = MIN((size_t)(nfds + 7) / 8, (size_t)SELECT_MAX_BYTES);
+	mine = MIN(bytes, sizeof(u64));
+	nfds = MIN(nfds, (long)NR_OPEN);
+	for (int s = 0; s < 3; s++)
+		if (uset[s] && mine && copy_from_user(&in[s], uset[s], mine))
+			return -EFAULT;
+	any = (in[0] | in[1] | in[2]) & (nfds < 64 ? (1ULL << nfds) - 1 : ~0ULL);
+	for (long fd = 0; fd < nfds; fd++)
+		if ((any >> fd & 1) && file_poll(fd) == POLLNVAL)
+			return -EBADF;
+	for (;;) {
+		ready = 0;
+		out[0] = out[1] = out[2] = 0;
+		for (long fd = 0; fd < nfds; fd++) {
+			u64 bit = 1ULL << fd;
+			unsigned int mask;
+
+			if (!(any & bit))
+				continue;
+			mask = file_poll(fd);
+			if ((in[0] & bit) && (mask & POLLIN_SET))
+				out[0] |= bit, ready++;
+			if ((in[1] & bit) && (mask & POLLOUT_SET))
+				out[1] |= bit, ready++;
+			if ((in[2] & bit) && (mask & POLLEX_SET))
+				out[2] |= bit, ready++;
+		}
+		if (ready || !timeout_ns)
+			break;
+		if (signal_pending(current_process()))
+			return -EINTR;
+		now = ktime_get_ns();
+		if (now >= deadline)
+			break;
+		schedule_timeout(MIN(deadline - now, 10 * NSEC_PER_MSEC));
+	}
+	now = ktime_get_ns();
+	*left_ns = deadline == U64_MAX ? U64_MAX : deadline > now ? deadline - now : 0;
+	for (int s = 0; s < 3; s++)
+		if (uset[s] && bytes && (copy_to_user(uset[s], &out[s], mine) ||
+					 (bytes > mine &&
+					  copy_to_user(uset[s] + mine, zeros, bytes - mine))))
+			return -EFAULT;
+	return ready;
+}
+
+/*
+ * pselect6(nfds, in, out, ex, timeout, sigmask): a timespec, NULL for
+ * ever; what is left of it is written back, as Linux does. The signal
+ * mask is not applied (as ppoll's).
+ */
+long sys_pselect6(const unsigned long *args)
+{
+	u64 sets[3] = { args[1], args[2], args[3] }, left;
+	s64 ts[2];
+	long r;
+
+	if (!args[4])
+		return do_select((long)(int)args[0], sets, U64_MAX, &left);
+	if (copy_from_user(ts, args[4], sizeof(ts)))
+		return -EFAULT;
+	if (ts[0] < 0 || ts[1] < 0 || ts[1] >= (s64)NSEC_PER_SEC)
+		return -EINVAL;
+	r = do_select((long)(int)args[0], sets, (u64)ts[0] * NSEC_PER_SEC + (u64)ts[1], &left);
+	if (r >= 0) {
+		ts[0] = (s64)(left / NSEC_PER_SEC);
+		ts[1] = (s64)(left % NSEC_PER_SEC);
+		if (copy_to_user(args[4], ts, sizeof(ts)))
+			return -EFAULT;
+	}
+	return r;
+}
+
+#ifdef __x86_64__
+/* select(nfds, in, out, ex, timeval): x86-64's older call, microseconds. */
+long sys_select(const unsigned long *args)
+{
+	u64 sets[3] = { args[1], args[2], args[3] }, left;
+	s64 tv[2];
+	long r;
+
+	if (!args[4])
+		return do_select((long)(int)args[0], sets, U64_MAX, &left);
+	if (copy_from_user(tv, args[4], sizeof(tv)))
+		return -EFAULT;
+	if (tv[0] < 0 || tv[1] < 0)
+		return -EINVAL;
+	/* Linux folds microseconds of a second or more into the seconds. */
+	r = do_select((long)(int)args[0], sets,
+		      (u64)tv[0] * NSEC_PER_SEC + (u64)tv[1] * 1000, &left);
+	if (r >= 0) {
+		tv[0] = (s64)(left / NSEC_PER_SEC);
+		tv[1] = (s64)(left % NSEC_PER_SEC / 1000);
+		if (copy_to_user(args[4], tv, sizeof(tv)))
+			return -EFAULT;
+	}
+	return r;
+}
+#endif
 
 /* sync(): nothing here holds written data back from its device. */
 long sys_sync(const unsigned long *args)

@@ -127,6 +127,7 @@ static long copy_process(unsigned long flags, u64 child_tid, u64 tls)
 		process_destroy(c);
 		return -ENOMEM;
 	}
+	set_user_nice(t, current->nice); /* a child runs at its parent's nice, as on Linux */
 	c->task = c->main.task = t;
 	c->pid = c->main.tid = pid = t->pid;
 	c->nr_threads = 1;

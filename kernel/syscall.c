@@ -373,8 +373,14 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_setsid] = sys_setsid,
 	[__NR_fdatasync] = sys_fsync,
 	[__NR_ppoll] = sys_ppoll,
+	[__NR_pselect6] = sys_pselect6,
 	[__NR_sync] = sys_sync,
 	[__NR_utimensat] = sys_utimensat,
+	[__NR_timerfd_create] = sys_timerfd_create,
+	[__NR_timerfd_settime] = sys_timerfd_settime,
+	[__NR_timerfd_gettime] = sys_timerfd_gettime,
+	[__NR_getpriority] = sys_getpriority,
+	[__NR_setpriority] = sys_setpriority,
 	[__NR_prctl] = sys_prctl,
 	[__NR_sendfile] = sys_sendfile,
 	[__NR_shmget] = sys_shmget,
@@ -403,6 +409,7 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_chmod] = sys_chmod,
 	[__NR_symlink] = sys_symlink,
 	[__NR_poll] = sys_poll,
+	[__NR_select] = sys_select,
 #endif
 };
 

@@ -128,12 +128,14 @@ long sys_rename(const unsigned long *args);
 long sys_getpgrp(const unsigned long *args);
 #endif
 long sys_ppoll(const unsigned long *args);
+long sys_pselect6(const unsigned long *args);
 long sys_sync(const unsigned long *args);
 long sys_utimensat(const unsigned long *args);
 long sys_prctl(const unsigned long *args);
 long sys_sendfile(const unsigned long *args);
 #ifdef __x86_64__
 long sys_poll(const unsigned long *args);
+long sys_select(const unsigned long *args);
 #endif
 /* drivers/tty/n_tty.c: a program reading the console, and its ioctls. */
 struct file;
@@ -145,6 +147,14 @@ unsigned int tty_poll(void);
 void signal_pipe_broken(void);
 /* A NUL-terminated string from user memory, at most len bytes with its NUL. */
 int string_from_user(char *buf, u64 ustr, size_t len);
+
+/* kernel/sched/priority.c: nice values */
+long sys_getpriority(const unsigned long *args);
+long sys_setpriority(const unsigned long *args);
+/* fs/timerfd.c */
+long sys_timerfd_create(const unsigned long *args);
+long sys_timerfd_settime(const unsigned long *args);
+long sys_timerfd_gettime(const unsigned long *args);
 
 /* ipc/shm.c: System V shared memory */
 long sys_shmget(const unsigned long *args);

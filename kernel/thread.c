@@ -163,6 +163,7 @@ long clone_thread(unsigned long flags, u64 newsp, u64 parent_tid, u64 child_tid,
 		kfree(t);
 		return -ENOMEM;
 	}
+	set_user_nice(task, current->nice); /* the creating thread's, as on Linux */
 	/* The caller's registers, returning 0, on the stack it gave (none: its own, as Linux). */
 	memcpy(t->fork_regs, regs, arch_pt_regs_size);
 	arch_regs_set_return(t->fork_regs, 0);

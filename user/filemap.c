@@ -14,63 +14,7 @@
  *   the byte), the part of the last page past the end reads as zeros;
  * - fork: the child sees the parent's private writes, its own stay its own.
  */
-#include <ulib.h>
-
-#define PAGE 4096UL
-#define SIGBUS 7
-#define SA_SIGINFO 0x00000004
-#define SA_RESTORER 0x04000000
-#define MAP_SHARED 0x01
-#define MAP_FIXED 0x10
-#define O_RDONLY 0
-
-#define barrier() __asm__ volatile("" ::: "memory")
-
-struct ksigaction {
-	unsigned long handler, flags, restorer, mask;
-};
-
-void bus_restorer(void);
-#if defined(__x86_64__)
-__asm__(".text\n.globl bus_restorer\nbus_restorer:\n\tmov $15, %eax\n\tsyscall\n\thlt\n");
-#else
-__asm__(".text\n.globl bus_restorer\nbus_restorer:\n\tmov x8, #139\n\tsvc #0\n\tbrk #0\n");
-#endif
-
-#ifdef __NR_open
-#define sys_open(path, flags) syscall3(__NR_open, path, flags, 0)
-#else
-#define sys_open(path, flags) syscall4(__NR_openat, -100 /* AT_FDCWD */, path, flags, 0)
-#endif
-
-static volatile int buses, bus_code;
-static volatile unsigned long bus_addr;
-
-/* Note the SIGBUS, then put a zeroed page there so the access goes through. */
-static void on_bus(int sig, int *info, void *uc)
-{
-	(void)sig;
-	(void)uc;
-	buses++;
-	bus_code = info[2];
-	bus_addr = *(unsigned long *)(info + 4);
-	mmap((void *)(bus_addr & ~(PAGE - 1)), PAGE, PROT_READ | PROT_WRITE,
-	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-}
-
-static const char *answer(long r)
-{
-	if (r >= 0 || r < -4095)
-		return "granted";
-	switch (-r) {
-	case 9: return "EBADF";
-	case 12: return "ENOMEM";
-	case 13: return "EACCES";
-	case 19: return "ENODEV";
-	case 22: return "EINVAL";
-	default: return "other";
-	}
-}
+#include <mmcheck.h>
 
 static int same(const char *a, const char *b, unsigned long n)
 {
@@ -80,23 +24,6 @@ static int same(const char *a, const char *b, unsigned long n)
 	return 1;
 }
 
-static long fork_child(void)
-{
-#ifdef __NR_fork
-	return syscall0(__NR_fork);
-#else
-	return syscall6(__NR_clone, 17 /* SIGCHLD */, 0, 0, 0, 0, 0);
-#endif
-}
-
-static int wait_status(long pid)
-{
-	int status = 0;
-
-	syscall4(__NR_wait4, pid, &status, 0, 0);
-	return status;
-}
-
 static long map(unsigned long len, int prot, int flags, long fd, long off)
 {
 	return (long)mmap(NULL, len, prot, flags, (int)fd, off);
@@ -104,8 +31,6 @@ static long map(unsigned long len, int prot, int flags, long fd, long off)
 
 int main(int argc, char **argv, char **envp)
 {
-	struct ksigaction sa = { (unsigned long)on_bus, SA_SIGINFO | SA_RESTORER,
-				 (unsigned long)bus_restorer, 0 };
 	char head[16], again[16];
 	unsigned long size, last;
 	int fds[2];
@@ -150,7 +75,7 @@ int main(int argc, char **argv, char **envp)
 	printf("a pipe: %s\n", answer(map(PAGE, PROT_READ, MAP_PRIVATE, fds[0], 0)));
 
 	/* The last page of the file and one wholly past its end. */
-	syscall4(__NR_rt_sigaction, SIGBUS, &sa, NULL, 8);
+	catch_sigbus();
 	last = size & ~(PAGE - 1);
 	tail = (char *)map(2 * PAGE, PROT_READ, MAP_PRIVATE, fd, (long)last);
 	printf("map the last page and one past it: %s\n", answer((long)tail));

@@ -19,83 +19,12 @@
  *   EINVAL), shmat (twice, once read-only), a child's writes, IPC_STAT's
  *   size and attach count through fork and exit, shmdt, IPC_RMID.
  */
-#include <ulib.h>
+#include <mmcheck.h>
 
-#define PAGE 4096UL
-#define SIGBUS 7
-#define SA_SIGINFO 0x00000004
-#define SA_RESTORER 0x04000000
-#define MAP_SHARED 0x01
 #define MAP_NORESERVE 0x4000
 #define MREMAP_MAYMOVE 1
 #define FUTEX_WAIT 0
 #define FUTEX_WAKE 1
-#define O_RDONLY 0
-
-#define barrier() __asm__ volatile("" ::: "memory")
-
-struct ksigaction {
-	unsigned long handler, flags, restorer, mask;
-};
-
-void bus_restorer(void);
-#if defined(__x86_64__)
-__asm__(".text\n.globl bus_restorer\nbus_restorer:\n\tmov $15, %eax\n\tsyscall\n\thlt\n");
-#else
-__asm__(".text\n.globl bus_restorer\nbus_restorer:\n\tmov x8, #139\n\tsvc #0\n\tbrk #0\n");
-#endif
-
-#ifdef __NR_open
-#define sys_open(path, flags) syscall3(__NR_open, path, flags, 0)
-#else
-#define sys_open(path, flags) syscall4(__NR_openat, -100 /* AT_FDCWD */, path, flags, 0)
-#endif
-
-static volatile int buses, bus_code;
-static volatile unsigned long bus_addr;
-
-/* Note the SIGBUS, then put a private page there so the access goes through. */
-static void on_bus(int sig, int *info, void *uc)
-{
-	(void)sig;
-	(void)uc;
-	buses++;
-	bus_code = info[2];
-	bus_addr = *(unsigned long *)(info + 4);
-	mmap((void *)(bus_addr & ~(PAGE - 1)), PAGE, PROT_READ | PROT_WRITE,
-	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-}
-
-static const char *answer(long r)
-{
-	if (r >= 0 || r < -4095)
-		return "granted";
-	switch (-r) {
-	case 2: return "ENOENT";
-	case 12: return "ENOMEM";
-	case 17: return "EEXIST";
-	case 19: return "ENODEV";
-	case 22: return "EINVAL";
-	default: return "other";
-	}
-}
-
-static long fork_child(void)
-{
-#ifdef __NR_fork
-	return syscall0(__NR_fork);
-#else
-	return syscall6(__NR_clone, 17 /* SIGCHLD */, 0, 0, 0, 0, 0);
-#endif
-}
-
-static int wait_status(long pid)
-{
-	int status = 0;
-
-	syscall4(__NR_wait4, pid, &status, 0, 0);
-	return status;
-}
 
 static const char *how_ended(int status)
 {
@@ -270,8 +199,6 @@ static void sysv(void)
 
 int main(int argc, char **argv, char **envp)
 {
-	struct ksigaction sa = { (unsigned long)on_bus, SA_SIGINFO | SA_RESTORER,
-				 (unsigned long)bus_restorer, 0 };
 	volatile char *m, *g;
 	volatile int *word;
 	long pid, r;
@@ -349,7 +276,7 @@ int main(int argc, char **argv, char **envp)
 	g = (volatile char *)map(2 * PAGE, MAP_SHARED | MAP_ANONYMOUS);
 	g[0] = 'g';
 	maps_line((unsigned long)g);
-	syscall4(__NR_rt_sigaction, SIGBUS, &sa, NULL, 8);
+	catch_sigbus();
 	g = (volatile char *)syscall4(__NR_mremap, g, 2 * PAGE, 4 * PAGE, MREMAP_MAYMOVE);
 	printf("mremap 2 -> 4 pages: %s, the old page reads: %c\n", answer((long)g), g[0]);
 	barrier();

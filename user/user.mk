@@ -6,7 +6,7 @@ USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -ffreestanding -fno-builtin \
 	-fno-stack-protector -fno-asynchronous-unwind-tables -mgeneral-regs-only \
 	-nostdlib -static -Iuser/include -Iarch/$(ARCH)/include
 USER_LIB := user/lib/ulib.c user/arch/$(ARCH).c
-USER_DEPS := $(USER_LIB) user/include/ulib.h user/crlib.h arch/$(ARCH)/include/asm/unistd.h user/user.mk
+USER_DEPS := $(USER_LIB) user/include/ulib.h user/include/mmcheck.h user/crlib.h arch/$(ARCH)/include/asm/unistd.h user/user.mk
 
 $(B)/user/%: user/%.c $(USER_DEPS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
@@ -77,6 +77,13 @@ $(B)/user/threads-glibc: user/libc/threads.c user/user.mk | $(DEPS_STAMP)
 	@echo "  GLIBCC  $@"
 	@$(CALLTEST_GLIBC_CC) -static -O2 -pthread -o $@ $<
 USER_PROGS += threads-glibc
+# timerfdtest: timerfd's calls, glibc on both arches (the system test sets
+# its output beside the host's).
+$(B)/user/timerfdtest: user/libc/timerfdtest.c user/user.mk | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  GLIBCC  $@"
+	@$(CALLTEST_GLIBC_CC) -static -O2 -Wall -o $@ $<
+USER_PROGS += timerfdtest
 # vfstest: the file calls a shell makes (fs/), musl on x86-64, glibc on arm64.
 ifeq ($(ARCH),x86_64)
 $(B)/user/vfstest: user/libc/vfstest.c user/libc/check.h user/user.mk | $(DEPS_STAMP)

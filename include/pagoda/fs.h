@@ -95,6 +95,7 @@ struct file_operations {
 	int (*fsync)(struct file *f);
 	void (*release)(struct file *f);
 	u64 (*end)(struct file *f); /* where SEEK_END counts from, when not stat's size */
+	unsigned int (*poll)(struct file *f); /* poll()'s events ready now; NULL: always ready */
 	bool no_seek; /* a stream (a terminal): lseek is -ESPIPE */
 };
 

@@ -11,6 +11,8 @@
 
 /* Nanoseconds since the kernel's first instruction (0 until calibrated). */
 u64 ktime_get_ns(void);
+/* Clock clk's time now, as clock_gettime(2) reads it: 0, or -EINVAL (kernel/time/posix-timers.c). */
+int posix_clock_read(long clk, u64 *ns);
 /* Convert a cycle count (a difference of arch_cycles()) to nanoseconds. */
 u64 cycles_to_ns(u64 cycles);
 /* The arch_cycles() value at which ktime_get_ns() reaches ns. */

@@ -24,5 +24,5 @@ every check it makes. Importing this package registers every unit, in the
 order `make test` runs them. tests/README.md says how to add one.
 """
 from . import host, docs, tooling, labs, kernel, disks, system, memory, dmsnap, cr, \
-    hibernate, procmem, selftests, busybox, dynelf  # noqa: F401  (registration order)
+    hibernate, procmem, selftests, busybox, dynelf, debianfio  # noqa: F401  (registration order)
 from .common import BUILDS, LEVELS, UNITS  # noqa: F401

@@ -48,6 +48,7 @@ SYZFUZZ_SLICE = ["run /bin/syzfuzz %s %s" % (os.environ.get("SYZFUZZ_SECONDS", "
                  "pagealloc check"]
 FILEMAP_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "filemap")
 SHMTEST_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "shmtest")
+TIMERFD_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "timerfdtest")
 THREADS_BINS = {"musl": os.path.join(paths.BUILD, "x86_64-pc", "user", "threads-musl"),
                 "glibc": os.path.join(paths.BUILD, "x86_64-pc", "user", "threads-glibc")}
 # The libcs each arch's threads program is built with (arm64: glibc only).
@@ -61,7 +62,7 @@ def session(arch):
     return (["run /bin/memhostile exhaust", "run /bin/faults", "run /bin/shmtest"] + threads +
             ["pagealloc drain", "meminfo", "slabinfo", "run /bin/memhostile exhaust",
              "run /bin/memhostile", "run /bin/faults", "run /bin/shmtest"] + threads +
-            ["run /bin/filemap", "run /bin/oomtest", "run /bin/oomtest commit",
+            ["run /bin/filemap", "run /bin/timerfdtest", "run /bin/oomtest", "run /bin/oomtest commit",
              "run /bin/oomtest adj-file", "run /bin/oomtest adj",
              "pagealloc drain", "meminfo", "slabinfo"] + SYZFUZZ_SLICE + ["poweroff"])
 # The boot's init is oomtest's init-spared case (its argument after "--",
@@ -136,7 +137,7 @@ def check_twice(ctx, arch, t, log, name, want):
 
 
 def check_boot(ctx, arch, b, want, want_faults, want_commit, want_threads, want_filemap,
-               want_adj_file, want_shm):
+               want_adj_file, want_shm, want_timerfd):
     t = b.clean_text()
     # The boot's init (rdinit=, its argument after --) held more than the
     # child the shortage found: Linux never chooses init (mm/oom_kill.c's
@@ -150,6 +151,9 @@ def check_boot(ctx, arch, b, want, want_faults, want_commit, want_threads, want_
     got = program_outputs(t, "filemap")
     ctx.tally.check("system:filemap.%s.like-linux" % arch, got == [want_filemap],
                     "linux %s, pagoda %s (log %s)" % (want_filemap, got, rel(b.log)))
+    got = program_outputs(t, "timerfdtest")
+    ctx.tally.check("system:timerfd.%s.like-linux" % arch, got == [want_timerfd],
+                    "linux %s, pagoda %s (log %s)" % (want_timerfd, got, rel(b.log)))
     check_threads(ctx, arch, t, b.log, want_threads)
     check_twice(ctx, arch, t, b.log, "faults", want_faults)
     got = program_output(t)
@@ -251,14 +255,18 @@ def memhostile(ctx):
     rc, want_shm = linux_answers(SHMTEST_BIN)
     ctx.tally.check("system:shmtest.host-run", rc == 0 and want_shm[-1:] == ["shmtest: done"],
                     "the host's run of %s exited %d" % (rel(SHMTEST_BIN), rc))
+    rc, want_timerfd = linux_answers(TIMERFD_BIN)
+    ctx.tally.check("system:timerfd.host-run",
+                    rc == 0 and want_timerfd[-1:] == ["timerfdtest: done"],
+                    "the host's run of %s exited %d" % (rel(TIMERFD_BIN), rc))
     cmdline = INIT_SPARED % ";".join(session("x86_64"))
     b = ctx.boot(ctx.x86_cmd(cmdline=cmdline), "system-memhostile-x86_64", 600)
     check_boot(ctx, "x86_64", b, want, want_faults, want_commit, want_threads, want_filemap,
-               want_adj_file, want_shm)
+               want_adj_file, want_shm, want_timerfd)
     cmdline = INIT_SPARED % ";".join(session("arm64-virt"))
     b = ctx.boot(ctx.arm64_cmd("virt", cmdline), "system-memhostile-arm64-virt", 600)
     check_boot(ctx, "arm64-virt", b, want, want_faults, want_commit, want_threads,
-               want_filemap, want_adj_file, want_shm)
+               want_filemap, want_adj_file, want_shm, want_timerfd)
 
 
 AREAS_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "areas")

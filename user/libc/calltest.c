@@ -4,7 +4,7 @@
  * alarm and setitimer (SIGALRM), the CPU-affinity calls, the CPU-time
  * clocks, CLOCK_TAI, the coarse clocks read both ways, sysinfo, and the
  * memory devices (/dev/null, /dev/zero, /dev/full, /dev/urandom), and
- * alternate signal stacks, and handlers for faults. An ordinary C
+ * alternate signal stacks, handlers for faults, nice values, and select. An ordinary C
  * program, built unmodified against musl and glibc; every expectation was
  * first checked by running it on Linux (docs/userland.md):
  *
@@ -22,6 +22,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -460,6 +462,96 @@ static void devices(void)
 	CHECK(open("/dev/no-such-device", O_RDONLY) < 0 && errno == ENOENT, "errno %d", errno);
 }
 
+/*
+ * Nice values: nice() and getpriority/setpriority on the caller (glibc and
+ * musl turn the raw call's 20 - nice back into the nice value), clamped
+ * at 19, lowered again (root may), inherited by a child, and the errors
+ * for a bad "which" and a thread that does not exist.
+ */
+static void priorities(void)
+{
+	int status = 0;
+	pid_t pid;
+
+	errno = 0;
+	CHECK(getpriority(PRIO_PROCESS, 0) == 0 && errno == 0, "nice at start");
+	CHECK(nice(5) == 5, "nice(5)");
+	CHECK(getpriority(PRIO_PROCESS, 0) == 5, "after nice(5): %d", getpriority(PRIO_PROCESS, 0));
+	/* A group of its own (already, when the kernel started it and it leads a session). */
+	setpgid(0, 0);
+	CHECK(getpriority(PRIO_PGRP, 0) == 5, "the group's: %d", getpriority(PRIO_PGRP, 0));
+	pid = fork();
+	if (pid == 0)
+		_exit(getpriority(PRIO_PROCESS, 0));
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	      WEXITSTATUS(status) == 5, "a child's nice: status 0x%x", status);
+	CHECK(setpriority(PRIO_PROCESS, 0, 30) == 0, "setpriority 30: errno %d", errno);
+	CHECK(getpriority(PRIO_PROCESS, 0) == 19, "clamped: %d", getpriority(PRIO_PROCESS, 0));
+	CHECK(setpriority(PRIO_PROCESS, getpid(), 0) == 0, "back to 0: errno %d", errno);
+	CHECK(getpriority(PRIO_PROCESS, 0) == 0, "0 again: %d", getpriority(PRIO_PROCESS, 0));
+	errno = 0;
+	CHECK(getpriority(3, 0) == -1 && errno == EINVAL, "which 3: errno %d", errno);
+	errno = 0;
+	CHECK(getpriority(PRIO_PROCESS, 999999) == -1 && errno == ESRCH, "no such thread: errno %d",
+	      errno);
+	errno = 0;
+	CHECK(setpriority(PRIO_PROCESS, 999999, 1) == -1 && errno == ESRCH, "set, none: errno %d",
+	      errno);
+}
+
+/*
+ * select and pselect on a pipe: an empty read end is not ready, one with
+ * a byte is, a write end with room is; a timeout waits its time; the end
+ * of the writers makes the read end ready (end-of-file); a closed
+ * descriptor is EBADF, a negative count EINVAL.
+ */
+static void selects(void)
+{
+	struct timeval tv = { 0, 0 };
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+	fd_set r, w;
+	long long t0;
+	int p[2], bad;
+	char c;
+
+	if (pipe(p)) {
+		CHECK(0, "pipe");
+		return;
+	}
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	CHECK(select(p[0] + 1, &r, NULL, NULL, &tv) == 0 && !FD_ISSET(p[0], &r), "empty pipe");
+	CHECK(write(p[1], "x", 1) == 1, "write");
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	FD_ZERO(&w);
+	FD_SET(p[1], &w);
+	tv = (struct timeval){ 1, 0 };
+	CHECK(select((p[0] > p[1] ? p[0] : p[1]) + 1, &r, &w, NULL, &tv) == 2 &&
+	      FD_ISSET(p[0], &r) && FD_ISSET(p[1], &w), "a byte to read, room to write");
+	CHECK(read(p[0], &c, 1) == 1, "read");
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	t0 = ns_of(CLOCK_MONOTONIC);
+	CHECK(pselect(p[0] + 1, &r, NULL, NULL, &ts, NULL) == 0, "pselect, 50 ms, nothing");
+	CHECK(ns_of(CLOCK_MONOTONIC) - t0 >= 45 * 1000 * 1000LL, "pselect waited %lld ns",
+	      ns_of(CLOCK_MONOTONIC) - t0);
+	close(p[1]);
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	tv = (struct timeval){ 0, 0 };
+	CHECK(select(p[0] + 1, &r, NULL, NULL, &tv) == 1 && FD_ISSET(p[0], &r), "end of file");
+	bad = dup(p[0]);
+	close(bad);
+	FD_ZERO(&r);
+	FD_SET(bad, &r);
+	errno = 0;
+	CHECK(select(bad + 1, &r, NULL, NULL, &tv) == -1 && errno == EBADF, "closed: errno %d", errno);
+	errno = 0;
+	CHECK(select(-1, NULL, NULL, NULL, &tv) == -1 && errno == EINVAL, "nfds -1: errno %d", errno);
+	close(p[0]);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -475,6 +567,8 @@ int main(int argc, char **argv)
 	devices();
 	alternate_stack();
 	fault_handlers();
+	priorities();
+	selects();
 	printf("calltest: %d failed\n", fails);
 	return fails;
 }

@@ -106,6 +106,7 @@
 #define __NR_setsid 157
 
 #define __NR_ppoll 73
+#define __NR_pselect6 72
 #define __NR_sync 81
 
 #define __NR_sendfile 71
@@ -113,6 +114,11 @@
 #define __NR_prctl 167
 
 #define __NR_utimensat 88
+#define __NR_timerfd_create 85
+#define __NR_timerfd_settime 86
+#define __NR_timerfd_gettime 87
+#define __NR_setpriority 140
+#define __NR_getpriority 141
 
 #define __NR_renameat 38 /* arm64 keeps it (__ARCH_WANT_RENAMEAT) */
 

@@ -128,6 +128,8 @@
 
 #define __NR_poll 7
 #define __NR_ppoll 271
+#define __NR_select 23
+#define __NR_pselect6 270
 #define __NR_sync 162
 
 #define __NR_sendfile 40
@@ -135,5 +137,10 @@
 #define __NR_prctl 157
 
 #define __NR_utimensat 280
+#define __NR_timerfd_create 283
+#define __NR_timerfd_settime 286
+#define __NR_timerfd_gettime 287
+#define __NR_getpriority 140
+#define __NR_setpriority 141
 
 #endif
