@@ -83,6 +83,26 @@ static bool unqueue_me(struct futex_q *q)
 }
 
 /*
+ * One sleep of a futex wait, the caller already TASK_INTERRUPTIBLE and its
+ * wake condition checked: until woken with no deadline, else at most to
+ * the deadline. True once the deadline has passed (the wait timed out).
+ */
+static bool futex_sleep(u64 deadline_ns)
+{
+	u64 now;
+
+	if (!deadline_ns) {
+		schedule();
+		return false;
+	}
+	now = ktime_get_ns();
+	if (now >= deadline_ns)
+		return true;
+	schedule_timeout(deadline_ns - now);
+	return false;
+}
+
+/*
  * Sleep on uaddr while it holds val, until a wake whose bitset meets
  * ours, a signal (-EINTR: nothing restarts it here), or the monotonic
  * clock reaching deadline_ns (-ETIMEDOUT; 0: no timeout).
@@ -114,21 +134,13 @@ long futex_wait(u64 uaddr, bool shared, u32 val, u64 deadline_ns, u32 bitset)
 	list_add_tail(&q.list, &q.hb->chain);
 	mutex_unlock(&q.hb->lock);
 	for (;;) {
-		u64 now;
-
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (smp_load_acquire(&q.woken) || signal_pending(p))
 			break;
-		if (!deadline_ns) {
-			schedule();
-			continue;
-		}
-		now = ktime_get_ns();
-		if (now >= deadline_ns) {
+		if (futex_sleep(deadline_ns)) {
 			timed_out = true;
 			break;
 		}
-		schedule_timeout(deadline_ns - now);
 	}
 	__set_current_state(TASK_RUNNING);
 	woken = unqueue_me(&q);
@@ -281,23 +293,16 @@ long futex_wait_multiple(struct futex_q *qs, const u64 *uaddrs, const u32 *vals,
 	if (queued == n) {
 		for (;;) {
 			bool any = false;
-			u64 now;
 
 			set_current_state(TASK_INTERRUPTIBLE);
 			for (unsigned int i = 0; i < n && !any; i++)
 				any = smp_load_acquire(&qs[i].woken);
 			if (any || signal_pending(p))
 				break;
-			if (!deadline_ns) {
-				schedule();
-				continue;
-			}
-			now = ktime_get_ns();
-			if (now >= deadline_ns) {
+			if (futex_sleep(deadline_ns)) {
 				timed_out = true;
 				break;
 			}
-			schedule_timeout(deadline_ns - now);
 		}
 		__set_current_state(TASK_RUNNING);
 		ret = timed_out ? -ETIMEDOUT : -EINTR;
