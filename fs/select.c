@@ -173,56 +173,43 @@ static long do_select(long nfds, const u64 uset[3], u64 timeout_ns, u64 *left_ns
 }
 
 /*
- * pselect6(nfds, in, out, ex, timeout, sigmask): a timespec, NULL for
- * ever; what is left of it is written back, as Linux does. The signal
- * mask is not applied (as ppoll's).
+ * select's timeout: a {seconds, unit} pair at args[4] (NULL: for ever),
+ * unit 1 for pselect6's timespec, 1000 for select's timeval. What is left
+ * of it is written back, as Linux does.
  */
-long sys_pselect6(const unsigned long *args)
+static long select_timed(const unsigned long *args, u64 unit)
 {
 	u64 sets[3] = { args[1], args[2], args[3] }, left;
-	s64 ts[2];
+	s64 t[2];
 	long r;
 
 	if (!args[4])
 		return do_select((long)(int)args[0], sets, U64_MAX, &left);
-	if (copy_from_user(ts, args[4], sizeof(ts)))
+	if (copy_from_user(t, args[4], sizeof(t)))
 		return -EFAULT;
-	if (ts[0] < 0 || ts[1] < 0 || ts[1] >= (s64)NSEC_PER_SEC)
+	/* Linux folds a timeval's microseconds of a second or more into it; not a timespec's. */
+	if (t[0] < 0 || t[1] < 0 || (unit == 1 && t[1] >= (s64)NSEC_PER_SEC))
 		return -EINVAL;
-	r = do_select((long)(int)args[0], sets, (u64)ts[0] * NSEC_PER_SEC + (u64)ts[1], &left);
-	if (r >= 0) {
-		ts[0] = (s64)(left / NSEC_PER_SEC);
-		ts[1] = (s64)(left % NSEC_PER_SEC);
-		if (copy_to_user(args[4], ts, sizeof(ts)))
-			return -EFAULT;
-	}
-	return r;
+	r = do_select((long)(int)args[0], sets, (u64)t[0] * NSEC_PER_SEC + (u64)t[1] * unit,
+		      &left);
+	if (r < 0)
+		return r;
+	t[0] = (s64)(left / NSEC_PER_SEC);
+	t[1] = (s64)(left % NSEC_PER_SEC / unit);
+	return copy_to_user(args[4], t, sizeof(t)) ? -EFAULT : r;
+}
+
+/* pselect6(nfds, in, out, ex, timespec, sigmask): the mask is not applied (as ppoll's). */
+long sys_pselect6(const unsigned long *args)
+{
+	return select_timed(args, 1);
 }
 
 #ifdef __x86_64__
 /* select(nfds, in, out, ex, timeval): x86-64's older call, microseconds. */
 long sys_select(const unsigned long *args)
 {
-	u64 sets[3] = { args[1], args[2], args[3] }, left;
-	s64 tv[2];
-	long r;
-
-	if (!args[4])
-		return do_select((long)(int)args[0], sets, U64_MAX, &left);
-	if (copy_from_user(tv, args[4], sizeof(tv)))
-		return -EFAULT;
-	if (tv[0] < 0 || tv[1] < 0)
-		return -EINVAL;
-	/* Linux folds microseconds of a second or more into the seconds. */
-	r = do_select((long)(int)args[0], sets,
-		      (u64)tv[0] * NSEC_PER_SEC + (u64)tv[1] * 1000, &left);
-	if (r >= 0) {
-		tv[0] = (s64)(left / NSEC_PER_SEC);
-		tv[1] = (s64)(left % NSEC_PER_SEC / 1000);
-		if (copy_to_user(args[4], tv, sizeof(tv)))
-			return -EFAULT;
-	}
-	return r;
+	return select_timed(args, 1000);
 }
 #endif
 

@@ -150,6 +150,7 @@ void process_files_init(struct process *p)
 
 void process_files_copy(struct process *c, struct process *p)
 {
+	process_files_close(c); /* the console references process_create() gave it */
 	/* Another of p's threads may be closing one: each taken as fget() takes it. */
 	spin_lock(&p->files_lock);
 	for (int fd = 0; fd < NR_OPEN; fd++) {
