@@ -529,7 +529,6 @@ static void exec_resolve_proc_link(char *path)
 	strlcpy(path, target, PATH_MAX);
 }
 
-
 /*
  * execve(path, argv, envp): the arguments and environment are copied in
  * before anything changes, and must fit the exec's ARGS_SPACE together;
