@@ -42,20 +42,36 @@ static unsigned int file_poll(long fd)
 	return POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM;
 }
 
+/*
+ * Between two looks: -EINTR for a signal, 1 once the deadline has passed,
+ * else 0 after sleeping a tick (or what is left, if less).
+ */
+static int wait_a_tick(u64 deadline)
+{
+	u64 now;
+
+	if (signal_pending(current_process()))
+		return -EINTR;
+	now = ktime_get_ns();
+	if (now >= deadline)
+		return 1;
+	schedule_timeout(MIN(deadline - now, 10 * NSEC_PER_MSEC));
+	return 0;
+}
+
 /* timeout_ns: how long to wait; U64_MAX for ever. */
 static long do_poll(u64 ufds, unsigned long nfds, u64 timeout_ns)
 {
 	struct pollfd fds[POLL_MAX];
 	u64 deadline = timeout_ns == U64_MAX ? U64_MAX : ktime_get_ns() + timeout_ns;
 	long ready;
+	int err;
 
 	if (nfds > POLL_MAX)
 		return -EINVAL;
 	if (nfds && copy_from_user(fds, ufds, nfds * sizeof(fds[0])))
 		return -EFAULT;
 	for (;;) {
-		u64 now;
-
 		ready = 0;
 		for (unsigned long i = 0; i < nfds; i++) {
 			unsigned int mask = 0;
@@ -69,12 +85,11 @@ static long do_poll(u64 ufds, unsigned long nfds, u64 timeout_ns)
 		}
 		if (ready || !timeout_ns)
 			break;
-		if (signal_pending(current_process()))
-			return -EINTR;
-		now = ktime_get_ns();
-		if (now >= deadline)
+		err = wait_a_tick(deadline);
+		if (err < 0)
+			return err;
+		if (err)
 			break;
-		schedule_timeout(MIN(deadline - now, 10 * NSEC_PER_MSEC));
 	}
 	if (nfds && copy_to_user(ufds, fds, nfds * sizeof(fds[0])))
 		return -EFAULT;
@@ -123,6 +138,7 @@ static long do_select(long nfds, const u64 uset[3], u64 timeout_ns, u64 *left_ns
 	u64 deadline = timeout_ns == U64_MAX ? U64_MAX : ktime_get_ns() + timeout_ns;
 	size_t bytes, mine;
 	long ready;
+	int err;
 
 	if (nfds < 0)
 		return -EINVAL;
@@ -155,12 +171,11 @@ static long do_select(long nfds, const u64 uset[3], u64 timeout_ns, u64 *left_ns
 		}
 		if (ready || !timeout_ns)
 			break;
-		if (signal_pending(current_process()))
-			return -EINTR;
-		now = ktime_get_ns();
-		if (now >= deadline)
+		err = wait_a_tick(deadline);
+		if (err < 0)
+			return err;
+		if (err)
 			break;
-		schedule_timeout(MIN(deadline - now, 10 * NSEC_PER_MSEC));
 	}
 	now = ktime_get_ns();
 	*left_ns = deadline == U64_MAX ? U64_MAX : deadline > now ? deadline - now : 0;
