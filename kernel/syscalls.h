@@ -151,6 +151,8 @@ int string_from_user(char *buf, u64 ustr, size_t len);
 /* kernel/sched/priority.c: nice values */
 long sys_getpriority(const unsigned long *args);
 long sys_setpriority(const unsigned long *args);
+/* mm/memfd.c */
+long sys_memfd_create(const unsigned long *args);
 /* fs/timerfd.c */
 long sys_timerfd_create(const unsigned long *args);
 long sys_timerfd_settime(const unsigned long *args);

@@ -84,6 +84,13 @@ $(B)/user/timerfdtest: user/libc/timerfdtest.c user/user.mk | $(DEPS_STAMP)
 	@echo "  GLIBCC  $@"
 	@$(CALLTEST_GLIBC_CC) -static -O2 -Wall -o $@ $<
 USER_PROGS += timerfdtest
+# memfdtest: memfd_create and tmpfs files mapped shared and private,
+# glibc on both arches (the system test sets its output beside the host's).
+$(B)/user/memfdtest: user/libc/memfdtest.c user/user.mk | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  GLIBCC  $@"
+	@$(CALLTEST_GLIBC_CC) -static -O2 -Wall -o $@ $<
+USER_PROGS += memfdtest
 # vfstest: the file calls a shell makes (fs/), musl on x86-64, glibc on arm64.
 ifeq ($(ARCH),x86_64)
 $(B)/user/vfstest: user/libc/vfstest.c user/libc/check.h user/user.mk | $(DEPS_STAMP)
