@@ -25,8 +25,6 @@
 #include <pagoda/uaccess.h>
 #include "syscalls.h"
 
-typedef long (*syscall_fn)(const unsigned long *args);
-
 /*
  * brk(2) as Linux answers it: the new break on success, the old one when
  * the request is refused (below the start, or no memory).
@@ -295,7 +293,7 @@ static long sys_sched_yield(const unsigned long *args)
 	return 0;
 }
 
-static const syscall_fn sys_call_table[NR_syscalls] = {
+static syscall_fn_t *const sys_call_table[NR_syscalls] = {
 	[__NR_write] = sys_write,
 	[__NR_exit] = sys_exit,
 	[__NR_exit_group] = sys_exit_group,
