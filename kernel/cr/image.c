@@ -37,6 +37,15 @@ struct check_state {
 	u8 fd_used[CR_MAX_PROCS][CR_MAX_FDS];
 };
 
+/* Is id among the n pipe or file ids recorded so far? */
+static bool id_listed(const u32 *ids, unsigned int n, u32 id)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
 static int proc_index(const struct check_state *s, s32 pid)
 {
 	for (unsigned int i = 0; i < s->sum->nr_procs; i++)
@@ -198,11 +207,10 @@ static int check_pipe(struct check_state *s, const void *p, u32 len, const char 
 		*why = "pipe with more bytes than its ring, a length that disagrees, or too many pipes";
 		return -EINVAL;
 	}
-	for (unsigned int i = 0; i < n; i++)
-		if (s->pipe_ids[i] == pp->id) {
-			*why = "pipe id repeated";
-			return -EINVAL;
-		}
+	if (id_listed(s->pipe_ids, n, pp->id)) {
+		*why = "pipe id repeated";
+		return -EINVAL;
+	}
 	s->pipe_ids[n] = pp->id;
 	s->sum->nr_pipes = n + 1;
 	s->stage = CR_REC_PIPE;
@@ -213,25 +221,20 @@ static int check_file(struct check_state *s, const void *p, u32 len, const char 
 {
 	const struct cr_file *f = p;
 	unsigned int n = s->sum->nr_files;
-	bool pipe_found = false;
 
 	if (len != sizeof(*f) || s->stage < CR_REC_PROC || s->stage > CR_REC_FILE ||
 	    n == CR_MAX_FILES) {
 		*why = "open file record misplaced, of the wrong size, or too many";
 		return -EINVAL;
 	}
-	for (unsigned int i = 0; i < n; i++)
-		if (s->file_ids[i] == f->id) {
-			*why = "open file id repeated";
-			return -EINVAL;
-		}
-	for (unsigned int i = 0; i < s->sum->nr_pipes; i++)
-		if (s->pipe_ids[i] == f->pipe_id)
-			pipe_found = true;
+	if (id_listed(s->file_ids, n, f->id)) {
+		*why = "open file id repeated";
+		return -EINVAL;
+	}
 	if (f->kind < CR_FILE_CONSOLE || f->kind > CR_FILE_PIPE ||
 	    (f->flags & ~(CR_FILE_WRITE_END | CR_FILE_NONBLOCK)) ||
 	    !cstr_ok(f->path, sizeof(f->path)) ||
-	    (f->kind == CR_FILE_PIPE && !pipe_found) ||
+	    (f->kind == CR_FILE_PIPE && !id_listed(s->pipe_ids, s->sum->nr_pipes, f->pipe_id)) ||
 	    (f->kind == CR_FILE_RAMFS && !f->path[0])) {
 		*why = "open file of unknown kind, a pipe end without its pipe, or a file without a path";
 		return -EINVAL;
@@ -246,17 +249,13 @@ static int check_fd(struct check_state *s, const void *p, u32 len, const char **
 {
 	const struct cr_fd *fd = p;
 	int pi = len == sizeof(*fd) ? proc_index(s, fd->pid) : -1;
-	bool file_found = false;
 
 	if (len != sizeof(*fd) || s->stage < CR_REC_PROC || pi < 0 || fd->fd >= CR_MAX_FDS ||
 	    fd->pad || (s->proc_flags[pi] & CR_PROC_ZOMBIE)) {
 		*why = "descriptor record misplaced, of the wrong size, or for no live process";
 		return -EINVAL;
 	}
-	for (unsigned int i = 0; i < s->sum->nr_files; i++)
-		if (s->file_ids[i] == fd->file_id)
-			file_found = true;
-	if (!file_found || s->fd_used[pi][fd->fd]) {
+	if (!id_listed(s->file_ids, s->sum->nr_files, fd->file_id) || s->fd_used[pi][fd->fd]) {
 		*why = "descriptor naming no open file, or given twice";
 		return -EINVAL;
 	}
