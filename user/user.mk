@@ -91,6 +91,12 @@ $(B)/user/memfdtest: user/libc/memfdtest.c user/user.mk | $(DEPS_STAMP)
 	@echo "  GLIBCC  $@"
 	@$(CALLTEST_GLIBC_CC) -static -O2 -Wall -o $@ $<
 USER_PROGS += memfdtest
+# socktest: socketpair and its calls, glibc on both arches, beside the host's.
+$(B)/user/socktest: user/libc/socktest.c user/user.mk | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  GLIBCC  $@"
+	@$(CALLTEST_GLIBC_CC) -static -O2 -Wall -o $@ $<
+USER_PROGS += socktest
 # vfstest: the file calls a shell makes (fs/), musl on x86-64, glibc on arm64.
 ifeq ($(ARCH),x86_64)
 $(B)/user/vfstest: user/libc/vfstest.c user/libc/check.h user/user.mk | $(DEPS_STAMP)
