@@ -395,7 +395,7 @@ $(HB)/fuzz-cr-image: $(FUZZ_CR_SRCS) tests/host/host_prefix.h kernel/cr/image.h
 .PHONY: fuzz-cr-image
 fuzz-cr-image: $(HB)/fuzz-cr-image
 	@mkdir -p build/fuzz/cr-image
-	$(HB)/fuzz-cr-image -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	$(HB)/fuzz-cr-image -max_total_time=$(FUZZ_SECONDS) -max_len=131072 \
 		-print_final_stats=1 build/fuzz/cr-image $(wildcard $(FUZZ_SEEDS)/cr-image) \
 		$(addprefix -dict=,$(wildcard tests/host/dict/cr-image.dict))
 

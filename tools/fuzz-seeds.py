@@ -287,9 +287,11 @@ def seeds_boot(out):
         total, = struct.unpack_from("<Q", img, 24)
         if magic and 0 < total <= len(img):
             # fuzz_cr_image: byte 0 even = the image as it is; odd = its
-            # checksums made right again after mutation
+            # checksums made right again after mutation; 3 = its record
+            # count and length too
             put(out, "cr-image", "crloop", b"\x00" + img[:total])
             put(out, "cr-image", "crloop-recrc", b"\x01" + img[:total])
+            put(out, "cr-image", "crloop-recount", b"\x03" + img[:total])
         else:
             print("fuzz-seeds: no checkpoint image (log %s)" % log, file=sys.stderr)
         hib = split_images(vdd)
