@@ -400,7 +400,8 @@ fuzz-cr-image: $(HB)/fuzz-cr-image
 		$(addprefix -dict=,$(wildcard tests/host/dict/cr-image.dict))
 
 # libFuzzer on the hibernation image's header and pfn-list checks (kernel/power/image.c).
-FUZZ_SWSUSP_SRCS := $(HOST_RUNTIME) lib/crc32.c kernel/power/image.c tests/host/fuzz_swsusp_header.c
+FUZZ_SWSUSP_SRCS := $(HOST_RUNTIME) lib/crc32.c kernel/power/image.c kernel/power/memory_bitmap.c \
+	kernel/power/bitmap_list.c kernel/power/swsusp_free.c tests/host/fuzz_swsusp_header.c
 $(HB)/fuzz-swsusp: $(FUZZ_SWSUSP_SRCS) tests/host/host_prefix.h kernel/power/image.h
 	@mkdir -p $(HB)
 	@echo "  CLANG   $@"

@@ -1,21 +1,33 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer on the hibernation image's checks (kernel/power/image.c): the
- * input is a header block and a pfn list. Half the inputs are taken as
- * they are; the other half are XORed onto a valid header first, so the
- * mutations reach the checks behind the signature and the checksum (the
- * header CRC is then made right again, as a forger would). Whatever the
- * bytes, an accepted header describes an image that fits the device and
- * was made by this kernel on this machine, and every pfn the list check
- * accepts is inside the saved RAM and above the one before.
+ * libFuzzer on what resume reads from a hibernation image before it
+ * trusts it: the header block and the pfn list (kernel/power/image.c),
+ * then what the loader does with the list (kernel/power/swap.c's first
+ * pass and snapshot.c's restore plan; Linux's load_image_header(),
+ * unpack_orig_pfns() and memory_bm_set_bit() into its orig bitmap).
+ * Half the inputs are taken as they are; the other half are XORed onto
+ * a valid header first, so the mutations reach the checks behind the
+ * signature and the checksum (the header CRC is then made right again,
+ * as a forger would). Whatever the bytes:
+ *  - an accepted header describes an image that fits the device and was
+ *    made by this kernel on this machine;
+ *  - the list is read as swap.c reads it, meta_pages blocks of at most
+ *    image_pages pfns, and every pfn the check accepts is inside the
+ *    saved RAM and above the one before;
+ *  - the accepted pfns go into the image bitmap over the machine's RAM
+ *    (kernel/power/memory_bitmap.c, both layouts: hibernate.bitmap=rtree
+ *    and =list), which gives them back in the same order; and releasing
+ *    the frames the loader got for itself (swsusp_free.c's walk over
+ *    forbidden and free, Linux's swsusp_free()) releases exactly those.
  * `make fuzz-swsusp` runs it FUZZ_SECONDS.
  */
+#include <pagoda/memory_bitmap.h>
 #include <pagoda/string.h>
+#include <stdlib.h>
 
 #include "../../kernel/power/image.h"
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
-extern void abort(void);
 
 static const u8 build_id[20] = { 0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6,
 				 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
@@ -55,12 +67,90 @@ static void valid_header(struct swsusp_header *h)
 	h->header_crc = swsusp_header_crc(h);
 }
 
+/* The bitmaps' pages: zeroed and page-aligned, as the kernel's allocator gives them. */
+static void *bm_alloc(void *ctx)
+{
+	void *p = aligned_alloc(BM_PAGE_SIZE, BM_PAGE_SIZE);
+
+	(void)ctx;
+	if (p)
+		memset(p, 0, BM_PAGE_SIZE);
+	return p;
+}
+
+static void bm_free(void *ctx, void *p)
+{
+	(void)ctx;
+	free(p);
+}
+
+static const struct bm_page_ops bm_ops = { bm_alloc, bm_free, NULL };
+
+#define MAX_PFNS (4 * SWSUSP_PFNS_PER_BLOCK)
+
+struct released {
+	const u64 *want;
+	unsigned int n, nr_want;
+};
+
+static void release(unsigned long pfn, void *arg)
+{
+	struct released *r = arg;
+
+	if (r->n == r->nr_want || r->want[r->n++] != pfn)
+		abort(); /* released in pfn order, and only the frames in both */
+}
+
+/*
+ * One layout: the restore plan's image bitmap ("forbidden": frames the
+ * image will overwrite) and the frames the loader got for itself ("free",
+ * every pfn whose bit `which` is set): marked, walked, then released.
+ */
+static void plan(enum bm_kind kind, const u64 *pfns, unsigned int n, unsigned int which)
+{
+	static const struct bm_zone_range zones[2] = { { 0, 0x9f }, { 0x100, RAM_END } };
+	static u64 own[MAX_PFNS];
+	struct memory_bitmap image, owned;
+	struct released r = { .want = own };
+	unsigned long pfn;
+	unsigned int k = 0;
+
+	if (memory_bm_create(&image, kind, zones, 2, &bm_ops))
+		return;
+	if (memory_bm_create(&owned, kind, zones, 2, &bm_ops)) {
+		memory_bm_free(&image);
+		return;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		if (memory_bm_set_bit_check(&image, pfns[i]) || !memory_bm_pfn_present(&image, pfns[i]))
+			abort(); /* an accepted pfn is inside the bitmap's zones */
+		if (pfns[i] >> which & 1) {
+			memory_bm_set_bit(&owned, pfns[i]);
+			own[r.nr_want++] = pfns[i];
+		}
+	}
+	memory_bm_position_reset(&image);
+	while ((pfn = memory_bm_next_pfn(&image)) != BM_END_OF_MAP)
+		if (k == n || pfn != pfns[k++] || !memory_bm_test_bit(&image, pfn))
+			abort(); /* the same pfns, in the list's (ascending) order */
+	if (k != n || swsusp_free_bits(&image, &owned, release, &r) != r.nr_want ||
+	    r.n != r.nr_want)
+		abort();
+	for (unsigned int i = 0; i < r.nr_want; i++)
+		if (memory_bm_test_bit(&image, own[i]) || memory_bm_test_bit(&owned, own[i]))
+			abort(); /* a released frame is in neither bitmap */
+	memory_bm_free(&owned);
+	memory_bm_free(&image);
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
+	static u64 accepted[MAX_PFNS];
 	struct swsusp_header h;
 	const char *why = NULL;
-	size_t n = size < sizeof(h) ? size : sizeof(h);
+	size_t n = size < sizeof(h) ? size : sizeof(h), off = sizeof(h);
 	u64 last = ~0ULL;
+	unsigned int nr = 0;
 
 	if (!size)
 		return 0;
@@ -83,13 +173,15 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	    1 + h.meta_pages + h.image_pages > expect.device_blocks ||
 	    h.build_id_len != 20 || memcmp(h.build_id, build_id, 20) || h.nr_regions != 2)
 		abort();
-	/* The rest of the input is the pfn list, checked a block at a time. */
-	for (size_t off = sizeof(h); off + 8 <= size;) {
+	/* The rest of the input is the pfn list, read a block at a time as swap.c does. */
+	for (u64 m = 0; m < h.meta_pages && off + 8 <= size && nr < MAX_PFNS; m++) {
+		u64 left = h.image_pages - m * SWSUSP_PFNS_PER_BLOCK;
 		u64 pfns[SWSUSP_PFNS_PER_BLOCK];
-		unsigned int k = 0;
+		unsigned int k = 0, want = left < SWSUSP_PFNS_PER_BLOCK ? (unsigned int)left :
+									  SWSUSP_PFNS_PER_BLOCK;
 		u64 before = last;
 
-		while (k < SWSUSP_PFNS_PER_BLOCK && off + 8 <= size) {
+		while (k < want && off + 8 <= size) {
 			memcpy(&pfns[k++], data + off, 8);
 			off += 8;
 		}
@@ -101,7 +193,12 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			if (!inside || (before != ~0ULL && pfns[i] <= before))
 				abort();
 			before = pfns[i];
+			accepted[nr++] = pfns[i];
 		}
+	}
+	if (nr) {
+		plan(BM_RTREE, accepted, nr, data[size - 1] & 7);
+		plan(BM_LIST, accepted, nr, data[size - 1] & 7);
 	}
 	return 0;
 }
