@@ -428,8 +428,8 @@ fuzz-cpio: $(HB)/fuzz-cpio
 		$(addprefix -dict=,$(wildcard tests/host/dict/cpio.dict))
 
 # The ELF checker's fuzzer (lib/elf.c): `make fuzz-elf` runs it FUZZ_SECONDS.
-FUZZ_ELF_SRCS := tests/host/fuzz_elf.c lib/elf.c lib/string.c
-$(HB)/fuzz-elf: $(FUZZ_ELF_SRCS) tests/host/host_prefix.h include/pagoda/elf.h | $(DEPS_STAMP)
+FUZZ_ELF_SRCS := tests/host/fuzz_elf.c lib/elf.c lib/string.c fs/binfmt_script.c kernel/cr/vdso_symtab.c
+$(HB)/fuzz-elf: $(FUZZ_ELF_SRCS) tests/host/host_prefix.h include/pagoda/elf.h kernel/cr/cr.h | $(DEPS_STAMP)
 	@mkdir -p $(HB)
 	@echo "  CLANG   $@"
 	@clang $(FUZZ_CFLAGS) $(FUZZ_ELF_SRCS) -o $@

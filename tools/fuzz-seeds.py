@@ -127,15 +127,24 @@ def seeds_partitions(out):
 
 def seeds_elf(out):
     """fuzz_elf: the file itself. The programs the build made for both
-    arches (user/) and the host's static busybox, whole."""
+    arches (user/), their vDSOs (what restore's symbol reader takes), the
+    host's static busybox, whole; and the first scripts ("#!") of the
+    host's /usr/bin, for the script reader."""
     fresh(out, "elf")
     files = sorted(glob.glob(os.path.join(paths.BUILD, "*", "user", "*")))
+    files += sorted(glob.glob(os.path.join(paths.BUILD, "*", "vdso", "vdso.so")))
     files += [p for p in ("/bin/busybox",) if os.path.exists(p)]
-    for p in files:
+    scripts = 0
+    for p in files + sorted(glob.glob("/usr/bin/*")):
+        if not os.path.isfile(p):
+            continue
         with open(p, "rb") as f:
-            data = f.read()
-        if data[:4] == b"\x7fELF":
+            data = f.read(512) if p not in files else f.read()
+        if data[:4] == b"\x7fELF" and p in files:
             put(out, "elf", p.strip("/").replace("/", "_"), data)
+        elif data[:2] == b"#!" and scripts < 8:
+            put(out, "elf", p.strip("/").replace("/", "_"), data[:512])
+            scripts += 1
 
 
 # ---------------------------------------------------------------- fdt
