@@ -414,9 +414,10 @@ fuzz-swsusp: $(HB)/fuzz-swsusp
 		$(addprefix -dict=,$(wildcard tests/host/dict/swsusp.dict))
 
 # libFuzzer on the initramfs reader and its file table (lib/cpio.c, lib/ramfs.c).
-FUZZ_CPIO_SRCS := $(HOST_RUNTIME) lib/cpio.c lib/ramfs.c tests/host/fuzz_cpio.c
+FUZZ_CPIO_SRCS := $(HOST_RUNTIME) lib/cpio.c lib/ramfs.c fs/rootfs.c lib/elf.c fs/binfmt_script.c \
+	tests/host/fuzz_cpio.c
 $(HB)/fuzz-cpio: $(FUZZ_CPIO_SRCS) tests/host/host_prefix.h include/pagoda/cpio.h \
-		include/pagoda/ramfs.h
+		include/pagoda/ramfs.h fs/internal.h
 	@mkdir -p $(HB)
 	@echo "  CLANG   $@"
 	@clang $(FUZZ_CFLAGS) -o $@ $(FUZZ_CPIO_SRCS)

@@ -82,6 +82,11 @@ def seeds_cpio(out):
     for name, data in (("newc", newc), ("crc", crc), ("one-file", one), ("links", links),
                        ("back-to-back", one + links + newc)):
         put(out, "cpio", name, b"\x00" + data)
+    # byte 0 = 2 | 32 << 2: cut in half, the second half a boot module
+    # (kernel/initramfs.c); the same tree again, every name replaced
+    for name, first, second in (("module-newc", newc, newc), ("module-crc", newc, crc)):
+        if len(first) == len(second):
+            put(out, "cpio", name, b"\x82" + first + second)
 
 
 # ---------------------------------------------------------------- partitions
