@@ -12,7 +12,6 @@
 #include <ulib.h>
 
 #define AT_SYSINFO_EHDR 33
-#define SIGCHLD 17
 
 #ifdef __x86_64__
 #define CR_CLOCK_NAME "__vdso_clock_gettime"
@@ -85,15 +84,6 @@ static inline long cr_now_ns(void)
 	else
 		syscall2(__NR_clock_gettime, CLOCK_MONOTONIC, &t);
 	return t.tv_sec * 1000000000L + t.tv_nsec;
-}
-
-static inline long cr_fork(void)
-{
-#ifdef __NR_fork
-	return syscall0(__NR_fork);
-#else
-	return syscall6(__NR_clone, SIGCHLD, 0, 0, 0, 0, 0);
-#endif
 }
 
 static inline long cr_pipe(int fds[2])

@@ -83,7 +83,7 @@ static void child(int k, int out, long rounds)
 	if (cr_pipe(p))
 		exit(100);
 	for (int g = 0; g < GRANDKIDS; g++) {
-		long pid = cr_fork();
+		long pid = fork();
 
 		if (pid == 0) {
 			cr_close(p[0]);
@@ -117,11 +117,11 @@ int main(int argc, char **argv, char **envp)
 	}
 	printf("crtree: pid %ld, %d processes, %ld rounds\n", getpid(),
 	       2 + KIDS * (1 + GRANDKIDS), rounds);
-	zombie = cr_fork();
+	zombie = fork();
 	if (zombie == 0)
 		exit(42);
 	for (int k = 0; k < KIDS; k++) {
-		long pid = cr_fork();
+		long pid = fork();
 
 		if (pid == 0) {
 			cr_close(p[0]);

@@ -58,15 +58,6 @@ static const char *errname(long r)
 	}
 }
 
-static long do_fork(void)
-{
-#ifdef __NR_fork
-	return syscall0(__NR_fork);
-#else
-	return syscall2(__NR_clone, 17 /* SIGCHLD */, 0);
-#endif
-}
-
 static long wait_child(long pid, int *status)
 {
 	return syscall4(__NR_wait4, pid, status, 0, 0);
@@ -130,7 +121,7 @@ static int oom_kill(void)
 	mine = free_bytes / 2 & ~(PAGE - 1);
 	if (syscall2(__NR_pipe2, fds, 0))
 		return 1;
-	pid = do_fork();
+	pid = fork();
 	if (pid == 0) {
 		m = mmap(NULL, hog, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (failed(m))
@@ -184,7 +175,7 @@ static int init_spared(void)
 	theirs = free_bytes / 2 & ~(PAGE - 1);
 	if (syscall2(__NR_pipe2, fds, 0))
 		return 1;
-	pid = do_fork();
+	pid = fork();
 	if (pid == 0) {
 		char *t;
 
@@ -294,7 +285,7 @@ static int adj_file(void)
  */
 static long holder(unsigned long bytes, const char *adj, int fd)
 {
-	long parent = syscall0(__NR_getpid), pid = do_fork();
+	long parent = syscall0(__NR_getpid), pid = fork();
 	char *m;
 
 	if (pid)
@@ -395,7 +386,7 @@ static int commit(void)
 	m = mmap(NULL, third, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	show("commit: mmap 30% writable", m);
 	if (!failed(m)) {
-		pid = do_fork();
+		pid = fork();
 		if (pid == 0)
 			exit(0);
 		if (pid > 0)

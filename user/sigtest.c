@@ -14,7 +14,6 @@
 
 #define SIGUSR1 10
 #define SIGUSR2 12
-#define SIGCHLD 17
 #define SA_SIGINFO 0x00000004
 #define SA_RESTORER 0x04000000
 
@@ -117,11 +116,7 @@ int main(int argc, char **argv, char **envp)
 	CHECK(7, handled == 2);
 
 	/* 3. A child spinning in user mode: its handler runs from an interrupt's exit. */
-#ifdef __NR_fork
-	pid = syscall0(__NR_fork);
-#else
-	pid = syscall6(__NR_clone, SIGCHLD, 0, 0, 0, 0, 0);
-#endif
+	pid = fork();
 	if (pid == 0) {
 		sigaction_set(SIGUSR2, child_handler);
 		syscall2(__NR_kill, syscall0(__NR_getppid), SIGUSR1); /* "ready" */
@@ -142,11 +137,7 @@ int main(int argc, char **argv, char **envp)
 	 * restorer there), so the child first runs one that way, then
 	 * unmaps the vDSO and tries again.
 	 */
-#ifdef __NR_fork
-	pid = syscall0(__NR_fork);
-#else
-	pid = syscall6(__NR_clone, SIGCHLD, 0, 0, 0, 0, 0);
-#endif
+	pid = fork();
 	if (pid == 0) {
 		struct ksigaction sa = { (unsigned long)handler, SA_SIGINFO, 0, 0 };
 

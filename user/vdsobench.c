@@ -79,16 +79,6 @@ static void row(const char *what, long vdso_t, long sys_t)
 }
 
 #define PROC_ROUNDS 100
-#define SIGCHLD 17
-
-static long fork_now(void)
-{
-#ifdef __NR_fork
-	return syscall0(__NR_fork);
-#else
-	return syscall6(__NR_clone, SIGCHLD, 0, 0, 0, 0, 0);
-#endif
-}
 
 /*
  * What a process costs: fork + exit + wait4, and the same with an execve
@@ -103,7 +93,7 @@ static void process_costs(const char *self)
 
 	t0 = now_ns();
 	for (int i = 0; i < PROC_ROUNDS; i++) {
-		long pid = fork_now();
+		long pid = fork();
 
 		if (pid == 0)
 			exit(0);
@@ -112,7 +102,7 @@ static void process_costs(const char *self)
 	fork_ns = (now_ns() - t0) / PROC_ROUNDS;
 	t0 = now_ns();
 	for (int i = 0; i < PROC_ROUNDS; i++) {
-		long pid = fork_now();
+		long pid = fork();
 
 		if (pid == 0) {
 			syscall3(__NR_execve, self, argv, 0);

@@ -37,6 +37,7 @@ struct timespec {
 #define MAP_PRIVATE 0x02
 #define MAP_FIXED 0x10
 #define MAP_ANONYMOUS 0x20
+#define SIGCHLD 17
 
 extern int ulib_argc;
 extern char **ulib_argv, **ulib_envp;
@@ -46,6 +47,7 @@ unsigned long getauxval(unsigned long type);
 long write(int fd, const void *buf, size_t n);
 __attribute__((noreturn)) void exit(int code);
 long getpid(void);
+long fork(void);
 void *sbrk(long delta);
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, long off);
 int munmap(void *addr, size_t len);
