@@ -84,33 +84,22 @@ $(B)/user/timerfdtest: user/libc/timerfdtest.c user/user.mk | $(DEPS_STAMP)
 	@echo "  GLIBCC  $@"
 	@$(CALLTEST_GLIBC_CC) -static -O2 -Wall -o $@ $<
 USER_PROGS += timerfdtest
-# vfstest: the file calls a shell makes (fs/), musl on x86-64, glibc on arm64.
+# vfstest: the file calls a shell makes (fs/); jobtest: process groups,
+# sessions, the terminal's foreground group and SIGCHLD (kernel/jobctl.c).
+# Both on one libc per arch: musl on x86-64, glibc on arm64.
 ifeq ($(ARCH),x86_64)
-$(B)/user/vfstest: user/libc/vfstest.c user/libc/check.h user/user.mk | $(DEPS_STAMP)
-	@mkdir -p $(dir $@)
-	@echo "  MUSLCC  $@"
-	@musl-gcc -static -O2 -o $@ $<
+CHECK_CC := musl-gcc
+CHECK_CC_SAYS := MUSLCC
 else
-$(B)/user/vfstest: user/libc/vfstest.c user/libc/check.h user/user.mk | $(DEPS_STAMP)
-	@mkdir -p $(dir $@)
-	@echo "  GLIBCC  $@"
-	@aarch64-linux-gnu-gcc -static -O2 -o $@ $<
+CHECK_CC := aarch64-linux-gnu-gcc
+CHECK_CC_SAYS := GLIBCC
 endif
-USER_PROGS += vfstest
-# jobtest: process groups, sessions, the terminal's foreground group and
-# SIGCHLD (kernel/jobctl.c), musl on x86-64, glibc on arm64, as vfstest.
-ifeq ($(ARCH),x86_64)
-$(B)/user/jobtest: user/libc/jobtest.c user/libc/check.h user/user.mk | $(DEPS_STAMP)
+$(B)/user/vfstest $(B)/user/jobtest: $(B)/user/%: user/libc/%.c user/libc/check.h user/user.mk \
+		| $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	@echo "  MUSLCC  $@"
-	@musl-gcc -static -O2 -o $@ $<
-else
-$(B)/user/jobtest: user/libc/jobtest.c user/libc/check.h user/user.mk | $(DEPS_STAMP)
-	@mkdir -p $(dir $@)
-	@echo "  GLIBCC  $@"
-	@aarch64-linux-gnu-gcc -static -O2 -o $@ $<
-endif
-USER_PROGS += jobtest
+	@echo "  $(CHECK_CC_SAYS)  $@"
+	@$(CHECK_CC) -static -O2 -o $@ $<
+USER_PROGS += vfstest jobtest
 # mmbench: `bench mm`; the same file boots on Debian's Linux beside it
 # (tools/linuxpeer.py), so it is built against glibc, static.
 $(B)/user/mmbench: user/mmbench.c user/user.mk | $(DEPS_STAMP)
