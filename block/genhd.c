@@ -157,6 +157,14 @@ void bdev_for_each(void (*fn)(struct block_device *bdev, void *arg), void *arg)
 	mutex_unlock(&bdev_lock);
 }
 
+/* A disk __alloc_disk() made and nothing else has seen yet. */
+static void __free_new_disk(struct gendisk *disk)
+{
+	kfree(disk->queue);
+	kfree(disk->part0);
+	kfree(disk);
+}
+
 struct gendisk *__alloc_disk(void)
 {
 	struct gendisk *disk = kzalloc(sizeof(*disk), GFP_KERNEL);
@@ -166,9 +174,7 @@ struct gendisk *__alloc_disk(void)
 	disk->queue = kzalloc(sizeof(*disk->queue), GFP_KERNEL);
 	disk->part0 = bdev_alloc(disk, 0);
 	if (!disk->queue || !disk->part0) {
-		kfree(disk->queue);
-		kfree(disk->part0);
-		kfree(disk);
+		__free_new_disk(disk);
 		return NULL;
 	}
 	disk->queue->disk = disk;
@@ -309,21 +315,14 @@ struct gendisk *blk_mq_alloc_disk(struct blk_mq_tag_set *set, struct queue_limit
 
 	if (!set->tags)
 		return ERR_PTR(-EINVAL);
-	disk = __alloc_disk();
-	if (!disk)
-		return ERR_PTR(-ENOMEM);
-	if (lim)
-		disk->queue->limits = *lim;
-	err = blk_validate_limits(&disk->queue->limits);
-	if (!err)
-		err = blk_mq_init_queue_on(disk->queue, set);
+	disk = blk_alloc_disk(lim, queuedata);
+	if (IS_ERR(disk))
+		return disk;
+	err = blk_mq_init_queue_on(disk->queue, set);
 	if (err) {
-		kfree(disk->queue);
-		kfree(disk->part0);
-		kfree(disk);
+		__free_new_disk(disk);
 		return ERR_PTR(err);
 	}
-	disk->queue->queuedata = queuedata;
 	return disk;
 }
 
@@ -338,9 +337,7 @@ struct gendisk *blk_alloc_disk(struct queue_limits *lim, void *queuedata)
 		disk->queue->limits = *lim;
 	err = blk_validate_limits(&disk->queue->limits);
 	if (err) {
-		kfree(disk->queue);
-		kfree(disk->part0);
-		kfree(disk);
+		__free_new_disk(disk);
 		return ERR_PTR(err);
 	}
 	disk->queue->queuedata = queuedata;
