@@ -13,10 +13,7 @@
 #include <pagoda/ramfs.h>
 #include <pagoda/string.h>
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
-extern void abort(void);
-extern void *malloc(unsigned long size);
-extern void free(void *p);
+#include "fuzz.h"
 
 static struct ramfs fs;
 

@@ -15,10 +15,7 @@
 
 #include "../../kernel/cr/image.h"
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
-extern void abort(void);
-extern void *malloc(unsigned long size);
-extern void free(void *p);
+#include "fuzz.h"
 
 static const struct cr_limits lim = { .machine = 62, .regs_size = 176, .ustate_size = 520,
 				      .task_size = 0x00007ffffffff000ULL };

@@ -14,10 +14,7 @@
 
 #include "../../block/partitions/check.h"
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
-extern void abort(void);
-extern void *malloc(unsigned long size);
-extern void free(void *p);
+#include "fuzz.h"
 
 struct img {
 	const u8 *data;
