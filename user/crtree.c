@@ -110,7 +110,7 @@ int main(int argc, char **argv, char **envp)
 	for (const char *s = argc > 1 ? argv[1] : "20"; *s >= '0' && *s <= '9'; s++)
 		rounds = rounds * 10 + (*s - '0');
 	quiet = argc > 2 && !strcmp(argv[2], "quiet");
-	cr_vclock = (cr_clock_t)cr_vdso_sym(CR_CLOCK_NAME);
+	cr_vclock = (cr_clock_t)vdso_sym(CR_CLOCK_NAME);
 	if (!cr_vclock || cr_pipe(p)) {
 		printf("crtree: no vDSO clock or no pipe\n");
 		return 1;

@@ -147,7 +147,7 @@ int main(int argc, char **argv, char **envp)
 		syscall2(__NR_kill, getpid(), SIGUSR2);
 		if (handled != 1)
 			exit(2); /* the vDSO's trampoline did not bring it back */
-		munmap((void *)(getauxval(33 /* AT_SYSINFO_EHDR */) - 4096), 2 * 4096);
+		munmap((void *)(getauxval(AT_SYSINFO_EHDR) - 4096), 2 * 4096);
 #endif
 		syscall2(__NR_kill, getpid(), SIGUSR2);
 		exit(1);

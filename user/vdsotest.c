@@ -12,7 +12,6 @@
  */
 #include <ulib.h>
 
-#define AT_SYSINFO_EHDR 33
 #define PT_LOAD 1
 #define PT_DYNAMIC 2
 #define DT_NULL 0

@@ -38,11 +38,14 @@ struct timespec {
 #define MAP_FIXED 0x10
 #define MAP_ANONYMOUS 0x20
 #define SIGCHLD 17
+#define AT_SYSINFO_EHDR 33
 
 extern int ulib_argc;
 extern char **ulib_argv, **ulib_envp;
 extern unsigned long *ulib_auxv;
 unsigned long getauxval(unsigned long type);
+/* A vDSO function by its name, or NULL (no vDSO, no such symbol). */
+void *vdso_sym(const char *name);
 
 long write(int fd, const void *buf, size_t n);
 __attribute__((noreturn)) void exit(int code);
