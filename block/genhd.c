@@ -213,6 +213,20 @@ int add_disk(struct gendisk *disk)
 	return 0;
 }
 
+/*
+ * Under bdev_lock: unless the disk is open (-EBUSY), take its partitions
+ * out of the name list, so that no new open finds them.
+ */
+static int disk_unlist_partitions(struct gendisk *disk)
+{
+	if (atomic_read(&disk->open_count))
+		return -EBUSY;
+	for (unsigned int i = 1; i <= disk->nr_parts; i++)
+		if (disk->parts[i])
+			list_del_init(&disk->parts[i]->bd_list);
+	return 0;
+}
+
 int del_gendisk(struct gendisk *disk)
 {
 	mutex_lock(&bdev_lock);
@@ -220,13 +234,10 @@ int del_gendisk(struct gendisk *disk)
 		mutex_unlock(&bdev_lock);
 		return -EINVAL;
 	}
-	if (atomic_read(&disk->open_count)) {
+	if (disk_unlist_partitions(disk)) {
 		mutex_unlock(&bdev_lock);
 		return -EBUSY;
 	}
-	for (unsigned int i = 1; i <= disk->nr_parts; i++)
-		if (disk->parts[i])
-			list_del_init(&disk->parts[i]->bd_list);
 	list_del_init(&disk->part0->bd_list);
 	disk->registered = false;
 	mutex_unlock(&bdev_lock);
@@ -295,13 +306,10 @@ void blkdev_put(struct block_device *bdev)
 int bdev_disk_changed(struct gendisk *disk)
 {
 	mutex_lock(&bdev_lock);
-	if (atomic_read(&disk->open_count)) {
+	if (disk_unlist_partitions(disk)) {
 		mutex_unlock(&bdev_lock);
 		return -EBUSY;
 	}
-	for (unsigned int i = 1; i <= disk->nr_parts; i++)
-		if (disk->parts[i])
-			list_del_init(&disk->parts[i]->bd_list);
 	mutex_unlock(&bdev_lock);
 	blk_drop_partitions(disk);
 	return blk_add_partitions(disk);
