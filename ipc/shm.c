@@ -178,7 +178,8 @@ long sys_shmat(const unsigned long *args)
 			process_unmap(p, addr, addr + len);
 	}
 	if (!err)
-		err = process_map_shmem(p, addr, len, flags & SHM_RDONLY ? 0 : PROT_WRITE, obj, 0);
+		err = process_map_shmem(p, addr, len, flags & SHM_RDONLY ? 0 : PROT_WRITE,
+					VM_SHARED, obj, 0);
 	shmem_put(obj);
 	return err ? err : (long)addr;
 }

@@ -24,6 +24,7 @@
 #include <pagoda/arch.h>
 #include <pagoda/cpio.h>
 #include <pagoda/elf.h>
+#include <pagoda/errname.h>
 #include <pagoda/fs.h>
 #include <pagoda/initramfs.h>
 #include <pagoda/params.h>
@@ -575,6 +576,9 @@ long sys_execve(const unsigned long *args)
 	process_enter_new_image();
 }
 
+/* The kernel shell's working directory (its cd): where run's programs start. */
+static char run_cwd[sizeof(((struct process *)0)->cwd)] = "/";
+
 /*
  * A process the kernel starts from the initramfs: made, exec'd and
  * started, or NULL with *err and *why said. global_init: it is Linux's
@@ -593,6 +597,7 @@ static struct process *spawn(const char *path, int argc, const char *const *argv
 		return NULL;
 	}
 	p->global_init = global_init;
+	strlcpy(p->cwd, run_cwd, sizeof(p->cwd));
 	*err = process_exec(p, path, argc, argv, why);
 	if (!*err)
 		*err = process_start(p, p->entry, p->stack, 0);
@@ -731,3 +736,32 @@ static int cmd_run(int argc, char **argv)
 }
 SHELL_CMD(run, "run PATH [ARGS...] [&]", "run a program from the initramfs and wait for it (&: in the background)",
 	  cmd_run);
+
+/*
+ * cd [DIR]: the directory run's programs start in (their getcwd, where
+ * their relative paths lead); "/" without DIR. A program that writes its
+ * files where it stands (Linux's selftests do) needs a writable one: /tmp.
+ */
+static int cmd_cd(int argc, char **argv)
+{
+	char abs[PATH_MAX];
+	struct kstat k;
+	int err;
+
+	if (argc > 2)
+		return -EINVAL;
+	err = path_normalize(run_cwd, argc == 2 ? argv[1] : "/", abs);
+	if (!err && strlen(abs) >= sizeof(run_cwd))
+		err = -ENAMETOOLONG;
+	if (!err)
+		err = vfs_getattr(abs, &k, true);
+	if (!err && !S_ISDIR(k.mode))
+		err = -ENOTDIR;
+	if (err) {
+		kprintf("cd: %s: %s\n", argv[1], errname(err));
+		return err;
+	}
+	strlcpy(run_cwd, abs, sizeof(run_cwd));
+	return 0;
+}
+SHELL_CMD(cd, "cd [DIR]", "change the directory run's programs start in", cmd_cd);

@@ -114,44 +114,49 @@ static void test_destroy_frees_tables(struct ktest *t)
 	__free_page(pg);
 }
 
-static void test_overlap_is_eexist(struct ktest *t)
+/* A fresh user mm and a page to map in it (or try to), for one refusal test. */
+static void with_mm_and_page(struct ktest *t,
+			     void (*body)(struct ktest *t, struct mm_struct *mm, phys_addr_t pa))
 {
 	struct page *pg = alloc_page(GFP_KERNEL);
 	struct mm_struct mm;
-	u64 uva = user_vas[0], kva = KERNEL_TEST_VA;
-	phys_addr_t pa;
 
 	KASSERT_TRUE(t, pg != NULL);
-	pa = page_to_phys(pg);
-	KASSERT_EQ(t, arch_mm_init(&mm), 0);
+	if (arch_mm_init(&mm) == 0) {
+		body(t, &mm, page_to_phys(pg));
+		arch_mm_free(&mm);
+	} else {
+		ktest_fail(t, __FILE__, __LINE__, "arch_mm_init() failed");
+	}
+	__free_page(pg);
+}
 
-	KASSERT_EQ(t, arch_map_range(&mm, uva + PAGE_SIZE, pa, PAGE_SIZE, USER_RW), 0);
-	KEXPECT_EQ(t, arch_map_range(&mm, uva + PAGE_SIZE, pa, PAGE_SIZE, USER_RW), -EEXIST);
+static void overlap_is_eexist(struct ktest *t, struct mm_struct *mm, phys_addr_t pa)
+{
+	u64 uva = user_vas[0], kva = KERNEL_TEST_VA;
+
+	KASSERT_EQ(t, arch_map_range(mm, uva + PAGE_SIZE, pa, PAGE_SIZE, USER_RW), 0);
+	KEXPECT_EQ(t, arch_map_range(mm, uva + PAGE_SIZE, pa, PAGE_SIZE, USER_RW), -EEXIST);
 	/* Partly over a mapped page: refused whole, the free page stays free. */
-	KEXPECT_EQ(t, arch_map_range(&mm, uva, pa, 2 * PAGE_SIZE, USER_RW), -EEXIST);
-	KEXPECT_EQ(t, arch_page_prot(&mm, uva), 0);
-	KEXPECT_EQ(t, arch_virt_to_phys(&mm, uva + PAGE_SIZE), pa);
+	KEXPECT_EQ(t, arch_map_range(mm, uva, pa, 2 * PAGE_SIZE, USER_RW), -EEXIST);
+	KEXPECT_EQ(t, arch_page_prot(mm, uva), 0);
+	KEXPECT_EQ(t, arch_virt_to_phys(mm, uva + PAGE_SIZE), pa);
 
 	KASSERT_EQ(t, arch_map_range(&init_mm, kva + PAGE_SIZE, pa, PAGE_SIZE,
 				     PROT_PRESENT), 0);
 	KEXPECT_EQ(t, arch_map_range(&init_mm, kva, pa, 2 * PAGE_SIZE, PROT_PRESENT), -EEXIST);
 	KEXPECT_EQ(t, arch_page_prot(&init_mm, kva), 0);
 	KEXPECT_EQ(t, arch_unmap_range(&init_mm, kva + PAGE_SIZE, PAGE_SIZE), 0);
-
-	arch_mm_free(&mm);
-	__free_page(pg);
 }
 
-static void test_bad_range_is_einval(struct ktest *t)
+static void test_overlap_is_eexist(struct ktest *t)
 {
-	struct page *pg = alloc_page(GFP_KERNEL);
-	struct mm_struct mm;
-	u64 uva = user_vas[0], kva = KERNEL_TEST_VA;
-	phys_addr_t pa;
+	with_mm_and_page(t, overlap_is_eexist);
+}
 
-	KASSERT_TRUE(t, pg != NULL);
-	pa = page_to_phys(pg);
-	KASSERT_EQ(t, arch_mm_init(&mm), 0);
+static void bad_range_is_einval(struct ktest *t, struct mm_struct *mm, phys_addr_t pa)
+{
+	u64 uva = user_vas[0], kva = KERNEL_TEST_VA;
 
 	/* init_mm: only the vmalloc window, never user pages. */
 	KEXPECT_EQ(t, arch_map_range(&init_mm, KERNEL_VIRT, pa, PAGE_SIZE, PROT_PRESENT), -EINVAL);
@@ -168,34 +173,36 @@ static void test_bad_range_is_einval(struct ktest *t)
 	KEXPECT_EQ(t, arch_page_prot(&init_mm, kva), 0);
 
 	/* A user mm: only below TASK_SIZE, only user pages, no wrap-around. */
-	KEXPECT_EQ(t, arch_map_range(&mm, kva, pa, PAGE_SIZE, USER_RW), -EINVAL);
-	KEXPECT_EQ(t, arch_map_range(&mm, uva, pa, PAGE_SIZE, PROT_PRESENT), -EINVAL);
-	KEXPECT_EQ(t, arch_map_range(&mm, TASK_SIZE - PAGE_SIZE, pa, 2 * PAGE_SIZE, USER_RW),
+	KEXPECT_EQ(t, arch_map_range(mm, kva, pa, PAGE_SIZE, USER_RW), -EINVAL);
+	KEXPECT_EQ(t, arch_map_range(mm, uva, pa, PAGE_SIZE, PROT_PRESENT), -EINVAL);
+	KEXPECT_EQ(t, arch_map_range(mm, TASK_SIZE - PAGE_SIZE, pa, 2 * PAGE_SIZE, USER_RW),
 		   -EINVAL);
-	KEXPECT_EQ(t, arch_map_range(&mm, TASK_SIZE, pa, PAGE_SIZE, USER_RW), -EINVAL);
-	KEXPECT_EQ(t, arch_map_range(&mm, uva, pa, -(u64)PAGE_SIZE, USER_RW), -EINVAL);
-	KEXPECT_EQ(t, arch_page_prot(&mm, uva), 0);
-	KEXPECT_EQ(t, arch_map_range(&mm, TASK_SIZE - PAGE_SIZE, pa, PAGE_SIZE, USER_RW), 0);
-	KEXPECT_EQ(t, arch_unmap_range(&mm, TASK_SIZE - PAGE_SIZE, PAGE_SIZE), 0);
+	KEXPECT_EQ(t, arch_map_range(mm, TASK_SIZE, pa, PAGE_SIZE, USER_RW), -EINVAL);
+	KEXPECT_EQ(t, arch_map_range(mm, uva, pa, -(u64)PAGE_SIZE, USER_RW), -EINVAL);
+	KEXPECT_EQ(t, arch_page_prot(mm, uva), 0);
+	KEXPECT_EQ(t, arch_map_range(mm, TASK_SIZE - PAGE_SIZE, pa, PAGE_SIZE, USER_RW), 0);
+	KEXPECT_EQ(t, arch_unmap_range(mm, TASK_SIZE - PAGE_SIZE, PAGE_SIZE), 0);
 
 	/* Protect and unmap need every page mapped; a refusal changes nothing. */
-	KASSERT_EQ(t, arch_map_range(&mm, uva, pa, PAGE_SIZE, USER_RW), 0);
-	KEXPECT_EQ(t, arch_unmap_range(&mm, uva, 2 * PAGE_SIZE), -EINVAL);
-	KEXPECT_EQ(t, arch_protect_range(&mm, uva, 2 * PAGE_SIZE, PROT_PRESENT | PROT_USER),
+	KASSERT_EQ(t, arch_map_range(mm, uva, pa, PAGE_SIZE, USER_RW), 0);
+	KEXPECT_EQ(t, arch_unmap_range(mm, uva, 2 * PAGE_SIZE), -EINVAL);
+	KEXPECT_EQ(t, arch_protect_range(mm, uva, 2 * PAGE_SIZE, PROT_PRESENT | PROT_USER),
 		   -EINVAL);
-	KEXPECT_EQ(t, arch_page_prot(&mm, uva), USER_RW);
-	KEXPECT_EQ(t, arch_protect_range(&mm, uva, PAGE_SIZE, PROT_PRESENT), -EINVAL);
-	KEXPECT_EQ(t, arch_unmap_range(&mm, uva, 0), -EINVAL);
-	KEXPECT_EQ(t, arch_unmap_range(&mm, uva, PAGE_SIZE), 0);
-	KEXPECT_EQ(t, arch_unmap_range(&mm, uva, PAGE_SIZE), -EINVAL);
-	KEXPECT_EQ(t, arch_protect_range(&mm, uva, PAGE_SIZE, USER_RW), -EINVAL);
+	KEXPECT_EQ(t, arch_page_prot(mm, uva), USER_RW);
+	KEXPECT_EQ(t, arch_protect_range(mm, uva, PAGE_SIZE, PROT_PRESENT), -EINVAL);
+	KEXPECT_EQ(t, arch_unmap_range(mm, uva, 0), -EINVAL);
+	KEXPECT_EQ(t, arch_unmap_range(mm, uva, PAGE_SIZE), 0);
+	KEXPECT_EQ(t, arch_unmap_range(mm, uva, PAGE_SIZE), -EINVAL);
+	KEXPECT_EQ(t, arch_protect_range(mm, uva, PAGE_SIZE, USER_RW), -EINVAL);
 
 	/* Lookups of nothing, or of a non-canonical address, find nothing. */
-	KEXPECT_EQ(t, arch_lookup(&mm, 1ULL << 52, NULL, NULL), -ENOENT);
+	KEXPECT_EQ(t, arch_lookup(mm, 1ULL << 52, NULL, NULL), -ENOENT);
 	KEXPECT_EQ(t, arch_lookup(&init_mm, 0x8000000000000000ULL, NULL, NULL), -ENOENT);
+}
 
-	arch_mm_free(&mm);
-	__free_page(pg);
+static void test_bad_range_is_einval(struct ktest *t)
+{
+	with_mm_and_page(t, bad_range_is_einval);
 }
 
 static struct ktest_case mm_struct_cases[] = {

@@ -119,7 +119,8 @@ static long do_iter_write(struct file *f, struct iov_iter *it, u64 *pos)
 	return console_write_iter(it);
 }
 
-static long do_read(long fd, u64 buf, size_t count, u64 *pos)
+/* read (write false) or write, at pos or (NULL) at the file's position. */
+static long do_rw(long fd, u64 buf, size_t count, u64 *pos, bool write)
 {
 	struct file *f __free(file_put) = fget(fd);
 	struct iov_iter it;
@@ -130,55 +131,42 @@ static long do_read(long fd, u64 buf, size_t count, u64 *pos)
 		return -EBADF;
 	if (pos && !file_positional(f))
 		return -ESPIPE; /* before the mode, as Linux's FMODE_PREAD test */
-	if (!file_readable(f))
-		return -EBADF;
-	err = import_single_range(buf, count, &iov, &it);
-	return err ? err : do_iter_read(f, &it, pos);
-}
-
-static long do_write(long fd, u64 buf, size_t count, u64 *pos)
-{
-	struct file *f __free(file_put) = fget(fd);
-	struct iov_iter it;
-	struct iovec iov;
-	int err;
-
-	if (!f)
-		return -EBADF;
-	if (pos && !file_positional(f))
-		return -ESPIPE;
-	if (!file_writable(f))
+	if (!(write ? file_writable(f) : file_readable(f)))
 		return -EBADF; /* an initramfs file is opened read-only */
 	err = import_single_range(buf, count, &iov, &it);
-	return err ? err : do_iter_write(f, &it, pos);
+	if (err)
+		return err;
+	return write ? do_iter_write(f, &it, pos) : do_iter_read(f, &it, pos);
 }
 
 long sys_read(const unsigned long *args)
 {
-	return do_read((long)args[0], args[1], args[2], NULL);
+	return do_rw((long)args[0], args[1], args[2], NULL, false);
 }
 
 long sys_write(const unsigned long *args)
 {
-	return do_write((long)args[0], args[1], args[2], NULL);
+	return do_rw((long)args[0], args[1], args[2], NULL, true);
+}
+
+/* pread64 and pwrite64: a negative position is -EINVAL before the descriptor. */
+static long do_prw(const unsigned long *args, bool write)
+{
+	u64 pos = args[3];
+
+	if ((s64)pos < 0)
+		return -EINVAL;
+	return do_rw((long)args[0], args[1], args[2], &pos, write);
 }
 
 long sys_pread64(const unsigned long *args)
 {
-	u64 pos = args[3];
-
-	if ((s64)pos < 0)
-		return -EINVAL;
-	return do_read((long)args[0], args[1], args[2], &pos);
+	return do_prw(args, false);
 }
 
 long sys_pwrite64(const unsigned long *args)
 {
-	u64 pos = args[3];
-
-	if ((s64)pos < 0)
-		return -EINVAL;
-	return do_write((long)args[0], args[1], args[2], &pos);
+	return do_prw(args, true);
 }
 
 static long do_readv(long fd, u64 uvec, unsigned long nr, bool write)

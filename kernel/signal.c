@@ -273,6 +273,20 @@ static void notify_parent_stop(struct process *p)
 	wake_up_all(&parent->child_exit);
 }
 
+/*
+ * A stop or a fatal signal concerns every thread: wake each live one but
+ * the caller out of whatever wait it is in, to notice. thread_lock held
+ * (wake_all_threads() takes it).
+ */
+static void wake_other_threads(struct process *p)
+{
+	struct thread *t;
+
+	list_for_each_entry(t, &p->threads, node)
+		if (!t->dead && t->task && t->task != current)
+			wake_up_process(t->task);
+}
+
 static void signal_post_thread(struct process *p, struct thread *to, int sig, int sender)
 {
 	struct thread *target;
@@ -298,19 +312,14 @@ static void signal_post_thread(struct process *p, struct thread *to, int sig, in
 		if (!p->stopped) {
 			p->stop_sig = sig;
 			WRITE_ONCE(p->stop_pending, true);
-			list_for_each_entry(target, &p->threads, node)
-				if (!target->dead && target->task && target->task != current)
-					wake_up_process(target->task);
+			wake_other_threads(p);
 		}
 		break;
 	case SIG_END:
 		/* The first fatal one is what it dies of; SIGKILL overrides (it ends a stopped one). */
 		if (!p->pending_kill || sig == SIGKILL)
 			WRITE_ONCE(p->pending_kill, sig);
-		/* Every thread ends: each must notice, out of whatever wait it is in. */
-		list_for_each_entry(target, &p->threads, node)
-			if (!target->dead && target->task && target->task != current)
-				wake_up_process(target->task);
+		wake_other_threads(p); /* every thread ends */
 		break;
 	case SIG_HANDLE:
 		WRITE_ONCE(p->sigsender[sig - 1], sender);

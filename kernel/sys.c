@@ -129,14 +129,11 @@ static bool sleep_interrupted(const struct process *p)
 static long sleep_ts(u64 uts, u64 urem, bool absolute, int clock)
 {
 	struct process *p = current_process();
-	s64 ts[2];
 	u64 ns;
+	int err = get_timespec_ns(uts, &ns);
 
-	if (copy_from_user(ts, uts, sizeof(ts)))
-		return -EFAULT;
-	if (ts[0] < 0 || ts[1] < 0 || ts[1] >= (s64)NSEC_PER_SEC)
-		return -EINVAL;
-	ns = (u64)ts[0] * NSEC_PER_SEC + (u64)ts[1];
+	if (err)
+		return err;
 	if (absolute) {
 		/* CLOCK_REALTIME and CLOCK_TAI (0, 11) count from the epoch; the rest from boot. */
 		u64 now = clock == 0 || clock == 11 ? ktime_get_ns() + (u64)realtime_offset_ns()
@@ -190,14 +187,11 @@ static long wait_for_signal(void)
  */
 static long cpu_clock_sleep(u64 uts, bool absolute)
 {
-	s64 ts[2];
 	u64 ns;
+	int err = get_timespec_ns(uts, &ns);
 
-	if (copy_from_user(ts, uts, sizeof(ts)))
-		return -EFAULT;
-	if (ts[0] < 0 || ts[1] < 0 || ts[1] >= (s64)NSEC_PER_SEC)
-		return -EINVAL;
-	ns = (u64)ts[0] * NSEC_PER_SEC + (u64)ts[1];
+	if (err)
+		return err;
 	if (absolute ? ns <= task_sched_runtime(current) : !ns)
 		return 0;
 	return wait_for_signal();

@@ -11,19 +11,19 @@
 #include <pagoda/cpio.h>
 #include <pagoda/cr.h>
 #include <pagoda/file.h>
+#include <pagoda/fs.h>
 #include <pagoda/mutex.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
 #include <pagoda/ramfs.h>
 #include <pagoda/random.h>
 #include <pagoda/sched.h>
+#include <pagoda/shmem.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
 #include <pagoda/timer.h>
 #include <pagoda/uaccess.h>
 #include "syscalls.h"
-
-typedef long (*syscall_fn)(const unsigned long *args);
 
 /*
  * brk(2) as Linux answers it: the new break on success, the old one when
@@ -83,38 +83,62 @@ static unsigned int linux_prot(unsigned long prot)
 /*
  * What mmap may map of the file behind fd: an initramfs file, privately
  * (each page read on first touch: the page cache's until the process
- * writes it, then a copy of its own; mm/memory.c, mm/filemap.c).
- * Linux's checks in its order: a descriptor, then the mapping type, then
- * whether the file can be mapped at all. MAP_SHARED of a read-only
- * initramfs file is granted read-only: nothing can change the file, so a
- * private copy reads the same.
+ * writes it, then a copy of its own; mm/memory.c, mm/filemap.c), or a
+ * file whose f_op->mmap gives its shared memory object (a tmpfs file,
+ * a memfd), shared or privately, with a reference put by the caller.
+ * Linux's checks in its order: a descriptor, then the mapping type and
+ * the open's access mode, then whether the file can be mapped at all.
+ * MAP_SHARED of a read-only initramfs file is granted read-only: nothing
+ * can change the file, so a private copy reads the same.
  */
 static long mmap_file(unsigned long flags, unsigned long prot, long fd,
-		      const struct ramfs_file **rf)
+		      const struct ramfs_file **rf, struct shmem_object **shm)
 {
 	struct file *f __free(file_put) = fget(fd);
+	bool ops = f && f->kind == FILE_OPS;
 
 	if (!f)
 		return -EBADF;
 	switch (flags & (MAP_SHARED | MAP_PRIVATE)) {
 	case MAP_SHARED:
-		if (prot & LINUX_PROT_WRITE)
+		if ((prot & LINUX_PROT_WRITE) && (!ops || !f->can_write))
 			return -EACCES; /* no initramfs file is open for writing */
-		break;
+		fallthrough;
 	case MAP_PRIVATE:
+		if (ops && !f->can_read)
+			return -EACCES;
 		break;
 	default:
 		return -EINVAL;
 	}
+	if (ops && f->f_op->mmap) {
+		*shm = f->f_op->mmap(f);
+		return 0;
+	}
 	if (f->kind != FILE_RAMFS || !f->rf || (f->rf->mode & CPIO_S_IFMT) != CPIO_S_IFREG)
-		return -ENODEV; /* pipes, devices, directories, tmpfs files: not yet */
+		return -ENODEV; /* pipes, devices, directories */
 	*rf = f->rf;
 	return 0;
 }
 
+/* Where sys_mmap's checks passed: make the area, of the right kind. */
+static int mmap_region(struct process *p, u64 addr, u64 len, unsigned int kprot,
+		       unsigned long flags, const struct ramfs_file *rf,
+		       struct shmem_object *shm, u64 pgoff)
+{
+	unsigned int vm_flags = flags & MAP_NORESERVE ? VM_NORESERVE : 0;
+
+	if (shm)
+		return process_map_shmem(p, addr, len, kprot,
+					 vm_flags | (flags & MAP_SHARED ? VM_SHARED : 0), shm, pgoff);
+	if ((flags & MAP_ANONYMOUS) && (flags & MAP_SHARED))
+		return process_map_shared_anon(p, addr, len, kprot, vm_flags);
+	return process_map_file(p, addr, len, kprot, vm_flags, rf, pgoff);
+}
+
 /*
- * mmap(2): anonymous memory, private or shared (mm/shmem.c), and private
- * mappings of initramfs files.
+ * mmap(2): anonymous memory, private or shared (mm/shmem.c), private
+ * mappings of initramfs files, shared or private ones of tmpfs files.
  */
 static long sys_mmap(const unsigned long *args)
 {
@@ -123,12 +147,13 @@ static long sys_mmap(const unsigned long *args)
 	unsigned long prot = args[2], flags = args[3];
 	unsigned int kprot = linux_prot(prot);
 	const struct ramfs_file *rf = NULL;
+	struct shmem_object *shm __free(shmem_put) = NULL;
 	int err;
 
 	if (off & (PAGE_SIZE - 1))
 		return -EINVAL; /* before anything else, as Linux's sys_mmap */
 	if (!(flags & MAP_ANONYMOUS)) {
-		err = (int)mmap_file(flags, prot, (long)args[4], &rf);
+		err = (int)mmap_file(flags, prot, (long)args[4], &rf, &shm);
 		if (err)
 			return err;
 	}
@@ -159,12 +184,7 @@ static long sys_mmap(const unsigned long *args)
 		if (!addr)
 			return -ENOMEM;
 	}
-	if ((flags & MAP_ANONYMOUS) && (flags & MAP_SHARED))
-		err = process_map_shared_anon(p, addr, len, kprot,
-					      flags & MAP_NORESERVE ? VM_NORESERVE : 0);
-	else
-		err = process_map_file(p, addr, len, kprot,
-				       flags & MAP_NORESERVE ? VM_NORESERVE : 0, rf, off >> PAGE_SHIFT);
+	err = mmap_region(p, addr, len, kprot, flags, rf, shm, off >> PAGE_SHIFT);
 	return err ? err : (long)addr;
 }
 
@@ -193,20 +213,16 @@ static long sys_mprotect(const unsigned long *args)
 	return process_protect(current_process(), addr, addr + len, kprot);
 }
 
-#define MREMAP_MAYMOVE 1
-#define MREMAP_FIXED 2
-
 /* mremap(old, old_size, new_size, flags, new_address) */
 static long sys_mremap(const unsigned long *args)
 {
 	unsigned long flags = args[3];
 
-	if (flags & ~(unsigned long)(MREMAP_MAYMOVE | MREMAP_FIXED))
+	if (flags & ~(unsigned long)(MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP))
 		return -EINVAL;
 	if (!access_ok(args[0], args[1]))
 		return -EFAULT;
-	return process_mremap(current_process(), args[0], args[1], args[2],
-			      flags & MREMAP_MAYMOVE, flags & MREMAP_FIXED, args[4]);
+	return process_mremap(current_process(), args[0], args[1], args[2], flags, args[4]);
 }
 
 /* struct utsname: six fields of 65 bytes. */
@@ -277,7 +293,7 @@ static long sys_sched_yield(const unsigned long *args)
 	return 0;
 }
 
-static const syscall_fn sys_call_table[NR_syscalls] = {
+static syscall_fn_t *const sys_call_table[NR_syscalls] = {
 	[__NR_write] = sys_write,
 	[__NR_exit] = sys_exit,
 	[__NR_exit_group] = sys_exit_group,
@@ -376,6 +392,7 @@ static const syscall_fn sys_call_table[NR_syscalls] = {
 	[__NR_pselect6] = sys_pselect6,
 	[__NR_sync] = sys_sync,
 	[__NR_utimensat] = sys_utimensat,
+	[__NR_memfd_create] = sys_memfd_create,
 	[__NR_timerfd_create] = sys_timerfd_create,
 	[__NR_timerfd_settime] = sys_timerfd_settime,
 	[__NR_timerfd_gettime] = sys_timerfd_gettime,

@@ -557,24 +557,25 @@ static int prop_from(const void *fdt, u32 off, struct fdt_prop *p)
 	return (int)off;
 }
 
-int fdt_first_prop(const void *fdt, int node, struct fdt_prop *p)
+/* The first property after the token at off, which must be a tag: or -EINVAL. */
+static int prop_after(const void *fdt, int off, u32 tag, struct fdt_prop *p)
 {
 	struct blocks b = get_blocks(fdt);
 	u32 next;
 
-	if (token(&b, node, &next) != FDT_BEGIN_NODE)
+	if (token(&b, off, &next) != tag)
 		return -EINVAL;
 	return prop_from(fdt, next, p);
 }
 
+int fdt_first_prop(const void *fdt, int node, struct fdt_prop *p)
+{
+	return prop_after(fdt, node, FDT_BEGIN_NODE, p);
+}
+
 int fdt_next_prop(const void *fdt, int prop, struct fdt_prop *p)
 {
-	struct blocks b = get_blocks(fdt);
-	u32 next;
-
-	if (token(&b, prop, &next) != FDT_PROP)
-		return -EINVAL;
-	return prop_from(fdt, next, p);
+	return prop_after(fdt, prop, FDT_PROP, p);
 }
 
 const void *fdt_getprop(const void *fdt, int node, const char *name, u32 *len)

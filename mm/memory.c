@@ -279,9 +279,12 @@ static int file_fault(struct process *p, struct vm_area *v, u64 va, bool write)
 }
 
 /*
- * A page of a shared anonymous area: its object's (mm/shmem.c), for a
- * read as for a write, so that every mapper sees the same bytes. -EIO
- * past the object's end (an area mremap grew: SIGBUS, as Linux).
+ * A page of an area over a shared memory object (mm/shmem.c): the
+ * object's, for a read as for a write, so that every mapper sees the same
+ * bytes. A private area (MAP_PRIVATE of a tmpfs file) gets it read-only
+ * (page_pte_prot()): its write then faults again and copies (wp_page()).
+ * -EIO past the object's end (an area mremap grew, a file truncated:
+ * SIGBUS, as Linux).
  */
 static int shmem_fault(struct process *p, struct vm_area *v, u64 va)
 {

@@ -254,12 +254,14 @@ static int map_area(struct process *p, u64 va, u64 size, unsigned int prot,
 	/* An area grown by mremap passes its own flags: promised if it was. */
 	if (sysctl_overcommit_memory == OVERCOMMIT_NEVER)
 		vm_flags &= ~VM_NORESERVE; /* mode 2 promises everything, as Linux */
-	/* A shared area's pages are promised once, by its object (mm/shmem.c). */
-	if ((prot & PROT_WRITE) && !(prot & PROT_NOACCESS) && !(vm_flags & VM_NORESERVE) && !shm)
+	/*
+	 * A shared area's pages are promised once, by its object (mm/shmem.c);
+	 * a private one's copies, by the area, whether it maps a file or not.
+	 */
+	if ((prot & PROT_WRITE) && !(prot & PROT_NOACCESS) &&
+	    !(vm_flags & (VM_NORESERVE | VM_SHARED)))
 		vm_flags |= VM_ACCOUNT;
-	vm_flags &= VM_ACCOUNT | VM_NORESERVE;
-	if (shm)
-		vm_flags |= VM_SHARED;
+	vm_flags &= VM_ACCOUNT | VM_NORESERVE | VM_SHARED;
 	if ((vm_flags & VM_ACCOUNT) && vm_enough_memory(p, size >> PAGE_SHIFT))
 		return -ENOMEM;
 	vma = kzalloc(sizeof(*vma), GFP_KERNEL);
@@ -293,9 +295,9 @@ int process_map_file(struct process *p, u64 va, u64 size, unsigned int prot,
 }
 
 int process_map_shmem(struct process *p, u64 va, u64 size, unsigned int prot,
-		      struct shmem_object *shm, u64 pgoff)
+		      unsigned int vm_flags, struct shmem_object *shm, u64 pgoff)
 {
-	return map_area(p, va, size, prot, 0, NULL, shm, pgoff);
+	return map_area(p, va, size, prot, vm_flags, NULL, shm, pgoff);
 }
 
 int process_map_shared_anon(struct process *p, u64 va, u64 size, unsigned int prot,
@@ -309,7 +311,7 @@ int process_map_shared_anon(struct process *p, u64 va, u64 size, unsigned int pr
 
 	if (!shm)
 		return -ENOMEM;
-	err = map_area(p, va, size, prot, vm_flags, NULL, shm, 0);
+	err = map_area(p, va, size, prot, vm_flags | VM_SHARED, NULL, shm, 0);
 	shmem_put(shm); /* the area holds it now, or nothing does */
 	return err;
 }
@@ -476,9 +478,34 @@ static int move_area(struct process *p, struct vm_area *v, u64 dest)
 	return 0;
 }
 
-long process_mremap(struct process *p, u64 old, u64 old_len, u64 new_len, bool may_move,
-		    bool fixed, u64 new_addr)
+/*
+ * MREMAP_DONTUNMAP: the pages of [old, old + len) move to a new area at
+ * dest made like v, and v stays where it was, empty, so its next touches
+ * fault as in a new mapping (zero pages, or the file's or the shared
+ * object's pages again). The new area is promised (Linux charges it too)
+ * before any page moves, so a refusal changes nothing.
+ */
+static long mremap_dontunmap(struct process *p, struct vm_area *v, u64 old, u64 len, u64 dest)
 {
+	u64 pgoff = v->pgoff + ((old - v->start) >> PAGE_SHIFT);
+	int err = map_area(p, dest, len, v->prot, v->flags, v->rf, v->shm, pgoff);
+
+	if (err)
+		return err;
+	err = move_pages(p, find_vma(p, dest), old, dest, len);
+	if (err) {
+		move_pages(p, find_vma(p, dest), dest, old, len);
+		process_unmap(p, dest, dest + len);
+		return err;
+	}
+	return (long)dest;
+}
+
+long process_mremap(struct process *p, u64 old, u64 old_len, u64 new_len, unsigned int flags,
+		    u64 new_addr)
+{
+	bool may_move = flags & MREMAP_MAYMOVE, fixed = flags & MREMAP_FIXED;
+	bool dontunmap = flags & MREMAP_DONTUNMAP;
 	struct vm_area *v;
 	u64 dest;
 	int err;
@@ -486,19 +513,22 @@ long process_mremap(struct process *p, u64 old, u64 old_len, u64 new_len, bool m
 	if (!IS_ALIGNED(old, PAGE_SIZE) || !old_len || !new_len || (fixed && !may_move) ||
 	    (fixed && !IS_ALIGNED(new_addr, PAGE_SIZE)))
 		return -EINVAL;
+	/* Linux: DONTUNMAP moves a range whole, neither growing nor shrinking it. */
+	if (dontunmap && (!may_move || old_len != new_len))
+		return -EINVAL;
 	old_len = ALIGN_UP(old_len, PAGE_SIZE);
 	new_len = ALIGN_UP(new_len, PAGE_SIZE);
 	v = find_vma(p, old);
 	if (!v || v->start > old || old + old_len > v->end)
 		return -EFAULT; /* Linux: the old range must lie in one mapping */
-	if (v->name && new_len != old_len)
+	if (v->name && (new_len != old_len || dontunmap))
 		return -EINVAL; /* the vDSO and vvar move whole, they do not grow */
-	if (!fixed && new_len <= old_len) {
+	if (!fixed && !dontunmap && new_len <= old_len) {
 		if (new_len < old_len)
 			process_unmap(p, old + new_len, old + old_len);
 		return (long)old;
 	}
-	if (!fixed && range_free(p, old + old_len, old + new_len) && !v->name) {
+	if (!fixed && !dontunmap && range_free(p, old + old_len, old + new_len) && !v->name) {
 		/* A file mapping grows over the file's following pages, as Linux's. */
 		err = map_area(p, old + old_len, new_len - old_len, v->prot, v->flags, v->rf,
 			       v->shm, v->pgoff + ((old + old_len - v->start) >> PAGE_SHIFT));
@@ -518,6 +548,8 @@ long process_mremap(struct process *p, u64 old, u64 old_len, u64 new_len, bool m
 		if (!dest)
 			return -ENOMEM;
 	}
+	if (dontunmap)
+		return mremap_dontunmap(p, find_vma(p, old), old, old_len, dest);
 	/* Move exactly the old range: split it out of its area first. */
 	err = split_at(p, old);
 	if (!err)

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * Shared anonymous memory: what mmap(MAP_SHARED | MAP_ANONYMOUS) maps.
- * Linux backs such a mapping with an unlinked shmem file (mm/shmem.c's
- * shmem_zero_setup(); /proc/PID/maps calls it "/dev/zero (deleted)");
- * Pagoda keeps the part of that idea a mapping needs: an object of a
- * fixed size, holding a page per index once someone touched it, which
- * every area made from the mapping points at: the area mmap made, the
- * pieces munmap and mprotect cut from it, the copies fork gives children.
+ * Shared memory: what mmap(MAP_SHARED | MAP_ANONYMOUS) maps, a System V
+ * segment, and the data of a tmpfs file (fs/ramfs/file.c), as Linux's
+ * tmpfs is shmem. Linux backs an anonymous shared mapping with an
+ * unlinked shmem file (shmem_zero_setup(); /proc/PID/maps calls it
+ * "/dev/zero (deleted)"); Pagoda keeps the part of that idea a mapping
+ * needs: an object of a size, holding a page per index once someone
+ * touched it, which every area made from it points at: the area mmap
+ * made, the pieces munmap and mprotect cut from it, the copies fork gives
+ * children, and the tmpfs inode whose file it is.
  *
  * So a write through any of them is seen through all of them, unlike a
  * private area, whose pages fork shares only until the first write.
@@ -17,8 +19,10 @@
  * the page when the last area goes, however the mappers ended. Its pages
  * are meminfo's Shmem, with tmpfs's, as on Linux (shmem_pages).
  *
- * The size is the mapping's at mmap: an access past it (an area that
- * mremap grew) is SIGBUS, as on Linux, where the file does not grow.
+ * The size is the mapping's at mmap, or the file's (shmem_resize()): an
+ * access past it (an area that mremap grew, a file truncated under its
+ * mapping) is SIGBUS, as on Linux. A truncated page that some entry
+ * still maps stays there until unmapped (Linux unmaps it at once).
  * Pages are found through a radix tree of page-sized nodes (as page
  * tables are), as tall as the size needs and grown on first touch, so a
  * huge mostly untouched mapping (MAP_NORESERVE) costs a few nodes only.
@@ -35,19 +39,30 @@
 #define SHMEM_SLOTS (1UL << SHMEM_SHIFT) /* pointers in a node: one page of them */
 
 struct shmem_object {
-	int refs;               /* areas that point here */
+	int refs;               /* areas that point here, and a tmpfs inode */
 	bool accounted;         /* its size is promised (mm/util.c): not MAP_NORESERVE */
 	unsigned int height;    /* node levels above the pages: SHMEM_SLOTS^height >= nr_pages */
 	unsigned long nr_pages; /* its size; an index past it is SIGBUS */
-	spinlock_t lock;        /* filling a slot, adding a node */
+	unsigned long nr_resident; /* pages it holds now */
+	spinlock_t lock;        /* filling a slot, adding a node, changing the size */
 	void *root;             /* the top node, NULL until the first page */
 };
+
+/* How many node levels index `pages` pages (at least one). */
+static unsigned int height_for(unsigned long pages)
+{
+	unsigned int h = 1;
+
+	while (h * SHMEM_SHIFT < 64 && pages && (pages - 1) >> (h * SHMEM_SHIFT))
+		h++;
+	return h;
+}
 
 struct shmem_object *shmem_zero_setup(struct process *p, unsigned long pages, bool account)
 {
 	struct shmem_object *obj;
 
-	if (!pages || pages > TASK_SIZE / PAGE_SIZE)
+	if (pages > TASK_SIZE / PAGE_SIZE || (!pages && account))
 		return NULL;
 	if (account && vm_enough_memory(p, pages))
 		return NULL;
@@ -60,9 +75,7 @@ struct shmem_object *shmem_zero_setup(struct process *p, unsigned long pages, bo
 	obj->refs = 1;
 	obj->accounted = account;
 	obj->nr_pages = pages;
-	obj->height = 1;
-	while (obj->height * SHMEM_SHIFT < 64 && (pages - 1) >> (obj->height * SHMEM_SHIFT))
-		obj->height++;
+	obj->height = height_for(pages);
 	spin_lock_init(&obj->lock);
 	return obj;
 }
@@ -136,16 +149,22 @@ int shmem_get_page(struct shmem_object *obj, unsigned long index, struct page **
 {
 	struct page *pg, *fresh = NULL;
 	void *spare = NULL, **slot;
+	int err = -ENOMEM;
 
-	if (index >= obj->nr_pages)
-		return -EIO; /* past the object's end: SIGBUS */
 	for (;;) {
 		spin_lock(&obj->lock);
+		if (index >= obj->nr_pages) {
+			spin_unlock(&obj->lock);
+			err = -EIO; /* past the object's end: SIGBUS */
+			pg = NULL;
+			break;
+		}
 		slot = shmem_slot(obj, index, &spare);
 		pg = slot ? *slot : NULL;
 		if (slot && !pg && fresh) {
 			pg = *slot = fresh;
 			fresh = NULL;
+			obj->nr_resident++;
 		}
 		if (pg)
 			__atomic_add_fetch(&pg->mapcount, 1, __ATOMIC_ACQ_REL); /* the caller's */
@@ -171,7 +190,99 @@ int shmem_get_page(struct shmem_object *obj, unsigned long index, struct page **
 	if (fresh)
 		shmem_page_put(fresh);
 	if (!pg)
-		return -ENOMEM;
+		return err;
 	*pgp = pg;
+	return 0;
+}
+
+struct page *shmem_find_page(struct shmem_object *obj, unsigned long index)
+{
+	void *none = NULL, **slot;
+	struct page *pg = NULL;
+
+	spin_lock(&obj->lock);
+	if (index < obj->nr_pages) {
+		slot = shmem_slot(obj, index, &none);
+		pg = slot ? *slot : NULL;
+	}
+	spin_unlock(&obj->lock);
+	return pg;
+}
+
+unsigned long shmem_size(struct shmem_object *obj)
+{
+	return __atomic_load_n(&obj->nr_pages, __ATOMIC_RELAXED);
+}
+
+unsigned long shmem_nr_resident(struct shmem_object *obj)
+{
+	return __atomic_load_n(&obj->nr_resident, __ATOMIC_RELAXED);
+}
+
+/*
+ * Under obj->lock: give up the object's hold on every page of node (level
+ * levels above the pages, its first index base) from index `from` on;
+ * true when the node is left empty, and then it is freed too.
+ */
+static bool truncate_node(struct shmem_object *obj, void **node, unsigned int level,
+			  unsigned long base, unsigned long from)
+{
+	unsigned long span = 1UL << (SHMEM_SHIFT * (level - 1)); /* indexes under a slot */
+	bool empty = true;
+
+	for (unsigned long i = 0; i < SHMEM_SLOTS; i++) {
+		unsigned long first = base + i * span;
+
+		if (!node[i])
+			continue;
+		if (first + span <= from) {
+			empty = false; /* wholly before the cut */
+		} else if (level > 1) {
+			if (truncate_node(obj, node[i], level - 1, first, from))
+				node[i] = NULL;
+			else
+				empty = false;
+		} else {
+			shmem_page_put(node[i]);
+			node[i] = NULL;
+			obj->nr_resident--;
+		}
+	}
+	if (empty)
+		free_page((unsigned long)node);
+	return empty;
+}
+
+int shmem_resize(struct shmem_object *obj, unsigned long pages)
+{
+	unsigned int height = height_for(pages), n = 0;
+	void *nodes[64 / SHMEM_SHIFT + 1];
+
+	if (pages > TASK_SIZE / PAGE_SIZE)
+		return -EFBIG;
+	/* Taller: new top nodes, made before the lock (the old root hangs under slot 0). */
+	while (n + obj->height < height) {
+		nodes[n] = (void *)get_zeroed_page(GFP_KERNEL);
+		if (!nodes[n]) {
+			while (n)
+				free_page((unsigned long)nodes[--n]);
+			return -ENOMEM;
+		}
+		n++;
+	}
+	spin_lock(&obj->lock);
+	if (pages < obj->nr_pages && obj->root &&
+	    truncate_node(obj, obj->root, obj->height, 0, pages))
+		obj->root = NULL;
+	for (; obj->height < height; obj->height++) {
+		if (obj->root) {
+			((void **)nodes[--n])[0] = obj->root;
+			obj->root = nodes[n];
+		}
+	}
+	obj->nr_pages = pages;
+	spin_unlock(&obj->lock);
+	while (n)
+		free_page((unsigned long)nodes[--n]);
 	return 0;
 }

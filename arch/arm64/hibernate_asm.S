@@ -18,6 +18,8 @@
  * image's root and the jump goes to hibernate_resume_entry, kernel text.
  */
 
+#include <asm/assembler.h>
+
 #define CTX_CPU 0		/* a struct hib_cpu_ctx, 14 words */
 #define CTX_SP_EL0 112
 #define CTX_TTBR0 120
@@ -85,12 +87,7 @@ hibernate_resume_entry:
  */
 	.globl hib_cpu_save
 hib_cpu_save:
-	stp	x19, x20, [x0, #0]
-	stp	x21, x22, [x0, #16]
-	stp	x23, x24, [x0, #32]
-	stp	x25, x26, [x0, #48]
-	stp	x27, x28, [x0, #64]
-	stp	x29, x30, [x0, #80]
+	callee_saved_regs stp, x0
 	mov	x9, sp
 	str	x9, [x0, #96]
 	mov	x0, #0
@@ -99,12 +96,7 @@ hib_cpu_save:
 /* void hib_cpu_restore(struct hib_cpu_ctx *c) */
 	.globl hib_cpu_restore
 hib_cpu_restore:
-	ldp	x19, x20, [x0, #0]
-	ldp	x21, x22, [x0, #16]
-	ldp	x23, x24, [x0, #32]
-	ldp	x25, x26, [x0, #48]
-	ldp	x27, x28, [x0, #64]
-	ldp	x29, x30, [x0, #80]
+	callee_saved_regs ldp, x0
 	ldr	x9, [x0, #96]
 	mov	sp, x9
 	mov	x0, #1

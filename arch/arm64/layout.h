@@ -34,6 +34,6 @@
  * head.S maps the image (text to bss) with this many level-3 tables of
  * 2 MiB each; the linker script checks the image fits.
  */
-#define EARLY_L3_TABLES 4
+#define EARLY_L3_TABLES 8
 
 #endif

@@ -9,6 +9,8 @@
  * (arch_thread_stack_init put its address in the x30 slot).
  */
 
+#include <asm/assembler.h>
+
 #define SWITCH_FRAME (12 * 8)	/* x19..x30, 16-byte aligned */
 
 	.text
@@ -18,21 +20,11 @@
 /* void arch_context_switch(unsigned long *prev_sp, unsigned long next_sp) */
 arch_context_switch:
 	sub	sp, sp, #SWITCH_FRAME
-	stp	x19, x20, [sp, #0]
-	stp	x21, x22, [sp, #16]
-	stp	x23, x24, [sp, #32]
-	stp	x25, x26, [sp, #48]
-	stp	x27, x28, [sp, #64]
-	stp	x29, x30, [sp, #80]
+	callee_saved_regs stp, sp
 	mov	x9, sp
 	str	x9, [x0]
 	mov	sp, x1
-	ldp	x19, x20, [sp, #0]
-	ldp	x21, x22, [sp, #16]
-	ldp	x23, x24, [sp, #32]
-	ldp	x25, x26, [sp, #48]
-	ldp	x27, x28, [sp, #64]
-	ldp	x29, x30, [sp, #80]
+	callee_saved_regs ldp, sp
 	add	sp, sp, #SWITCH_FRAME
 	ret
 

@@ -105,39 +105,13 @@ static bool on_stack(u64 p, u64 lo, u64 hi)
 }
 
 /* The boot stack, or the running thread's (vmalloc'ed) one. */
-static bool on_kernel_stack(u64 p)
+bool arch_on_kernel_stack(u64 p)
 {
 	struct task *t = arch_current();
 
 	if (on_stack(p, (u64)boot_stack, (u64)boot_stack_top))
 		return true;
 	return t && t->stack && on_stack(p, (u64)t->stack, (u64)t->stack + t->stack_size);
-}
-
-/*
- * Follow the frame records: x29 points at {caller's x29, return address}.
- * Every pointer is checked against the stack, so a corrupt chain ends the
- * trace instead of faulting inside the reporter.
- */
-static void walk_frames(u64 fp, void (*fn)(u64 pc, void *arg), void *arg)
-{
-	for (int depth = 0; depth < 32 && fp && on_kernel_stack(fp); depth++) {
-		u64 *frame = (u64 *)fp;
-		u64 ret = frame[1];
-
-		if (!ret)
-			break;
-		/* The return address is the instruction after the call. */
-		fn(ret - 4, arg);
-		if (frame[0] <= fp)
-			break;
-		fp = frame[0];
-	}
-}
-
-void arch_stack_walk(void (*fn)(u64 pc, void *arg), void *arg)
-{
-	walk_frames((u64)__builtin_frame_address(0), fn, arg);
 }
 
 void arm64_dump_regs(const struct pt_regs *r)
@@ -247,6 +221,6 @@ void arm64_exception(struct pt_regs *regs, u64 slot)
 	arm64_dump_regs(regs);
 	printk(KERN_EMERG "Call trace:\n");
 	print_stack_frame(regs->pc, NULL);
-	walk_frames(regs->regs[29], print_stack_frame, NULL);
+	walk_stack_frames(regs->regs[29], print_stack_frame, NULL);
 	panic("fatal exception %s at %pS", name, (void *)regs->pc);
 }

@@ -64,7 +64,9 @@ static u32 conf1_address(u8 bus, u8 devfn, unsigned int off)
 	return 1u << 31 | (u32)bus << 16 | (u32)devfn << 8 | (off & 0xfc);
 }
 
-int arch_pci_conf1_read(u8 bus, u8 devfn, unsigned int off, unsigned int size, u32 *val)
+/* One access under the lock: the address, then the data at PCI_CONF1_DATA + (off & 3). */
+static int conf1_access(u8 bus, u8 devfn, unsigned int off, unsigned int size, u32 *val,
+			bool write)
 {
 	unsigned long flags;
 	u16 port = PCI_CONF1_DATA + (off & 3);
@@ -73,28 +75,26 @@ int arch_pci_conf1_read(u8 bus, u8 devfn, unsigned int off, unsigned int size, u
 		return -EINVAL;
 	spin_lock_irqsave(&conf1_lock, flags);
 	outl(PCI_CONF1_ADDRESS, conf1_address(bus, devfn, off));
-	*val = size == 4 ? inl(port) : size == 2 ? inw(port) : inb(port);
+	if (!write)
+		*val = size == 4 ? inl(port) : size == 2 ? inw(port) : inb(port);
+	else if (size == 4)
+		outl(port, *val);
+	else if (size == 2)
+		outw(port, (u16)*val);
+	else
+		outb(port, (u8)*val);
 	spin_unlock_irqrestore(&conf1_lock, flags);
 	return 0;
 }
 
+int arch_pci_conf1_read(u8 bus, u8 devfn, unsigned int off, unsigned int size, u32 *val)
+{
+	return conf1_access(bus, devfn, off, size, val, false);
+}
+
 int arch_pci_conf1_write(u8 bus, u8 devfn, unsigned int off, unsigned int size, u32 val)
 {
-	unsigned long flags;
-	u16 port = PCI_CONF1_DATA + (off & 3);
-
-	if (off > 0xff || (size != 1 && size != 2 && size != 4) || (off & (size - 1)))
-		return -EINVAL;
-	spin_lock_irqsave(&conf1_lock, flags);
-	outl(PCI_CONF1_ADDRESS, conf1_address(bus, devfn, off));
-	if (size == 4)
-		outl(port, val);
-	else if (size == 2)
-		outw(port, (u16)val);
-	else
-		outb(port, (u8)val);
-	spin_unlock_irqrestore(&conf1_lock, flags);
-	return 0;
+	return conf1_access(bus, devfn, off, size, &val, true);
 }
 
 /*

@@ -146,7 +146,8 @@ void idt_init(void)
 
 /* ---- stack traces ------------------------------------------------------ */
 
-static bool on_kernel_stack(u64 p)
+/* The boot and double-fault stacks, or the running thread's. */
+bool arch_on_kernel_stack(u64 p)
 {
 	u64 lo, hi;
 
@@ -159,53 +160,33 @@ static bool on_kernel_stack(u64 p)
 	return p >= lo && p + 16 <= hi;
 }
 
-/*
- * Follow the frame-pointer chain: [rbp] is the caller's rbp, [rbp+8] the
- * return address. Every pointer is checked against the known stacks, so a
- * corrupt chain ends the trace instead of faulting inside the reporter.
- */
-static void walk_frames(u64 rbp, void (*fn)(u64 pc, void *arg), void *arg)
-{
-	for (int depth = 0; depth < 32 && rbp && on_kernel_stack(rbp); depth++) {
-		u64 *frame = (u64 *)rbp;
-		u64 ret = frame[1];
-
-		if (!ret)
-			break;
-		fn(ret, arg);
-		if (frame[0] <= rbp)
-			break;
-		rbp = frame[0];
-	}
-}
-
-void arch_stack_walk(void (*fn)(u64 pc, void *arg), void *arg)
-{
-	walk_frames((u64)__builtin_frame_address(0), fn, arg);
-}
+/* The general registers three to a line, in the order Linux's __show_regs() prints them. */
+#define GPR(name, field) { name, offsetof(struct pt_regs, field) / sizeof(u64) }
+static const struct {
+	char name[4];
+	u8 slot; /* in pt_regs, counted in u64s */
+} gprs[] = {
+	GPR("RAX", rax), GPR("RBX", rbx), GPR("RCX", rcx),
+	GPR("RDX", rdx), GPR("RSI", rsi), GPR("RDI", rdi),
+	GPR("RBP", rbp), GPR("R08", r8), GPR("R09", r9),
+	GPR("R10", r10), GPR("R11", r11), GPR("R12", r12),
+	GPR("R13", r13), GPR("R14", r14), GPR("R15", r15),
+};
 
 static void dump_regs(const struct pt_regs *r)
 {
+	const u64 *slots = (const u64 *)r;
+
 	printk(KERN_EMERG "RIP: %04llx:%016llx %pS\n", (unsigned long long)r->cs,
 	       (unsigned long long)r->rip, (void *)r->rip);
 	printk(KERN_EMERG "RSP: %04llx:%016llx EFLAGS: %08llx\n",
 	       (unsigned long long)r->ss, (unsigned long long)r->rsp,
 	       (unsigned long long)r->rflags);
-	printk(KERN_EMERG "RAX: %016llx RBX: %016llx RCX: %016llx\n",
-	       (unsigned long long)r->rax, (unsigned long long)r->rbx,
-	       (unsigned long long)r->rcx);
-	printk(KERN_EMERG "RDX: %016llx RSI: %016llx RDI: %016llx\n",
-	       (unsigned long long)r->rdx, (unsigned long long)r->rsi,
-	       (unsigned long long)r->rdi);
-	printk(KERN_EMERG "RBP: %016llx R08: %016llx R09: %016llx\n",
-	       (unsigned long long)r->rbp, (unsigned long long)r->r8,
-	       (unsigned long long)r->r9);
-	printk(KERN_EMERG "R10: %016llx R11: %016llx R12: %016llx\n",
-	       (unsigned long long)r->r10, (unsigned long long)r->r11,
-	       (unsigned long long)r->r12);
-	printk(KERN_EMERG "R13: %016llx R14: %016llx R15: %016llx\n",
-	       (unsigned long long)r->r13, (unsigned long long)r->r14,
-	       (unsigned long long)r->r15);
+	for (size_t i = 0; i < ARRAY_SIZE(gprs); i += 3)
+		printk(KERN_EMERG "%s: %016llx %s: %016llx %s: %016llx\n",
+		       gprs[i].name, (unsigned long long)slots[gprs[i].slot],
+		       gprs[i + 1].name, (unsigned long long)slots[gprs[i + 1].slot],
+		       gprs[i + 2].name, (unsigned long long)slots[gprs[i + 2].slot]);
 	printk(KERN_EMERG "CR0: %016llx CR2: %016llx CR3: %016llx CR4: %016llx\n",
 	       (unsigned long long)read_cr0(), (unsigned long long)read_cr2(),
 	       (unsigned long long)read_cr3(), (unsigned long long)read_cr4());
@@ -345,6 +326,6 @@ void x86_exception(struct pt_regs *regs)
 	dump_regs(regs);
 	printk(KERN_EMERG "Call trace:\n");
 	print_stack_frame(regs->rip, NULL);
-	walk_frames(regs->rbp, print_stack_frame, NULL);
+	walk_stack_frames(regs->rbp, print_stack_frame, NULL);
 	panic("fatal exception %s at %pS", name, (void *)regs->rip);
 }

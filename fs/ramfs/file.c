@@ -1,108 +1,91 @@
 // SPDX-License-Identifier: MIT
 /*
- * A tmpfs file's data: whole pages from the page allocator, one slot per
- * page of the file (Linux keeps them in the page cache; a plain array is
- * enough for files this small). A page is allocated when a write first
- * reaches it; a hole reads as zeros. Shrinking frees the pages past the
- * new end and clears the rest of the last one, so a later extension reads
- * zeros there, as Linux's truncate_setsize() guarantees. The mount may
- * hold at most half of RAM (tmpfs's default size=50%): -ENOSPC past it.
+ * A tmpfs file's data: a shmem object (mm/shmem.c), as Linux's tmpfs is
+ * shmem, so read and write here and a MAP_SHARED mapping of the file
+ * (tmpfs_mmap) see the same pages. A page is allocated when a write (or
+ * a mapping's touch) first reaches it; a hole reads as zeros. Shrinking
+ * drops the pages past the new end and clears the rest of the last one,
+ * so a later extension reads zeros there, as Linux's truncate_setsize()
+ * guarantees. Writes stop at half of RAM in shared memory (tmpfs's
+ * default size=50%, here counted over every tmpfs and shared mapping
+ * together): -ENOSPC past it.
  */
 #include <pagoda/file.h>
 #include <pagoda/mm.h>
 #include <pagoda/process.h>
+#include <pagoda/shmem.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
 #include <pagoda/timer.h>
 #include <pagoda/uio.h>
 #include "internal.h"
 
-/* Every tmpfs's data pages: /proc/meminfo's Shmem. */
+/* Every shared memory page, tmpfs's among them: /proc/meminfo's Shmem. */
 unsigned long shmem_pages;
 
-/* Room for slot index i: 0 or -ENOMEM. */
-static int grow_slots(struct tmpfs_inode *inode, unsigned long i)
+int tmpfs_new_data(struct tmpfs_inode *inode)
 {
-	unsigned long n = inode->nr_slots ? inode->nr_slots : 4;
-	void **slots;
-
-	if (i < inode->nr_slots)
-		return 0;
-	while (n <= i)
-		n *= 2;
-	slots = kzalloc(n * sizeof(*slots), GFP_KERNEL);
-	if (!slots)
-		return -ENOMEM;
-	if (inode->pages)
-		memcpy(slots, inode->pages, inode->nr_slots * sizeof(*slots));
-	kfree(inode->pages);
-	inode->pages = slots;
-	inode->nr_slots = n;
-	return 0;
+	inode->data = shmem_zero_setup(NULL, 0, false); /* size 0, the inode's reference */
+	return inode->data ? 0 : -ENOMEM;
 }
 
-/* The page for slot i, allocated (zeroed) if it is a hole: NULL when out of space. */
-static void *get_page(struct tmpfs_inode *inode, unsigned long i, int *err)
+void tmpfs_free_data(struct tmpfs_inode *inode)
 {
-	struct tmpfs_sb *sb = inode->sb;
-	struct page *page;
+	if (inode->data)
+		shmem_put(inode->data);
+	inode->data = NULL;
+}
 
-	*err = grow_slots(inode, i);
-	if (*err)
-		return NULL;
-	if (inode->pages[i])
-		return inode->pages[i];
-	if (sb->nr_pages >= totalram_pages() / 2) {
+u64 tmpfs_blocks(struct tmpfs_inode *inode)
+{
+	return inode->data ? shmem_nr_resident(inode->data) * (PAGE_SIZE / 512) : 0;
+}
+
+/*
+ * The page for index i with a holder for the caller, allocated (zeroed)
+ * if it is a hole: NULL with *err when out of space.
+ */
+static struct page *get_page(struct tmpfs_inode *inode, unsigned long i, int *err)
+{
+	struct page *pg;
+
+	if (!shmem_find_page(inode->data, i) &&
+	    __atomic_load_n(&shmem_pages, __ATOMIC_RELAXED) >= totalram_pages() / 2) {
 		*err = -ENOSPC;
 		return NULL;
 	}
-	page = alloc_page(GFP_KERNEL);
-	if (!page) {
+	*err = shmem_get_page(inode->data, i, &pg);
+	if (*err) {
 		*err = -ENOSPC; /* Linux's shmem answers -ENOSPC, not -ENOMEM, here too */
 		return NULL;
 	}
-	inode->pages[i] = page_address(page);
-	memset(inode->pages[i], 0, PAGE_SIZE);
-	sb->nr_pages++;
-	__atomic_add_fetch(&shmem_pages, 1, __ATOMIC_RELAXED);
-	return inode->pages[i];
+	return pg;
 }
 
-static void put_page_slot(struct tmpfs_inode *inode, unsigned long i)
+static unsigned long pages_for(u64 size)
 {
-	if (i < inode->nr_slots && inode->pages[i]) {
-		free_page((unsigned long)inode->pages[i]);
-		inode->pages[i] = NULL;
-		inode->sb->nr_pages--;
-		__atomic_sub_fetch(&shmem_pages, 1, __ATOMIC_RELAXED);
-	}
+	return (unsigned long)((size + PAGE_SIZE - 1) / PAGE_SIZE);
 }
 
 int tmpfs_setsize(struct tmpfs_inode *inode, u64 size)
 {
-	unsigned long first_gone = (unsigned long)((size + PAGE_SIZE - 1) / PAGE_SIZE);
+	size_t tail = size & (PAGE_SIZE - 1);
+	int err;
 
-	if (size < inode->size) {
-		for (unsigned long i = first_gone; i < inode->nr_slots; i++)
-			put_page_slot(inode, i);
-		if ((size & (PAGE_SIZE - 1)) && size / PAGE_SIZE < inode->nr_slots &&
-		    inode->pages[size / PAGE_SIZE])
-			memset((u8 *)inode->pages[size / PAGE_SIZE] + (size & (PAGE_SIZE - 1)), 0,
-			       PAGE_SIZE - (size & (PAGE_SIZE - 1)));
+	if (!inode->data)
+		return S_ISDIR(inode->mode) ? -EISDIR : -EINVAL; /* only a file has a size to set */
+	err = shmem_resize(inode->data, pages_for(size));
+	if (err)
+		return err;
+	if (size < inode->size && tail) {
+		struct page *pg = shmem_find_page(inode->data, size / PAGE_SIZE);
+
+		if (pg)
+			memset((u8 *)page_address(pg) + tail, 0, PAGE_SIZE - tail);
 	}
 	inode->size = size;
 	inode->mtime = (s64)(ktime_get_real_ns() / 1000000000ULL);
 	return 0;
-}
-
-/* Every page, and the slot array: the inode's last reference went. */
-void tmpfs_free_data(struct tmpfs_inode *inode)
-{
-	for (unsigned long i = 0; i < inode->nr_slots; i++)
-		put_page_slot(inode, i);
-	kfree(inode->pages);
-	inode->pages = NULL;
-	inode->nr_slots = 0;
 }
 
 static long tmpfs_read(struct file *f, struct iov_iter *to, u64 *pos)
@@ -118,8 +101,10 @@ static long tmpfs_read(struct file *f, struct iov_iter *to, u64 *pos)
 		static const u8 zeros[256];
 		size_t copied;
 
-		if (i < inode->nr_slots && inode->pages[i]) {
-			copied = copy_to_iter((u8 *)inode->pages[i] + off, n, to);
+		struct page *pg = shmem_find_page(inode->data, i);
+
+		if (pg) {
+			copied = copy_to_iter((u8 *)page_address(pg) + off, n, to);
 		} else {
 			n = MIN(n, sizeof(zeros));
 			copied = copy_to_iter(zeros, n, to);
@@ -146,11 +131,15 @@ static long tmpfs_write(struct file *f, struct iov_iter *from, u64 *pos)
 		unsigned long i = (unsigned long)(*pos / PAGE_SIZE);
 		size_t off = *pos & (PAGE_SIZE - 1);
 		size_t n = MIN(iov_iter_count(from), PAGE_SIZE - off), copied;
-		void *page = get_page(inode, i, &err);
+		struct page *pg;
 
-		if (!page)
+		/* The object grows a page ahead of the size: back below if nothing lands. */
+		err = i < pages_for(inode->size) ? 0 : shmem_resize(inode->data, i + 1);
+		pg = err ? NULL : get_page(inode, i, &err);
+		if (!pg)
 			break;
-		copied = copy_from_iter((u8 *)page + off, n, from);
+		copied = copy_from_iter((u8 *)page_address(pg) + off, n, from);
+		shmem_page_put(pg);
 		done += (long)copied;
 		*pos += copied;
 		if (*pos > inode->size)
@@ -160,6 +149,8 @@ static long tmpfs_write(struct file *f, struct iov_iter *from, u64 *pos)
 			break;
 		}
 	}
+	if (pages_for(inode->size) != shmem_size(inode->data))
+		shmem_resize(inode->data, pages_for(inode->size));
 	if (done)
 		inode->mtime = (s64)(ktime_get_real_ns() / 1000000000ULL);
 	mutex_unlock(&inode->sb->lock);
@@ -171,11 +162,7 @@ static int tmpfs_file_getattr(struct file *f, struct kstat *k)
 	struct tmpfs_inode *inode = f->private_data;
 
 	mutex_lock(&inode->sb->lock);
-	*k = (struct kstat){ .ino = inode->ino, .nlink = inode->nlink, .size = inode->size,
-			     .mode = inode->mode, .blksize = PAGE_SIZE, .mtime = inode->mtime };
-	for (unsigned long i = 0; i < inode->nr_slots; i++)
-		if (inode->pages[i])
-			k->blocks += PAGE_SIZE / 512;
+	tmpfs_fill_kstat(inode, k);
 	mutex_unlock(&inode->sb->lock);
 	return 0;
 }
@@ -201,10 +188,20 @@ static void tmpfs_release(struct file *f)
 	mutex_unlock(&sb->lock);
 }
 
+/* A mapping of the file maps its data object (mm/shmem.c), shared or privately. */
+static struct shmem_object *tmpfs_mmap(struct file *f)
+{
+	struct tmpfs_inode *inode = f->private_data;
+
+	shmem_get(inode->data);
+	return inode->data;
+}
+
 const struct file_operations tmpfs_file_operations = {
 	.read = tmpfs_read,
 	.write = tmpfs_write,
 	.getattr = tmpfs_file_getattr,
 	.truncate = tmpfs_file_truncate,
 	.release = tmpfs_release,
+	.mmap = tmpfs_mmap,
 };

@@ -7,9 +7,12 @@
  * its pages go when the last open file of it closes too. Unmounting
  * (only possible with nothing open) frees the whole tree.
  */
+#include <pagoda/err.h>
 #include <pagoda/file.h>
 #include <pagoda/mm.h>
+#include <pagoda/printk.h>
 #include <pagoda/process.h>
+#include <pagoda/shmem.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
 #include <pagoda/timer.h>
@@ -35,6 +38,10 @@ static struct tmpfs_inode *new_inode(struct tmpfs_sb *sb, u32 mode)
 	inode->sb = sb;
 	INIT_LIST_HEAD(&inode->children);
 	INIT_LIST_HEAD(&inode->sibling);
+	if (S_ISREG(mode) && tmpfs_new_data(inode)) {
+		kfree(inode);
+		return NULL;
+	}
 	return inode;
 }
 
@@ -92,13 +99,11 @@ static int walk(struct tmpfs_sb *sb, const char *path, bool want_parent,
 	return 0;
 }
 
-static void fill_kstat(const struct tmpfs_inode *inode, struct kstat *k)
+void tmpfs_fill_kstat(struct tmpfs_inode *inode, struct kstat *k)
 {
 	*k = (struct kstat){ .ino = inode->ino, .nlink = inode->nlink, .size = inode->size,
-			     .mode = inode->mode, .blksize = PAGE_SIZE, .mtime = inode->mtime };
-	for (unsigned long i = 0; i < inode->nr_slots; i++)
-		if (inode->pages[i])
-			k->blocks += PAGE_SIZE / 512;
+			     .mode = inode->mode, .blksize = PAGE_SIZE, .mtime = inode->mtime,
+			     .blocks = tmpfs_blocks(inode) };
 }
 
 /*
@@ -126,7 +131,7 @@ static int tmpfs_getattr(struct vfsmount *m, const char *path, struct kstat *k, 
 	err = walk_and_lock(m, path, &inode);
 	if (err)
 		return err;
-	fill_kstat(inode, k);
+	tmpfs_fill_kstat(inode, k);
 	mutex_unlock(&inode->sb->lock);
 	return 0;
 }
@@ -175,6 +180,34 @@ static int tmpfs_open(struct vfsmount *m, const char *path, unsigned long flags,
 	}
 	mutex_unlock(&sb->lock);
 	return err;
+}
+
+/*
+ * memfd_create's files live here (Linux's shm_mnt): a tree never walked,
+ * whose inodes only open files hold, so each goes with its last close.
+ */
+static struct tmpfs_sb shm_sb = { .lock = __MUTEX_INITIALIZER(shm_sb.lock), .next_ino = 1 };
+
+struct file *shmem_file_setup(const char *name)
+{
+	struct file *f = file_alloc(FILE_OPS);
+	struct tmpfs_inode *inode;
+
+	mutex_lock(&shm_sb.lock);
+	inode = f ? new_inode(&shm_sb, S_IFREG | 0777) : NULL;
+	mutex_unlock(&shm_sb.lock);
+	if (!inode) {
+		if (f)
+			file_put(f);
+		return ERR_PTR(-ENOMEM);
+	}
+	inode->nlink = 0; /* no name in any directory: fstat says so, as Linux's */
+	snprintf(inode->name, sizeof(inode->name), "memfd:%s", name);
+	f->f_op = &tmpfs_file_operations;
+	f->private_data = inode;
+	f->can_read = f->can_write = true;
+	f->f_flags = O_RDWR;
+	return f;
 }
 
 static int tmpfs_readdir(struct vfsmount *m, const char *path, struct dir_context *ctx)

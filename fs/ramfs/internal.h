@@ -27,9 +27,8 @@ struct tmpfs_inode {
 	struct list_head sibling;   /* in the parent's children */
 	char name[NAME_MAX + 1];
 	char *link;           /* a symbolic link's target (kmalloc'ed), its size its length */
-	/* A file's data: one page each (NULL: a hole, reads as zeros), nr_slots of them. */
-	void **pages;
-	unsigned long nr_slots;
+	/* A regular file's data (mm/shmem.c), which MAP_SHARED maps too; NULL otherwise. */
+	struct shmem_object *data;
 };
 
 /* One mount's tree. Every operation holds lock, whole: a tmpfs is small and simple. */
@@ -37,14 +36,19 @@ struct tmpfs_sb {
 	struct mutex lock;
 	struct tmpfs_inode *root;
 	u64 next_ino;
-	unsigned long nr_pages; /* data pages in use: at most half of RAM (checked as it grows) */
 };
 
 extern const struct file_operations tmpfs_file_operations;
 /* Drop a reference; the last one frees the inode and its pages (lock held). */
 void tmpfs_iput(struct tmpfs_inode *inode);
-/* Every data page given back (the inode is going). */
+/* A regular file's data object: 0 or -ENOMEM. */
+int tmpfs_new_data(struct tmpfs_inode *inode);
+/* The inode's hold on its data given back (the inode is going). */
 void tmpfs_free_data(struct tmpfs_inode *inode);
+/* st_blocks: 512-byte units of the pages the file holds. */
+u64 tmpfs_blocks(struct tmpfs_inode *inode);
+/* What stat answers for inode (lock held). */
+void tmpfs_fill_kstat(struct tmpfs_inode *inode, struct kstat *k);
 /* Cut or extend the data to size (lock held): 0. */
 int tmpfs_setsize(struct tmpfs_inode *inode, u64 size);
 

@@ -189,8 +189,15 @@ struct fault_record {
 /* The last fault that was fixed up through the exception table. */
 extern struct fault_record last_fixed_fault;
 
-/* Walk the caller's stack, calling fn on each return address. */
+/*
+ * Walk the caller's stack, calling fn on each return address; or walk
+ * from the frame pointer a trap saved. Portable (kernel/stacktrace.c):
+ * the arch answers whether a 16-byte frame record at p lies on a stack
+ * the kernel runs on.
+ */
 void arch_stack_walk(void (*fn)(u64 pc, void *arg), void *arg);
+void walk_stack_frames(u64 fp, void (*fn)(u64 pc, void *arg), void *arg);
+bool arch_on_kernel_stack(u64 p);
 
 /*
  * --- page tables: address spaces -------------------------------------------

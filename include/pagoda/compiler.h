@@ -29,4 +29,14 @@
  */
 #define __hot_inline inline __attribute__((__always_inline__))
 
+/* A switch case that goes on into the next on purpose. */
+#define fallthrough __attribute__((__fallthrough__))
+
+/*
+ * A local put on every return (Linux's cleanup.h): `T *x __free(name)`
+ * calls __free_name(&x) when x goes out of scope; the header of T's
+ * type defines __free_name.
+ */
+#define __free(name) __attribute__((__cleanup__(__free_##name)))
+
 #endif

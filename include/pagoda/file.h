@@ -6,6 +6,7 @@
 #ifndef PAGODA_FILE_H
 #define PAGODA_FILE_H
 
+#include <pagoda/compiler.h>
 #include <pagoda/types.h>
 
 struct process;
@@ -56,7 +57,6 @@ int fd_install(struct process *p, struct file *f, int min);
  * `struct file *f __free(file_put) = fget(fd)` is put on every return.
  */
 struct file *fget(long fd);
-#define __free(name) __attribute__((__cleanup__(__free_##name)))
 void __free_file_put(struct file **fp);
 /* The console's description, with a reference for the caller. */
 struct file *file_console(void);

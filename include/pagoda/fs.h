@@ -19,6 +19,7 @@
 #include <pagoda/types.h>
 
 struct file;
+struct shmem_object;
 struct iov_iter;
 struct vfsmount;
 
@@ -96,6 +97,11 @@ struct file_operations {
 	void (*release)(struct file *f);
 	u64 (*end)(struct file *f); /* where SEEK_END counts from, when not stat's size */
 	unsigned int (*poll)(struct file *f); /* poll()'s events ready now; NULL: always ready */
+	/*
+	 * What mmap maps of the file: its shared memory object (mm/shmem.c),
+	 * with a reference for the caller. NULL: the file cannot be mapped.
+	 */
+	struct shmem_object *(*mmap)(struct file *f);
 	bool no_seek; /* a stream (a terminal): lseek is -ESPIPE */
 };
 

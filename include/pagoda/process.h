@@ -42,7 +42,7 @@ struct shmem_object;
 #define VM_GROWSDOWN 0x100u /* the stack: a fault just below grows it down */
 #define VM_ACCOUNT 0x200u   /* its pages are promised: counted in Committed_AS (mm/util.c) */
 #define VM_NORESERVE 0x400u /* MAP_NORESERVE: never promised, even once made writable */
-#define VM_SHARED 0x800u    /* MAP_SHARED anonymous: pages of v->shm, never copied on write */
+#define VM_SHARED 0x800u    /* MAP_SHARED: pages of v->shm, never copied on write */
 
 /* Linux's defaults: RLIMIT_STACK (_STK_LIM) and stack_guard_gap (256 pages). */
 #define STACK_RLIMIT (8 * SZ_1M)
@@ -62,9 +62,11 @@ struct vm_area {
 	 */
 	const struct ramfs_file *rf;
 	/*
-	 * A shared anonymous area (VM_SHARED): the object holding its pages
-	 * (mm/shmem.c), one reference per area; pgoff is the object's page at
-	 * start. NULL otherwise.
+	 * The shared memory object (mm/shmem.c) behind a shared anonymous
+	 * area, a System V segment or a tmpfs file, one reference per area;
+	 * pgoff is the object's page at start. With VM_SHARED every write
+	 * lands in the object; without (MAP_PRIVATE of a tmpfs file) a read
+	 * maps its page read-only and a write copies it. NULL otherwise.
 	 */
 	struct shmem_object *shm;
 	u64 pgoff;
@@ -72,7 +74,7 @@ struct vm_area {
 	struct rb_node rb;
 };
 
-/* Linux's name: does v map shared anonymous memory (its writes seen by every mapper)? */
+/* Linux's name: is v a MAP_SHARED area (its writes seen by every mapper)? */
 static inline bool vma_is_shared(const struct vm_area *v)
 {
 	return v->flags & VM_SHARED;
@@ -396,9 +398,13 @@ int process_map_file(struct process *p, u64 va, u64 size, unsigned int prot,
  */
 int process_map_shared_anon(struct process *p, u64 va, u64 size, unsigned int prot,
 			    unsigned int vm_flags);
-/* Map [va, va + size) of obj from its page pgoff on (System V shmat): 0 or -errno. */
+/*
+ * Map [va, va + size) of obj from its page pgoff on (System V shmat, a
+ * tmpfs file): shared with VM_SHARED, else privately (a write copies the
+ * page). 0 or -errno.
+ */
 int process_map_shmem(struct process *p, u64 va, u64 size, unsigned int prot,
-		      struct shmem_object *shm, u64 pgoff);
+		      unsigned int vm_flags, struct shmem_object *shm, u64 pgoff);
 /*
  * Map n pages the kernel owns (pas[i] each) at va, read-only plus prot,
  * as an area called name; unmapping it never frees them: 0 or -errno.
@@ -413,13 +419,18 @@ int process_unmap(struct process *p, u64 start, u64 end);
  * areas before it changed), or -EINVAL. prot may be PROT_NOACCESS.
  */
 int process_protect(struct process *p, u64 start, u64 end, unsigned int prot);
+/* mremap(2)'s flags, Linux's values. */
+#define MREMAP_MAYMOVE 1
+#define MREMAP_FIXED 2
+#define MREMAP_DONTUNMAP 4
 /*
- * mremap(2): shrink, grow in place, or (may_move) move, to new_addr when
- * fixed; the vDSO moves whole and keeps p->vdso_base right. The new
+ * mremap(2): shrink, grow in place, or (MREMAP_MAYMOVE) move, to new_addr
+ * with MREMAP_FIXED; with MREMAP_DONTUNMAP the old range stays mapped,
+ * empty. The vDSO moves whole and keeps p->vdso_base right. The new
  * address or a negative errno.
  */
-long process_mremap(struct process *p, u64 old, u64 old_len, u64 new_len, bool may_move,
-		    bool fixed, u64 new_addr);
+long process_mremap(struct process *p, u64 old, u64 old_len, u64 new_len, unsigned int flags,
+		    u64 new_addr);
 /* A free, page-aligned range of len bytes below p->mmap_base, or 0. */
 u64 process_find_free(struct process *p, u64 len);
 /* Copy into the process's memory (it need not be running): 0 or -EFAULT. */

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Shared anonymous memory (mm/shmem.c): the object behind a
- * MAP_SHARED | MAP_ANONYMOUS mapping, shared by every area made from it.
+ * Shared memory (mm/shmem.c): the object behind a MAP_SHARED |
+ * MAP_ANONYMOUS mapping, a System V segment, or a tmpfs file's data
+ * (memfd_create's too), shared by every area made from it.
  */
 #ifndef PAGODA_SHMEM_H
 #define PAGODA_SHMEM_H
 
+#include <pagoda/compiler.h>
 #include <pagoda/types.h>
 
 struct page;
@@ -18,9 +20,27 @@ struct shmem_object;
  * the promise refused.
  */
 struct shmem_object *shmem_zero_setup(struct process *p, unsigned long pages, bool account);
+/*
+ * An unlinked tmpfs file called name, on the kernel's own mount (Linux's
+ * shm_mnt), open for reading and writing: memfd_create's. The file, or
+ * ERR_PTR(-ENOMEM). fs/ramfs/inode.c.
+ */
+struct file *shmem_file_setup(const char *name);
+/*
+ * Make obj `pages` long (a tmpfs file's truncate or growth): the pages
+ * past a new end lose the object's hold, and go once no entry maps them.
+ * 0, -ENOMEM or -EFBIG.
+ */
+int shmem_resize(struct shmem_object *obj, unsigned long pages);
 /* An area more, or fewer, points at obj; the last shmem_put() frees it and its pages. */
 void shmem_get(struct shmem_object *obj);
 void shmem_put(struct shmem_object *obj);
+/* For `struct shmem_object *obj __free(shmem_put)`: put unless NULL. */
+static inline void __free_shmem_put(struct shmem_object **obj)
+{
+	if (*obj)
+		shmem_put(*obj);
+}
 /* The references held now (System V's shm_nattch counts its areas from it). */
 int shmem_users(const struct shmem_object *obj);
 /*
@@ -30,5 +50,14 @@ int shmem_users(const struct shmem_object *obj);
  */
 int shmem_get_page(struct shmem_object *obj, unsigned long index, struct page **pgp);
 void shmem_page_put(struct page *pg);
+/*
+ * The page at index if the object holds one, else NULL (a hole); no
+ * holder is added, so the caller keeps shmem_resize() away meanwhile.
+ */
+struct page *shmem_find_page(struct shmem_object *obj, unsigned long index);
+/* Its size in pages. */
+unsigned long shmem_size(struct shmem_object *obj);
+/* How many pages it holds (a tmpfs file's st_blocks). */
+unsigned long shmem_nr_resident(struct shmem_object *obj);
 
 #endif

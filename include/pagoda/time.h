@@ -9,6 +9,16 @@
 #define NSEC_PER_MSEC 1000000ULL
 #define NSEC_PER_SEC 1000000000ULL
 
+/* The largest time in nanoseconds, as Linux's KTIME_MAX (a signed 64-bit count). */
+#define KTIME_MAX (U64_MAX >> 1)
+
+/*
+ * A struct timespec from user memory, in nanoseconds (at most KTIME_MAX):
+ * 0, -EFAULT, or -EINVAL for a negative one or one whose tv_nsec is not
+ * below a second (Linux's get_timespec64() and timespec64_valid()).
+ */
+int get_timespec_ns(u64 uts, u64 *ns);
+
 /* Nanoseconds since the kernel's first instruction (0 until calibrated). */
 u64 ktime_get_ns(void);
 /* Clock clk's time now, as clock_gettime(2) reads it: 0, or -EINVAL (kernel/time/posix-timers.c). */

@@ -172,9 +172,13 @@ static int dump_proc(const struct cr_set *set, struct process *p, struct cr_buf 
 		return -EAGAIN;
 	}
 	for (const struct vm_area *v = p->vmas; v; v = v->next) {
-		if (vma_is_shared(v)) {
-			/* Its pages belong to every process mapping it: no record says so yet. */
-			*why = "a process maps shared anonymous memory (MAP_SHARED), not in the image format";
+		if (v->shm) {
+			/*
+			 * Its pages belong to every process mapping it, or to a
+			 * tmpfs file (a private mapping's untouched pages): no
+			 * record says so yet.
+			 */
+			*why = "a process maps shared memory or a tmpfs file, not in the image format";
 			return -EOPNOTSUPP;
 		}
 	}

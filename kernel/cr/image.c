@@ -69,6 +69,7 @@ static int check_symtab(struct check_state *s, const void *p, u32 len, const cha
 			return -EINVAL;
 		}
 	s->sum->symtab = t;
+	s->stage = CR_REC_SYMTAB;
 	return 0;
 }
 
@@ -338,6 +339,18 @@ static int check_header(const void *buf, size_t len, const struct cr_limits *lim
 	return 0;
 }
 
+/* The check of each record type but END, which ends the walk. */
+static int (*const record_checks[])(struct check_state *s, const void *p, u32 len,
+				    const char **why) = {
+	[CR_REC_SYMTAB] = check_symtab,
+	[CR_REC_PROC] = check_proc,
+	[CR_REC_VMA] = check_vma,
+	[CR_REC_PAGE] = check_page,
+	[CR_REC_PIPE] = check_pipe,
+	[CR_REC_FILE] = check_file,
+	[CR_REC_FD] = check_fd,
+};
+
 int cr_image_check(const void *buf, size_t len, const struct cr_limits *lim,
 		   struct cr_summary *sum, const char **why)
 {
@@ -371,41 +384,19 @@ int cr_image_check(const void *buf, size_t len, const struct cr_limits *lim,
 			return -EINVAL;
 		}
 		seen++;
-		switch (r.type) {
-		case CR_REC_SYMTAB:
-			err = check_symtab(&s, payload, r.len, why);
-			if (!err)
-				s.stage = CR_REC_SYMTAB;
-			break;
-		case CR_REC_PROC:
-			err = check_proc(&s, payload, r.len, why);
-			break;
-		case CR_REC_VMA:
-			err = check_vma(&s, payload, r.len, why);
-			break;
-		case CR_REC_PAGE:
-			err = check_page(&s, payload, r.len, why);
-			break;
-		case CR_REC_PIPE:
-			err = check_pipe(&s, payload, r.len, why);
-			break;
-		case CR_REC_FILE:
-			err = check_file(&s, payload, r.len, why);
-			break;
-		case CR_REC_FD:
-			err = check_fd(&s, payload, r.len, why);
-			break;
-		case CR_REC_END:
+		if (r.type == CR_REC_END) {
 			if (r.len || seen != h->nr_records ||
 			    off + sizeof(r) != h->total_len) {
 				*why = "END record not last, or records after it";
 				return -EINVAL;
 			}
 			return check_family(&s, why);
-		default:
+		}
+		if (r.type >= ARRAY_SIZE(record_checks) || !record_checks[r.type]) {
 			*why = "a record of unknown type";
 			return -EINVAL;
 		}
+		err = record_checks[r.type](&s, payload, r.len, why);
 		if (err)
 			return err;
 		off += sizeof(r) + ALIGN_UP((size_t)r.len, 8);

@@ -150,10 +150,11 @@ static int park_and_move(struct process *p, u64 base, const char **why)
 	}
 	cr_stats.vdso_maps++;
 	cr_stats.pte_updates += n + 1;
-	r = process_mremap(p, park, PAGE_SIZE, PAGE_SIZE, true, true, base - PAGE_SIZE);
+	r = process_mremap(p, park, PAGE_SIZE, PAGE_SIZE, MREMAP_MAYMOVE | MREMAP_FIXED,
+			   base - PAGE_SIZE);
 	if (r >= 0)
-		r = process_mremap(p, park + PAGE_SIZE, n * PAGE_SIZE, n * PAGE_SIZE, true, true,
-				   base);
+		r = process_mremap(p, park + PAGE_SIZE, n * PAGE_SIZE, n * PAGE_SIZE,
+				   MREMAP_MAYMOVE | MREMAP_FIXED, base);
 	if (r < 0) {
 		*why = "could not move the vDSO from its parking place";
 		return (int)r;

@@ -27,18 +27,16 @@
  */
 static long futex_deadline(u64 utime, int cmd, bool realtime, u64 *deadline)
 {
-	s64 ts[2];
 	u64 ns, now = ktime_get_ns();
 	s64 off;
+	int err;
 
 	*deadline = 0;
 	if (!utime)
 		return 0;
-	if (copy_from_user(ts, utime, sizeof(ts)))
-		return -EFAULT;
-	if (ts[0] < 0 || ts[1] < 0 || ts[1] >= (s64)NSEC_PER_SEC)
-		return -EINVAL;
-	ns = (u64)ts[0] > (~0ULL / NSEC_PER_SEC) ? ~0ULL / 2 : (u64)ts[0] * NSEC_PER_SEC + (u64)ts[1];
+	err = get_timespec_ns(utime, &ns);
+	if (err)
+		return err;
 	if (cmd == FUTEX_WAIT) {
 		ns = ns > ~0ULL / 2 - now ? ~0ULL / 2 : now + ns;
 	} else if (realtime) {

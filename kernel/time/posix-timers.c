@@ -110,6 +110,22 @@ static int put_timespec(u64 uts, u64 ns)
 	return copy_to_user(uts, ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
+int get_timespec_ns(u64 uts, u64 *ns)
+{
+	s64 ts[2];
+
+	if (copy_from_user(ts, uts, sizeof(ts)))
+		return -EFAULT;
+	if (ts[0] < 0 || ts[1] < 0 || ts[1] >= (s64)NSEC_PER_SEC)
+		return -EINVAL;
+	/* Linux's timespec64_to_ns(): past KTIME_MAX is KTIME_MAX, never a wrap. */
+	if ((u64)ts[0] >= KTIME_MAX / NSEC_PER_SEC)
+		*ns = KTIME_MAX;
+	else
+		*ns = (u64)ts[0] * NSEC_PER_SEC + (u64)ts[1];
+	return 0;
+}
+
 long sys_clock_gettime(const unsigned long *args)
 {
 	u64 ns, res;

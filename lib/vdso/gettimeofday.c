@@ -2,7 +2,8 @@
 /*
  * The vDSO's clocks, written once for every arch (as Linux's
  * lib/vdso/gettimeofday.c): each arch's vclock.c includes this file after
- * defining vdso_read_cycles(), vdso_data() and the syscall fallbacks. It
+ * defining vdso_read_cycles() and vdso_syscall2() and including its
+ * <asm/unistd.h>, then names the entry points its C libraries look up. It
  * runs in user mode, inside every process: no kernel calls, no globals,
  * only the vvar page, read under its sequence count.
  */
@@ -26,6 +27,30 @@ struct vdso_timespec {
 struct vdso_timeval {
 	long tv_sec, tv_usec;
 };
+
+/* The vvar page, which the arch's vdso.lds places just below the image. */
+extern struct vdso_data vvar_page __attribute__((visibility("hidden")));
+
+static inline const volatile struct vdso_data *vdso_data(void)
+{
+	return &vvar_page;
+}
+
+/* A clock not served here: the system call, as without a vDSO. */
+static int clock_gettime_fallback(long clk, struct vdso_timespec *ts)
+{
+	return (int)vdso_syscall2(__NR_clock_gettime, clk, (long)ts);
+}
+
+static int gettimeofday_fallback(struct vdso_timeval *tv, void *tz)
+{
+	return (int)vdso_syscall2(__NR_gettimeofday, (long)tv, (long)tz);
+}
+
+static int clock_getres_fallback(long clk, struct vdso_timespec *res)
+{
+	return (int)vdso_syscall2(__NR_clock_getres, clk, (long)res);
+}
 
 /* a * b / c as kernel/time/timekeeping.c computes it, to the nanosecond. */
 static inline u64 vdso_mul_div(u64 a, u64 b, u64 c)

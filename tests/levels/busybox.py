@@ -3,7 +3,8 @@ busybox session from the kernel shell: tests/busybox/portable.sh, whose
 output must equal what the same busybox binary prints for it on the host
 (the host runs Linux), and tests/busybox/machine.sh, Pagoda's own /, ps,
 free, mount, /proc and /dev, checked by shape, and its disk's bytes read
-through /dev/vda, /dev/mapper/NAME and /dev/dm-0 against the image's."""
+through the disk (/dev/vda; /dev/mmcblk0 on the Pi 4), /dev/mapper/NAME and
+/dev/dm-0 against the image's."""
 import hashlib
 import os
 import re
@@ -17,7 +18,7 @@ DISK_BYTES = 1 << 20
 READ_BYTES = 64 << 10  # what the session's dd reads from each device
 
 
-WRITE_AT = 512 * 1024  # where the session writes "pagoda" through /dev/vda
+WRITE_AT = 512 * 1024  # where the session writes "pagoda" through the disk
 
 
 def disk_image(fresh=False):
@@ -116,8 +117,9 @@ def image_md5(nbytes):
         return hashlib.md5(f.read(nbytes)).hexdigest()
 
 
-def session(ctx, arch, cmd_of, timeout):
-    tally, name = ctx.tally, "busybox-%s" % arch
+def session(ctx, arch, cmd_of, timeout, name=None, disk="vda"):
+    """arch: whose busybox (x86_64, arm64); name: the unit's; disk: its name in /dev."""
+    tally, name = ctx.tally, name or "busybox-%s" % arch
     cpio = initrd(arch)
     want = host_portable(arch)
     # /init is busybox's shell with job control on ("m" in $-): a job in
@@ -136,10 +138,10 @@ def session(ctx, arch, cmd_of, timeout):
               (r"/ # ", "kill -STOP %1; sleep 1; jobs\r"),
               (r"/ # ", "kill -9 %1; sleep 1; jobs\r"),
               (r"/ # ", "exit\r"),
-              (r"pagoda> ", "dmsetup create bbdm --table '0 %d linear /dev/vda 0'\r"
-               % (DISK_BYTES // 512)),
+              (r"pagoda> ", "dmsetup create bbdm --table '0 %d linear /dev/%s 0'\r"
+               % (DISK_BYTES // 512, disk)),
               (r"pagoda> ", "run /bin/sh /etc/bb/portable.sh /tmp\r"),
-              (r"pagoda> ", "run /bin/sh /etc/bb/machine.sh\r"),
+              (r"pagoda> ", "run /bin/sh /etc/bb/machine.sh %s\r" % disk),
               (r"pagoda> ", "run /bin/vfstest /tmp\r"),
               (r"pagoda> ", "run /bin/jobtest\r"),
               (r"pagoda> ", "poweroff\r")]
@@ -173,7 +175,7 @@ def session(ctx, arch, cmd_of, timeout):
                 why = "line %d: Pagoda %r, host %r (log %s)" % (i + 1, a, h, rel(b.log))
                 break
     tally.check("%s.portable-like-host" % name, same and "run: /bin/sh: exit status 0" in t, why)
-    m = between(t, "run /bin/sh /etc/bb/machine.sh", "run: /bin/sh: exit status") or ""
+    m = between(t, "run /bin/sh /etc/bb/machine.sh %s" % disk, "run: /bin/sh: exit status") or ""
     md5 = image_md5(READ_BYTES)
     checks = [
         ("ls", r"drwx\S+ +\d+ root +root .* bin\n(.*\n)*dr-x\S+ +\d+ root +root .* proc\n"
@@ -187,9 +189,9 @@ def session(ctx, arch, cmd_of, timeout):
         ("proc", r"Name:\t\S+\nUmask:\t0022\nState:\tR \(running\)\n(.*\n)*nodev\ttmpfs\n"
                  r"nodev\tproc\n(.*\n)*MemTotal: +\d+ kB", section(m, "proc")),
         ("dev", r"(?s)^(?=.*\bconsole\b)(?=.*\btty\b)(?=.*\bnull\b)(?=.*\bzero\b)"
-                r"(?=.*\bvda\b)(?=.*\bdm-0\b).*/dev/mapper:\s+bbdm", section(m, "dev")),
+                r"(?=.*\b%s\b)(?=.*\bdm-0\b).*/dev/mapper:\s+bbdm" % disk, section(m, "dev")),
         ("blockdev", r"^%d\n512$" % DISK_BYTES, section(m, "size")),
-        ("vda", r"^%s  -$" % md5, section(m, "vda")),
+        (disk, r"^%s  -$" % md5, section(m, "disk")),
         ("mapper", r"^%s  -$" % md5, section(m, "dm")),
         ("dm-0", r"^%s  -$" % md5, section(m, "dm-0")),
         ("write-read-back", r"^pagoda$", section(m, "write")),
@@ -226,3 +228,11 @@ def busybox_arm64(ctx):
     """arm64 virt: the same busybox session with Debian's arm64 busybox"""
     session(ctx, "arm64", lambda cpio, disk: ctx.arm64_cmd(
         "virt", "panic=-1", extra=["-initrd", cpio], disks=[disk]), 240)
+
+
+@unit("busybox-arm64-pi4", "system", needs=["arm64-pi4"])
+def busybox_pi4(ctx):
+    """arm64 raspi4b: the same busybox session, its disk the card in the SD slot"""
+    session(ctx, "arm64", lambda cpio, disk: ctx.arm64_cmd(
+        "pi4", "panic=-1", extra=["-initrd", cpio], disks=[disk]), 300,
+        name="busybox-arm64-pi4", disk="mmcblk0")

@@ -46,9 +46,9 @@ OOM_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "oomtest")
 SYZFUZZ_SLICE = ["run /bin/syzfuzz %s %s" % (os.environ.get("SYZFUZZ_SECONDS", "10"),
                                               os.environ.get("SYZFUZZ_SEED", "0x5eed")),
                  "pagealloc check"]
-FILEMAP_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "filemap")
 SHMTEST_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "shmtest")
-TIMERFD_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "timerfdtest")
+# Programs the session runs once, each beside the host's run of the same binary.
+ONCE_LIKE_LINUX = ["filemap", "timerfdtest", "memfdtest"]
 THREADS_BINS = {"musl": os.path.join(paths.BUILD, "x86_64-pc", "user", "threads-musl"),
                 "glibc": os.path.join(paths.BUILD, "x86_64-pc", "user", "threads-glibc")}
 # The libcs each arch's threads program is built with (arm64: glibc only).
@@ -62,7 +62,8 @@ def session(arch):
     return (["run /bin/memhostile exhaust", "run /bin/faults", "run /bin/shmtest"] + threads +
             ["pagealloc drain", "meminfo", "slabinfo", "run /bin/memhostile exhaust",
              "run /bin/memhostile", "run /bin/faults", "run /bin/shmtest"] + threads +
-            ["run /bin/filemap", "run /bin/timerfdtest", "run /bin/oomtest", "run /bin/oomtest commit",
+            ["run /bin/%s" % name for name in ONCE_LIKE_LINUX] +
+            ["run /bin/oomtest", "run /bin/oomtest commit",
              "run /bin/oomtest adj-file", "run /bin/oomtest adj",
              "pagealloc drain", "meminfo", "slabinfo"] + SYZFUZZ_SLICE + ["poweroff"])
 # The boot's init is oomtest's init-spared case (its argument after "--",
@@ -136,8 +137,8 @@ def check_twice(ctx, arch, t, log, name, want):
                     (len(runs), bad, rel(log)))
 
 
-def check_boot(ctx, arch, b, want, want_faults, want_commit, want_threads, want_filemap,
-               want_adj_file, want_shm, want_timerfd):
+def check_boot(ctx, arch, b, want, want_faults, want_commit, want_threads, want_once,
+               want_adj_file, want_shm):
     t = b.clean_text()
     # The boot's init (rdinit=, its argument after --) held more than the
     # child the shortage found: Linux never chooses init (mm/oom_kill.c's
@@ -148,12 +149,10 @@ def check_boot(ctx, arch, b, want, want_faults, want_commit, want_threads, want_
                     "init's lines: %s (log %s)" % (
                         re.findall(r"^(?:\[ *[\d.]+\] )?init: .*", t, re.M)[:6], rel(b.log)))
     check_twice(ctx, arch, t, b.log, "shmtest", want_shm)
-    got = program_outputs(t, "filemap")
-    ctx.tally.check("system:filemap.%s.like-linux" % arch, got == [want_filemap],
-                    "linux %s, pagoda %s (log %s)" % (want_filemap, got, rel(b.log)))
-    got = program_outputs(t, "timerfdtest")
-    ctx.tally.check("system:timerfd.%s.like-linux" % arch, got == [want_timerfd],
-                    "linux %s, pagoda %s (log %s)" % (want_timerfd, got, rel(b.log)))
+    for name in ONCE_LIKE_LINUX:
+        got = program_outputs(t, name)
+        ctx.tally.check("system:%s.%s.like-linux" % (name, arch), got == [want_once[name]],
+                        "linux %s, pagoda %s (log %s)" % (want_once[name], got, rel(b.log)))
     check_threads(ctx, arch, t, b.log, want_threads)
     check_twice(ctx, arch, t, b.log, "faults", want_faults)
     got = program_output(t)
@@ -249,24 +248,24 @@ def memhostile(ctx):
     ctx.tally.check("system:oom.adj-file.host-run",
                     rc == 0 and want_adj_file[-1:] == ["oomtest: done"],
                     "the host's run of %s adj-file exited %d" % (rel(OOM_BIN), rc))
-    rc, want_filemap = linux_answers(FILEMAP_BIN)
-    ctx.tally.check("system:filemap.host-run", rc == 0 and want_filemap[-1:] == ["filemap: done"],
-                    "the host's run of %s exited %d" % (rel(FILEMAP_BIN), rc))
+    want_once = {}
+    for name in ONCE_LIKE_LINUX:
+        path = os.path.join(paths.BUILD, "x86_64-pc", "user", name)
+        rc, want_once[name] = linux_answers(path)
+        ctx.tally.check("system:%s.host-run" % name,
+                        rc == 0 and want_once[name][-1:] == ["%s: done" % name],
+                        "the host's run of %s exited %d" % (rel(path), rc))
     rc, want_shm = linux_answers(SHMTEST_BIN)
     ctx.tally.check("system:shmtest.host-run", rc == 0 and want_shm[-1:] == ["shmtest: done"],
                     "the host's run of %s exited %d" % (rel(SHMTEST_BIN), rc))
-    rc, want_timerfd = linux_answers(TIMERFD_BIN)
-    ctx.tally.check("system:timerfd.host-run",
-                    rc == 0 and want_timerfd[-1:] == ["timerfdtest: done"],
-                    "the host's run of %s exited %d" % (rel(TIMERFD_BIN), rc))
     cmdline = INIT_SPARED % ";".join(session("x86_64"))
     b = ctx.boot(ctx.x86_cmd(cmdline=cmdline), "system-memhostile-x86_64", 600)
-    check_boot(ctx, "x86_64", b, want, want_faults, want_commit, want_threads, want_filemap,
-               want_adj_file, want_shm, want_timerfd)
+    check_boot(ctx, "x86_64", b, want, want_faults, want_commit, want_threads, want_once,
+               want_adj_file, want_shm)
     cmdline = INIT_SPARED % ";".join(session("arm64-virt"))
     b = ctx.boot(ctx.arm64_cmd("virt", cmdline), "system-memhostile-arm64-virt", 600)
     check_boot(ctx, "arm64-virt", b, want, want_faults, want_commit, want_threads,
-               want_filemap, want_adj_file, want_shm, want_timerfd)
+               want_once, want_adj_file, want_shm)
 
 
 AREAS_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "areas")

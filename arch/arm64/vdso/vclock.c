@@ -8,13 +8,7 @@
 #define VDSO_BUILD
 #include <pagoda/types.h>
 #include <pagoda/vdso.h>
-
-extern struct vdso_data vvar_page __attribute__((visibility("hidden")));
-
-static inline const volatile struct vdso_data *vdso_data(void)
-{
-	return &vvar_page;
-}
+#include "../include/asm/unistd.h" /* the fallbacks' numbers; -Iinclude only */
 
 static inline u64 vdso_read_cycles(void)
 {
@@ -32,24 +26,6 @@ static inline long vdso_syscall2(long nr, long a, long b)
 
 	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1) : "memory");
 	return x0;
-}
-
-struct vdso_timespec;
-struct vdso_timeval;
-
-static int clock_gettime_fallback(long clk, struct vdso_timespec *ts)
-{
-	return (int)vdso_syscall2(113, clk, (long)ts);
-}
-
-static int gettimeofday_fallback(struct vdso_timeval *tv, void *tz)
-{
-	return (int)vdso_syscall2(169, (long)tv, (long)tz);
-}
-
-static int clock_getres_fallback(long clk, struct vdso_timespec *res)
-{
-	return (int)vdso_syscall2(114, clk, (long)res);
 }
 
 #include "../../../lib/vdso/gettimeofday.c"

@@ -8,13 +8,7 @@
 #define VDSO_BUILD
 #include <pagoda/types.h>
 #include <pagoda/vdso.h>
-
-extern struct vdso_data vvar_page __attribute__((visibility("hidden")));
-
-static inline const volatile struct vdso_data *vdso_data(void)
-{
-	return &vvar_page;
-}
+#include "../include/asm/unistd.h" /* the fallbacks' numbers; -Iinclude only */
 
 static inline u64 vdso_read_cycles(void)
 {
@@ -30,24 +24,6 @@ static inline long vdso_syscall2(long nr, long a, long b)
 
 	__asm__ volatile("syscall" : "=a"(ret) : "a"(nr), "D"(a), "S"(b) : "rcx", "r11", "memory");
 	return ret;
-}
-
-struct vdso_timespec;
-struct vdso_timeval;
-
-static int clock_gettime_fallback(long clk, struct vdso_timespec *ts)
-{
-	return (int)vdso_syscall2(228, clk, (long)ts);
-}
-
-static int gettimeofday_fallback(struct vdso_timeval *tv, void *tz)
-{
-	return (int)vdso_syscall2(96, (long)tv, (long)tz);
-}
-
-static int clock_getres_fallback(long clk, struct vdso_timespec *res)
-{
-	return (int)vdso_syscall2(229, clk, (long)res);
 }
 
 #include "../../../lib/vdso/gettimeofday.c"
@@ -96,10 +72,10 @@ long __vdso_getcpu(unsigned int *cpu, unsigned int *node, void *unused)
 
 	(void)unused;
 	if (!vdso_data()->cpu_number_ok) {
-		/* No RDTSCP on this CPU: ask the kernel (getcpu, 309). */
+		/* No RDTSCP on this CPU: ask the kernel. */
 		__asm__ volatile("syscall"
 				 : "=a"(ret)
-				 : "a"(309L), "D"(cpu), "S"(node), "d"(0L)
+				 : "a"((long)__NR_getcpu), "D"(cpu), "S"(node), "d"(0L)
 				 : "rcx", "r11", "memory");
 		return ret;
 	}

@@ -117,6 +117,7 @@
 #define __NR_timerfd_create 85
 #define __NR_timerfd_settime 86
 #define __NR_timerfd_gettime 87
+#define __NR_memfd_create 279
 #define __NR_setpriority 140
 #define __NR_getpriority 141
 

@@ -142,5 +142,6 @@
 #define __NR_timerfd_gettime 287
 #define __NR_getpriority 140
 #define __NR_setpriority 141
+#define __NR_memfd_create 319
 
 #endif

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+/*
+ * memfdtest: shared memory behind a descriptor (memfd_create, a tmpfs
+ * file), as a program sees it, one "case: answer" line each, so that the
+ * same static binary's output can be set beside Linux's (the system test
+ * runs it on the host and on Pagoda).
+ *
+ * - memfd_create's refusals: unknown flags, a name too long;
+ * - a MAP_SHARED mapping and read/write/pread on the descriptor see the
+ *   same bytes both ways, and so does a second mapping and a child;
+ * - a MAP_PRIVATE mapping's writes stay its own;
+ * - a page past the file's end is SIGBUS (BUS_ADRERR); ftruncate that
+ *   grows the file makes it readable, as zeros;
+ * - mremap(MREMAP_DONTUNMAP) of a shared mapping: both ranges still show
+ *   the file;
+ * - the access mode: MAP_SHARED with PROT_WRITE of a read-only open, and
+ *   any mapping of a write-only open, are EACCES (a file in /tmp).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef MREMAP_DONTUNMAP
+#define MREMAP_DONTUNMAP 4
+#endif
+
+static long page;
+static sigjmp_buf on_bus;
+static volatile int bus_code;
+
+static const char *answer(long r)
+{
+	if (r >= 0)
+		return "granted";
+	switch (errno) {
+	case EINVAL: return "EINVAL";
+	case EACCES: return "EACCES";
+	case EBADF: return "EBADF";
+	case ENODEV: return "ENODEV";
+	default: return strerror(errno);
+	}
+}
+
+static void bus(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	bus_code = si->si_code;
+	siglongjmp(on_bus, 1);
+}
+
+/* Read one byte at p: its value, or "SIGBUS code N". */
+static void touch(const char *what, volatile char *p)
+{
+	if (sigsetjmp(on_bus, 1)) {
+		printf("%s: SIGBUS code %d\n", what, bus_code);
+		return;
+	}
+	printf("%s: reads %d\n", what, *p);
+}
+
+static void *map(int fd, long pages, int prot, int flags)
+{
+	return mmap(NULL, pages * page, prot, flags, fd, 0);
+}
+
+static void refusals(void)
+{
+	char name[300];
+
+	printf("unknown flag: %s\n", answer(memfd_create("x", 0x100)));
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = 0;
+	printf("name of 299 bytes: %s\n", answer(memfd_create(name, 0)));
+}
+
+static void shared(int fd)
+{
+	char buf[8] = { 0 };
+	struct stat st;
+	char *a, *b;
+	pid_t pid;
+	int status;
+
+	fstat(fd, &st);
+	printf("new size: %ld\n", (long)st.st_size);
+	printf("ftruncate 3 pages: %s\n", answer(ftruncate(fd, 3 * page)));
+	printf("write: %ld\n", (long)pwrite(fd, "hello", 5, 0));
+	a = map(fd, 3, PROT_READ | PROT_WRITE, MAP_SHARED);
+	b = map(fd, 3, PROT_READ | PROT_WRITE, MAP_SHARED);
+	printf("map shared twice: %s\n", a == MAP_FAILED || b == MAP_FAILED ? answer(-1) : "granted");
+	if (a == MAP_FAILED || b == MAP_FAILED)
+		return;
+	printf("mapping reads the write: %s\n", memcmp(a, "hello", 5) ? "no" : "yes");
+	memcpy(a + page, "world", 5);
+	pread(fd, buf, 5, page);
+	printf("pread reads the mapping's write: %s\n", buf);
+	printf("second mapping too: %s\n", memcmp(b + page, "world", 5) ? "no" : "yes");
+	pid = fork();
+	if (!pid) {
+		memcpy(b + 2 * page, "child", 5);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	printf("child's write seen: %s\n", memcmp(a + 2 * page, "child", 5) ? "no" : "yes");
+	fstat(fd, &st);
+	printf("size %ld, blocks %ld\n", (long)st.st_size, (long)st.st_blocks);
+	munmap(b, 3 * page);
+	munmap(a, 3 * page);
+}
+
+static void private(int fd)
+{
+	char buf[8] = { 0 };
+	char *p = map(fd, 3, PROT_READ | PROT_WRITE, MAP_PRIVATE);
+	char *s = map(fd, 3, PROT_READ, MAP_SHARED);
+
+	printf("map private: %s\n", p == MAP_FAILED ? answer(-1) : "granted");
+	if (p == MAP_FAILED || s == MAP_FAILED)
+		return;
+	printf("private reads the file: %s\n", memcmp(p + page, "world", 5) ? "no" : "yes");
+	memcpy(p + page, "mine!", 5);
+	pread(fd, buf, 5, page);
+	printf("after a private write the file has: %s\n", buf);
+	printf("a shared mapping has: %.5s, the private one: %.5s\n", s + page, p + page);
+	munmap(p, 3 * page);
+	munmap(s, 3 * page);
+}
+
+static void past_end(int fd)
+{
+	char *p = map(fd, 4, PROT_READ, MAP_SHARED);
+
+	if (p == MAP_FAILED) {
+		printf("map 4 pages of 3: %s\n", answer(-1));
+		return;
+	}
+	touch("page 4 of a 3-page file", p + 3 * page);
+	printf("ftruncate to 4 pages: %s\n", answer(ftruncate(fd, 4 * page)));
+	touch("page 4 after", p + 3 * page);
+	munmap(p, 4 * page);
+}
+
+static void dontunmap(int fd)
+{
+	char *p = map(fd, 2, PROT_READ | PROT_WRITE, MAP_SHARED);
+	char *q;
+
+	if (p == MAP_FAILED)
+		return;
+	q = mremap(p, 2 * page, 2 * page, MREMAP_MAYMOVE | MREMAP_DONTUNMAP, NULL);
+	printf("mremap dontunmap: %s\n", q == MAP_FAILED ? answer(-1) : "granted");
+	if (q != MAP_FAILED) {
+		printf("new range: %.5s, old range: %.5s\n", q, p);
+		munmap(q, 2 * page);
+	}
+	munmap(p, 2 * page);
+}
+
+static void access_modes(void)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/memfdtest.%d", (int)getpid());
+	fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0600);
+	if (fd < 0 || write(fd, "tmpfile", 7) != 7) {
+		printf("a file in /tmp: %s\n", answer(-1));
+		return;
+	}
+	close(fd);
+	fd = open(path, O_RDONLY);
+	printf("read-only open, shared writable: %s\n",
+	       answer(map(fd, 1, PROT_READ | PROT_WRITE, MAP_SHARED) == MAP_FAILED ? -1 : 0));
+	{
+		char *p = map(fd, 1, PROT_READ, MAP_SHARED);
+
+		printf("read-only open, shared read-only: %.7s\n", p == MAP_FAILED ? "failed" : p);
+		if (p != MAP_FAILED)
+			munmap(p, page);
+	}
+	close(fd);
+	fd = open(path, O_WRONLY);
+	printf("write-only open, shared: %s\n",
+	       answer(map(fd, 1, PROT_WRITE, MAP_SHARED) == MAP_FAILED ? -1 : 0));
+	printf("write-only open, private: %s\n",
+	       answer(map(fd, 1, PROT_READ, MAP_PRIVATE) == MAP_FAILED ? -1 : 0));
+	close(fd);
+	unlink(path);
+}
+
+int main(void)
+{
+	struct sigaction sa = { .sa_sigaction = bus, .sa_flags = SA_SIGINFO };
+	int fd;
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	page = sysconf(_SC_PAGESIZE);
+	sigaction(SIGBUS, &sa, NULL);
+	refusals();
+	fd = memfd_create("memfdtest", MFD_CLOEXEC);
+	printf("memfd_create: %s\n", answer(fd));
+	if (fd < 0)
+		return 1;
+	shared(fd);
+	private(fd);
+	past_end(fd);
+	dontunmap(fd);
+	close(fd);
+	access_modes();
+	printf("memfdtest: done\n");
+	return 0;
+}
