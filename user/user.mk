@@ -66,13 +66,13 @@ USER_PROGS += calltest-glibc
 # threads: pthreads over clone, futex and the robust list (musl and glibc
 # on x86-64, glibc on arm64), as calltest.
 ifeq ($(ARCH),x86_64)
-$(B)/user/threads-musl: user/libc/threads.c user/user.mk | $(DEPS_STAMP)
+$(B)/user/threads-musl: user/libc/threads.c user/libc/errno_name.h user/user.mk | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  MUSLCC  $@"
 	@musl-gcc -static -O2 -pthread -o $@ $<
 USER_PROGS += threads-musl
 endif
-$(B)/user/threads-glibc: user/libc/threads.c user/user.mk | $(DEPS_STAMP)
+$(B)/user/threads-glibc: user/libc/threads.c user/libc/errno_name.h user/user.mk | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  GLIBCC  $@"
 	@$(CALLTEST_GLIBC_CC) -static -O2 -pthread -o $@ $<
@@ -80,8 +80,8 @@ USER_PROGS += threads-glibc
 # timerfdtest: timerfd's calls; memfdtest: memfd_create and tmpfs files
 # mapped shared and private. glibc on both arches (the system test sets
 # their output beside the host's).
-$(B)/user/timerfdtest $(B)/user/memfdtest: $(B)/user/%: user/libc/%.c user/user.mk \
-		| $(DEPS_STAMP)
+$(B)/user/timerfdtest $(B)/user/memfdtest: $(B)/user/%: user/libc/%.c user/libc/errno_name.h \
+		user/user.mk | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  GLIBCC  $@"
 	@$(CALLTEST_GLIBC_CC) -static -O2 -Wall -o $@ $<
