@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * exec: an ELF64 executable (ET_EXEC) or position-independent one (ET_DYN)
- * from the initramfs is checked whole by lib/elf.c, its segments are
- * mapped (file pages through the page cache, the rest anonymous), and the
+ * from the initramfs or a tmpfs (kernel/exec_file.c) is checked whole by
+ * lib/elf.c, its segments are mapped (file pages from the page cache or
+ * the tmpfs file's memory, privately; the rest anonymous), and the
  * stack gets Linux's initial layout, from the top down:
  *
  *	the path (AT_EXECFN), environment strings, argument strings,
@@ -22,6 +23,7 @@
  * norandmaps on the command line does the same).
  */
 #include <pagoda/arch.h>
+#include <pagoda/binfmts.h>
 #include <pagoda/cpio.h>
 #include <pagoda/elf.h>
 #include <pagoda/errname.h>
@@ -75,7 +77,7 @@ static unsigned int elf_prot(unsigned int pf)
  * process's own, holding the segment's bytes and zeros elsewhere, as the
  * bss pages after them are.
  */
-static int load_segment(struct process *p, const struct ramfs_file *f,
+static int load_segment(struct process *p, const struct exec_file *f,
 			const struct elf_segment *s, u64 bias)
 {
 	u64 start = bias + s->vaddr, end = start + s->memsz;
@@ -93,8 +95,10 @@ static int load_segment(struct process *p, const struct ramfs_file *f,
 	}
 	if (hi > lo) {
 		/* vaddr and offset agree modulo the page (lib/elf.c): lo's offset is aligned. */
-		err = process_map_file(p, lo, hi - lo, prot, 0, f,
-				       (s->offset + (lo - fstart)) >> PAGE_SHIFT);
+		u64 pgoff = (s->offset + (lo - fstart)) >> PAGE_SHIFT;
+
+		err = f->rf ? process_map_file(p, lo, hi - lo, prot, 0, f->rf, pgoff) :
+			      process_map_shmem(p, lo, hi - lo, prot, 0, f->shm, pgoff);
 		if (err)
 			return err;
 	}
@@ -111,7 +115,7 @@ static int load_segment(struct process *p, const struct ramfs_file *f,
 	return err;
 }
 
-static int load_segments(struct process *p, const struct ramfs_file *f,
+static int load_segments(struct process *p, const struct exec_file *f,
 			 const struct elf_info *info, u64 bias)
 {
 	for (unsigned int i = 0; i < info->nr_segments; i++) {
@@ -220,41 +224,37 @@ static int build_stack(struct process *p, const struct elf_info *info, u64 bias,
 }
 
 /*
- * The loader a dynamic program names (PT_INTERP), found in the initramfs
- * and checked whole as the program was. As Linux: -ENOENT when it is not
- * there, -EACCES when it is no regular file or has no execute bit, and
- * -ENOEXEC when it is no ELF for this machine or wants a loader itself.
+ * The loader a dynamic program names (PT_INTERP), opened as the program
+ * was and checked whole. As Linux: -ENOENT when it is not there, -EACCES
+ * when it is no regular file or has no execute bit, and -ENOEXEC when it
+ * is no ELF for this machine or wants a loader itself. On success the
+ * caller puts *interp.
  */
-static int find_interp(const struct ramfs_file *f, const struct elf_info *info,
-		       const struct ramfs_file **interp, struct elf_info *iinfo,
-		       const char **why)
+static int find_interp(const struct exec_file *f, const struct elf_info *info,
+		       struct exec_file *interp, struct elf_info *iinfo, const char **why)
 {
 	/* lib/elf.c checked that the path is one NUL-terminated string in the file. */
 	const char *path = (const char *)f->data + info->interp_off;
-	const struct ramfs_file *rf = ramfs_lookup(path);
 	const char *iwhy;
-	int err;
+	int err = open_exec(path, interp, &iwhy);
 
-	if (!rf) {
-		*why = "its interpreter (PT_INTERP) is not in the initramfs";
-		return -ENOENT;
+	if (err) {
+		*why = err == -ENOENT ? "its interpreter (PT_INTERP) does not exist" :
+					"its interpreter is not an executable regular file";
+		return err;
 	}
-	if ((rf->mode & CPIO_S_IFMT) != CPIO_S_IFREG || !(rf->mode & 0111)) {
-		*why = "its interpreter is not an executable regular file";
-		return -EACCES;
-	}
-	err = elf_parse(rf->data, rf->size, ELF_MACHINE, TASK_SIZE, iinfo, &iwhy);
+	err = elf_parse(interp->data, interp->size, ELF_MACHINE, TASK_SIZE, iinfo, &iwhy);
 	if (err) {
 		pr_debug("exec: interpreter %s: %s\n", path, iwhy);
 		*why = "its interpreter is not an ELF program for this machine";
-		return -ENOEXEC;
-	}
-	if (iinfo->interp_len) {
+		err = -ENOEXEC;
+	} else if (iinfo->interp_len) {
 		*why = "its interpreter names an interpreter of its own";
-		return -ENOEXEC;
+		err = -ENOEXEC;
 	}
-	*interp = rf;
-	return 0;
+	if (err)
+		exec_file_put(interp);
+	return err;
 }
 
 /*
@@ -262,7 +262,7 @@ static int find_interp(const struct ramfs_file *f, const struct elf_info *info,
  * mmap_base, so it moves with the mmap area's randomisation), or where
  * it says if it is not position-independent: its bias, or a negative errno.
  */
-static int load_interp(struct process *p, const struct ramfs_file *rf,
+static int load_interp(struct process *p, const struct exec_file *interp,
 		       const struct elf_info *iinfo, u64 *ibias)
 {
 	u64 base = 0;
@@ -274,7 +274,7 @@ static int load_interp(struct process *p, const struct ramfs_file *rf,
 		base -= iinfo->lo;
 	}
 	*ibias = base;
-	return load_segments(p, rf, iinfo, base);
+	return load_segments(p, interp, iinfo, base);
 }
 
 /* What /proc/PID/exe and /proc/PID/cmdline show: the path, the arguments (cut to fit). */
@@ -316,28 +316,20 @@ int process_exec_env(struct process *p, const char *path, int argc,
 static int exec_file(struct process *p, const char *path, int argc, const char *const *argv,
 		     int envc, const char *const *envp, const char **why, bool interpreter)
 {
-	const struct ramfs_file *f = ramfs_lookup(path), *interp = NULL;
+	struct exec_file file, *f = &file, interp = { 0 };
 	struct elf_info *info, *iinfo;
 	u64 bias = 0, ibias = 0, stack_top;
 	char **sargv;
 	int err, sargc;
 
 	*why = "";
-	if (!f) {
-		*why = "no such file in the initramfs";
-		return -ENOENT;
-	}
-	if ((f->mode & CPIO_S_IFMT) != CPIO_S_IFREG) {
-		*why = "not a regular file";
-		return -EACCES;
-	}
-	if (!(f->mode & 0111)) {
-		/* Linux's may_open(): not even root runs a file with no execute bit. */
-		*why = "no execute permission";
-		return -EACCES;
-	}
+	err = open_exec(path, f, why);
+	if (err)
+		return err;
 	/* "#!": the interpreter runs instead, given the script (fs/binfmt_script.c). */
 	err = script_args(f->data, f->size, path, argc, argv, MAX_ARGS, &sargv, &sargc);
+	if (err <= 0)
+		exec_file_put(f); /* a script (its interpreter runs), or a bad one */
 	if (err < 0) {
 		*why = "a bad #! line";
 		return err;
@@ -354,8 +346,10 @@ static int exec_file(struct process *p, const char *path, int argc, const char *
 	}
 	/* The program's description and, for a dynamic one, its loader's. */
 	info = kmalloc(2 * sizeof(*info), GFP_KERNEL);
-	if (!info)
+	if (!info) {
+		exec_file_put(f);
 		return -ENOMEM;
+	}
 	iinfo = info + 1;
 	err = elf_parse(f->data, f->size, ELF_MACHINE, TASK_SIZE, info, why);
 	if (!err && info->interp_len)
@@ -389,23 +383,26 @@ static int exec_file(struct process *p, const char *path, int argc, const char *
 	/* Without a vDSO a program still runs: its clocks take the syscall. */
 	if (!vdso_map(p))
 		pr_warn("exec: %s: no room for the vDSO\n", path);
-	if (interp) {
-		err = load_interp(p, interp, iinfo, &ibias);
+	if (interp.data) {
+		err = load_interp(p, &interp, iinfo, &ibias);
 		if (err) {
 			*why = "cannot map its interpreter";
 			goto out;
 		}
 	}
-	err = build_stack(p, info, bias, interp ? ibias : 0, path, argc, argv,
+	err = build_stack(p, info, bias, interp.data ? ibias : 0, path, argc, argv,
 			  envc, envp, stack_top);
 	if (err) {
 		*why = err == -E2BIG ? "arguments too long" : "cannot build its stack";
 		goto out;
 	}
 	/* A dynamic program starts in its loader, which calls AT_ENTRY when it is done. */
-	p->entry = interp ? ibias + iinfo->entry : bias + info->entry;
+	p->entry = interp.data ? ibias + iinfo->entry : bias + info->entry;
 	record_cmdline(p, path, argc, argv);
 out:
+	if (interp.data)
+		exec_file_put(&interp);
+	exec_file_put(f);
 	kfree(info);
 	return err;
 }

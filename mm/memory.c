@@ -226,20 +226,28 @@ static bool expand_stack(struct process *p, struct vm_area *v, u64 addr)
 }
 
 /*
- * Map the new anonymous page pg at va for v, counted in the RSS; on
- * failure it is freed. 0 when va was mapped meanwhile (-EEXIST): the
- * caller looks again.
+ * Map pg at va for v, counted in the RSS; on failure the reference the
+ * fault took is given back with put() (an anonymous page freed, a cache
+ * or shared-object page put). 0 when va was mapped meanwhile (-EEXIST):
+ * the caller looks again.
  */
-static int map_anon_page(struct process *p, struct vm_area *v, u64 va, struct page *pg)
+static int map_fault_page(struct process *p, struct vm_area *v, u64 va, struct page *pg,
+			  void (*put)(struct page *pg))
 {
 	phys_addr_t pa = page_to_phys(pg);
 	int err = arch_map_range(&p->mm, va, pa, PAGE_SIZE, page_pte_prot(v, pa));
 
 	if (err)
-		free_anon_page(pg);
+		put(pg);
 	else
 		add_mm_rss(p, pa, 1);
 	return err == -EEXIST ? 0 : err;
+}
+
+/* The new anonymous page pg at va for v; freed if it cannot be mapped. */
+static int map_anon_page(struct process *p, struct vm_area *v, u64 va, struct page *pg)
+{
+	return map_fault_page(p, v, va, pg, free_anon_page);
 }
 
 /*
@@ -252,8 +260,6 @@ static int file_fault(struct process *p, struct vm_area *v, u64 va, bool write)
 {
 	u64 off = (v->pgoff << PAGE_SHIFT) + (va - v->start);
 	struct page *pg;
-	phys_addr_t pa;
-	int err;
 
 	if (off >= v->rf->size)
 		return -EIO;
@@ -262,13 +268,7 @@ static int file_fault(struct process *p, struct vm_area *v, u64 va, bool write)
 		pg = filemap_get_page(v->rf, off >> PAGE_SHIFT);
 		if (!pg)
 			return -ENOMEM;
-		pa = page_to_phys(pg);
-		err = arch_map_range(&p->mm, va, pa, PAGE_SIZE, page_pte_prot(v, pa));
-		if (err)
-			filemap_put_page(pg);
-		else
-			add_mm_rss(p, pa, 1);
-		return err == -EEXIST ? 0 : err;
+		return map_fault_page(p, v, va, pg, filemap_put_page);
 	}
 	/* A write would copy the cached page at once: copy from the file instead. */
 	pg = new_anon_page(GFP_KERNEL | __GFP_ZERO);
@@ -289,18 +289,11 @@ static int file_fault(struct process *p, struct vm_area *v, u64 va, bool write)
 static int shmem_fault(struct process *p, struct vm_area *v, u64 va)
 {
 	struct page *pg;
-	phys_addr_t pa;
 	int err = shmem_get_page(v->shm, v->pgoff + ((va - v->start) >> PAGE_SHIFT), &pg);
 
 	if (err)
 		return err;
-	pa = page_to_phys(pg);
-	err = arch_map_range(&p->mm, va, pa, PAGE_SIZE, page_pte_prot(v, pa));
-	if (err)
-		shmem_page_put(pg);
-	else
-		add_mm_rss(p, pa, 1);
-	return err == -EEXIST ? 0 : err;
+	return map_fault_page(p, v, va, pg, shmem_page_put);
 }
 
 /*

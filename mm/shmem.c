@@ -34,6 +34,7 @@
 #include <pagoda/shmem.h>
 #include <pagoda/slab.h>
 #include <pagoda/spinlock.h>
+#include <pagoda/string.h>
 
 #define SHMEM_SHIFT (PAGE_SHIFT - 3)
 #define SHMEM_SLOTS (1UL << SHMEM_SHIFT) /* pointers in a node: one page of them */
@@ -207,6 +208,32 @@ struct page *shmem_find_page(struct shmem_object *obj, unsigned long index)
 	}
 	spin_unlock(&obj->lock);
 	return pg;
+}
+
+void shmem_read(struct shmem_object *obj, u64 off, void *buf, size_t n)
+{
+	void *none = NULL, **slot;
+
+	while (n) {
+		size_t in = off & (PAGE_SIZE - 1), len = MIN(n, PAGE_SIZE - in);
+		unsigned long index = (unsigned long)(off >> PAGE_SHIFT);
+		struct page *pg = NULL;
+
+		/* Under the lock, so that a truncate cannot free the page mid-copy. */
+		spin_lock(&obj->lock);
+		if (index < obj->nr_pages) {
+			slot = shmem_slot(obj, index, &none);
+			pg = slot ? *slot : NULL;
+		}
+		if (pg)
+			memcpy(buf, (const u8 *)page_address(pg) + in, len);
+		else
+			memset(buf, 0, len);
+		spin_unlock(&obj->lock);
+		buf = (u8 *)buf + len;
+		off += len;
+		n -= len;
+	}
 }
 
 unsigned long shmem_size(struct shmem_object *obj)

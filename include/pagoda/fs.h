@@ -41,6 +41,7 @@ struct vfsmount;
 
 /* Open flags (Linux's generic values: x86-64 and arm64 share them). */
 #define O_ACCMODE 3
+#define O_RDONLY 0
 #define O_WRONLY 1
 #define O_RDWR 2
 #define O_CREAT 0100

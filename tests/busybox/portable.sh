@@ -27,6 +27,10 @@ chmod 751 sub/g && chmod u-w,g+w sub/g && ls -l sub/g | awk '{ print $1 }'
 ln -s g sub/l && readlink sub/l && ls -l sub/l | awk '{ print $1, $(NF-2), $NF }' && wc -c < sub/l
 truncate -s 5 sub/g && cat sub/g && echo
 cp sub/g h && cmp sub/g h && echo same
+printf '#!/bin/sh\necho "a script in $1 ran with $2"\n' > run.sh && chmod +x run.sh &&
+	./run.sh tmp arg
+cp /bin/busybox busybox && ./busybox echo "a copied busybox runs"
+rm -f run.sh busybox
 rm -rf sub h && ls -A
 { echo out; echo err >&2; } 2>&1 | sort
 x=$(echo sub | tr a-z A-Z) && echo "$x"

@@ -171,8 +171,8 @@ def session(ctx, arch, cmdline, cmd_of, timeout):
                 len(bad) == 2 and all(o == ["exec badloader: Exec format error"] for o, _ in bad),
                 "execve of a program whose loader is no ELF program: %s (log %s)" % (bad, log))
     tally.check("%s.shell-says-why" % name,
-                t.count("run: /bin/noloader: its interpreter (PT_INTERP) is not in the "
-                        "initramfs") == 2 and
+                t.count("run: /bin/noloader: its interpreter (PT_INTERP) does not "
+                        "exist") == 2 and
                 t.count("run: /bin/badloader: its interpreter is not an ELF program") == 2,
                 "the shell's run does not name the loader as the reason (log %s)" % log)
     got = runs(t, STATFS)
