@@ -171,14 +171,12 @@ static int do_sigaltstack(struct thread *p, const struct sigstack *ss, u64 sp)
 	return 0;
 }
 
-/* stack_t: ss_sp, ss_flags (an int, then padding), ss_size. */
+/* A stack_t from user memory, whose padding the kernel does not keep. */
 static int stack_from_user(struct sigstack *s, u64 uptr)
 {
-	u64 raw[3];
-
-	if (copy_from_user(raw, uptr, sizeof(raw)))
+	if (copy_from_user(s, uptr, sizeof(*s)))
 		return -EFAULT;
-	*s = (struct sigstack){ .sp = raw[0], .flags = (u32)raw[1], .size = raw[2] };
+	s->pad = 0;
 	return 0;
 }
 
@@ -197,12 +195,8 @@ long sys_sigaltstack(const unsigned long *args)
 		if (err)
 			return err;
 	}
-	if (args[1]) {
-		u64 raw[3] = { old.sp, old.flags, old.size };
-
-		if (copy_to_user(args[1], raw, sizeof(raw)))
-			return -EFAULT;
-	}
+	if (args[1] && copy_to_user(args[1], &old, sizeof(old)))
+		return -EFAULT;
 	return 0;
 }
 

@@ -50,9 +50,7 @@ struct sigcontext64 {
 struct ucontext64 {
 	u64 uc_flags;
 	u64 uc_link;
-	u64 ss_sp;
-	u32 ss_flags, pad;
-	u64 ss_size;
+	struct sigstack uc_stack;
 	u64 sigmask;
 	u8 unused[1024 / 8 - 8];
 	struct sigcontext64 mc __attribute__((aligned(16)));
@@ -109,9 +107,7 @@ int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
 	rec.fpcr = (u32)fp->fpcr;
 	memcpy(rec.vregs, fp->vregs, sizeof(rec.vregs));
 	siginfo_layout(f->info, info);
-	f->uc.ss_sp = uc_stack->sp;
-	f->uc.ss_flags = uc_stack->flags;
-	f->uc.ss_size = uc_stack->size;
+	f->uc.uc_stack = *uc_stack;
 	f->uc.sigmask = oldmask;
 	f->uc.mc.fault_address = info->addr;
 	memcpy(f->uc.mc.regs, regs->regs, sizeof(f->uc.mc.regs));
@@ -164,8 +160,8 @@ int arch_rt_sigreturn(struct pt_regs *regs, struct arch_user_state *fp, u64 *mas
 		memcpy(fp->vregs, rec.vregs, sizeof(fp->vregs));
 		*mask = f->uc.sigmask;
 		*retval = (long)regs->regs[0];
-		*uc_stack = (struct sigstack){ .sp = f->uc.ss_sp, .flags = f->uc.ss_flags,
-					       .size = f->uc.ss_size };
+		*uc_stack = f->uc.uc_stack;
+		uc_stack->pad = 0;
 	}
 	kfree(f);
 	return ret;

@@ -45,9 +45,7 @@ struct sigcontext64 {
 struct ucontext64 {
 	u64 uc_flags;
 	u64 uc_link;
-	u64 ss_sp;
-	u32 ss_flags, pad;
-	u64 ss_size;
+	struct sigstack uc_stack;
 	struct sigcontext64 mc;
 	u64 sigmask;
 };
@@ -79,9 +77,7 @@ int arch_setup_rt_frame(struct pt_regs *regs, const struct k_sigaction *ka,
 	memset(&f, 0, sizeof(f));
 	f.pretcode = ka->restorer;
 	f.uc.uc_flags = UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS;
-	f.uc.ss_sp = uc_stack->sp;
-	f.uc.ss_flags = uc_stack->flags;
-	f.uc.ss_size = uc_stack->size;
+	f.uc.uc_stack = *uc_stack;
 	f.uc.mc = (struct sigcontext64){
 		.r8 = regs->r8, .r9 = regs->r9, .r10 = regs->r10, .r11 = regs->r11,
 		.r12 = regs->r12, .r13 = regs->r13, .r14 = regs->r14, .r15 = regs->r15,
@@ -154,6 +150,7 @@ int arch_rt_sigreturn(struct pt_regs *regs, struct arch_user_state *fp, u64 *mas
 	regs->ss = USER_DS;
 	*mask = uc.sigmask;
 	*ret = (long)uc.mc.rax;
-	*uc_stack = (struct sigstack){ .sp = uc.ss_sp, .flags = uc.ss_flags, .size = uc.ss_size };
+	*uc_stack = uc.uc_stack;
+	uc_stack->pad = 0;
 	return 0;
 }

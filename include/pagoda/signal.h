@@ -60,12 +60,19 @@
 #define SS_DISABLE 2
 #define SS_AUTODISARM (1U << 31)
 
-/* An alternate signal stack as a program's stack_t holds it (uc_stack too). */
+/*
+ * An alternate signal stack, laid out as Linux's stack_t on both arches
+ * (ss_sp, ss_flags and its padding, ss_size), so that sigaltstack() and a
+ * signal frame's uc_stack copy it whole. The kernel's copies keep pad 0:
+ * whoever reads one from user memory clears it.
+ */
 struct sigstack {
 	u64 sp;
 	u32 flags;
+	u32 pad;
 	u64 size;
 };
+_Static_assert(sizeof(struct sigstack) == 24, "Linux's stack_t");
 
 /* What a handler is told (the arch writes Linux's 128-byte siginfo from it). */
 struct ksiginfo {
