@@ -171,14 +171,21 @@ static void random_workload(struct ktest *t, struct pglist_data *pgdat)
 	KEXPECT_EQ(t, pgdat->bad_picks, 0);
 }
 
-static void test_random_workload_restores_free_lists(struct ktest *t)
+/* Run body on a fresh simulated node, then take the node down. */
+static void on_sim_node(struct ktest *t, bool shuffle, u64 seed,
+			void (*body)(struct ktest *t, struct pglist_data *pgdat))
 {
-	struct pglist_data *pgdat = sim_node(t, false, 1);
+	struct pglist_data *pgdat = sim_node(t, shuffle, seed);
 
 	if (!pgdat)
 		return;
-	random_workload(t, pgdat);
+	body(t, pgdat);
 	memsim_destroy(pgdat);
+}
+
+static void test_random_workload_restores_free_lists(struct ktest *t)
+{
+	on_sim_node(t, false, 1, random_workload);
 }
 
 /* Take every page one by one, none twice, then give them all back. */
@@ -212,12 +219,7 @@ static void drain_node_completely(struct ktest *t, struct pglist_data *pgdat)
 
 static void test_everything_allocatable_once(struct ktest *t)
 {
-	struct pglist_data *pgdat = sim_node(t, true, 7);
-
-	if (!pgdat)
-		return;
-	drain_node_completely(t, pgdat);
-	memsim_destroy(pgdat);
+	on_sim_node(t, true, 7, drain_node_completely);
 }
 
 /* Pages the colour policy counts as handed out in its current window. */
