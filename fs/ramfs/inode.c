@@ -333,43 +333,55 @@ out:
 	return err;
 }
 
-static int tmpfs_truncate(struct vfsmount *m, const char *path, u64 size)
+/* Linux's struct iattr, with the fields tmpfs keeps: ia_valid says which to set. */
+#define ATTR_MODE (1 << 0)
+#define ATTR_SIZE (1 << 3)
+#define ATTR_MTIME (1 << 5)
+
+struct iattr {
+	unsigned int ia_valid;
+	u32 ia_mode;
+	u64 ia_size;
+	s64 ia_mtime;
+};
+
+/* As Linux's simple_setattr(): truncate, utimensat and chmod all end here. */
+static int tmpfs_setattr(struct vfsmount *m, const char *path, const struct iattr *attr)
 {
 	struct tmpfs_inode *inode;
-	int err;
+	int err = walk_and_lock(m, path, &inode);
 
-	err = walk_and_lock(m, path, &inode);
 	if (err)
 		return err;
-	err = tmpfs_setsize(inode, size);
+	if (attr->ia_valid & ATTR_SIZE)
+		err = tmpfs_setsize(inode, attr->ia_size);
+	if (!err && (attr->ia_valid & ATTR_MTIME))
+		inode->mtime = attr->ia_mtime;
+	if (!err && (attr->ia_valid & ATTR_MODE))
+		inode->mode = (inode->mode & S_IFMT) | attr->ia_mode;
 	mutex_unlock(&inode->sb->lock);
 	return err;
 }
 
+static int tmpfs_truncate(struct vfsmount *m, const char *path, u64 size)
+{
+	struct iattr attr = { .ia_valid = ATTR_SIZE, .ia_size = size };
+
+	return tmpfs_setattr(m, path, &attr);
+}
+
 static int tmpfs_set_mtime(struct vfsmount *m, const char *path, s64 mtime)
 {
-	struct tmpfs_inode *inode;
-	int err;
+	struct iattr attr = { .ia_valid = ATTR_MTIME, .ia_mtime = mtime };
 
-	err = walk_and_lock(m, path, &inode);
-	if (err)
-		return err;
-	inode->mtime = mtime;
-	mutex_unlock(&inode->sb->lock);
-	return 0;
+	return tmpfs_setattr(m, path, &attr);
 }
 
 static int tmpfs_chmod(struct vfsmount *m, const char *path, u32 mode)
 {
-	struct tmpfs_inode *inode;
-	int err;
+	struct iattr attr = { .ia_valid = ATTR_MODE, .ia_mode = mode };
 
-	err = walk_and_lock(m, path, &inode);
-	if (err)
-		return err;
-	inode->mode = (inode->mode & S_IFMT) | mode;
-	mutex_unlock(&inode->sb->lock);
-	return 0;
+	return tmpfs_setattr(m, path, &attr);
 }
 
 /* symlink(target, path): a new name holding target, which is not looked at now. */
