@@ -47,6 +47,13 @@ static struct pglist_data *sim_node(struct ktest *t, bool shuffle, u64 seed)
 	return pgdat;
 }
 
+/* sim_node()'s layout with only the first init_pages struct pages written (memsim.h). */
+static struct pglist_data *sim_deferred(const char *policy, unsigned long init_pages)
+{
+	return memsim_create_deferred(SIM_NID, sim_ranges, ARRAY_SIZE(sim_ranges), sim_zones,
+				      policy, 1, init_pages);
+}
+
 static unsigned long node_free_pages(struct pglist_data *pgdat)
 {
 	unsigned long n = 0;
@@ -759,8 +766,7 @@ static void test_deferred_init_same_pages(struct ktest *t)
 	memsim_destroy(deferred);
 
 	/* holes, odd ends and zone edges: a partly written node stays sound */
-	deferred = memsim_create_deferred(SIM_NID, sim_ranges, ARRAY_SIZE(sim_ranges),
-					  sim_zones, "inorder", 1, 2048);
+	deferred = sim_deferred("inorder", 2048);
 	KASSERT_TRUE(t, deferred != NULL);
 	deferred_workload(SIM_NID, deferred_pfns, 1000);
 	expect_consistent(t, deferred);
@@ -772,16 +778,14 @@ static void test_deferred_init_same_pages(struct ktest *t)
 	KASSERT_TRUE(t, full != NULL);
 	full_free = node_free_pages(full);
 	memsim_destroy(full);
-	deferred = memsim_create_deferred(SIM_NID, sim_ranges, ARRAY_SIZE(sim_ranges),
-					  sim_zones, "inorder", 1, 0);
+	deferred = sim_deferred("inorder", 0);
 	KASSERT_TRUE(t, deferred != NULL);
 	deferred_init_all(deferred);
 	KEXPECT_EQ(t, node_free_pages(deferred), full_free);
 	expect_consistent(t, deferred);
 	memsim_destroy(deferred);
 	/* a policy that needs the whole node is never deferred */
-	deferred = memsim_create_deferred(SIM_NID, sim_ranges, ARRAY_SIZE(sim_ranges),
-					  sim_zones, "shuffle", 1, 0);
+	deferred = sim_deferred("shuffle", 0);
 	KASSERT_TRUE(t, deferred != NULL);
 	KEXPECT_FALSE(t, deferred->deferred_pending);
 	KEXPECT_EQ(t, node_free_pages(deferred), full_free);
