@@ -229,21 +229,37 @@ static int tmpfs_readdir(struct vfsmount *m, const char *path, struct dir_contex
 	return err;
 }
 
-static int tmpfs_mkdir(struct vfsmount *m, const char *path, u32 mode)
+/*
+ * Under sb->lock, for mkdir and symlink: a new inode of mode at path. Its
+ * parent must be a directory (-ENOTDIR) without that name (-EEXIST).
+ */
+static int link_new_at(struct tmpfs_sb *sb, const char *path, u32 mode,
+		       struct tmpfs_inode **inode)
 {
-	struct tmpfs_sb *sb = m->fs_info;
 	struct tmpfs_inode *dir;
 	const char *name;
-	int err;
+	int err = walk(sb, path, true, &dir, &name);
 
-	mutex_lock(&sb->lock);
-	err = walk(sb, path, true, &dir, &name);
 	if (!err && !S_ISDIR(dir->mode))
 		err = -ENOTDIR;
 	if (!err && child(dir, name, strlen(name)))
 		err = -EEXIST;
-	if (!err && !link_new(dir, name, S_IFDIR | (mode & 07777)))
-		err = -ENOSPC;
+	if (!err) {
+		*inode = link_new(dir, name, mode);
+		if (!*inode)
+			err = -ENOSPC;
+	}
+	return err;
+}
+
+static int tmpfs_mkdir(struct vfsmount *m, const char *path, u32 mode)
+{
+	struct tmpfs_sb *sb = m->fs_info;
+	struct tmpfs_inode *inode;
+	int err;
+
+	mutex_lock(&sb->lock);
+	err = link_new_at(sb, path, S_IFDIR | (mode & 07777), &inode);
 	mutex_unlock(&sb->lock);
 	return err;
 }
@@ -388,9 +404,8 @@ static int tmpfs_chmod(struct vfsmount *m, const char *path, u32 mode)
 static int tmpfs_symlink(struct vfsmount *m, const char *target, const char *path)
 {
 	struct tmpfs_sb *sb = m->fs_info;
-	struct tmpfs_inode *dir, *inode;
+	struct tmpfs_inode *inode;
 	size_t n = strlen(target);
-	const char *name;
 	char *copy;
 	int err;
 
@@ -399,20 +414,11 @@ static int tmpfs_symlink(struct vfsmount *m, const char *target, const char *pat
 		return -ENOMEM;
 	memcpy(copy, target, n + 1);
 	mutex_lock(&sb->lock);
-	err = walk(sb, path, true, &dir, &name);
-	if (!err && !S_ISDIR(dir->mode))
-		err = -ENOTDIR;
-	if (!err && child(dir, name, strlen(name)))
-		err = -EEXIST;
+	err = link_new_at(sb, path, S_IFLNK | 0777, &inode);
 	if (!err) {
-		inode = link_new(dir, name, S_IFLNK | 0777);
-		if (inode) {
-			inode->link = copy;
-			inode->size = n;
-			copy = NULL;
-		} else {
-			err = -ENOSPC;
-		}
+		inode->link = copy;
+		inode->size = n;
+		copy = NULL;
 	}
 	mutex_unlock(&sb->lock);
 	kfree(copy);
