@@ -26,13 +26,7 @@
 static int failed;
 static volatile long shared = 41;
 
-#define CHECK(n, cond)                                                   \
-	do {                                                             \
-		if (!(cond) && !failed) {                                \
-			printf("forktest: check %d failed: %s\n", n, #cond); \
-			failed = n;                                      \
-		}                                                        \
-	} while (0)
+#define CHECK(n, cond) ULIB_CHECK("forktest", failed, n, cond)
 
 /*
  * Put a pattern in one FP/SIMD register and the thread pointer, yield many

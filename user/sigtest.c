@@ -24,13 +24,7 @@ struct ksigaction {
 static volatile int got_sig, got_code, got_pid, handled;
 static int failed;
 
-#define CHECK(n, cond)                                                   \
-	do {                                                             \
-		if (!(cond) && !failed) {                                \
-			printf("sigtest: check %d failed: %s\n", n, #cond); \
-			failed = n;                                      \
-		}                                                        \
-	} while (0)
+#define CHECK(n, cond) ULIB_CHECK("sigtest", failed, n, cond)
 
 /* The restorer: what the handler returns into; it only calls rt_sigreturn. */
 void sig_restorer(void);

@@ -64,4 +64,17 @@ int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 int main(int argc, char **argv, char **envp);
 
+/*
+ * A numbered check in a test program: the first to fail is printed as
+ * "PROG: check N failed: COND" and its number kept in first, which the
+ * program exits with (0: every check held).
+ */
+#define ULIB_CHECK(prog, first, n, cond)                                    \
+	do {                                                                \
+		if (!(cond) && !(first)) {                                  \
+			printf(prog ": check %d failed: %s\n", n, #cond);   \
+			(first) = n;                                        \
+		}                                                           \
+	} while (0)
+
 #endif
