@@ -103,7 +103,7 @@ include arch/$(ARCH)/build.mk
 
 KERNEL_DIRS := kernel shell bench kernel/cr kernel/futex kernel/sched kernel/locking kernel/time kernel/power lib mm mm/lab dma drivers/tty \
 	block block/partitions block/dm drivers/block drivers/block/null_blk \
-	drivers/base drivers/pci drivers/virtio drivers/mmc drivers/char fs fs/ramfs fs/proc ipc
+	drivers/base drivers/pci drivers/virtio drivers/mmc drivers/char fs fs/ramfs fs/proc ipc net
 KSRCS := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)) $(ARCH_CSRCS)
 KOBJS := $(patsubst %.c,$(B)/obj/%.o,$(KSRCS)) \
 	 $(patsubst %.asm,$(B)/obj/%.o,$(ARCH_ASRCS)) \

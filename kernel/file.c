@@ -289,39 +289,43 @@ long sys_dup2(const unsigned long *args)
 	return do_dup3((long)args[0], (long)args[1], 0);
 }
 
+int fd_install_pair(struct process *p, struct file *f[2], u64 ufds, bool cloexec)
+{
+	int fds[2], err = 0;
+
+	fds[0] = fd_install(p, f[0], 0);
+	fds[1] = fds[0] < 0 ? -EMFILE : fd_install(p, f[1], 0);
+	if (fds[1] < 0)
+		err = -EMFILE;
+	else if (copy_to_user(ufds, fds, sizeof(fds)))
+		err = -EFAULT;
+	if (err) {
+		for (int i = 0; i < 2; i++) {
+			if (fds[i] >= 0)
+				fd_replace(p, fds[i], NULL); /* f[i]: put below, once */
+			file_put(f[i]);
+		}
+		return err;
+	}
+	if (cloexec)
+		p->fd_flags[fds[0]] = p->fd_flags[fds[1]] = FD_CLOEXEC;
+	return 0;
+}
+
 /* pipe2(fds, flags): fds[0] the read end, fds[1] the write end. */
 long sys_pipe2(const unsigned long *args)
 {
-	struct process *p = current_process();
 	unsigned long flags = args[1];
-	struct file *r, *w;
-	int fds[2], err;
+	struct file *f[2];
+	int err;
 
 	if (flags & ~(unsigned long)(O_CLOEXEC | O_NONBLOCK))
 		return -EINVAL;
-	err = pipe_create(&r, &w);
+	err = pipe_create(&f[0], &f[1]);
 	if (err)
 		return err;
-	r->nonblock = w->nonblock = flags & O_NONBLOCK;
-	fds[0] = fd_install(p, r, 0);
-	fds[1] = fds[0] < 0 ? -EMFILE : fd_install(p, w, 0);
-	if (fds[1] < 0) {
-		if (fds[0] >= 0)
-			fd_replace(p, fds[0], NULL); /* r: put below, once */
-		file_put(r);
-		file_put(w);
-		return -EMFILE;
-	}
-	if (copy_to_user(args[0], fds, sizeof(fds))) {
-		fd_replace(p, fds[0], NULL);
-		fd_replace(p, fds[1], NULL);
-		file_put(r);
-		file_put(w);
-		return -EFAULT;
-	}
-	if (flags & O_CLOEXEC)
-		p->fd_flags[fds[0]] = p->fd_flags[fds[1]] = FD_CLOEXEC;
-	return 0;
+	f[0]->nonblock = f[1]->nonblock = flags & O_NONBLOCK;
+	return fd_install_pair(current_process(), f, args[0], flags & O_CLOEXEC);
 }
 
 /* pipe(fds), x86-64's older call: pipe2 with no flags. */

@@ -208,7 +208,7 @@ const char *param_init_args(void)
 
 int parse_params_table(struct kernel_param **tab, size_t n, const char *cmdline)
 {
-	char tok[512], hint[128];
+	char tok[1024], hint[128];
 	const char *s = cmdline;
 	bool overflow;
 	int problems = 0;

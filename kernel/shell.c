@@ -24,7 +24,7 @@ extern const struct shell_cmd *__stop_kcmds[];
 static struct line_history history;
 static struct line_edit editor;
 
-static char startup_cmds[512];
+static char startup_cmds[1024];
 PARAM_STRING("shell.run", startup_cmds,
 	     "commands to run before the first prompt, separated by ';'");
 static u64 shell_columns = 80;

@@ -67,6 +67,7 @@ static long sys_brk(const unsigned long *args)
 #define MAP_FIXED 0x10
 #define MAP_ANONYMOUS 0x20
 #define MAP_NORESERVE 0x4000
+#define MAP_POPULATE 0x8000
 #define MAP_FIXED_NOREPLACE 0x100000
 #define LINUX_PROT_WRITE 2
 #define LINUX_PROT_EXEC 4
@@ -185,7 +186,12 @@ static long sys_mmap(const unsigned long *args)
 			return -ENOMEM;
 	}
 	err = mmap_region(p, addr, len, kprot, flags, rf, shm, off >> PAGE_SHIFT);
-	return err ? err : (long)addr;
+	if (err)
+		return err;
+	/* Faulted in now, as far as memory allows (Linux ignores a failure here too). */
+	if (flags & MAP_POPULATE)
+		mm_populate(p, addr, len);
+	return (long)addr;
 }
 
 static long sys_munmap(const unsigned long *args)
@@ -393,6 +399,11 @@ static syscall_fn_t *const sys_call_table[NR_syscalls] = {
 	[__NR_sync] = sys_sync,
 	[__NR_utimensat] = sys_utimensat,
 	[__NR_memfd_create] = sys_memfd_create,
+	[__NR_msync] = sys_msync,
+	[__NR_socketpair] = sys_socketpair,
+	[__NR_sendto] = sys_sendto,
+	[__NR_recvfrom] = sys_recvfrom,
+	[__NR_shutdown] = sys_shutdown,
 	[__NR_timerfd_create] = sys_timerfd_create,
 	[__NR_timerfd_settime] = sys_timerfd_settime,
 	[__NR_timerfd_gettime] = sys_timerfd_gettime,

@@ -84,6 +84,10 @@ int string_from_user(char *buf, u64 ustr, size_t len);
 
 /* kernel/sched/priority.c: nice values */
 syscall_fn_t sys_getpriority, sys_setpriority;
+/* mm/msync.c */
+syscall_fn_t sys_msync;
+/* net/af_unix.c: socket pairs */
+syscall_fn_t sys_socketpair, sys_sendto, sys_recvfrom, sys_shutdown;
 /* mm/memfd.c */
 syscall_fn_t sys_memfd_create;
 /* fs/timerfd.c */

@@ -35,7 +35,16 @@ static const struct {
 	{ EDEADLK, "EDEADLK", "Resource deadlock avoided" },
 	{ ENOSYS, "ENOSYS", "Function not implemented" },
 	{ EOVERFLOW, "EOVERFLOW", "Value too large for defined data type" },
+	{ ENOTSOCK, "ENOTSOCK", "Socket operation on non-socket" },
+	{ EMSGSIZE, "EMSGSIZE", "Message too long" },
+	{ EPROTONOSUPPORT, "EPROTONOSUPPORT", "Protocol not supported" },
+	{ ESOCKTNOSUPPORT, "ESOCKTNOSUPPORT", "Socket type not supported" },
+	{ EOPNOTSUPP, "EOPNOTSUPP", "Operation not supported" },
+	{ EAFNOSUPPORT, "EAFNOSUPPORT", "Address family not supported by protocol" },
+	{ ENOBUFS, "ENOBUFS", "No buffer space available" },
+	{ EISCONN, "EISCONN", "Transport endpoint is already connected" },
 	{ ETIMEDOUT, "ETIMEDOUT", "Connection timed out" },
+	{ ECONNREFUSED, "ECONNREFUSED", "Connection refused" },
 };
 
 static int find(int err)

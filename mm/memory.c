@@ -376,8 +376,18 @@ static int __handle_mm_fault(struct process *p, u64 addr, unsigned int flags, in
 		return -EFAULT;
 	if (v->name)
 		return -EFAULT; /* the kernel's pages are all there: nothing to fill in */
-	if (arch_lookup(&p->mm, va, &pa, &prot))
-		return fault_in(p, v, va, write);
+	if (arch_lookup(&p->mm, va, &pa, &prot)) {
+		int err = fault_in(p, v, va, write);
+
+		/*
+		 * A private area over shared memory (MAP_PRIVATE of a tmpfs
+		 * file) got the object's page read-only: a write copies it now
+		 * (Linux's do_cow_fault()), not at a second fault.
+		 */
+		if (err || !write || !v->shm || vma_is_shared(v) ||
+		    arch_lookup(&p->mm, va, &pa, &prot))
+			return err;
+	}
 	if (write && !(prot & PROT_WRITE))
 		return wp_page(p, v, va, pa);
 	return 0;
@@ -391,6 +401,23 @@ int handle_mm_fault(struct process *p, u64 addr, unsigned int flags, int *si_cod
 	err = __handle_mm_fault(p, addr, flags, si_code);
 	mutex_unlock(&p->page_table_lock);
 	return err;
+}
+
+void mm_populate(struct process *p, u64 start, u64 len)
+{
+	int si_code;
+
+	for (u64 va = start; va < start + len; va += PAGE_SIZE) {
+		struct vm_area *v = find_vma(p, va);
+		unsigned int flags = 0;
+
+		if (!v || v->start > va || (v->prot & PROT_NOACCESS) || v->name)
+			continue;
+		if ((v->prot & PROT_WRITE) && !vma_is_shared(v))
+			flags |= FAULT_FLAG_WRITE;
+		if (handle_mm_fault(p, va, flags, &si_code))
+			return;
+	}
 }
 
 int get_user_page(struct process *p, u64 va, phys_addr_t *pap)

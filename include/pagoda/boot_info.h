@@ -44,7 +44,7 @@ struct boot_module {
 
 #define BOOT_MAX_MEM 128
 #define BOOT_MAX_MODULES 8
-#define BOOT_CMDLINE_MAX 1024
+#define BOOT_CMDLINE_MAX 2048
 #define BOOT_MAX_CPUS 16	/* = NR_CPUS */
 #define BOOT_MAX_DMA_RANGES 8
 

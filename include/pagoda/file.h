@@ -51,6 +51,12 @@ void file_put(struct file *f);
 /* The lowest free descriptor from min up, holding f: the fd, or -EMFILE. */
 int fd_install(struct process *p, struct file *f, int min);
 /*
+ * Two new files into the two lowest free descriptors, their numbers
+ * copied to the user's int[2] at ufds (pipe2, socketpair): 0, or -EMFILE
+ * or -EFAULT with both files put and no descriptor left taken.
+ */
+int fd_install_pair(struct process *p, struct file *f[2], u64 ufds, bool cloexec);
+/*
  * The current process's file at descriptor fd with a reference of the
  * caller's own (Linux's fget()), or NULL: another thread's close() cannot
  * free it under the caller. file_put() gives it back; a pointer declared

@@ -357,6 +357,13 @@ int handle_mm_fault(struct process *p, u64 addr, unsigned int flags, int *si_cod
 #define FAULT_BAD 1
 #define FAULT_SIGBUS 2
 int user_page_fault(u64 addr, unsigned int flags, bool from_user, int *si_code);
+/*
+ * MAP_POPULATE (Linux's mm_populate()): fault in every page of [start,
+ * start + len) that its area allows to be read, for a write where the
+ * area is private and writable (so copy-on-write is broken now, not at
+ * the first store); stops quietly at the first failure.
+ */
+void mm_populate(struct process *p, u64 start, u64 len);
 /* The page at va for the kernel to write (exec, restore), whatever the area's protection. */
 int get_user_page(struct process *p, u64 va, phys_addr_t *pa);
 /* The shared zero page (made on first use; 0 if there is no memory), and is pa it? */

@@ -85,7 +85,15 @@ typedef u64 phys_addr_t;
 #define EPROTO 71
 #define EOVERFLOW 75
 #define EILSEQ 84
+#define ENOTSOCK 88
+#define EMSGSIZE 90
+#define EPROTONOSUPPORT 93
+#define ESOCKTNOSUPPORT 94
 #define EOPNOTSUPP 95
+#define EAFNOSUPPORT 97
+#define ENOBUFS 105
+#define EISCONN 106
 #define ETIMEDOUT 110
+#define ECONNREFUSED 111
 
 #endif

@@ -117,6 +117,11 @@
 #define __NR_timerfd_create 85
 #define __NR_timerfd_settime 86
 #define __NR_timerfd_gettime 87
+#define __NR_msync 227
+#define __NR_socketpair 199
+#define __NR_sendto 206
+#define __NR_recvfrom 207
+#define __NR_shutdown 210
 #define __NR_memfd_create 279
 #define __NR_setpriority 140
 #define __NR_getpriority 141

@@ -142,6 +142,11 @@
 #define __NR_timerfd_gettime 287
 #define __NR_getpriority 140
 #define __NR_setpriority 141
+#define __NR_msync 26
+#define __NR_socketpair 53
+#define __NR_sendto 44
+#define __NR_recvfrom 45
+#define __NR_shutdown 48
 #define __NR_memfd_create 319
 
 #endif
