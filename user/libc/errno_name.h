@@ -15,13 +15,21 @@ static inline const char *errno_name(int e)
 {
 	switch (e) {
 	case EACCES: return "EACCES";
+	case EAFNOSUPPORT: return "EAFNOSUPPORT";
 	case EAGAIN: return "EAGAIN";
 	case EBADF: return "EBADF";
+	case ECONNREFUSED: return "ECONNREFUSED";
 	case EFAULT: return "EFAULT";
 	case EINTR: return "EINTR";
 	case EINVAL: return "EINVAL";
+	case EMSGSIZE: return "EMSGSIZE";
 	case ENODEV: return "ENODEV";
 	case ENOSYS: return "ENOSYS";
+	case ENOTSOCK: return "ENOTSOCK";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case EPIPE: return "EPIPE";
+	case EPROTONOSUPPORT: return "EPROTONOSUPPORT";
+	case ESOCKTNOSUPPORT: return "ESOCKTNOSUPPORT";
 	case ETIMEDOUT: return "ETIMEDOUT";
 	default: return strerror(e);
 	}

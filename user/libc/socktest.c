@@ -26,6 +26,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "errno_name.h"
+
 static const char *answer(long r)
 {
 	static char buf[32];
@@ -34,20 +36,7 @@ static const char *answer(long r)
 		snprintf(buf, sizeof(buf), "%ld", r);
 		return buf;
 	}
-	switch (errno) {
-	case EAFNOSUPPORT: return "EAFNOSUPPORT";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case ESOCKTNOSUPPORT: return "ESOCKTNOSUPPORT";
-	case EPROTONOSUPPORT: return "EPROTONOSUPPORT";
-	case EINVAL: return "EINVAL";
-	case EAGAIN: return "EAGAIN";
-	case EPIPE: return "EPIPE";
-	case ECONNREFUSED: return "ECONNREFUSED";
-	case EMSGSIZE: return "EMSGSIZE";
-	case ENOTSOCK: return "ENOTSOCK";
-	case EBADF: return "EBADF";
-	default: return strerror(errno);
-	}
+	return errno_name(errno);
 }
 
 static void refusals(void)
