@@ -389,6 +389,43 @@ long sys_ftruncate(const unsigned long *args)
 	return f->f_op->truncate(f, args[1]);
 }
 
+/*
+ * fallocate(fd, mode, offset, len), with Linux's vfs_fallocate() checks in
+ * its order: the range, the mode, the open's access, the file's type, the
+ * size; then the file system's own (tmpfs: fs/ramfs/file.c).
+ */
+long sys_fallocate(const unsigned long *args)
+{
+	struct file *f __free(file_put) = fget((long)args[0]);
+	int mode = (int)args[1];
+	s64 offset = (s64)args[2], len = (s64)args[3];
+	struct kstat k = { 0 };
+
+	if (!f)
+		return -EBADF;
+	if (offset < 0 || len <= 0)
+		return -EINVAL;
+	if (mode & ~FALLOC_FL_MASK)
+		return -EOPNOTSUPP;
+	if ((mode & FALLOC_FL_PUNCH_HOLE) && !(mode & FALLOC_FL_KEEP_SIZE))
+		return -EOPNOTSUPP;
+	if (!file_writable(f))
+		return -EBADF;
+	if (f->kind == FILE_PIPE)
+		return -ESPIPE;
+	if (f->kind == FILE_OPS && f->f_op->getattr)
+		f->f_op->getattr(f, &k);
+	if (f->kind == FILE_OPS && f->is_dir)
+		return -EISDIR;
+	if (f->kind != FILE_OPS || (!S_ISREG(k.mode) && (k.mode & S_IFMT) != S_IFBLK))
+		return -ENODEV;
+	if (offset + len < offset || (u64)(offset + len) > (u64)TASK_SIZE)
+		return -EFBIG;
+	if (!f->f_op->fallocate)
+		return -EOPNOTSUPP;
+	return f->f_op->fallocate(f, mode, (u64)offset, (u64)len);
+}
+
 /* fsync(fd), fdatasync(fd): what the file system has to make durable. */
 long sys_fsync(const unsigned long *args)
 {

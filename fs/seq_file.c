@@ -32,7 +32,7 @@ void seq_printf(struct seq_file *m, const char *fmt, ...)
 void seq_write(struct seq_file *m, const void *data, size_t len)
 {
 	if (!m) {
-		console_write(data, len);
+		console_write_locked(data, len);
 		return;
 	}
 	if (m->overflow || len > m->size - m->count) {

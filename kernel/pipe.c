@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Pipes, after Linux's fs/pipe.c: a ring buffer between a read end and a
+ * Pipes, after Linux's fs/pipe.c: a ring buffer of 16 pages (64 KiB, Linux's
+ * default capacity; each page made on first use) between a read end and a
  * write end, each an open file description that dup and fork share. A
  * reader waits while the pipe is empty and some write end is still open;
  * with none left it reads end-of-file. A writer waits while it is full
@@ -13,6 +14,7 @@
  * handler.
  */
 #include <pagoda/file.h>
+#include <pagoda/mm.h>
 #include <pagoda/mutex.h>
 #include <pagoda/pipe.h>
 #include <pagoda/process.h>
@@ -23,27 +25,92 @@
 #include <pagoda/wait.h>
 #include "syscalls.h"
 
-#define PIPE_SIZE (16 * 1024)
+/* Linux's default capacity: 16 pages, each made when a write first needs it. */
+#define PIPE_PAGES 16
+#define PIPE_SIZE (PIPE_PAGES * PAGE_SIZE)
 #define PIPE_BUF 4096
 
 struct pipe {
 	struct mutex lock;
 	wait_queue_head_t wait;     /* readers and writers both: few of either */
-	u8 *buf;
-	size_t head, len;           /* data is buf[head .. head + len), wrapping */
+	void *pages[PIPE_PAGES];    /* the ring, a page at a time (NULL: not made yet) */
+	size_t head, len;           /* data is ring[head .. head + len), wrapping */
 	unsigned int readers, writers;
 };
+
+/*
+ * Where ring position pos lies: the page's bytes from there, at most to
+ * its end (*room); NULL when the page cannot be made.
+ */
+static u8 *ring_at(struct pipe *pipe, size_t pos, size_t *room)
+{
+	unsigned int i = (unsigned int)((pos % PIPE_SIZE) / PAGE_SIZE);
+
+	if (!pipe->pages[i])
+		pipe->pages[i] = (void *)__get_free_pages(GFP_KERNEL, 0);
+	*room = PAGE_SIZE - pos % PAGE_SIZE;
+	return pipe->pages[i] ? (u8 *)pipe->pages[i] + pos % PAGE_SIZE : NULL;
+}
+
+/*
+ * Copy n bytes into the ring after its data (from the user), or out of it
+ * from its head: the bytes moved, fewer when the user's buffer runs into
+ * a hole (or, writing, a page cannot be made: *err says -ENOMEM).
+ */
+static size_t ring_copy_in(struct pipe *pipe, size_t n, struct iov_iter *from, int *err)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		size_t room, part, copied;
+		u8 *at = ring_at(pipe, pipe->head + pipe->len + done, &room);
+
+		if (!at) {
+			*err = -ENOMEM;
+			break;
+		}
+		part = MIN(room, n - done);
+		copied = copy_from_iter(at, part, from);
+		done += copied;
+		if (copied < part) {
+			*err = -EFAULT;
+			break;
+		}
+	}
+	return done;
+}
+
+static size_t ring_copy_out(struct pipe *pipe, size_t n, struct iov_iter *to)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		size_t room, part, copied;
+		const u8 *at = ring_at(pipe, pipe->head + done, &room); /* made: it holds bytes */
+
+		part = MIN(room, n - done);
+		copied = copy_to_iter(at, part, to);
+		done += copied;
+		if (copied < part)
+			break;
+	}
+	return done;
+}
+
+static void pipe_free(struct pipe *pipe)
+{
+	for (unsigned int i = 0; i < PIPE_PAGES; i++)
+		if (pipe->pages[i])
+			free_page((unsigned long)pipe->pages[i]);
+	kfree(pipe);
+}
 
 int pipe_create(struct file **rp, struct file **wp)
 {
 	struct pipe *pipe = kzalloc(sizeof(*pipe), GFP_KERNEL);
 	struct file *r = file_alloc(FILE_PIPE), *w = file_alloc(FILE_PIPE);
 
-	if (pipe)
-		pipe->buf = kmalloc(PIPE_SIZE, GFP_KERNEL);
-	if (!pipe || !pipe->buf || !r || !w) {
-		if (pipe)
-			kfree(pipe->buf);
+	if (!pipe || !r || !w) {
 		kfree(pipe);
 		kfree(r);
 		kfree(w);
@@ -73,8 +140,7 @@ void pipe_release(struct file *f)
 	last = !pipe->readers && !pipe->writers;
 	mutex_unlock(&pipe->lock);
 	if (last) {
-		kfree(pipe->buf);
-		kfree(pipe);
+		pipe_free(pipe);
 		return;
 	}
 	wake_up_all(&pipe->wait);
@@ -116,12 +182,8 @@ long pipe_read(struct file *f, struct iov_iter *to)
 	}
 	while (done < count && pipe->len) {
 		size_t n = MIN(count - done, MIN(pipe->len, (size_t)PAGE_SIZE));
-		size_t first = MIN(n, PIPE_SIZE - pipe->head), copied;
 
-		copied = copy_to_iter(pipe->buf + pipe->head, first, to);
-		if (copied == first && n > first)
-			copied += copy_to_iter(pipe->buf, n - first, to);
-		if (copied < n) {
+		if (ring_copy_out(pipe, n, to) < n) {
 			if (!done)
 				done = (size_t)-EFAULT;
 			break;
@@ -141,7 +203,8 @@ long pipe_write(struct file *f, struct iov_iter *from)
 	size_t done = 0, count = iov_iter_count(from);
 
 	while (done < count) {
-		size_t room, n, tail, first, copied;
+		size_t room, n;
+		int err = 0;
 
 		mutex_lock(&pipe->lock);
 		if (!pipe->readers) {
@@ -162,15 +225,10 @@ long pipe_write(struct file *f, struct iov_iter *from)
 				return done ? (long)done : -EINTR;
 			continue;
 		}
-		tail = (pipe->head + pipe->len) % PIPE_SIZE;
 		n = MIN(count - done, MIN(room, (size_t)PAGE_SIZE));
-		first = MIN(n, PIPE_SIZE - tail);
-		copied = copy_from_iter(pipe->buf + tail, first, from);
-		if (copied == first && n > first)
-			copied += copy_from_iter(pipe->buf, n - first, from);
-		if (copied < n) {
+		if (ring_copy_in(pipe, n, from, &err) < n) {
 			mutex_unlock(&pipe->lock);
-			return done ? (long)done : -EFAULT;
+			return done ? (long)done : err;
 		}
 		pipe->len += n;
 		done += n;
@@ -188,12 +246,18 @@ long pipe_write(struct file *f, struct iov_iter *from)
 size_t pipe_peek(struct file *f, void *buf, size_t max)
 {
 	struct pipe *pipe = f->pipe;
-	size_t n;
+	size_t n, done = 0;
 
 	mutex_lock(&pipe->lock);
 	n = MIN(max, pipe->len);
-	for (size_t i = 0; i < n; i++)
-		((u8 *)buf)[i] = pipe->buf[(pipe->head + i) % PIPE_SIZE];
+	while (done < n) {
+		size_t room;
+		const u8 *at = ring_at(pipe, pipe->head + done, &room);
+
+		room = MIN(room, n - done);
+		memcpy((u8 *)buf + done, at, room);
+		done += room;
+	}
 	mutex_unlock(&pipe->lock);
 	return n;
 }
@@ -201,15 +265,28 @@ size_t pipe_peek(struct file *f, void *buf, size_t max)
 int pipe_fill(struct file *f, const void *buf, size_t n)
 {
 	struct pipe *pipe = f->pipe;
+	size_t done = 0;
+	int err = 0;
 
 	if (n > PIPE_SIZE)
 		return -EINVAL;
 	mutex_lock(&pipe->lock);
-	memcpy(pipe->buf, buf, n);
-	pipe->head = 0;
-	pipe->len = n;
+	pipe->head = pipe->len = 0;
+	while (done < n) {
+		size_t room;
+		u8 *at = ring_at(pipe, done, &room);
+
+		if (!at) {
+			err = -ENOMEM;
+			break;
+		}
+		room = MIN(room, n - done);
+		memcpy(at, (const u8 *)buf + done, room);
+		done += room;
+	}
+	pipe->len = done;
 	mutex_unlock(&pipe->lock);
-	return 0;
+	return err;
 }
 
 /*

@@ -96,6 +96,31 @@ void console_write(const char *s, size_t n)
 		c->write(c, s, n);
 }
 
+/*
+ * The other writers to the console (the shell's line editor, programs'
+ * output through the tty, seq_file's dumps) take printk's lock too, so no
+ * two CPUs' bytes mix: a prompt one CPU wrote once came out interleaved
+ * letter by letter with a line printk wrote on the other. Long writes go
+ * a piece at a time, so interrupts are never off for longer than a line's
+ * worth. (console_write() itself stays lock-free: the earliest boot code
+ * writes before there is a CPU number to own the lock.)
+ */
+#define CONSOLE_PIECE 256
+
+void console_write_locked(const char *s, size_t n)
+{
+	while (n) {
+		size_t piece = MIN(n, (size_t)CONSOLE_PIECE);
+		bool nested;
+		unsigned long flags = printk_lock(&nested);
+
+		console_write(s, piece);
+		printk_unlock(flags, nested);
+		s += piece;
+		n -= piece;
+	}
+}
+
 int console_getc(void)
 {
 	for (struct console *c = consoles; c; c = c->next) {

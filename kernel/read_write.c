@@ -34,15 +34,14 @@
 #include <pagoda/uio.h>
 #include "syscalls.h"
 
-/* Linux's FMODE_READ / FMODE_WRITE, from what each kind of file allows. */
-static bool file_readable(const struct file *f)
+bool file_readable(const struct file *f)
 {
 	if (f->kind == FILE_CHR || f->kind == FILE_OPS)
 		return f->can_read;
 	return !(f->kind == FILE_PIPE && f->write_end);
 }
 
-static bool file_writable(const struct file *f)
+bool file_writable(const struct file *f)
 {
 	if (f->kind == FILE_CHR || f->kind == FILE_OPS)
 		return f->can_write;
@@ -101,7 +100,7 @@ static long console_write_iter(struct iov_iter *it)
 
 		if (copy_from_iter(console_chunk, n, it) != n)
 			break;
-		console_write(console_chunk, n);
+		console_write_locked(console_chunk, n);
 		written += n;
 	}
 	mutex_unlock(&console_write_lock);

@@ -53,7 +53,7 @@ static void probe_columns(void)
 
 	if (p && p->set)
 		return;
-	console_write("\0337\033[999C\033[6n\0338", 14);
+	console_write_locked("\0337\033[999C\033[6n\0338", 14);
 	while (ktime_get_ns() < deadline) {
 		int c = console_getc();
 
@@ -155,7 +155,7 @@ int shell_exec(const char *line)
 static void console_out(void *ctx, const char *s, size_t n)
 {
 	(void)ctx;
-	console_write(s, n);
+	console_write_locked(s, n);
 }
 
 /* One line from the console into line; false when nothing is to be run. */

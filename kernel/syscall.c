@@ -400,6 +400,7 @@ static syscall_fn_t *const sys_call_table[NR_syscalls] = {
 	[__NR_utimensat] = sys_utimensat,
 	[__NR_memfd_create] = sys_memfd_create,
 	[__NR_msync] = sys_msync,
+	[__NR_fallocate] = sys_fallocate,
 	[__NR_socketpair] = sys_socketpair,
 	[__NR_sendto] = sys_sendto,
 	[__NR_recvfrom] = sys_recvfrom,

@@ -84,6 +84,8 @@ int string_from_user(char *buf, u64 ustr, size_t len);
 
 /* kernel/sched/priority.c: nice values */
 syscall_fn_t sys_getpriority, sys_setpriority;
+/* fs/open.c */
+syscall_fn_t sys_fallocate;
 /* mm/msync.c */
 syscall_fn_t sys_msync;
 /* net/af_unix.c: socket pairs */

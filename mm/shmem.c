@@ -236,6 +236,28 @@ void shmem_read(struct shmem_object *obj, u64 off, void *buf, size_t n)
 	}
 }
 
+void shmem_punch(struct shmem_object *obj, unsigned long first, unsigned long end)
+{
+	void *none = NULL, **slot;
+
+	for (unsigned long i = first; i < end; i++) {
+		struct page *pg = NULL;
+
+		spin_lock(&obj->lock);
+		if (i < obj->nr_pages) {
+			slot = shmem_slot(obj, i, &none);
+			if (slot && *slot) {
+				pg = *slot;
+				*slot = NULL;
+				obj->nr_resident--;
+			}
+		}
+		spin_unlock(&obj->lock);
+		if (pg)
+			shmem_page_put(pg);
+	}
+}
+
 unsigned long shmem_size(struct shmem_object *obj)
 {
 	return __atomic_load_n(&obj->nr_pages, __ATOMIC_RELAXED);

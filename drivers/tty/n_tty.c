@@ -79,7 +79,7 @@ static size_t line_len, line_pos;
 static void echo(const char *s, size_t n)
 {
 	if (termios.c_lflag & ECHO)
-		console_write(s, n);
+		console_write_locked(s, n);
 }
 
 static int key(bool wait)

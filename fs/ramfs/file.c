@@ -88,6 +88,73 @@ int tmpfs_setsize(struct tmpfs_inode *inode, u64 size)
 	return 0;
 }
 
+/* Zero [from, to) of the file (within one page) where a page is there. */
+static void zero_part(struct tmpfs_inode *inode, u64 from, u64 to)
+{
+	struct page *pg = shmem_find_page(inode->data, (unsigned long)(from / PAGE_SIZE));
+
+	if (pg && to > from)
+		memset((u8 *)page_address(pg) + (from & (PAGE_SIZE - 1)), 0, to - from);
+}
+
+/* FALLOC_FL_PUNCH_HOLE: whole pages of [start, end) go, the others' parts are zeroed. */
+static void punch_hole(struct tmpfs_inode *inode, u64 start, u64 end)
+{
+	u64 first = ALIGN_UP(start, PAGE_SIZE), last = ALIGN_DOWN(end, PAGE_SIZE);
+
+	if (first > last) { /* inside one page */
+		zero_part(inode, start, end);
+		return;
+	}
+	zero_part(inode, start, first);
+	zero_part(inode, last, end);
+	shmem_punch(inode->data, (unsigned long)(first / PAGE_SIZE),
+		    (unsigned long)(last / PAGE_SIZE));
+}
+
+/*
+ * fallocate (Linux's shmem_fallocate()): mode 0 makes the range's pages
+ * now, so that writing there later cannot fail for want of room, and
+ * moves the size over it; FALLOC_FL_KEEP_SIZE makes them without moving
+ * the size (here only those before the end: the object ends where the
+ * file does, where Linux keeps pages past it too); with FALLOC_FL_PUNCH_HOLE
+ * the range reads as zeros and its whole pages are freed. As with
+ * truncate, a page a process maps stays in its mapping until unmapped.
+ */
+static int tmpfs_fallocate(struct file *f, int mode, u64 offset, u64 len)
+{
+	struct tmpfs_inode *inode = f->private_data;
+	u64 end = offset + len, upto;
+	int err = 0;
+
+	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE))
+		return -EOPNOTSUPP;
+	mutex_lock(&inode->sb->lock);
+	if (mode & FALLOC_FL_PUNCH_HOLE) {
+		if (offset < inode->size)
+			punch_hole(inode, offset, MIN(end, inode->size));
+		goto out;
+	}
+	if (!(mode & FALLOC_FL_KEEP_SIZE) && end > inode->size)
+		err = shmem_resize(inode->data, pages_for(end));
+	upto = mode & FALLOC_FL_KEEP_SIZE ? MIN(end, (u64)pages_for(inode->size) * PAGE_SIZE) : end;
+	for (u64 at = ALIGN_DOWN(offset, PAGE_SIZE); !err && at < upto; at += PAGE_SIZE) {
+		struct page *pg = get_page(inode, (unsigned long)(at / PAGE_SIZE), &err);
+
+		if (pg)
+			shmem_page_put(pg);
+	}
+	if (!err && !(mode & FALLOC_FL_KEEP_SIZE) && end > inode->size) {
+		inode->size = end;
+		inode->mtime = (s64)(ktime_get_real_ns() / 1000000000ULL);
+	} else if (err) {
+		shmem_resize(inode->data, pages_for(inode->size)); /* the size stays */
+	}
+out:
+	mutex_unlock(&inode->sb->lock);
+	return err;
+}
+
 static long tmpfs_read(struct file *f, struct iov_iter *to, u64 *pos)
 {
 	struct tmpfs_inode *inode = f->private_data;
@@ -204,4 +271,5 @@ const struct file_operations tmpfs_file_operations = {
 	.truncate = tmpfs_file_truncate,
 	.release = tmpfs_release,
 	.mmap = tmpfs_mmap,
+	.fallocate = tmpfs_fallocate,
 };

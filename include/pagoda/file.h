@@ -63,6 +63,9 @@ int fd_install_pair(struct process *p, struct file *f[2], u64 ufds, bool cloexec
  * `struct file *f __free(file_put) = fget(fd)` is put on every return.
  */
 struct file *fget(long fd);
+/* Linux's FMODE_READ / FMODE_WRITE, from what each kind of file allows (kernel/read_write.c). */
+bool file_readable(const struct file *f);
+bool file_writable(const struct file *f);
 void __free_file_put(struct file **fp);
 /* The console's description, with a reference for the caller. */
 struct file *file_console(void);

@@ -39,6 +39,11 @@ struct vfsmount;
 #define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
 #define S_ISLNK(m) (((m) & S_IFMT) == S_IFLNK)
 
+/* fallocate's modes (Linux's values). */
+#define FALLOC_FL_KEEP_SIZE 0x01
+#define FALLOC_FL_PUNCH_HOLE 0x02
+#define FALLOC_FL_MASK 0x7f /* every mode bit Linux knows */
+
 /* Open flags (Linux's generic values: x86-64 and arm64 share them). */
 #define O_ACCMODE 3
 #define O_RDONLY 0
@@ -94,6 +99,8 @@ struct file_operations {
 	long (*ioctl)(struct file *f, unsigned int cmd, u64 arg);
 	int (*getattr)(struct file *f, struct kstat *k);
 	int (*truncate)(struct file *f, u64 size);
+	/* fallocate's modes 0, FALLOC_FL_KEEP_SIZE and (with it) FALLOC_FL_PUNCH_HOLE */
+	int (*fallocate)(struct file *f, int mode, u64 offset, u64 len);
 	int (*fsync)(struct file *f);
 	void (*release)(struct file *f);
 	u64 (*end)(struct file *f); /* where SEEK_END counts from, when not stat's size */

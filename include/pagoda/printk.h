@@ -59,6 +59,8 @@ int vprintk(const char *fmt, va_list ap);
 int kprintf(const char *fmt, ...) __printf(1, 2);
 int vkprintf(const char *fmt, va_list ap);
 void console_write(const char *s, size_t n);
+/* The same, one CPU at a time with printk's lines: for everything but early boot. */
+void console_write_locked(const char *s, size_t n);
 
 /* A console driver: printk writes every line to each registered console. */
 struct console {

@@ -57,6 +57,8 @@ void shmem_page_put(struct page *pg);
 struct page *shmem_find_page(struct shmem_object *obj, unsigned long index);
 /* Copy n bytes from byte off of obj into buf; a hole, or past the end, reads as zeros. */
 void shmem_read(struct shmem_object *obj, u64 off, void *buf, size_t n);
+/* The object lets go of its pages first..end-1 (fallocate's hole); they go once unmapped. */
+void shmem_punch(struct shmem_object *obj, unsigned long first, unsigned long end);
 /* Its size in pages. */
 unsigned long shmem_size(struct shmem_object *obj);
 /* How many pages it holds (a tmpfs file's st_blocks). */

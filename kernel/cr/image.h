@@ -27,7 +27,7 @@
 #define CR_MAX_SYMS 8
 #define CR_MAX_FDS 16      /* NR_OPEN */
 #define CR_MAX_FILES 128
-#define CR_PIPE_MAX 16384u /* a pipe's ring */
+#define CR_PIPE_MAX 65536u /* a pipe's ring (kernel/pipe.c: 16 pages) */
 #define CR_REGS_MAX 512u
 #define CR_USTATE_MAX 640u
 #define CR_NSIG 64

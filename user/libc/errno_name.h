@@ -30,6 +30,7 @@ static inline const char *errno_name(int e)
 	case EPIPE: return "EPIPE";
 	case EPROTONOSUPPORT: return "EPROTONOSUPPORT";
 	case ESOCKTNOSUPPORT: return "ESOCKTNOSUPPORT";
+	case ESPIPE: return "ESPIPE";
 	case ETIMEDOUT: return "ETIMEDOUT";
 	default: return strerror(e);
 	}

@@ -14,11 +14,15 @@
  * - mremap(MREMAP_DONTUNMAP) of a shared mapping: both ranges still show
  *   the file;
  * - the access mode: MAP_SHARED with PROT_WRITE of a read-only open, and
- *   any mapping of a write-only open, are EACCES (a file in /tmp).
+ *   any mapping of a write-only open, are EACCES (a file in /tmp);
+ * - fallocate: mode 0 grows the file and makes its pages, a hole punched
+ *   reads as zeros and frees its pages, and the refusals (a bad range,
+ *   an unknown mode, a hole without KEEP_SIZE, a pipe, a read-only open).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -159,6 +163,45 @@ static void dontunmap(int fd)
 	munmap(p, 2 * page);
 }
 
+static void blocks_line(const char *what, int fd)
+{
+	struct stat st;
+
+	fstat(fd, &st);
+	printf("%s: size %ld, blocks %ld\n", what, (long)st.st_size, (long)st.st_blocks);
+}
+
+static void allocate(void)
+{
+	int fd = memfd_create("fallocate", 0), fds[2];
+	char buf[8] = { 0 };
+
+	printf("fallocate 2 pages: %s\n", answer(fallocate(fd, 0, 0, 2 * page)));
+	blocks_line("  then", fd);
+	pwrite(fd, "abcdef", 6, 0);
+	printf("punch bytes 1-2: %s\n",
+	       answer(fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 1, 2)));
+	pread(fd, buf, 6, 0);
+	printf("  reads: %c %d %d %c\n", buf[0], buf[1], buf[2], buf[3]);
+	printf("punch page 2: %s\n",
+	       answer(fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, page, page)));
+	blocks_line("  then", fd);
+	printf("punch without KEEP_SIZE: %s\n", answer(fallocate(fd, FALLOC_FL_PUNCH_HOLE, 0, 1)));
+	printf("zero range: %s\n", answer(fallocate(fd, FALLOC_FL_ZERO_RANGE, 0, 1)));
+	printf("mode 0x100: %s\n", answer(fallocate(fd, 0x100, 0, 1)));
+	printf("length 0: %s\n", answer(fallocate(fd, 0, 0, 0)));
+	printf("offset -1: %s\n", answer(fallocate(fd, 0, -1, 1)));
+	printf("keep size past the end: %s\n",
+	       answer(fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, 4 * page)));
+	/* Not its blocks: Linux keeps the pages past the end, Pagoda does not make them. */
+	printf("  size stays: %s\n", lseek(fd, 0, SEEK_END) == 2 * page ? "yes" : "no");
+	close(fd);
+	pipe(fds);
+	printf("a pipe: %s\n", answer(fallocate(fds[1], 0, 0, 1)));
+	close(fds[0]);
+	close(fds[1]);
+}
+
 static void access_modes(void)
 {
 	char path[64];
@@ -188,6 +231,9 @@ static void access_modes(void)
 	printf("write-only open, private: %s\n",
 	       answer(map(fd, 1, PROT_READ, MAP_PRIVATE) == MAP_FAILED ? -1 : 0));
 	close(fd);
+	fd = open(path, O_RDONLY);
+	printf("read-only open, fallocate: %s\n", answer(fallocate(fd, 0, 0, 1)));
+	close(fd);
 	unlink(path);
 }
 
@@ -209,6 +255,7 @@ int main(void)
 	past_end(fd);
 	dontunmap(fd);
 	close(fd);
+	allocate();
 	access_modes();
 	printf("memfdtest: done\n");
 	return 0;

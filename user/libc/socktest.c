@@ -12,7 +12,9 @@
  *   (datagram: what Linux says); shutdown(SHUT_WR) does the same for one
  *   direction;
  * - poll's events, fstat's type, a child talking over the pair, a message
- *   larger than a socket can hold, send on a pipe.
+ *   larger than a socket can hold, send on a pipe;
+ * - beside them, a pipe's capacity: what a nonblocking pipe takes before
+ *   EAGAIN (Linux's default, 16 pages).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -167,6 +169,20 @@ static void sizes(void)
 	close(fds[1]);
 }
 
+static void pipe_capacity(void)
+{
+	static char page[4096];
+	int fds[2];
+	long total = 0, n;
+
+	pipe2(fds, O_NONBLOCK);
+	while ((n = write(fds[1], page, sizeof(page))) > 0)
+		total += n;
+	printf("a nonblocking pipe takes %ld bytes, then %s\n", total, answer(n));
+	close(fds[0]);
+	close(fds[1]);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -179,6 +195,7 @@ int main(void)
 	polls();
 	child();
 	sizes();
+	pipe_capacity();
 	printf("socktest: done\n");
 	return 0;
 }

@@ -117,6 +117,7 @@
 #define __NR_timerfd_create 85
 #define __NR_timerfd_settime 86
 #define __NR_timerfd_gettime 87
+#define __NR_fallocate 47
 #define __NR_msync 227
 #define __NR_socketpair 199
 #define __NR_sendto 206

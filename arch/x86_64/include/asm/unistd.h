@@ -142,6 +142,7 @@
 #define __NR_timerfd_gettime 287
 #define __NR_getpriority 140
 #define __NR_setpriority 141
+#define __NR_fallocate 285
 #define __NR_msync 26
 #define __NR_socketpair 53
 #define __NR_sendto 44
