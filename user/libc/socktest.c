@@ -107,6 +107,7 @@ static void polls(void)
 	int sv[2];
 
 	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+	printf("stream write of 0 bytes: %s\n", answer(write(sv[0], "", 0)));
 	p.fd = sv[1];
 	poll(&p, 1, 0);
 	printf("poll, nothing sent: in %d out %d hup %d\n", !!(p.revents & POLLIN),
