@@ -284,15 +284,27 @@ $(HB)/printf-vs-libc: $(patsubst %.c,$(HB)/obj/%.o,$(HOST_RUNTIME)) tests/host/p
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -fno-builtin $(HOST_WARN) $(HOST_INC)
-FUZZ_PA_SRCS := $(HOST_RUNTIME) $(HOST_PAGE_ALLOC) tests/host/fuzz_page_alloc.c
-$(HB)/fuzz-page-alloc: $(FUZZ_PA_SRCS) tests/host/host_prefix.h $(wildcard include/pagoda/*.h mm/*.h)
+# Every fuzzer is linked and run the same way: $(call fuzz_link,SOURCES) in
+# the binary's recipe; $(call fuzz_run,NAME,MAX_LEN,OPTIONS,MORE_INPUTS) runs
+# $(HB)/fuzz-NAME FUZZ_SECONDS on its corpus build/fuzz/NAME (listed first:
+# libFuzzer adds what it finds to the first directory), with its seeds
+# (make fuzz-seeds) and dictionary where those exist.
+define fuzz_link
 	@mkdir -p $(HB)
 	@echo "  CLANG   $@"
-	@clang $(FUZZ_CFLAGS) -o $@ $(FUZZ_PA_SRCS)
+	@clang $(FUZZ_CFLAGS) -o $@ $(1)
+endef
+define fuzz_run
+	@mkdir -p build/fuzz/$(1)
+	$(HB)/fuzz-$(1) -max_total_time=$(FUZZ_SECONDS) -max_len=$(2) -print_final_stats=1 $(3) \
+		build/fuzz/$(1) $(4) $(wildcard $(FUZZ_SEEDS)/$(1)) \
+		$(addprefix -dict=,$(wildcard tests/host/dict/$(1).dict))
+endef
+FUZZ_PA_SRCS := $(HOST_RUNTIME) $(HOST_PAGE_ALLOC) tests/host/fuzz_page_alloc.c
+$(HB)/fuzz-page-alloc: $(FUZZ_PA_SRCS) tests/host/host_prefix.h $(wildcard include/pagoda/*.h mm/*.h)
+	$(call fuzz_link,$(FUZZ_PA_SRCS))
 fuzz-page-alloc: $(HB)/fuzz-page-alloc
-	@mkdir -p build/fuzz/page-alloc
-	$(HB)/fuzz-page-alloc -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
-		-print_final_stats=1 build/fuzz/page-alloc
+	$(call fuzz_run,page-alloc,4096)
 
 # The allocator-policy lab on the host (mm/lab/mmlab.c): optimized, no
 # sanitizers, for the experiment matrix (tools/experiment.py).
@@ -331,16 +343,12 @@ include tests/fixtures/fdt.mk
 # libFuzzer on the MBR and GPT parsers (block/partitions/).
 FUZZ_PART_SRCS := $(HOST_RUNTIME) $(PART_SRCS) lib/crc32.c tests/host/fuzz_partitions.c
 $(HB)/fuzz-partitions: $(FUZZ_PART_SRCS) tests/host/host_prefix.h block/partitions/check.h
-	@mkdir -p $(HB)
-	@echo "  CLANG   $@"
-	@clang $(FUZZ_CFLAGS) -o $@ $(FUZZ_PART_SRCS)
+	$(call fuzz_link,$(FUZZ_PART_SRCS))
 PART_SEEDS := build/fixtures/partition-seeds
 $(PART_SEEDS)/gpt: tests/fixtures/mkpartseeds.py
 	@$(PY) tests/fixtures/mkpartseeds.py $(PART_SEEDS)
 fuzz-partitions: $(HB)/fuzz-partitions $(PART_SEEDS)/gpt
-	@mkdir -p build/fuzz/partitions
-	$(HB)/fuzz-partitions -max_total_time=$(FUZZ_SECONDS) -max_len=65537 \
-		-print_final_stats=1 build/fuzz/partitions $(PART_SEEDS)
+	$(call fuzz_run,partitions,65537,,$(PART_SEEDS))
 
 # make fuzz: every fuzzer, FUZZ_SECONDS each.
 fuzz: fuzz-page-alloc fuzz-fdt fuzz-elf fuzz-partitions fuzz-swiotlb fuzz-virtqueue fuzz-dm-snap \
@@ -349,26 +357,18 @@ fuzz: fuzz-page-alloc fuzz-fdt fuzz-elf fuzz-partitions fuzz-swiotlb fuzz-virtqu
 # libFuzzer on the SWIOTLB slot allocator (dma/swiotlb.c).
 FUZZ_SWIOTLB_SRCS := $(HOST_RUNTIME) dma/swiotlb.c tests/host/fuzz_swiotlb.c
 $(HB)/fuzz-swiotlb: $(FUZZ_SWIOTLB_SRCS) tests/host/host_prefix.h include/pagoda/swiotlb.h
-	@mkdir -p $(HB)
-	@echo "  CLANG   $@"
-	@clang $(FUZZ_CFLAGS) -o $@ $(FUZZ_SWIOTLB_SRCS)
+	$(call fuzz_link,$(FUZZ_SWIOTLB_SRCS))
 fuzz-swiotlb: $(HB)/fuzz-swiotlb
-	@mkdir -p build/fuzz/swiotlb
-	$(HB)/fuzz-swiotlb -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
-		-print_final_stats=1 build/fuzz/swiotlb
+	$(call fuzz_run,swiotlb,4096)
 
 # libFuzzer on the split virtqueue with a lying device (drivers/virtio/virtio_ring.c).
 # The fuzzer includes virtio_ring.c itself, to check the driver's free list.
 FUZZ_VQ_SRCS := $(HOST_RUNTIME) tests/host/host_dma.c tests/host/fuzz_virtqueue.c
 $(HB)/fuzz-virtqueue: $(FUZZ_VQ_SRCS) drivers/virtio/virtio_ring.c tests/host/host_prefix.h \
 		include/pagoda/virtio.h include/pagoda/virtio_ring.h
-	@mkdir -p $(HB)
-	@echo "  CLANG   $@"
-	@clang $(FUZZ_CFLAGS) -o $@ $(FUZZ_VQ_SRCS)
+	$(call fuzz_link,$(FUZZ_VQ_SRCS))
 fuzz-virtqueue: $(HB)/fuzz-virtqueue
-	@mkdir -p build/fuzz/virtqueue
-	$(HB)/fuzz-virtqueue -max_total_time=$(FUZZ_SECONDS) -max_len=2048 \
-		-print_final_stats=1 build/fuzz/virtqueue
+	$(call fuzz_run,virtqueue,2048)
 
 # libFuzzer on the persistent snapshot store's reader (block/dm/dm-snap-format.c).
 FUZZ_DMSNAP_SRCS := $(HOST_RUNTIME) block/dm/dm-snap-format.c tests/host/fuzz_dm_snap.c \
@@ -376,71 +376,46 @@ FUZZ_DMSNAP_SRCS := $(HOST_RUNTIME) block/dm/dm-snap-format.c tests/host/fuzz_dm
 	tests/host/host_dma.c tests/host/fuzz_dm_store.c
 $(HB)/fuzz-dm-snap: $(FUZZ_DMSNAP_SRCS) tests/host/host_prefix.h block/dm/dm-snap-format.h \
 		block/dm/dm-exception-store.h tests/host/fuzz_dm_store.h
-	@mkdir -p $(HB)
-	@echo "  CLANG   $@"
-	@clang $(FUZZ_CFLAGS) -o $@ $(FUZZ_DMSNAP_SRCS)
+	$(call fuzz_link,$(FUZZ_DMSNAP_SRCS))
 .PHONY: fuzz-dm-snap
 fuzz-dm-snap: $(HB)/fuzz-dm-snap
-	@mkdir -p build/fuzz/dm-snap
-	$(HB)/fuzz-dm-snap -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
-		-print_final_stats=1 build/fuzz/dm-snap $(wildcard $(FUZZ_SEEDS)/dm-snap) \
-		$(addprefix -dict=,$(wildcard tests/host/dict/dm-snap.dict))
+	$(call fuzz_run,dm-snap,65536)
 
 # libFuzzer on the checkpoint image checker (kernel/cr/image.c).
 FUZZ_CR_SRCS := $(HOST_RUNTIME) lib/crc32.c kernel/cr/image.c tests/host/fuzz_cr_image.c
 $(HB)/fuzz-cr-image: $(FUZZ_CR_SRCS) tests/host/host_prefix.h kernel/cr/image.h
-	@mkdir -p $(HB)
-	@echo "  CLANG   $@"
-	@clang $(FUZZ_CFLAGS) -o $@ $(FUZZ_CR_SRCS)
+	$(call fuzz_link,$(FUZZ_CR_SRCS))
 .PHONY: fuzz-cr-image
 fuzz-cr-image: $(HB)/fuzz-cr-image
-	@mkdir -p build/fuzz/cr-image
-	$(HB)/fuzz-cr-image -max_total_time=$(FUZZ_SECONDS) -max_len=131072 \
-		-print_final_stats=1 build/fuzz/cr-image $(wildcard $(FUZZ_SEEDS)/cr-image) \
-		$(addprefix -dict=,$(wildcard tests/host/dict/cr-image.dict))
+	$(call fuzz_run,cr-image,131072)
 
 # libFuzzer on the hibernation image's header and pfn-list checks (kernel/power/image.c).
 FUZZ_SWSUSP_SRCS := $(HOST_RUNTIME) lib/crc32.c kernel/power/image.c kernel/power/memory_bitmap.c \
 	kernel/power/bitmap_list.c kernel/power/swsusp_free.c tests/host/fuzz_swsusp_header.c
 $(HB)/fuzz-swsusp: $(FUZZ_SWSUSP_SRCS) tests/host/host_prefix.h kernel/power/image.h
-	@mkdir -p $(HB)
-	@echo "  CLANG   $@"
-	@clang $(FUZZ_CFLAGS) -o $@ $(FUZZ_SWSUSP_SRCS)
+	$(call fuzz_link,$(FUZZ_SWSUSP_SRCS))
 .PHONY: fuzz-swsusp
 fuzz-swsusp: $(HB)/fuzz-swsusp
-	@mkdir -p build/fuzz/swsusp
-	$(HB)/fuzz-swsusp -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
-		-print_final_stats=1 build/fuzz/swsusp $(wildcard $(FUZZ_SEEDS)/swsusp) \
-		$(addprefix -dict=,$(wildcard tests/host/dict/swsusp.dict))
+	$(call fuzz_run,swsusp,16384)
 
 # libFuzzer on the initramfs reader and its file table (lib/cpio.c, lib/ramfs.c).
 FUZZ_CPIO_SRCS := $(HOST_RUNTIME) lib/cpio.c lib/ramfs.c fs/rootfs.c lib/elf.c fs/binfmt_script.c \
 	tests/host/fuzz_cpio.c
 $(HB)/fuzz-cpio: $(FUZZ_CPIO_SRCS) tests/host/host_prefix.h include/pagoda/cpio.h \
 		include/pagoda/ramfs.h fs/internal.h
-	@mkdir -p $(HB)
-	@echo "  CLANG   $@"
-	@clang $(FUZZ_CFLAGS) -o $@ $(FUZZ_CPIO_SRCS)
+	$(call fuzz_link,$(FUZZ_CPIO_SRCS))
 .PHONY: fuzz-cpio
 fuzz-cpio: $(HB)/fuzz-cpio
-	@mkdir -p build/fuzz/cpio
-	$(HB)/fuzz-cpio -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
-		-print_final_stats=1 -artifact_prefix=$(HB)/ build/fuzz/cpio $(wildcard $(FUZZ_SEEDS)/cpio) \
-		$(addprefix -dict=,$(wildcard tests/host/dict/cpio.dict))
+	$(call fuzz_run,cpio,8192,-artifact_prefix=$(HB)/)
 
 # The ELF checker's fuzzer (lib/elf.c): `make fuzz-elf` runs it FUZZ_SECONDS.
 FUZZ_ELF_SRCS := tests/host/fuzz_elf.c lib/elf.c lib/string.c fs/binfmt_script.c kernel/cr/vdso_symtab.c
 $(HB)/fuzz-elf: $(FUZZ_ELF_SRCS) tests/host/host_prefix.h include/pagoda/elf.h kernel/cr/cr.h | $(DEPS_STAMP)
-	@mkdir -p $(HB)
-	@echo "  CLANG   $@"
-	@clang $(FUZZ_CFLAGS) $(FUZZ_ELF_SRCS) -o $@
+	$(call fuzz_link,$(FUZZ_ELF_SRCS))
 
 .PHONY: fuzz-elf
 fuzz-elf: $(HB)/fuzz-elf
-	@mkdir -p build/fuzz/elf
-	$(HB)/fuzz-elf -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -print_final_stats=1 \
-		-artifact_prefix=$(HB)/ build/fuzz/elf $(wildcard build/*/user) \
-		$(wildcard $(FUZZ_SEEDS)/elf) $(addprefix -dict=,$(wildcard tests/host/dict/elf.dict))
+	$(call fuzz_run,elf,8192,-artifact_prefix=$(HB)/,$(wildcard build/*/user))
 
 # Seed corpora from real inputs (tools/fuzz-seeds.py, docs/fuzzing.md):
 # what the host's cpio and sfdisk write, the programs the build made, the

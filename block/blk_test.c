@@ -17,6 +17,7 @@
 #include <pagoda/slab.h>
 #include <pagoda/smp.h>
 #include <pagoda/string.h>
+#include <pagoda/unaligned.h>
 
 #include <pagoda/null_blk.h>
 #include "blk.h"
@@ -628,12 +629,6 @@ out:
 
 /* --- partitions on a device ---------------------------------------------- */
 
-static void put32(u8 *p, u32 v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (u8)(v >> (8 * i));
-}
-
 static void test_partitions_on_device(struct ktest *t)
 {
 	struct nullb *nb = make_nullb(t, NULL_IRQ_SOFTIRQ, 1, 8, 512);
@@ -648,11 +643,11 @@ static void test_partitions_on_device(struct ktest *t)
 		goto out;
 	/* MBR: sectors 2048+2048 and 8192+4096. */
 	buf[446 + 4] = 0x83;
-	put32(buf + 446 + 8, 2048);
-	put32(buf + 446 + 12, 2048);
+	put_unaligned_le32(2048, buf + 446 + 8);
+	put_unaligned_le32(2048, buf + 446 + 12);
 	buf[462 + 4] = 0x83;
-	put32(buf + 462 + 8, 8192);
-	put32(buf + 462 + 12, 4096);
+	put_unaligned_le32(8192, buf + 462 + 8);
+	put_unaligned_le32(4096, buf + 462 + 12);
 	buf[510] = 0x55;
 	buf[511] = 0xaa;
 	KEXPECT_EQ(t, blkdev_rw(disk, REQ_OP_WRITE, 0, buf, 512), 0);
@@ -708,11 +703,11 @@ static void test_partitions_on_device(struct ktest *t)
 		/* Now overlap the two: the table is refused as a whole. */
 		memset(buf, 0, 512);
 		buf[446 + 4] = 0x83;
-		put32(buf + 446 + 8, 2048);
-		put32(buf + 446 + 12, 8192);
+		put_unaligned_le32(2048, buf + 446 + 8);
+		put_unaligned_le32(8192, buf + 446 + 12);
 		buf[462 + 4] = 0x83;
-		put32(buf + 462 + 8, 8192);
-		put32(buf + 462 + 12, 4096);
+		put_unaligned_le32(8192, buf + 462 + 8);
+		put_unaligned_le32(4096, buf + 462 + 12);
 		buf[510] = 0x55;
 		buf[511] = 0xaa;
 		KEXPECT_EQ(t, blkdev_rw(disk, REQ_OP_WRITE, 0, buf, 512), 0);

@@ -157,6 +157,14 @@ void bdev_for_each(void (*fn)(struct block_device *bdev, void *arg), void *arg)
 	mutex_unlock(&bdev_lock);
 }
 
+/* A disk __alloc_disk() made and nothing else has seen yet. */
+static void __free_new_disk(struct gendisk *disk)
+{
+	kfree(disk->queue);
+	kfree(disk->part0);
+	kfree(disk);
+}
+
 struct gendisk *__alloc_disk(void)
 {
 	struct gendisk *disk = kzalloc(sizeof(*disk), GFP_KERNEL);
@@ -166,9 +174,7 @@ struct gendisk *__alloc_disk(void)
 	disk->queue = kzalloc(sizeof(*disk->queue), GFP_KERNEL);
 	disk->part0 = bdev_alloc(disk, 0);
 	if (!disk->queue || !disk->part0) {
-		kfree(disk->queue);
-		kfree(disk->part0);
-		kfree(disk);
+		__free_new_disk(disk);
 		return NULL;
 	}
 	disk->queue->disk = disk;
@@ -207,6 +213,20 @@ int add_disk(struct gendisk *disk)
 	return 0;
 }
 
+/*
+ * Under bdev_lock: unless the disk is open (-EBUSY), take its partitions
+ * out of the name list, so that no new open finds them.
+ */
+static int disk_unlist_partitions(struct gendisk *disk)
+{
+	if (atomic_read(&disk->open_count))
+		return -EBUSY;
+	for (unsigned int i = 1; i <= disk->nr_parts; i++)
+		if (disk->parts[i])
+			list_del_init(&disk->parts[i]->bd_list);
+	return 0;
+}
+
 int del_gendisk(struct gendisk *disk)
 {
 	mutex_lock(&bdev_lock);
@@ -214,13 +234,10 @@ int del_gendisk(struct gendisk *disk)
 		mutex_unlock(&bdev_lock);
 		return -EINVAL;
 	}
-	if (atomic_read(&disk->open_count)) {
+	if (disk_unlist_partitions(disk)) {
 		mutex_unlock(&bdev_lock);
 		return -EBUSY;
 	}
-	for (unsigned int i = 1; i <= disk->nr_parts; i++)
-		if (disk->parts[i])
-			list_del_init(&disk->parts[i]->bd_list);
 	list_del_init(&disk->part0->bd_list);
 	disk->registered = false;
 	mutex_unlock(&bdev_lock);
@@ -289,13 +306,10 @@ void blkdev_put(struct block_device *bdev)
 int bdev_disk_changed(struct gendisk *disk)
 {
 	mutex_lock(&bdev_lock);
-	if (atomic_read(&disk->open_count)) {
+	if (disk_unlist_partitions(disk)) {
 		mutex_unlock(&bdev_lock);
 		return -EBUSY;
 	}
-	for (unsigned int i = 1; i <= disk->nr_parts; i++)
-		if (disk->parts[i])
-			list_del_init(&disk->parts[i]->bd_list);
 	mutex_unlock(&bdev_lock);
 	blk_drop_partitions(disk);
 	return blk_add_partitions(disk);
@@ -309,21 +323,14 @@ struct gendisk *blk_mq_alloc_disk(struct blk_mq_tag_set *set, struct queue_limit
 
 	if (!set->tags)
 		return ERR_PTR(-EINVAL);
-	disk = __alloc_disk();
-	if (!disk)
-		return ERR_PTR(-ENOMEM);
-	if (lim)
-		disk->queue->limits = *lim;
-	err = blk_validate_limits(&disk->queue->limits);
-	if (!err)
-		err = blk_mq_init_queue_on(disk->queue, set);
+	disk = blk_alloc_disk(lim, queuedata);
+	if (IS_ERR(disk))
+		return disk;
+	err = blk_mq_init_queue_on(disk->queue, set);
 	if (err) {
-		kfree(disk->queue);
-		kfree(disk->part0);
-		kfree(disk);
+		__free_new_disk(disk);
 		return ERR_PTR(err);
 	}
-	disk->queue->queuedata = queuedata;
 	return disk;
 }
 
@@ -338,9 +345,7 @@ struct gendisk *blk_alloc_disk(struct queue_limits *lim, void *queuedata)
 		disk->queue->limits = *lim;
 	err = blk_validate_limits(&disk->queue->limits);
 	if (err) {
-		kfree(disk->queue);
-		kfree(disk->part0);
-		kfree(disk);
+		__free_new_disk(disk);
 		return ERR_PTR(err);
 	}
 	disk->queue->queuedata = queuedata;

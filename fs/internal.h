@@ -18,6 +18,12 @@ void console_stat(struct kstat *k);
 int blkdev_file_open(const char *name, unsigned long flags, struct file *f);
 /* fs/namespace.c: the mount points directly inside dir, as its entries. */
 int mounts_emit_children(const char *dir, struct dir_context *ctx);
+/*
+ * fs/namei.c: the user's path upath as an absolute one in abs, the mount
+ * it is in (a reference the caller drops with mntput()) and the name
+ * inside that mount; an empty path is -ENOENT.
+ */
+int user_path_mnt(long dirfd, u64 upath, char *abs, struct vfsmount **m, const char **rest);
 /* The mount's file system has no such operation: -EROFS, as a read-only one. */
 static inline bool may_write_open(unsigned long flags)
 {

@@ -87,6 +87,19 @@ int user_path_at(long dirfd, u64 upath, char *abs)
 	return path_normalize(base, path, abs);
 }
 
+int user_path_mnt(long dirfd, u64 upath, char *abs, struct vfsmount **m, const char **rest)
+{
+	int err = user_path_at(dirfd, upath, abs);
+
+	*m = NULL;
+	if (err)
+		return err;
+	if (!abs[0])
+		return -ENOENT;
+	*m = lookup_mnt(abs, rest);
+	return *m ? 0 : -ENOENT;
+}
+
 static long set_cwd(const char *abs)
 {
 	struct kstat k;

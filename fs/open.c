@@ -179,16 +179,10 @@ long sys_creat(const unsigned long *args)
  */
 static int name_at(long dirfd, u64 upath, char *abs, struct vfsmount **m, const char **rest)
 {
-	int err = user_path_at(dirfd, upath, abs);
+	int err = user_path_mnt(dirfd, upath, abs, m, rest);
 
-	*m = NULL;
 	if (err)
 		return err;
-	if (!abs[0])
-		return -ENOENT;
-	*m = lookup_mnt(abs, rest);
-	if (!*m)
-		return -ENOENT;
 	if (!**rest) {
 		mntput(*m);
 		*m = NULL;
@@ -365,14 +359,9 @@ long sys_truncate(const unsigned long *args)
 
 	if ((s64)args[1] < 0)
 		return -EINVAL;
-	err = user_path_at(AT_FDCWD, args[0], abs);
+	err = user_path_mnt(AT_FDCWD, args[0], abs, &m, &rest);
 	if (err)
 		return err;
-	if (!abs[0])
-		return -ENOENT;
-	m = lookup_mnt(abs, &rest);
-	if (!m)
-		return -ENOENT;
 	err = m->type->getattr(m, rest, &k, true);
 	if (!err && S_ISDIR(k.mode))
 		err = -EISDIR;
@@ -501,16 +490,14 @@ long sys_utimensat(const unsigned long *args)
 		if (!f->path)
 			return 0; /* the console, a pipe: no time kept */
 		memcpy(abs, f->path, strlen(f->path) + 1);
+		m = lookup_mnt(abs, &rest);
+		if (!m)
+			return -ENOENT;
 	} else {
-		err = user_path_at((long)args[0], args[1], abs);
+		err = user_path_mnt((long)args[0], args[1], abs, &m, &rest);
 		if (err)
 			return err;
-		if (!abs[0])
-			return -ENOENT;
 	}
-	m = lookup_mnt(abs, &rest);
-	if (!m)
-		return -ENOENT;
 	err = m->type->getattr(m, rest, &k, !(args[3] & AT_SYMLINK_NOFOLLOW));
 	if (!err && m->type == &rootfs_fs_type)
 		err = -EROFS;

@@ -43,20 +43,23 @@ static unsigned int file_poll(long fd)
 }
 
 /*
- * Between two looks: -EINTR for a signal, 1 once the deadline has passed,
- * else 0 after sleeping a tick (or what is left, if less).
+ * After a look that found `ready` descriptors: 0 to stop (some are ready,
+ * the timeout is zero, or the deadline has passed), -EINTR for a signal,
+ * else 1 after sleeping a tick (or what is left, if less): look again.
  */
-static int wait_a_tick(u64 deadline)
+static int wait_a_tick(long ready, u64 timeout_ns, u64 deadline)
 {
 	u64 now;
 
+	if (ready || !timeout_ns)
+		return 0;
 	if (signal_pending(current_process()))
 		return -EINTR;
 	now = ktime_get_ns();
 	if (now >= deadline)
-		return 1;
+		return 0;
 	schedule_timeout(MIN(deadline - now, 10 * NSEC_PER_MSEC));
-	return 0;
+	return 1;
 }
 
 /* timeout_ns: how long to wait; U64_MAX for ever. */
@@ -71,7 +74,7 @@ static long do_poll(u64 ufds, unsigned long nfds, u64 timeout_ns)
 		return -EINVAL;
 	if (nfds && copy_from_user(fds, ufds, nfds * sizeof(fds[0])))
 		return -EFAULT;
-	for (;;) {
+	do {
 		ready = 0;
 		for (unsigned long i = 0; i < nfds; i++) {
 			unsigned int mask = 0;
@@ -83,14 +86,10 @@ static long do_poll(u64 ufds, unsigned long nfds, u64 timeout_ns)
 			if (mask)
 				ready++;
 		}
-		if (ready || !timeout_ns)
-			break;
-		err = wait_a_tick(deadline);
-		if (err < 0)
-			return err;
-		if (err)
-			break;
-	}
+		err = wait_a_tick(ready, timeout_ns, deadline);
+	} while (err > 0);
+	if (err < 0)
+		return err;
 	if (nfds && copy_to_user(ufds, fds, nfds * sizeof(fds[0])))
 		return -EFAULT;
 	return ready;
@@ -152,7 +151,7 @@ static long do_select(long nfds, const u64 uset[3], u64 timeout_ns, u64 *left_ns
 	for (long fd = 0; fd < nfds; fd++)
 		if ((any >> fd & 1) && file_poll(fd) == POLLNVAL)
 			return -EBADF;
-	for (;;) {
+	do {
 		ready = 0;
 		out[0] = out[1] = out[2] = 0;
 		for (long fd = 0; fd < nfds; fd++) {
@@ -169,14 +168,10 @@ static long do_select(long nfds, const u64 uset[3], u64 timeout_ns, u64 *left_ns
 			if ((in[2] & bit) && (mask & POLLEX_SET))
 				out[2] |= bit, ready++;
 		}
-		if (ready || !timeout_ns)
-			break;
-		err = wait_a_tick(deadline);
-		if (err < 0)
-			return err;
-		if (err)
-			break;
-	}
+		err = wait_a_tick(ready, timeout_ns, deadline);
+	} while (err > 0);
+	if (err < 0)
+		return err;
 	now = ktime_get_ns();
 	*left_ns = deadline == U64_MAX ? U64_MAX : deadline > now ? deadline - now : 0;
 	for (int s = 0; s < 3; s++)

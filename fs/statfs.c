@@ -51,15 +51,10 @@ long sys_statfs(const unsigned long *args)
 	const char *rest;
 	struct vfsmount *m;
 	struct kstat k;
-	int err = user_path_at(AT_FDCWD, args[0], path);
+	int err = user_path_mnt(AT_FDCWD, args[0], path, &m, &rest);
 
 	if (err)
 		return err;
-	if (!path[0])
-		return -ENOENT;
-	m = lookup_mnt(path, &rest);
-	if (!m)
-		return -ENOENT;
 	err = m->type->getattr(m, rest, &k, true);
 	if (!err)
 		err = (int)put_statfs(args[1], fs_magic(m->type), m->type == &rootfs_fs_type);

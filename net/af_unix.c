@@ -167,6 +167,10 @@ static long unix_write_common(struct file *f, struct iov_iter *from, bool nonblo
 			mutex_unlock(&u->lock);
 			return done ? (long)done : unix_broken(u, nosignal);
 		}
+		if (!count && is_stream(u)) {
+			mutex_unlock(&u->lock);
+			return 0; /* no bytes, no message: a stream's reader must not see end-of-file */
+		}
 		room = UNIX_QUEUE_MAX - u->queued[peer];
 		/* A record goes in whole; a stream's bytes as room allows. */
 		if (!room || (!is_stream(u) && room < count - done)) {

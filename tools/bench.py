@@ -641,6 +641,20 @@ def main():
           "" if a.json else " (--json prints them too)"))
     results = []
     progress = Progress(a.bench)
+
+    def one_boot_each(name, table):
+        """bench NAME: one boot on each column but the Pi 4, its table
+        printed per boot; the boots, labelled, for results."""
+        got = []
+        for target, accel in columns:
+            if target == "arm64-pi4":
+                continue
+            print("bench: %s on %s under %s" % (name, target, accel.upper()))
+            boots = run(target, accel, a.mem, name, 1, a.pi4_dtb)
+            table("%s under %s" % (target, accel.upper()), boots)
+            got.append(("%s %s" % (target, accel), boots))
+        return got
+
     # Boot timing: several boots, medians. The other benchmarks get their
     # own boots below.
     progress.section("boot")
@@ -755,15 +769,7 @@ def main():
     # boot, a busy loop and a 10-process tree (bench cr).
     progress.section("cr")
     if a.bench in ("all", "cr"):
-        crr = []
-        for target, accel in columns:
-            if target == "arm64-pi4":
-                continue
-            print("bench: cr on %s under %s" % (target, accel.upper()))
-            boots = run(target, accel, a.mem, "cr", 1, a.pi4_dtb)
-            cr_table("%s under %s" % (target, accel.upper()), boots)
-            crr.append(("%s %s" % (target, accel), boots))
-        results += crr
+        results += one_boot_each("cr", cr_table)
     # Hibernation's memory bitmap, the first seed's table: list against
     # radix tree over simulated memory up to 16 TiB on the host, then over
     # each guest's own memory (bench hibernate).
@@ -798,15 +804,7 @@ def main():
     # snapshot-origin and snapshot, the mutex and the fine scheme in one boot.
     progress.section("dmsnap")
     if a.bench in ("all", "dmsnap"):
-        dm = []
-        for target, accel in columns:
-            if target == "arm64-pi4":
-                continue
-            print("bench: dmsnap on %s under %s" % (target, accel.upper()))
-            boots = run(target, accel, a.mem, "dmsnap", 1, a.pi4_dtb)
-            dmsnap_table("%s under %s" % (target, accel.upper()), boots)
-            dm.append(("%s %s" % (target, accel), boots))
-        results += dm
+        results += one_boot_each("dmsnap", dmsnap_table)
     # The same fio job on the same images under Linux and Pagoda (issue 32).
     progress.section("dmsnap-linux")
     if a.bench in ("all", "dmsnap-linux") and "tcg" in accels:

@@ -149,44 +149,43 @@ debian_mirror() {
 	return 1
 }
 
-add_backports() {
-	local list=/etc/apt/sources.list.d/pagoda-backports.sources mirror
-	[ -e "$list" ] && return 0
+# add_source LIST SUITE COMPONENTS WHAT IF_NONE: a deb822 source for SUITE's
+# COMPONENTS from the machine's own Debian mirror, written to LIST; WHAT
+# says what is added, IF_NONE what to do by hand when there is no mirror.
+add_source() {
+	local list=$1 suite=$2 components=$3 what=$4 if_none=$5 mirror
 	mirror=$(debian_mirror | head -n1) || true
 	if [ -z "$mirror" ]; then
-		say "cannot find a Debian mirror in the apt sources; install QEMU >= 9 by hand"
+		say "cannot find a Debian mirror in the apt sources; $if_none by hand"
 		return 1
 	fi
-	say "adding ${VERSION_CODENAME}-backports from the machine's own mirror ($mirror)"
+	say "adding $what from the machine's own mirror ($mirror)"
 	$SUDO tee "$list" >/dev/null <<SRC
 Types: deb
 URIs: $mirror
-Suites: ${VERSION_CODENAME}-backports
-Components: main contrib non-free non-free-firmware
+Suites: $suite
+Components: $components
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
+}
+
+add_backports() {
+	local list=/etc/apt/sources.list.d/pagoda-backports.sources
+	[ -e "$list" ] && return 0
+	add_source "$list" "${VERSION_CODENAME}-backports" "main contrib non-free non-free-firmware" \
+		"${VERSION_CODENAME}-backports" "install QEMU >= 9"
 }
 
 # The release's own suite with the non-free-firmware component (where
 # raspi-firmware lives), from the same mirror, unless a source has it already.
 add_firmware_component() {
-	local list=/etc/apt/sources.list.d/pagoda-firmware.sources mirror
+	local list=/etc/apt/sources.list.d/pagoda-firmware.sources
 	[ -e "$list" ] && return 0
 	LC_ALL=C apt-cache policy 2>/dev/null |
 		grep -q "n=${VERSION_CODENAME},.*c=non-free-firmware" && return 0
-	mirror=$(debian_mirror | head -n1) || true
-	if [ -z "$mirror" ]; then
-		say "cannot find a Debian mirror in the apt sources; enable the non-free-firmware component by hand"
-		return 1
-	fi
-	say "adding the non-free-firmware component of ${VERSION_CODENAME} from the machine's own mirror ($mirror)"
-	$SUDO tee "$list" >/dev/null <<SRC
-Types: deb
-URIs: $mirror
-Suites: ${VERSION_CODENAME}
-Components: non-free-firmware
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
+	add_source "$list" "${VERSION_CODENAME}" non-free-firmware \
+		"the non-free-firmware component of ${VERSION_CODENAME}" \
+		"enable the non-free-firmware component"
 }
 
 setup_pi4_sources() {

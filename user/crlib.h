@@ -11,9 +11,6 @@
 
 #include <ulib.h>
 
-#define AT_SYSINFO_EHDR 33
-#define SIGCHLD 17
-
 #ifdef __x86_64__
 #define CR_CLOCK_NAME "__vdso_clock_gettime"
 #else
@@ -21,44 +18,6 @@
 #endif
 
 typedef int (*cr_clock_t)(long, struct timespec *);
-
-struct cr_elf_sym {
-	uint32_t st_name;
-	unsigned char st_info, st_other;
-	uint16_t st_shndx;
-	uint64_t st_value, st_size;
-};
-
-/* PT_DYNAMIC's tables; the vDSO is linked at 0, so values are offsets from base. */
-static inline void *cr_vdso_sym(const char *name)
-{
-	const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
-	const uint64_t *dyn = NULL;
-	const struct cr_elf_sym *syms = NULL;
-	const char *strs = NULL;
-	unsigned long nsyms = 0;
-
-	if (!base)
-		return NULL;
-	for (unsigned int i = 0; i < *(const uint16_t *)(base + 56); i++) {
-		const unsigned char *ph = base + *(const uint64_t *)(base + 32) + i * 56;
-
-		if (*(const uint32_t *)ph == 2)
-			dyn = (const uint64_t *)(base + *(const uint64_t *)(ph + 8));
-	}
-	for (; dyn && dyn[0]; dyn += 2) {
-		if (dyn[0] == 4) /* DT_HASH: its second word counts the symbols */
-			nsyms = ((const uint32_t *)(base + dyn[1]))[1];
-		else if (dyn[0] == 5)
-			strs = (const char *)(base + dyn[1]);
-		else if (dyn[0] == 6)
-			syms = (const struct cr_elf_sym *)(base + dyn[1]);
-	}
-	for (unsigned long i = 1; syms && strs && i < nsyms; i++)
-		if (syms[i].st_shndx && !strcmp(strs + syms[i].st_name, name))
-			return (void *)(base + syms[i].st_value);
-	return NULL;
-}
 
 /*
  * The vDSO's size in bytes, as mapped: its file, whose section headers
@@ -85,15 +44,6 @@ static inline long cr_now_ns(void)
 	else
 		syscall2(__NR_clock_gettime, CLOCK_MONOTONIC, &t);
 	return t.tv_sec * 1000000000L + t.tv_nsec;
-}
-
-static inline long cr_fork(void)
-{
-#ifdef __NR_fork
-	return syscall0(__NR_fork);
-#else
-	return syscall6(__NR_clone, SIGCHLD, 0, 0, 0, 0, 0);
-#endif
 }
 
 static inline long cr_pipe(int fds[2])

@@ -126,7 +126,7 @@ int main(int argc, char **argv, char **envp)
 			return 1;
 		}
 	} else {
-		cr_vclock = (cr_clock_t)cr_vdso_sym(CR_CLOCK_NAME);
+		cr_vclock = (cr_clock_t)vdso_sym(CR_CLOCK_NAME);
 		if (!cr_vclock) {
 			printf("crloop: no %s in the vDSO\n", CR_CLOCK_NAME);
 			return 1;

@@ -83,7 +83,7 @@ static void child(int k, int out, long rounds)
 	if (cr_pipe(p))
 		exit(100);
 	for (int g = 0; g < GRANDKIDS; g++) {
-		long pid = cr_fork();
+		long pid = fork();
 
 		if (pid == 0) {
 			cr_close(p[0]);
@@ -110,18 +110,18 @@ int main(int argc, char **argv, char **envp)
 	for (const char *s = argc > 1 ? argv[1] : "20"; *s >= '0' && *s <= '9'; s++)
 		rounds = rounds * 10 + (*s - '0');
 	quiet = argc > 2 && !strcmp(argv[2], "quiet");
-	cr_vclock = (cr_clock_t)cr_vdso_sym(CR_CLOCK_NAME);
+	cr_vclock = (cr_clock_t)vdso_sym(CR_CLOCK_NAME);
 	if (!cr_vclock || cr_pipe(p)) {
 		printf("crtree: no vDSO clock or no pipe\n");
 		return 1;
 	}
 	printf("crtree: pid %ld, %d processes, %ld rounds\n", getpid(),
 	       2 + KIDS * (1 + GRANDKIDS), rounds);
-	zombie = cr_fork();
+	zombie = fork();
 	if (zombie == 0)
 		exit(42);
 	for (int k = 0; k < KIDS; k++) {
-		long pid = cr_fork();
+		long pid = fork();
 
 		if (pid == 0) {
 			cr_close(p[0]);

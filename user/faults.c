@@ -82,15 +82,6 @@ static long wait_child(long pid)
 	return status;
 }
 
-static long child(void)
-{
-#ifdef __NR_fork
-	return syscall0(__NR_fork);
-#else
-	return syscall6(__NR_clone, 17 /* SIGCHLD */, 0, 0, 0, 0, 0);
-#endif
-}
-
 /* 1 KiB frames; each is read after the call returns, so each must really be there. */
 static unsigned long deep(unsigned long n)
 {
@@ -147,7 +138,7 @@ int main(int argc, char **argv, char **envp)
 	big = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	big[0] = 'p';
 	big[PAGE] = 'p';
-	pid = child();
+	pid = fork();
 	if (pid == 0) {
 		int ok = big[0] == 'p' && big[PAGE] == 'p' && big[2 * PAGE] == 0;
 
@@ -198,7 +189,7 @@ int main(int argc, char **argv, char **envp)
 	report("write into a hole", hole);
 	printf("  then it holds %d\n", hole[PAGE + 1]);
 	munmap(hole + PAGE, PAGE);
-	pid = child();
+	pid = fork();
 	if (pid == 0) {
 		sa.handler = 0; /* SIG_DFL */
 		syscall4(__NR_rt_sigaction, SIGSEGV, &sa, NULL, 8);
@@ -209,7 +200,7 @@ int main(int argc, char **argv, char **envp)
 	printf("write into a hole, no handler: %s %ld\n",
 	       (status & 0x7f) ? "killed by signal" : "exit", (status & 0x7f) ? status & 0x7f :
 								   (status >> 8) & 0xff);
-	pid = child();
+	pid = fork();
 	if (pid == 0) {
 		sa.handler = 0;
 		syscall4(__NR_rt_sigaction, SIGSEGV, &sa, NULL, 8);

@@ -58,7 +58,7 @@ int main(int argc, char **argv, char **envp)
 	printf("writable private: writes stay its own: %s; the file and the other map: %c %c\n",
 	       b[1] == 'X' ? "yes" : "no", again[1], a[1]);
 
-	r = fork_child();
+	r = fork();
 	if (r == 0)
 		exit(b[1] == 'X' && (b[1] = 'c') == 'c' ? 7 : 1);
 	printf("fork: child saw the private write: %s; parent keeps: %c\n",

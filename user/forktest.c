@@ -21,28 +21,12 @@
 #define ECHILD 10
 #define ENOENT 2
 #define WNOHANG 1
-#define SIGCHLD 17
 #define SIGTERM 15
 
 static int failed;
 static volatile long shared = 41;
 
-#define CHECK(n, cond)                                                   \
-	do {                                                             \
-		if (!(cond) && !failed) {                                \
-			printf("forktest: check %d failed: %s\n", n, #cond); \
-			failed = n;                                      \
-		}                                                        \
-	} while (0)
-
-static long do_fork(void)
-{
-#ifdef __NR_fork
-	return syscall0(__NR_fork);
-#else
-	return syscall6(__NR_clone, SIGCHLD, 0, 0, 0, 0, 0);
-#endif
-}
+#define CHECK(n, cond) ULIB_CHECK("forktest", failed, n, cond)
 
 /*
  * Put a pattern in one FP/SIMD register and the thread pointer, yield many
@@ -111,7 +95,7 @@ int main(int argc, char **argv, char **envp)
 	(void)envp;
 	if (argc == 2 && !strcmp(argv[1], "spin")) {
 		for (int i = 0; i < 3; i++)
-			if (do_fork() == 0)
+			if (fork() == 0)
 				for (;;)
 					syscall0(__NR_sched_yield);
 		printf("forktest: 3 children spinning\n");
@@ -122,7 +106,7 @@ int main(int argc, char **argv, char **envp)
 	CHECK(1, wait4(-1, &status, 0) == -ECHILD);
 
 	/* 1. Memory is copied: the child's write stays in the child. */
-	pid = do_fork();
+	pid = fork();
 	if (pid == 0) {
 		shared = 7;
 		if (syscall0(__NR_getppid) != me)
@@ -136,7 +120,7 @@ int main(int argc, char **argv, char **envp)
 	CHECK(5, shared == 41);
 
 	/* 2. WNOHANG while the child runs, then its status. */
-	pid = do_fork();
+	pid = fork();
 	if (pid == 0) {
 		for (int i = 0; i < 20; i++)
 			syscall0(__NR_sched_yield);
@@ -149,7 +133,7 @@ int main(int argc, char **argv, char **envp)
 	CHECK(7, r == pid && ((status >> 8) & 0xff) == 5);
 
 	/* 3. A child that execs: collected with the new program's status. */
-	pid = do_fork();
+	pid = fork();
 	if (pid == 0) {
 		long e = syscall3(__NR_execve, "/bin/nonexistent", hello_argv, env);
 
@@ -162,7 +146,7 @@ int main(int argc, char **argv, char **envp)
 	CHECK(8, r == pid && (status & 0x7f) == 0 && ((status >> 8) & 0xff) == 0);
 
 	/* 4. kill: the child ends with the signal as its status. */
-	pid = do_fork();
+	pid = fork();
 	if (pid == 0) {
 		for (;;)
 			syscall0(__NR_sched_yield);
@@ -173,7 +157,7 @@ int main(int argc, char **argv, char **envp)
 
 	/* 5. Several children at once, collected in any order. */
 	for (int i = 0; i < 4; i++) {
-		pid = do_fork();
+		pid = fork();
 		if (pid == 0)
 			exit(10 + i);
 	}
@@ -190,7 +174,7 @@ int main(int argc, char **argv, char **envp)
 	CHECK(12, wait4(-1, &status, WNOHANG) == -ECHILD);
 
 	/* 6. FP/SIMD registers and the thread pointer are per process. */
-	pid = do_fork();
+	pid = fork();
 	if (pid == 0)
 		exit(fp_and_tls_survive(0x1122334455667788UL) ? 0 : 1);
 	CHECK(13, fp_and_tls_survive(0x0badc0ffee000000UL));
@@ -205,7 +189,7 @@ int main(int argc, char **argv, char **envp)
 		long n = 0, k;
 
 		CHECK(15, do_pipe(fds) == 0 && fds[0] > 2 && fds[1] > 2);
-		pid = do_fork();
+		pid = fork();
 		if (pid == 0) {
 			do_dup2(fds[1], 1);
 			closefd(fds[0]);
@@ -228,7 +212,7 @@ int main(int argc, char **argv, char **envp)
 		long n = 0, k, bad = 0;
 
 		do_pipe(fds);
-		pid = do_fork();
+		pid = fork();
 		if (pid == 0) {
 			closefd(fds[0]);
 			for (unsigned long i = 0; i < sizeof(big); i++)
@@ -252,7 +236,7 @@ int main(int argc, char **argv, char **envp)
 
 		do_pipe(fds);
 		closefd(fds[0]);
-		pid = do_fork();
+		pid = fork();
 		if (pid == 0) {
 			write(fds[1], "x", 1);
 			exit(9); /* only if SIGPIPE did not end it */

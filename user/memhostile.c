@@ -139,11 +139,7 @@ static void usage(void *kernel)
 	syscall2(__NR_getrusage, RUSAGE_CHILDREN, &before);
 	printf("getrusage: children before any: maxrss %ld minflt %ld\n", before.maxrss,
 	       before.minflt);
-#ifdef __NR_fork
-	pid = syscall0(__NR_fork);
-#else
-	pid = syscall2(__NR_clone, 17 /* SIGCHLD */, 0);
-#endif
+	pid = fork();
 	if (pid == 0) {
 		m = mmap(NULL, 2 * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		for (unsigned long off = 0; off < 2 * size; off += PAGE)

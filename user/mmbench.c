@@ -93,43 +93,32 @@ static int reap(const char *name, pid_t pid)
 	return 1;
 }
 
-static void bench_fork(void)
+/*
+ * What a process's life costs, in us per round: fork, the child exits (or
+ * first execs this program with --exit, which exits at once), wait.
+ */
+static void bench_child(const char *name, int rounds, int exec)
 {
 	long long t0 = now_ns();
 
-	for (int i = 0; i < FORKS; i++) {
+	for (int i = 0; i < rounds; i++) {
 		pid_t pid = fork();
 
 		if (pid < 0)
-			return failed("fork_exit_wait", "fork");
-		if (pid == 0)
-			_exit(0);
-		if (!reap("fork_exit_wait", pid))
-			return;
-	}
-	report("fork_exit_wait", (now_ns() - t0) / 1000.0 / FORKS, "us");
-}
-
-static void bench_exec(void)
-{
-	long long t0 = now_ns();
-
-	for (int i = 0; i < EXECS; i++) {
-		pid_t pid = fork();
-
-		if (pid < 0)
-			return failed("fork_exec_wait", "fork");
-		if (pid == 0) {
+			return failed(name, "fork");
+		if (pid == 0 && exec) {
 			char *argv[] = { (char *)self, "--exit", NULL };
 			char *envp[] = { NULL };
 
 			execve(self, argv, envp);
 			_exit(127);
 		}
-		if (!reap("fork_exec_wait", pid))
+		if (pid == 0)
+			_exit(0);
+		if (!reap(name, pid))
 			return;
 	}
-	report("fork_exec_wait", (now_ns() - t0) / 1000.0 / EXECS, "us");
+	report(name, (now_ns() - t0) / 1000.0 / rounds, "us");
 }
 
 static void bench_fault(void)
@@ -264,8 +253,8 @@ int main(int argc, char **argv)
 		return 0;
 	if (argc > 0 && argv[0][0] == '/')
 		self = argv[0];
-	bench_fork();
-	bench_exec();
+	bench_child("fork_exit_wait", FORKS, 0);
+	bench_child("fork_exec_wait", EXECS, 1);
 	bench_fault();
 	bench_mmap();
 	bench_pingpong();

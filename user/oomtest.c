@@ -58,15 +58,6 @@ static const char *errname(long r)
 	}
 }
 
-static long do_fork(void)
-{
-#ifdef __NR_fork
-	return syscall0(__NR_fork);
-#else
-	return syscall2(__NR_clone, 17 /* SIGCHLD */, 0);
-#endif
-}
-
 static long wait_child(long pid, int *status)
 {
 	return syscall4(__NR_wait4, pid, status, 0, 0);
@@ -110,32 +101,50 @@ static int failed(void *m)
 	return (unsigned long)m >= -4096UL;
 }
 
-/* Touch [m, m + len) a page at a time (the shim's mmap gives -errno on failure). */
-static void touch(char *m, unsigned long len)
+/*
+ * len bytes of private anonymous memory, every page touched so that it is
+ * really held; failed() when the mmap was refused (the shim's mmap gives
+ * -errno then).
+ */
+static char *map_touched(unsigned long len)
 {
-	for (unsigned long off = 0; off < len; off += PAGE)
-		m[off] = 1;
+	char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (!failed(m))
+		for (unsigned long off = 0; off < len; off += PAGE)
+			m[off] = 1;
+	return m;
+}
+
+/*
+ * The shortage oom_kill() and init_spared() make: one process holds 70
+ * percent of free memory, another then touches 50 percent. Whole pages.
+ */
+static void shortage(unsigned long *hog, unsigned long *toucher)
+{
+	unsigned long total, free_bytes;
+
+	memory(&total, &free_bytes);
+	*hog = free_bytes / 10 * 7 & ~(PAGE - 1);
+	*toucher = free_bytes / 2 & ~(PAGE - 1);
 }
 
 static int oom_kill(void)
 {
-	unsigned long total, free_bytes, hog, mine;
+	unsigned long hog, mine;
 	int fds[2], status = 0;
 	char c = 0;
 	long pid;
 	char *m;
 
-	memory(&total, &free_bytes);
-	hog = free_bytes / 10 * 7 & ~(PAGE - 1);
-	mine = free_bytes / 2 & ~(PAGE - 1);
+	shortage(&hog, &mine);
 	if (syscall2(__NR_pipe2, fds, 0))
 		return 1;
-	pid = do_fork();
+	pid = fork();
 	if (pid == 0) {
-		m = mmap(NULL, hog, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		m = map_touched(hog);
 		if (failed(m))
 			exit(2);
-		touch(m, hog);
 		write(fds[1], "h", 1);
 		for (;;) {
 			struct timespec hour = { 3600, 0 };
@@ -150,12 +159,11 @@ static int oom_kill(void)
 		return 1;
 	}
 	printf("oom: hog holds 70 percent of free memory\n");
-	m = mmap(NULL, mine, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	m = map_touched(mine);
 	if (failed(m)) {
 		printf("oom: mmap 50 percent: %s\n", errname((long)m));
 		return 1;
 	}
-	touch(m, mine);
 	printf("oom: toucher touched 50 percent of free memory\n");
 	wait_child(pid, &status);
 	if ((status & 0x7f) == SIGKILL)
@@ -173,28 +181,25 @@ static int oom_kill(void)
  */
 static int init_spared(void)
 {
-	unsigned long total, free_bytes, hog, theirs;
+	unsigned long hog, theirs;
 	int fds[2], status = 0;
 	char c = 0;
 	long pid;
 	char *m;
 
-	memory(&total, &free_bytes);
-	hog = free_bytes / 10 * 7 & ~(PAGE - 1);
-	theirs = free_bytes / 2 & ~(PAGE - 1);
+	shortage(&hog, &theirs);
 	if (syscall2(__NR_pipe2, fds, 0))
 		return 1;
-	pid = do_fork();
+	pid = fork();
 	if (pid == 0) {
 		char *t;
 
 		syscall1(__NR_close, fds[1]);
 		if (syscall3(__NR_read, fds[0], &c, 1) != 1)
 			exit(3); /* init is gone */
-		t = mmap(NULL, theirs, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		t = map_touched(theirs);
 		if (failed(t))
 			exit(2);
-		touch(t, theirs);
 		exit(0);
 	}
 	syscall1(__NR_close, fds[0]);
@@ -202,12 +207,11 @@ static int init_spared(void)
 		printf("init: fork: %s\n", errname(pid));
 		return 1;
 	}
-	m = mmap(NULL, hog, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	m = map_touched(hog);
 	if (failed(m)) {
 		printf("init: mmap 70 percent: %s\n", errname((long)m));
 		return 1;
 	}
-	touch(m, hog);
 	printf("init: holds 70 percent of free memory\n");
 	write(fds[1], "t", 1);
 	if (wait_child(pid, &status) != pid) {
@@ -294,16 +298,15 @@ static int adj_file(void)
  */
 static long holder(unsigned long bytes, const char *adj, int fd)
 {
-	long parent = syscall0(__NR_getpid), pid = do_fork();
+	long parent = syscall0(__NR_getpid), pid = fork();
 	char *m;
 
 	if (pid)
 		return pid;
 	proc_put(0, "oom_score_adj", adj);
-	m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	m = map_touched(bytes);
 	if (failed(m))
 		exit(2);
-	touch(m, bytes);
 	write(fd, "h", 1);
 	while (syscall0(__NR_getppid) == parent) {
 		struct timespec tick = { 0, 50 * 1000 * 1000 };
@@ -338,12 +341,11 @@ static int oom_adj(void)
 	printf("adj: the hog's oom_score is 0: %s; the small one's above 1000: %s\n",
 	       proc_get(hog, "oom_score") == 0 ? "yes" : "no",
 	       proc_get(small, "oom_score") > 1000 ? "yes" : "no");
-	m = mmap(NULL, mine, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	m = map_touched(mine);
 	if (failed(m)) {
 		printf("adj: mmap 30 percent: %s\n", errname((long)m));
 		return 1;
 	}
-	touch(m, mine);
 	printf("adj: toucher touched 30 percent of free memory\n");
 	/* Never wait for a holder that was not killed: it sleeps for an hour. */
 	if (syscall4(__NR_wait4, small, &status, 1 /* WNOHANG */, 0) != small) {
@@ -395,7 +397,7 @@ static int commit(void)
 	m = mmap(NULL, third, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	show("commit: mmap 30% writable", m);
 	if (!failed(m)) {
-		pid = do_fork();
+		pid = fork();
 		if (pid == 0)
 			exit(0);
 		if (pid > 0)

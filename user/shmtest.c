@@ -157,7 +157,7 @@ static void sysv(void)
 	syscall3(__NR_shmctl, id, IPC_STAT, &st);
 	printf("IPC_STAT: size %lu, attached %lu, made by me: %s, key private: %s\n", st.segsz,
 	       st.nattch, st.cpid == getpid() ? "yes" : "no", st.key == IPC_PRIVATE ? "yes" : "no");
-	pid = fork_child();
+	pid = fork();
 	if (pid == 0) {
 		a[0] = 's';
 		a[3 * PAGE + 50] = 't';
@@ -212,7 +212,7 @@ int main(int argc, char **argv, char **envp)
 	       m[0] == 0 && m[3 * PAGE + 7] == 0 ? "yes" : "no");
 
 	m[PAGE] = 'p';
-	pid = fork_child();
+	pid = fork();
 	if (pid == 0) {
 		int saw = m[PAGE] == 'p';
 
@@ -227,7 +227,7 @@ int main(int argc, char **argv, char **envp)
 	/* A futex in the shared page: no FUTEX_PRIVATE_FLAG, the key is the memory. */
 	word = (volatile int *)(m + 2 * PAGE + 64);
 	*word = 0;
-	pid = fork_child();
+	pid = fork();
 	if (pid == 0) {
 		int woken = 0;
 
@@ -250,7 +250,7 @@ int main(int argc, char **argv, char **envp)
 	printf("futex: the parent's wake found the child's wait: %s; child %s\n",
 	       woke ? "yes" : "no", how_ended((int)r));
 
-	pid = fork_child();
+	pid = fork();
 	if (pid == 0) {
 		mprotect(m, 4 * PAGE, PROT_READ);
 		m[PAGE] = 'x';
@@ -262,7 +262,7 @@ int main(int argc, char **argv, char **envp)
 	       how_ended((int)r), m[PAGE]);
 
 	munmap((void *)(m + 2 * PAGE), PAGE);
-	pid = fork_child();
+	pid = fork();
 	if (pid == 0) {
 		m[3 * PAGE] = 'z';
 		exit(m[0] == 'c' ? 0 : 1);

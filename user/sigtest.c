@@ -14,7 +14,6 @@
 
 #define SIGUSR1 10
 #define SIGUSR2 12
-#define SIGCHLD 17
 #define SA_SIGINFO 0x00000004
 #define SA_RESTORER 0x04000000
 
@@ -25,13 +24,7 @@ struct ksigaction {
 static volatile int got_sig, got_code, got_pid, handled;
 static int failed;
 
-#define CHECK(n, cond)                                                   \
-	do {                                                             \
-		if (!(cond) && !failed) {                                \
-			printf("sigtest: check %d failed: %s\n", n, #cond); \
-			failed = n;                                      \
-		}                                                        \
-	} while (0)
+#define CHECK(n, cond) ULIB_CHECK("sigtest", failed, n, cond)
 
 /* The restorer: what the handler returns into; it only calls rt_sigreturn. */
 void sig_restorer(void);
@@ -117,11 +110,7 @@ int main(int argc, char **argv, char **envp)
 	CHECK(7, handled == 2);
 
 	/* 3. A child spinning in user mode: its handler runs from an interrupt's exit. */
-#ifdef __NR_fork
-	pid = syscall0(__NR_fork);
-#else
-	pid = syscall6(__NR_clone, SIGCHLD, 0, 0, 0, 0, 0);
-#endif
+	pid = fork();
 	if (pid == 0) {
 		sigaction_set(SIGUSR2, child_handler);
 		syscall2(__NR_kill, syscall0(__NR_getppid), SIGUSR1); /* "ready" */
@@ -142,11 +131,7 @@ int main(int argc, char **argv, char **envp)
 	 * restorer there), so the child first runs one that way, then
 	 * unmaps the vDSO and tries again.
 	 */
-#ifdef __NR_fork
-	pid = syscall0(__NR_fork);
-#else
-	pid = syscall6(__NR_clone, SIGCHLD, 0, 0, 0, 0, 0);
-#endif
+	pid = fork();
 	if (pid == 0) {
 		struct ksigaction sa = { (unsigned long)handler, SA_SIGINFO, 0, 0 };
 
@@ -156,7 +141,7 @@ int main(int argc, char **argv, char **envp)
 		syscall2(__NR_kill, getpid(), SIGUSR2);
 		if (handled != 1)
 			exit(2); /* the vDSO's trampoline did not bring it back */
-		munmap((void *)(getauxval(33 /* AT_SYSINFO_EHDR */) - 4096), 2 * 4096);
+		munmap((void *)(getauxval(AT_SYSINFO_EHDR) - 4096), 2 * 4096);
 #endif
 		syscall2(__NR_kill, getpid(), SIGUSR2);
 		exit(1);

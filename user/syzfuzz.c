@@ -294,7 +294,6 @@ static int may_block(const char *name)
 }
 
 #define SIGKILL 9
-#define SIGCHLD 17
 #define WNOHANG 1
 #define CLONE_VM 0x100UL
 #define CLONE_FS 0x200UL
@@ -306,15 +305,6 @@ static int may_block(const char *name)
 #define CLONE_PARENT_SETTID 0x100000UL
 #define CLONE_CHILD_CLEARTID 0x200000UL
 #define CLONE_CHILD_SETTID 0x1000000UL
-
-static long do_fork(void)
-{
-#ifdef __NR_fork
-	return syscall0(__NR_fork);
-#else
-	return syscall6(__NR_clone, SIGCHLD, 0, 0, 0, 0, 0);
-#endif
-}
 
 static void child_calls(void);
 
@@ -373,7 +363,7 @@ static void one_call(int verbose)
 				printf(" skipped\n");
 			return;
 		}
-		ret = same(name, "fork") ? do_fork()
+		ret = same(name, "fork") ? fork()
 					 : syscall6(nr, a[0], 0, a[2], a[3], a[4], a[5]);
 		if (ret == 0)
 			child_calls();		/* never returns */
@@ -590,7 +580,7 @@ int main(int argc, char **argv, char **envp)
 			if (!alive[i] && now < end) {
 				unsigned long ws = mix(seed, spawned);
 
-				pid = do_fork();
+				pid = fork();
 				if (pid == 0) {
 					syscall2(__NR_setpgid, 0, 0);
 					worker(ws, WORKER_CALLS, 0);

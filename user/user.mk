@@ -66,64 +66,42 @@ USER_PROGS += calltest-glibc
 # threads: pthreads over clone, futex and the robust list (musl and glibc
 # on x86-64, glibc on arm64), as calltest.
 ifeq ($(ARCH),x86_64)
-$(B)/user/threads-musl: user/libc/threads.c user/user.mk | $(DEPS_STAMP)
+$(B)/user/threads-musl: user/libc/threads.c user/libc/errno_name.h user/user.mk | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  MUSLCC  $@"
 	@musl-gcc -static -O2 -pthread -o $@ $<
 USER_PROGS += threads-musl
 endif
-$(B)/user/threads-glibc: user/libc/threads.c user/user.mk | $(DEPS_STAMP)
+$(B)/user/threads-glibc: user/libc/threads.c user/libc/errno_name.h user/user.mk | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  GLIBCC  $@"
 	@$(CALLTEST_GLIBC_CC) -static -O2 -pthread -o $@ $<
 USER_PROGS += threads-glibc
-# timerfdtest: timerfd's calls, glibc on both arches (the system test sets
-# its output beside the host's).
-$(B)/user/timerfdtest: user/libc/timerfdtest.c user/user.mk | $(DEPS_STAMP)
+# timerfdtest: timerfd's calls; memfdtest: memfd_create and tmpfs files
+# mapped shared and private; socktest: socketpair and its calls. glibc on
+# both arches (the system test sets their output beside the host's).
+$(B)/user/timerfdtest $(B)/user/memfdtest $(B)/user/socktest: $(B)/user/%: user/libc/%.c \
+		user/libc/errno_name.h user/user.mk | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  GLIBCC  $@"
 	@$(CALLTEST_GLIBC_CC) -static -O2 -Wall -o $@ $<
-USER_PROGS += timerfdtest
-# memfdtest: memfd_create and tmpfs files mapped shared and private,
-# glibc on both arches (the system test sets its output beside the host's).
-$(B)/user/memfdtest: user/libc/memfdtest.c user/user.mk | $(DEPS_STAMP)
-	@mkdir -p $(dir $@)
-	@echo "  GLIBCC  $@"
-	@$(CALLTEST_GLIBC_CC) -static -O2 -Wall -o $@ $<
-USER_PROGS += memfdtest
-# socktest: socketpair and its calls, glibc on both arches, beside the host's.
-$(B)/user/socktest: user/libc/socktest.c user/user.mk | $(DEPS_STAMP)
-	@mkdir -p $(dir $@)
-	@echo "  GLIBCC  $@"
-	@$(CALLTEST_GLIBC_CC) -static -O2 -Wall -o $@ $<
-USER_PROGS += socktest
-# vfstest: the file calls a shell makes (fs/), musl on x86-64, glibc on arm64.
+USER_PROGS += timerfdtest memfdtest socktest
+# vfstest: the file calls a shell makes (fs/); jobtest: process groups,
+# sessions, the terminal's foreground group and SIGCHLD (kernel/jobctl.c).
+# Both on one libc per arch: musl on x86-64, glibc on arm64.
 ifeq ($(ARCH),x86_64)
-$(B)/user/vfstest: user/libc/vfstest.c user/libc/check.h user/user.mk | $(DEPS_STAMP)
-	@mkdir -p $(dir $@)
-	@echo "  MUSLCC  $@"
-	@musl-gcc -static -O2 -o $@ $<
+CHECK_CC := musl-gcc
+CHECK_CC_SAYS := MUSLCC
 else
-$(B)/user/vfstest: user/libc/vfstest.c user/libc/check.h user/user.mk | $(DEPS_STAMP)
-	@mkdir -p $(dir $@)
-	@echo "  GLIBCC  $@"
-	@aarch64-linux-gnu-gcc -static -O2 -o $@ $<
+CHECK_CC := aarch64-linux-gnu-gcc
+CHECK_CC_SAYS := GLIBCC
 endif
-USER_PROGS += vfstest
-# jobtest: process groups, sessions, the terminal's foreground group and
-# SIGCHLD (kernel/jobctl.c), musl on x86-64, glibc on arm64, as vfstest.
-ifeq ($(ARCH),x86_64)
-$(B)/user/jobtest: user/libc/jobtest.c user/libc/check.h user/user.mk | $(DEPS_STAMP)
+$(B)/user/vfstest $(B)/user/jobtest: $(B)/user/%: user/libc/%.c user/libc/check.h user/user.mk \
+		| $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	@echo "  MUSLCC  $@"
-	@musl-gcc -static -O2 -o $@ $<
-else
-$(B)/user/jobtest: user/libc/jobtest.c user/libc/check.h user/user.mk | $(DEPS_STAMP)
-	@mkdir -p $(dir $@)
-	@echo "  GLIBCC  $@"
-	@aarch64-linux-gnu-gcc -static -O2 -o $@ $<
-endif
-USER_PROGS += jobtest
+	@echo "  $(CHECK_CC_SAYS)  $@"
+	@$(CHECK_CC) -static -O2 -o $@ $<
+USER_PROGS += vfstest jobtest
 # mmbench: `bench mm`; the same file boots on Debian's Linux beside it
 # (tools/linuxpeer.py), so it is built against glibc, static.
 $(B)/user/mmbench: user/mmbench.c user/user.mk | $(DEPS_STAMP)

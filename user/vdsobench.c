@@ -10,52 +10,10 @@
  */
 #include <ulib.h>
 
-#define AT_SYSINFO_EHDR 33
 #define ROUNDS 20000
 
 typedef int (*clock_gettime_t)(long, struct timespec *);
 typedef int (*gettimeofday_t)(void *, void *);
-
-struct sym {
-	uint32_t st_name;
-	unsigned char st_info, st_other;
-	uint16_t st_shndx;
-	uint64_t st_value, st_size;
-};
-
-/* The vDSO's symbol by name (DT_HASH's nchain bounds the table). */
-static void *vdso_sym(const char *name)
-{
-	const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
-	const uint64_t *dyn = NULL;
-	const struct sym *symtab = NULL;
-	const char *strtab = NULL;
-	unsigned long nsyms = 0, phoff;
-	uint16_t phnum;
-
-	if (!base)
-		return NULL;
-	phoff = *(const uint64_t *)(base + 32);
-	phnum = *(const uint16_t *)(base + 56);
-	for (int i = 0; i < phnum; i++) {
-		const uint32_t *ph = (const uint32_t *)(base + phoff + i * 56);
-
-		if (ph[0] == 2) /* PT_DYNAMIC; the vDSO is linked at 0 */
-			dyn = (const uint64_t *)(base + *(const uint64_t *)(ph + 4));
-	}
-	for (; dyn && dyn[0]; dyn += 2) {
-		if (dyn[0] == 4)
-			nsyms = ((const uint32_t *)(base + dyn[1]))[1];
-		else if (dyn[0] == 5)
-			strtab = (const char *)(base + dyn[1]);
-		else if (dyn[0] == 6)
-			symtab = (const struct sym *)(base + dyn[1]);
-	}
-	for (unsigned long i = 1; symtab && strtab && i < nsyms; i++)
-		if (symtab[i].st_shndx && !strcmp(strtab + symtab[i].st_name, name))
-			return (void *)(base + symtab[i].st_value);
-	return NULL;
-}
 
 static clock_gettime_t vclock;
 
@@ -79,16 +37,6 @@ static void row(const char *what, long vdso_t, long sys_t)
 }
 
 #define PROC_ROUNDS 100
-#define SIGCHLD 17
-
-static long fork_now(void)
-{
-#ifdef __NR_fork
-	return syscall0(__NR_fork);
-#else
-	return syscall6(__NR_clone, SIGCHLD, 0, 0, 0, 0, 0);
-#endif
-}
 
 /*
  * What a process costs: fork + exit + wait4, and the same with an execve
@@ -103,7 +51,7 @@ static void process_costs(const char *self)
 
 	t0 = now_ns();
 	for (int i = 0; i < PROC_ROUNDS; i++) {
-		long pid = fork_now();
+		long pid = fork();
 
 		if (pid == 0)
 			exit(0);
@@ -112,7 +60,7 @@ static void process_costs(const char *self)
 	fork_ns = (now_ns() - t0) / PROC_ROUNDS;
 	t0 = now_ns();
 	for (int i = 0; i < PROC_ROUNDS; i++) {
-		long pid = fork_now();
+		long pid = fork();
 
 		if (pid == 0) {
 			syscall3(__NR_execve, self, argv, 0);

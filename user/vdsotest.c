@@ -12,7 +12,6 @@
  */
 #include <ulib.h>
 
-#define AT_SYSINFO_EHDR 33
 #define PT_LOAD 1
 #define PT_DYNAMIC 2
 #define DT_NULL 0
@@ -136,11 +135,7 @@ static int on_every_cpu(clock_gettime_t vgettime)
 	int bad = 0, status;
 
 	for (int i = 0; i < 4; i++) {
-#ifdef __NR_fork
-		pid[i] = syscall0(__NR_fork);
-#else
-		pid[i] = syscall6(__NR_clone, 17 /* SIGCHLD */, 0, 0, 0, 0, 0);
-#endif
+		pid[i] = fork();
 		if (pid[i] == 0) {
 			long b = 0;
 

@@ -1,34 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * Linux's persistent COW format, byte by byte (see dm-snap-format.h).
- * Little-endian on the disk whatever the CPU; written out by hand so the
- * same code runs in the kernel and under the host fuzzer.
+ * Little-endian on the disk whatever the CPU, read and written byte by
+ * byte (<pagoda/unaligned.h>) so the same code runs in the kernel and
+ * under the host fuzzer.
  */
 #include <pagoda/string.h>
+#include <pagoda/unaligned.h>
 
 #include "dm-snap-format.h"
-
-static u32 get_le32(const u8 *p)
-{
-	return (u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
-}
-
-static u64 get_le64(const u8 *p)
-{
-	return (u64)get_le32(p) | (u64)get_le32(p + 4) << 32;
-}
-
-static void put_le32(u8 *p, u32 v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (u8)(v >> (8 * i));
-}
-
-static void put_le64(u8 *p, u64 v)
-{
-	put_le32(p, (u32)v);
-	put_le32(p + 4, (u32)(v >> 32));
-}
 
 int dm_snap_header_decode(const void *buf, size_t len, u32 max_chunk,
 			  struct snap_disk_header *h, const char **why)
@@ -39,10 +19,10 @@ int dm_snap_header_decode(const void *buf, size_t len, u32 max_chunk,
 		*why = "header shorter than 16 bytes";
 		return -EINVAL;
 	}
-	h->magic = get_le32(p);
-	h->valid = get_le32(p + 4);
-	h->version = get_le32(p + 8);
-	h->chunk_size = get_le32(p + 12);
+	h->magic = get_unaligned_le32(p);
+	h->valid = get_unaligned_le32(p + 4);
+	h->version = get_unaligned_le32(p + 8);
+	h->chunk_size = get_unaligned_le32(p + 12);
 	if (h->magic == 0)
 		return SNAP_HEADER_NEW;
 	if (h->magic != SNAP_MAGIC) {
@@ -64,18 +44,18 @@ void dm_snap_header_encode(void *buf, const struct snap_disk_header *h)
 {
 	u8 *p = buf;
 
-	put_le32(p, h->magic);
-	put_le32(p + 4, h->valid);
-	put_le32(p + 8, h->version);
-	put_le32(p + 12, h->chunk_size);
+	put_unaligned_le32(h->magic, p);
+	put_unaligned_le32(h->valid, p + 4);
+	put_unaligned_le32(h->version, p + 8);
+	put_unaligned_le32(h->chunk_size, p + 12);
 }
 
 void dm_snap_exception_encode(void *area, u32 index, chunk_t old_chunk, chunk_t new_chunk)
 {
 	u8 *p = (u8 *)area + (size_t)index * DISK_EXCEPTION_SIZE;
 
-	put_le64(p, old_chunk);
-	put_le64(p + 8, new_chunk);
+	put_unaligned_le64(old_chunk, p);
+	put_unaligned_le64(new_chunk, p + 8);
 }
 
 void dm_snap_exception_decode(const void *area, u32 index, chunk_t *old_chunk,
@@ -83,8 +63,8 @@ void dm_snap_exception_decode(const void *area, u32 index, chunk_t *old_chunk,
 {
 	const u8 *p = (const u8 *)area + (size_t)index * DISK_EXCEPTION_SIZE;
 
-	*old_chunk = get_le64(p);
-	*new_chunk = get_le64(p + 8);
+	*old_chunk = get_unaligned_le64(p);
+	*new_chunk = get_unaligned_le64(p + 8);
 }
 
 int dm_snap_area_scan(const void *area, u32 per_area, chunk_t cow_chunks,

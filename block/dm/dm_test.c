@@ -27,6 +27,7 @@
 #include <pagoda/smp.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
+#include <pagoda/unaligned.h>
 #include <pagoda/vmalloc.h>
 
 #include <pagoda/null_blk.h>
@@ -490,27 +491,6 @@ static void test_dm_bad_tables(struct ktest *t)
 
 /* ---------------------------------------------------- Linux's COW format */
 
-static void put32(u8 *p, u32 v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (u8)(v >> (8 * i));
-}
-
-static void put64(u8 *p, u64 v)
-{
-	put32(p, (u32)v);
-	put32(p + 4, (u32)(v >> 32));
-}
-
-static u64 get64(const u8 *p)
-{
-	u64 v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
 /*
  * A COW device as Linux would have left it, written byte by byte from the
  * documented layout: chunk size 8, exceptions 5 -> 2 and 9 -> 3.
@@ -520,16 +500,16 @@ static void write_fixture(struct block_device *cow, u32 magic, u32 version, u32 
 {
 	u8 *b = kzalloc(4096, GFP_KERNEL);
 
-	put32(b, magic);
-	put32(b + 4, 1);
-	put32(b + 8, version);
-	put32(b + 12, chunk);
+	put_unaligned_le32(magic, b);
+	put_unaligned_le32(1, b + 4);
+	put_unaligned_le32(version, b + 8);
+	put_unaligned_le32(chunk, b + 12);
 	blkdev_rw(cow, REQ_OP_WRITE, 0, b, 4096);
 	memset(b, 0, 4096);
-	put64(b, 5);
-	put64(b + 8, bad_new ? bad_new : 2);
-	put64(b + 16, 9);
-	put64(b + 24, 3);
+	put_unaligned_le64(5, b);
+	put_unaligned_le64(bad_new ? bad_new : 2, b + 8);
+	put_unaligned_le64(9, b + 16);
+	put_unaligned_le64(3, b + 24);
 	blkdev_rw(cow, REQ_OP_WRITE, 8, b, 4096);
 	memset(b, 0xa5, 4096);
 	blkdev_rw(cow, REQ_OP_WRITE, 16, b, 4096);
@@ -581,13 +561,13 @@ static void test_dm_snapshot_linux_format(struct ktest *t)
 	memset(b, 0x77, 4096);
 	KEXPECT_EQ(t, blkdev_rw(sb, REQ_OP_WRITE, 7 * 8, b, 4096), 0);
 	KEXPECT_EQ(t, blkdev_rw(c, REQ_OP_READ, 8, b, 4096), 0);
-	KEXPECT_EQ(t, get64(b + 32), 7);
-	KEXPECT_EQ(t, get64(b + 40), 4);
-	KEXPECT_EQ(t, get64(b + 48), 0);
+	KEXPECT_EQ(t, get_unaligned_le64(b + 32), 7);
+	KEXPECT_EQ(t, get_unaligned_le64(b + 40), 4);
+	KEXPECT_EQ(t, get_unaligned_le64(b + 48), 0);
 	KEXPECT_EQ(t, blkdev_rw(c, REQ_OP_READ, 32, b, 4096), 0);
 	KEXPECT_TRUE(t, all_bytes(b, 0x77, 4096));
 	KEXPECT_EQ(t, blkdev_rw(c, REQ_OP_READ, 0, b, 512), 0);
-	KEXPECT_EQ(t, get64(b) & 0xffffffff, SNAP_MAGIC);
+	KEXPECT_EQ(t, get_unaligned_le64(b) & 0xffffffff, SNAP_MAGIC);
 	dmt_status(md, st, sizeof(st));
 	KEXPECT_STREQ(t, st, "40/2048 16");
 out:

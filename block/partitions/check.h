@@ -8,6 +8,7 @@
 #define BLOCK_PARTITIONS_CHECK_H
 
 #include <pagoda/types.h>
+#include <pagoda/unaligned.h>
 
 typedef u64 sector_t;
 
@@ -49,24 +50,5 @@ int check_partition(struct parsed_partitions *state);
 /* Record partition n; false (and why) if the number is out of range. */
 bool put_partition(struct parsed_partitions *state, unsigned int n, sector_t from,
 		   sector_t size);
-
-static inline u16 get_le16(const void *p)
-{
-	const u8 *b = p;
-
-	return (u16)(b[0] | b[1] << 8);
-}
-
-static inline u32 get_le32(const void *p)
-{
-	const u8 *b = p;
-
-	return (u32)b[0] | (u32)b[1] << 8 | (u32)b[2] << 16 | (u32)b[3] << 24;
-}
-
-static inline u64 get_le64(const void *p)
-{
-	return get_le32(p) | (u64)get_le32((const u8 *)p + 4) << 32;
-}
 
 #endif

@@ -64,12 +64,12 @@ static int read_header(struct parsed_partitions *s, u64 lba, u64 last_lba,
 			 (unsigned long long)lba);
 		return -1;
 	}
-	size = get_le32(b + 12);
+	size = get_unaligned_le32(b + 12);
 	if (size < GPT_HEADER_SIZE_MIN || size > s->lbs) {
 		snprintf(s->why, sizeof(s->why), "GPT header size %u", size);
 		return -1;
 	}
-	want = get_le32(b + GPT_CRC_OFFSET);
+	want = get_unaligned_le32(b + GPT_CRC_OFFSET);
 	crc = efi_crc32(~0U, b, GPT_CRC_OFFSET);
 	crc = efi_crc32(crc, "\0\0\0\0", 4);
 	crc = ~efi_crc32(crc, b + GPT_CRC_OFFSET + 4, size - GPT_CRC_OFFSET - 4);
@@ -77,14 +77,14 @@ static int read_header(struct parsed_partitions *s, u64 lba, u64 last_lba,
 		snprintf(s->why, sizeof(s->why), "GPT header CRC %08x, expected %08x", crc, want);
 		return -1;
 	}
-	h->my_lba = get_le64(b + 24);
-	h->alternate_lba = get_le64(b + 32);
-	h->first_usable = get_le64(b + 40);
-	h->last_usable = get_le64(b + 48);
-	h->entry_lba = get_le64(b + 72);
-	h->nr_entries = get_le32(b + 80);
-	h->entry_size = get_le32(b + 84);
-	h->entries_crc = get_le32(b + 88);
+	h->my_lba = get_unaligned_le64(b + 24);
+	h->alternate_lba = get_unaligned_le64(b + 32);
+	h->first_usable = get_unaligned_le64(b + 40);
+	h->last_usable = get_unaligned_le64(b + 48);
+	h->entry_lba = get_unaligned_le64(b + 72);
+	h->nr_entries = get_unaligned_le32(b + 80);
+	h->entry_size = get_unaligned_le32(b + 84);
+	h->entries_crc = get_unaligned_le32(b + 88);
 	if (h->my_lba != lba) {
 		snprintf(s->why, sizeof(s->why), "GPT header at block %llu says it is at %llu",
 			 (unsigned long long)lba, (unsigned long long)h->my_lba);
@@ -135,7 +135,7 @@ static int read_entries(struct parsed_partitions *s, const struct gpt_header *h)
 		for (unsigned int k = 0; k < per_block && i < h->nr_entries; k++, i++) {
 			const u8 *e = s->block + k * h->entry_size;
 			static const u8 zero_guid[16];
-			u64 first = get_le64(e + 32), last = get_le64(e + 40);
+			u64 first = get_unaligned_le64(e + 32), last = get_unaligned_le64(e + 40);
 
 			crc = efi_crc32(crc, e, h->entry_size);
 			if (!memcmp(e, zero_guid, 16))

@@ -30,7 +30,7 @@ static struct mbr_entry mbr_entry(const u8 *block, unsigned int i)
 {
 	const u8 *e = block + MBR_PART_OFFSET + 16 * i;
 
-	return (struct mbr_entry){ e[0], e[4], get_le32(e + 8), get_le32(e + 12) };
+	return (struct mbr_entry){ e[0], e[4], get_unaligned_le32(e + 8), get_unaligned_le32(e + 12) };
 }
 
 static bool is_extended(u8 type)

@@ -31,26 +31,14 @@ static int img_read(void *ctx, u64 lba, void *buf)
 	return 0;
 }
 
-static void put_le32(u8 *p, u32 v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (u8)(v >> (8 * i));
-}
-
-static void put_le64(u8 *p, u64 v)
-{
-	put_le32(p, (u32)v);
-	put_le32(p + 4, (u32)(v >> 32));
-}
-
 static void mbr_entry(u8 *block, unsigned int i, u8 type, u32 start, u32 count)
 {
 	u8 *e = block + 446 + 16 * i;
 
 	e[0] = 0;
 	e[4] = type;
-	put_le32(e + 8, start);
-	put_le32(e + 12, count);
+	put_unaligned_le32(start, e + 8);
+	put_unaligned_le32(count, e + 12);
 	block[510] = 0x55;
 	block[511] = 0xaa;
 }
@@ -182,23 +170,23 @@ static void gpt_write(struct img *im, u64 at, u64 entry_lba, u64 alt,
 
 		x[0] = 0xaf;   /* any nonzero type GUID */
 		x[16] = (u8)(i + 1);
-		put_le64(x + 32, ranges[i][0]);
-		put_le64(x + 40, ranges[i][1]);
+		put_unaligned_le64(ranges[i][0], x + 32);
+		put_unaligned_le64(ranges[i][1], x + 40);
 	}
 	memset(h, 0, lbs);
 	memcpy(h, "EFI PART", 8);
-	put_le32(h + 8, 0x00010000);
-	put_le32(h + 12, 92);
-	put_le64(h + 24, at);
-	put_le64(h + 32, alt);
-	put_le64(h + 40, 34);
-	put_le64(h + 48, blocks - 34);
-	put_le64(h + 72, entry_lba);
-	put_le32(h + 80, nr_entries);
-	put_le32(h + 84, 128);
-	put_le32(h + 88, ~crc32_le(~0U, e, nr_entries * 128));
+	put_unaligned_le32(0x00010000, h + 8);
+	put_unaligned_le32(92, h + 12);
+	put_unaligned_le64(at, h + 24);
+	put_unaligned_le64(alt, h + 32);
+	put_unaligned_le64(34, h + 40);
+	put_unaligned_le64(blocks - 34, h + 48);
+	put_unaligned_le64(entry_lba, h + 72);
+	put_unaligned_le32(nr_entries, h + 80);
+	put_unaligned_le32(128, h + 84);
+	put_unaligned_le32(~crc32_le(~0U, e, nr_entries * 128), h + 88);
 	crc = ~crc32_le(~0U, h, 92);
-	put_le32(h + 16, crc);
+	put_unaligned_le32(crc, h + 16);
 }
 
 static const u64 gpt_ranges[][2] = { { 34, 1033 }, { 2048, 2048 }, { 3000, 4000 } };
@@ -256,10 +244,10 @@ static void test_gpt_4k(struct ktest *t)
 	/* 512 blocks of 4 KiB; the entries fill 4 blocks from block 2. */
 	gpt_write(im, 1, 2, 511, r, 2, 128);
 	/* gpt_write's usable range assumed 512-byte blocks: fix it for 4 KiB. */
-	put_le64(im->data + 4096 + 40, 6);
-	put_le64(im->data + 4096 + 48, 505);
-	put_le32(im->data + 4096 + 16, 0);
-	put_le32(im->data + 4096 + 16, ~crc32_le(~0U, im->data + 4096, 92));
+	put_unaligned_le64(6, im->data + 4096 + 40);
+	put_unaligned_le64(505, im->data + 4096 + 48);
+	put_unaligned_le32(0, im->data + 4096 + 16);
+	put_unaligned_le32(~crc32_le(~0U, im->data + 4096, 92), im->data + 4096 + 16);
 	KASSERT_EQ(t, parse(im, st), 1);
 	KEXPECT_EQ(t, st->parts[1].from, 40 * 8);
 	KEXPECT_EQ(t, st->parts[1].size, 60 * 8);

@@ -30,6 +30,19 @@
 .endm
 
 /*
+ * The translation registers are set: drop whatever this CPU's TLB and
+ * instruction cache hold from before (firmware, a loader, a previous
+ * kernel), so nothing stale is used once SCTLR turns the MMU on.
+ */
+.macro local_flush_before_mmu_on
+	isb
+	tlbi	vmalle1
+	ic	iallu
+	dsb	nsh
+	isb
+.endm
+
+/*
  * From EL2 to EL1 at `target`, MMU off, interrupts masked. Every CPU that
  * enters at EL2 does this for itself: these registers are per CPU.
  * EL1 gets the physical counter and timer untrapped, a virtual counter
@@ -126,11 +139,7 @@ el1_entry:
 	msr	ttbr0_el1, x0
 	adr_l	x0, kmap_l0
 	msr	ttbr1_el1, x0
-	isb
-	tlbi	vmalle1
-	ic	iallu
-	dsb	nsh
-	isb
+	local_flush_before_mmu_on
 	ldr	x0, =SCTLR_EL1_MMU_ON
 	msr	sctlr_el1, x0
 	isb
@@ -180,11 +189,7 @@ secondary_el1:
 	msr	ttbr0_el1, x0
 	ldr	x0, [x1, #SB_TTBR1]
 	msr	ttbr1_el1, x0
-	isb
-	tlbi	vmalle1
-	ic	iallu
-	dsb	nsh
-	isb
+	local_flush_before_mmu_on
 	ldr	x0, [x1, #SB_SCTLR]
 	msr	sctlr_el1, x0
 	isb

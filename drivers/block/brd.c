@@ -48,11 +48,7 @@ static void brd_copy(struct brd_device *brd, u64 pos, void *buf, unsigned int le
 			}
 			memcpy((char *)page_address(page) + off, buf, n);
 		} else {
-			page = pagemap_lookup(&brd->pages, idx);
-			if (page)
-				memcpy(buf, (char *)page_address(page) + off, n);
-			else
-				memset(buf, 0, n);
+			pagemap_read(buf, pagemap_lookup(&brd->pages, idx), off, n);
 		}
 		pos += n;
 		buf = (char *)buf + n;

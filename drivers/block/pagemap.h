@@ -10,6 +10,7 @@
 #define DRIVERS_BLOCK_PAGEMAP_H
 
 #include <pagoda/mm.h>
+#include <pagoda/string.h>
 #include <pagoda/types.h>
 
 #define PAGEMAP_LEAF 512
@@ -28,5 +29,14 @@ struct page *pagemap_lookup(struct pagemap *pm, u64 idx);
 struct page *pagemap_get(struct pagemap *pm, u64 idx);
 /* Forget idx (discard); returns the page to the caller to free, or NULL. */
 struct page *pagemap_take(struct pagemap *pm, u64 idx);
+
+/* A read of n bytes at off in page (from a lookup): never written reads as zeroes. */
+static inline void pagemap_read(void *buf, struct page *page, unsigned int off, unsigned int n)
+{
+	if (page)
+		memcpy(buf, (char *)page_address(page) + off, n);
+	else
+		memset(buf, 0, n);
+}
 
 #endif

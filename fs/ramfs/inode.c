@@ -229,21 +229,37 @@ static int tmpfs_readdir(struct vfsmount *m, const char *path, struct dir_contex
 	return err;
 }
 
-static int tmpfs_mkdir(struct vfsmount *m, const char *path, u32 mode)
+/*
+ * Under sb->lock, for mkdir and symlink: a new inode of mode at path. Its
+ * parent must be a directory (-ENOTDIR) without that name (-EEXIST).
+ */
+static int link_new_at(struct tmpfs_sb *sb, const char *path, u32 mode,
+		       struct tmpfs_inode **inode)
 {
-	struct tmpfs_sb *sb = m->fs_info;
 	struct tmpfs_inode *dir;
 	const char *name;
-	int err;
+	int err = walk(sb, path, true, &dir, &name);
 
-	mutex_lock(&sb->lock);
-	err = walk(sb, path, true, &dir, &name);
 	if (!err && !S_ISDIR(dir->mode))
 		err = -ENOTDIR;
 	if (!err && child(dir, name, strlen(name)))
 		err = -EEXIST;
-	if (!err && !link_new(dir, name, S_IFDIR | (mode & 07777)))
-		err = -ENOSPC;
+	if (!err) {
+		*inode = link_new(dir, name, mode);
+		if (!*inode)
+			err = -ENOSPC;
+	}
+	return err;
+}
+
+static int tmpfs_mkdir(struct vfsmount *m, const char *path, u32 mode)
+{
+	struct tmpfs_sb *sb = m->fs_info;
+	struct tmpfs_inode *inode;
+	int err;
+
+	mutex_lock(&sb->lock);
+	err = link_new_at(sb, path, S_IFDIR | (mode & 07777), &inode);
 	mutex_unlock(&sb->lock);
 	return err;
 }
@@ -333,52 +349,63 @@ out:
 	return err;
 }
 
-static int tmpfs_truncate(struct vfsmount *m, const char *path, u64 size)
+/* Linux's struct iattr, with the fields tmpfs keeps: ia_valid says which to set. */
+#define ATTR_MODE (1 << 0)
+#define ATTR_SIZE (1 << 3)
+#define ATTR_MTIME (1 << 5)
+
+struct iattr {
+	unsigned int ia_valid;
+	u32 ia_mode;
+	u64 ia_size;
+	s64 ia_mtime;
+};
+
+/* As Linux's simple_setattr(): truncate, utimensat and chmod all end here. */
+static int tmpfs_setattr(struct vfsmount *m, const char *path, const struct iattr *attr)
 {
 	struct tmpfs_inode *inode;
-	int err;
+	int err = walk_and_lock(m, path, &inode);
 
-	err = walk_and_lock(m, path, &inode);
 	if (err)
 		return err;
-	err = tmpfs_setsize(inode, size);
+	if (attr->ia_valid & ATTR_SIZE)
+		err = tmpfs_setsize(inode, attr->ia_size);
+	if (!err && (attr->ia_valid & ATTR_MTIME))
+		inode->mtime = attr->ia_mtime;
+	if (!err && (attr->ia_valid & ATTR_MODE))
+		inode->mode = (inode->mode & S_IFMT) | attr->ia_mode;
 	mutex_unlock(&inode->sb->lock);
 	return err;
 }
 
+static int tmpfs_truncate(struct vfsmount *m, const char *path, u64 size)
+{
+	struct iattr attr = { .ia_valid = ATTR_SIZE, .ia_size = size };
+
+	return tmpfs_setattr(m, path, &attr);
+}
+
 static int tmpfs_set_mtime(struct vfsmount *m, const char *path, s64 mtime)
 {
-	struct tmpfs_inode *inode;
-	int err;
+	struct iattr attr = { .ia_valid = ATTR_MTIME, .ia_mtime = mtime };
 
-	err = walk_and_lock(m, path, &inode);
-	if (err)
-		return err;
-	inode->mtime = mtime;
-	mutex_unlock(&inode->sb->lock);
-	return 0;
+	return tmpfs_setattr(m, path, &attr);
 }
 
 static int tmpfs_chmod(struct vfsmount *m, const char *path, u32 mode)
 {
-	struct tmpfs_inode *inode;
-	int err;
+	struct iattr attr = { .ia_valid = ATTR_MODE, .ia_mode = mode };
 
-	err = walk_and_lock(m, path, &inode);
-	if (err)
-		return err;
-	inode->mode = (inode->mode & S_IFMT) | mode;
-	mutex_unlock(&inode->sb->lock);
-	return 0;
+	return tmpfs_setattr(m, path, &attr);
 }
 
 /* symlink(target, path): a new name holding target, which is not looked at now. */
 static int tmpfs_symlink(struct vfsmount *m, const char *target, const char *path)
 {
 	struct tmpfs_sb *sb = m->fs_info;
-	struct tmpfs_inode *dir, *inode;
+	struct tmpfs_inode *inode;
 	size_t n = strlen(target);
-	const char *name;
 	char *copy;
 	int err;
 
@@ -387,20 +414,11 @@ static int tmpfs_symlink(struct vfsmount *m, const char *target, const char *pat
 		return -ENOMEM;
 	memcpy(copy, target, n + 1);
 	mutex_lock(&sb->lock);
-	err = walk(sb, path, true, &dir, &name);
-	if (!err && !S_ISDIR(dir->mode))
-		err = -ENOTDIR;
-	if (!err && child(dir, name, strlen(name)))
-		err = -EEXIST;
+	err = link_new_at(sb, path, S_IFLNK | 0777, &inode);
 	if (!err) {
-		inode = link_new(dir, name, S_IFLNK | 0777);
-		if (inode) {
-			inode->link = copy;
-			inode->size = n;
-			copy = NULL;
-		} else {
-			err = -ENOSPC;
-		}
+		inode->link = copy;
+		inode->size = n;
+		copy = NULL;
 	}
 	mutex_unlock(&sb->lock);
 	kfree(copy);

@@ -36,10 +36,8 @@
 
 #include "../../fs/internal.h"
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
-extern void abort(void);
-extern void *malloc(unsigned long size);
-extern void free(void *p);
+#include "fuzz.h"
+
 extern void *calloc(unsigned long n, unsigned long size);
 int script_args(const char *data, u64 size, const char *path, int argc,
 		const char *const *argv, int max_args, char ***nargv, int *nargc);

@@ -25,10 +25,7 @@
 
 #include "../../kernel/cr/image.h"
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
-extern void abort(void);
-extern void *malloc(unsigned long size);
-extern void free(void *p);
+#include "fuzz.h"
 
 /* Bit 1: the header's count and length made to match the records, up to END. */
 static void fix_counts(u8 *buf, size_t len)

@@ -17,10 +17,7 @@
 #include "../../block/dm/dm-snap-format.h"
 #include "fuzz_dm_store.h"
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
-extern void abort(void);
-extern void *malloc(unsigned long size);
-extern void free(void *p);
+#include "fuzz.h"
 
 struct dev {
 	const u8 *data;

@@ -29,9 +29,7 @@
 #include "../../block/dm/dm-exception-store.h"
 #include "fuzz_dm_store.h"
 
-extern void abort(void);
-extern void *malloc(unsigned long size);
-extern void free(void *p);
+#include "fuzz.h"
 
 /* The COW device: the input's bytes, copied so the store may write them. */
 static u8 *dev_bytes;

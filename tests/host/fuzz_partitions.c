@@ -14,10 +14,7 @@
 
 #include "../../block/partitions/check.h"
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
-extern void abort(void);
-extern void *malloc(unsigned long size);
-extern void free(void *p);
+#include "fuzz.h"
 
 struct img {
 	const u8 *data;
@@ -35,12 +32,6 @@ static int img_read(void *ctx, u64 lba, void *buf)
 	return 0;
 }
 
-static void put_le32(u8 *p, u32 v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (u8)(v >> (8 * i));
-}
-
 /* Make the header at block `lba` and its entry array carry correct CRCs. */
 static void fix_gpt(u8 *d, size_t bytes, unsigned int lbs, u64 lba)
 {
@@ -50,16 +41,16 @@ static void fix_gpt(u8 *d, size_t bytes, unsigned int lbs, u64 lba)
 
 	if ((lba + 1) * lbs > bytes || memcmp(h, "EFI PART", 8))
 		return;
-	n = get_le32(h + 80);
-	esize = get_le32(h + 84);
-	elba = get_le64(h + 72);
+	n = get_unaligned_le32(h + 80);
+	esize = get_unaligned_le32(h + 84);
+	elba = get_unaligned_le64(h + 72);
 	if (esize && n <= 4096 && esize <= 4096 && elba < bytes / lbs &&
 	    (u64)n * esize <= bytes - elba * lbs)
-		put_le32(h + 88, ~crc32_le(~0U, d + elba * lbs, (size_t)n * esize));
-	hsize = get_le32(h + 12);
+		put_unaligned_le32(~crc32_le(~0U, d + elba * lbs, (size_t)n * esize), h + 88);
+	hsize = get_unaligned_le32(h + 12);
 	if (hsize >= 20 && hsize <= lbs) {
-		put_le32(h + 16, 0);
-		put_le32(h + 16, ~crc32_le(~0U, h, hsize));
+		put_unaligned_le32(0, h + 16);
+		put_unaligned_le32(~crc32_le(~0U, h, hsize), h + 16);
 	}
 }
 

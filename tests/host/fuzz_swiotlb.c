@@ -11,11 +11,8 @@
 #include <pagoda/string.h>
 #include <pagoda/swiotlb.h>
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
-extern void abort(void);
-extern void *malloc(unsigned long size);
+#include "fuzz.h"
 extern int posix_memalign(void **p, unsigned long align, unsigned long size);
-extern void free(void *p);
 
 #define SRC_SIZE (512 << 10)
 #define NLIVE 32

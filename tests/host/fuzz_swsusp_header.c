@@ -27,7 +27,7 @@
 
 #include "../../kernel/power/image.h"
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
+#include "fuzz.h"
 
 static const u8 build_id[20] = { 0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6,
 				 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };

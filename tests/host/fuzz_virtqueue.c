@@ -21,8 +21,7 @@
 #include <pagoda/string.h>
 #include "host_dma.h"
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
-extern void abort(void);
+#include "fuzz.h"
 
 #define NUM 16
 #define NREQ 24

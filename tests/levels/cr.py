@@ -75,6 +75,21 @@ def vdso_lines(lines):
     return [ln for ln in (lines or []) if ln.endswith("[vdso]") or ln.endswith("[vvar]")]
 
 
+def tree_round(s, tag, vdso):
+    """Steps 3 and 4 of one_boot: crtree's 11 processes checkpointed at
+    round 3 and restored with --vdso=VDSO; they must finish."""
+    P = r"pagoda> "
+    return [
+        (P, "run /bin/crtree 25 &\n"),
+        (r"pid (\d+), 11 processes", s.grab(tag)),
+        (r"crtree: round 3" + NL, s.typed("maps %s", tag)),
+        (P, s.typed("checkpoint %s --tree vda", tag)),
+        (r"checkpoint: .*" + NL, "restore --vdso=%s vda\n" % vdso),
+        (r"restore: .*" + NL, s.typed("maps %s", tag)),
+        (r"crtree: done.*" + NL, "\n"),
+    ]
+
+
 def one_boot(name, make_cmd, needs):
     @unit(name, "system", needs=[needs])
     def run(ctx):
@@ -97,21 +112,7 @@ def one_boot(name, make_cmd, needs):
             (r"checkpoint: .*" + NL, "restore --vdso=kdat vda\n"),
             (r"restore: .*" + NL, s.typed("maps %s", "novdso")),
             (r"crloop: done.*" + NL, "\n"),
-            # 3. the tree, kdat; 4. the tree, legacy
-            (P, "run /bin/crtree 25 &\n"),
-            (r"pid (\d+), 11 processes", s.grab("tree1")),
-            (r"crtree: round 3" + NL, s.typed("maps %s", "tree1")),
-            (P, s.typed("checkpoint %s --tree vda", "tree1")),
-            (r"checkpoint: .*" + NL, "restore --vdso=kdat vda\n"),
-            (r"restore: .*" + NL, s.typed("maps %s", "tree1")),
-            (r"crtree: done.*" + NL, "\n"),
-            (P, "run /bin/crtree 25 &\n"),
-            (r"pid (\d+), 11 processes", s.grab("tree2")),
-            (r"crtree: round 3" + NL, s.typed("maps %s", "tree2")),
-            (P, s.typed("checkpoint %s --tree vda", "tree2")),
-            (r"checkpoint: .*" + NL, "restore --vdso=legacy vda\n"),
-            (r"restore: .*" + NL, s.typed("maps %s", "tree2")),
-            (r"crtree: done.*" + NL, "\n"),
+        ] + tree_round(s, "tree1", "kdat") + tree_round(s, "tree2", "legacy") + [
             # 5. refusals: pids in use, a corrupt body, no image; nothing lost
             # (quiet: its ticks would split the refusals' lines)
             (P, "run /bin/crloop 25 quiet &\n"),

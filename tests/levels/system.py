@@ -17,15 +17,21 @@ def panic_report(ctx):
     # The report must name the fault, show the registers and a symbolized
     # trace through the command, then panic.
     b = ctx.boot(ctx.x86_cmd(cmdline="shell.run=panic panic=-1"), "system-panic", 120)
-    for what, pattern in [("exception name", r"#PF page fault"),
-                          ("null pointer", r"NULL pointer dereference"),
-                          ("registers", r"RIP: 0008:ffffffff8[0-9a-f]+ cmd_panic\+0x"),
-                          ("cr2", r"CR2: 0000000000000000"),
-                          ("trace", r"Call trace:\n(.*\n)*?.*shell_exec\+0x"),
-                          ("panic", r"Kernel panic - not syncing: fatal exception")]:
-        expect(ctx.tally, "system:panic-report", b, what, pattern)
-    # panic=-1 resets, and -no-reboot turns the reset into QEMU's exit.
-    ctx.tally.check("system:panic-report.exits", not b.timed_out,
+    expect_report(ctx, "system:panic-report", b,
+                  [("exception name", r"#PF page fault"),
+                   ("null pointer", r"NULL pointer dereference"),
+                   ("registers", r"RIP: 0008:ffffffff8[0-9a-f]+ cmd_panic\+0x"),
+                   ("cr2", r"CR2: 0000000000000000"),
+                   ("trace", r"Call trace:\n(.*\n)*?.*shell_exec\+0x"),
+                   ("panic", r"Kernel panic - not syncing: fatal exception")])
+
+
+def expect_report(ctx, name, b, parts):
+    """Each (what, regex) of a panic report in the boot's text, then QEMU's
+    exit: panic=-1 resets, and -no-reboot turns the reset into that exit."""
+    for what, pattern in parts:
+        expect(ctx.tally, name, b, what, pattern)
+    ctx.tally.check(name + ".exits", not b.timed_out,
                     "QEMU did not exit after the panic (log %s)" % b.log)
 
 
@@ -170,15 +176,13 @@ def shell_errors_session(ctx):
 def arm64_panic_report(ctx):
     """arm64 virt: the same deliberate NULL write, reported the arm64 way"""
     b = ctx.boot(ctx.arm64_cmd("virt", "shell.run=panic panic=-1"), "system-arm64-panic", 60)
-    for what, pattern in [("exception class", r"Data Abort \(ESR 0x9600004[4-7]: EC 0x25"),
-                          ("null pointer", r"write: translation fault .*NULL pointer dereference"),
-                          ("registers", r"PC: ffffffff8[0-9a-f]+ cmd_panic\+0x"),
-                          ("far", r"FAR: 0000000000000000"),
-                          ("trace", r"Call trace:\n(.*\n)*?.*shell_exec\+0x"),
-                          ("panic", r"Kernel panic - not syncing: fatal exception Data Abort")]:
-        expect(ctx.tally, "system:arm64-panic-report", b, what, pattern)
-    ctx.tally.check("system:arm64-panic-report.exits", not b.timed_out,
-                    "QEMU did not exit after the panic (log %s)" % b.log)
+    expect_report(ctx, "system:arm64-panic-report", b,
+                  [("exception class", r"Data Abort \(ESR 0x9600004[4-7]: EC 0x25"),
+                   ("null pointer", r"write: translation fault .*NULL pointer dereference"),
+                   ("registers", r"PC: ffffffff8[0-9a-f]+ cmd_panic\+0x"),
+                   ("far", r"FAR: 0000000000000000"),
+                   ("trace", r"Call trace:\n(.*\n)*?.*shell_exec\+0x"),
+                   ("panic", r"Kernel panic - not syncing: fatal exception Data Abort")])
 
 
 @unit("system-arm64-no-dtb", "system", needs=["arm64-pi4"])

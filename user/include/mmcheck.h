@@ -86,16 +86,6 @@ static inline const char *answer(long r)
 	}
 }
 
-/* arm64 has no fork(2): clone with only SIGCHLD is the same call. */
-static inline long fork_child(void)
-{
-#ifdef __NR_fork
-	return syscall0(__NR_fork);
-#else
-	return syscall6(__NR_clone, 17 /* SIGCHLD */, 0, 0, 0, 0, 0);
-#endif
-}
-
 static inline int wait_status(long pid)
 {
 	int status = 0;

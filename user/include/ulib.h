@@ -37,15 +37,20 @@ struct timespec {
 #define MAP_PRIVATE 0x02
 #define MAP_FIXED 0x10
 #define MAP_ANONYMOUS 0x20
+#define SIGCHLD 17
+#define AT_SYSINFO_EHDR 33
 
 extern int ulib_argc;
 extern char **ulib_argv, **ulib_envp;
 extern unsigned long *ulib_auxv;
 unsigned long getauxval(unsigned long type);
+/* A vDSO function by its name, or NULL (no vDSO, no such symbol). */
+void *vdso_sym(const char *name);
 
 long write(int fd, const void *buf, size_t n);
 __attribute__((noreturn)) void exit(int code);
 long getpid(void);
+long fork(void);
 void *sbrk(long delta);
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, long off);
 int munmap(void *addr, size_t len);
@@ -58,5 +63,18 @@ void *memcpy(void *d, const void *s, size_t n);
 int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 int main(int argc, char **argv, char **envp);
+
+/*
+ * A numbered check in a test program: the first to fail is printed as
+ * "PROG: check N failed: COND" and its number kept in first, which the
+ * program exits with (0: every check held).
+ */
+#define ULIB_CHECK(prog, first, n, cond)                                    \
+	do {                                                                \
+		if (!(cond) && !(first)) {                                  \
+			printf(prog ": check %d failed: %s\n", n, #cond);   \
+			(first) = n;                                        \
+		}                                                           \
+	} while (0)
 
 #endif

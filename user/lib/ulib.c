@@ -51,6 +51,58 @@ long getpid(void)
 	return syscall0(__NR_getpid);
 }
 
+/* arm64 has no fork(2): clone with only SIGCHLD is the same call. */
+long fork(void)
+{
+#ifdef __NR_fork
+	return syscall0(__NR_fork);
+#else
+	return syscall6(__NR_clone, SIGCHLD, 0, 0, 0, 0, 0);
+#endif
+}
+
+struct vdso_elf_sym {
+	uint32_t st_name;
+	unsigned char st_info, st_other;
+	uint16_t st_shndx;
+	uint64_t st_value, st_size;
+};
+
+/*
+ * The vDSO's symbol by name, or NULL: through PT_DYNAMIC's tables, whose
+ * values are offsets from the base (the vDSO is linked at 0); DT_HASH's
+ * second word counts the symbols.
+ */
+void *vdso_sym(const char *name)
+{
+	const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
+	const uint64_t *dyn = NULL;
+	const struct vdso_elf_sym *syms = NULL;
+	const char *strs = NULL;
+	unsigned long nsyms = 0;
+
+	if (!base)
+		return NULL;
+	for (unsigned int i = 0; i < *(const uint16_t *)(base + 56); i++) {
+		const unsigned char *ph = base + *(const uint64_t *)(base + 32) + i * 56;
+
+		if (*(const uint32_t *)ph == 2) /* PT_DYNAMIC */
+			dyn = (const uint64_t *)(base + *(const uint64_t *)(ph + 8));
+	}
+	for (; dyn && dyn[0]; dyn += 2) {
+		if (dyn[0] == 4) /* DT_HASH */
+			nsyms = ((const uint32_t *)(base + dyn[1]))[1];
+		else if (dyn[0] == 5) /* DT_STRTAB */
+			strs = (const char *)(base + dyn[1]);
+		else if (dyn[0] == 6) /* DT_SYMTAB */
+			syms = (const struct vdso_elf_sym *)(base + dyn[1]);
+	}
+	for (unsigned long i = 1; syms && strs && i < nsyms; i++)
+		if (syms[i].st_shndx && !strcmp(strs + syms[i].st_name, name))
+			return (void *)(base + syms[i].st_value);
+	return NULL;
+}
+
 void *sbrk(long delta)
 {
 	static unsigned long cur;

@@ -32,6 +32,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "errno_name.h"
+
 #ifndef MREMAP_DONTUNMAP
 #define MREMAP_DONTUNMAP 4
 #endif
@@ -42,17 +44,7 @@ static volatile int bus_code;
 
 static const char *answer(long r)
 {
-	if (r >= 0)
-		return "granted";
-	switch (errno) {
-	case EINVAL: return "EINVAL";
-	case EACCES: return "EACCES";
-	case EBADF: return "EBADF";
-	case ENODEV: return "ENODEV";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case ESPIPE: return "ESPIPE";
-	default: return strerror(errno);
-	}
+	return r >= 0 ? "granted" : errno_name(errno);
 }
 
 static void bus(int sig, siginfo_t *si, void *uc)

@@ -28,6 +28,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "errno_name.h"
+
 static const char *answer(long r)
 {
 	static char buf[32];
@@ -36,20 +38,7 @@ static const char *answer(long r)
 		snprintf(buf, sizeof(buf), "%ld", r);
 		return buf;
 	}
-	switch (errno) {
-	case EAFNOSUPPORT: return "EAFNOSUPPORT";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case ESOCKTNOSUPPORT: return "ESOCKTNOSUPPORT";
-	case EPROTONOSUPPORT: return "EPROTONOSUPPORT";
-	case EINVAL: return "EINVAL";
-	case EAGAIN: return "EAGAIN";
-	case EPIPE: return "EPIPE";
-	case ECONNREFUSED: return "ECONNREFUSED";
-	case EMSGSIZE: return "EMSGSIZE";
-	case ENOTSOCK: return "ENOTSOCK";
-	case EBADF: return "EBADF";
-	default: return strerror(errno);
-	}
+	return errno_name(errno);
 }
 
 static void refusals(void)
@@ -118,6 +107,7 @@ static void polls(void)
 	int sv[2];
 
 	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+	printf("stream write of 0 bytes: %s\n", answer(write(sv[0], "", 0)));
 	p.fd = sv[1];
 	poll(&p, 1, 0);
 	printf("poll, nothing sent: in %d out %d hup %d\n", !!(p.revents & POLLIN),

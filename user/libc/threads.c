@@ -42,6 +42,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "errno_name.h"
+
 #define NTHREADS 4
 
 static int fails;
@@ -516,17 +518,7 @@ static long futex(void *uaddr, int op, unsigned int val, const struct timespec *
 
 static const char *err_name(long r)
 {
-	if (r >= 0)
-		return "ok";
-	switch (errno) {
-	case EAGAIN: return "EAGAIN";
-	case EFAULT: return "EFAULT";
-	case EINVAL: return "EINVAL";
-	case ENOSYS: return "ENOSYS";
-	case ETIMEDOUT: return "ETIMEDOUT";
-	case EINTR: return "EINTR";
-	default: return "other";
-	}
+	return r >= 0 ? "ok" : errno_name(errno);
 }
 
 static void on_usr2(int sig)

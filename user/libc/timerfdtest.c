@@ -16,18 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "errno_name.h"
+
 static const char *err_name(long r)
 {
-	if (r >= 0)
-		return "ok";
-	switch (errno) {
-	case EINVAL: return "EINVAL";
-	case EBADF: return "EBADF";
-	case EFAULT: return "EFAULT";
-	case EAGAIN: return "EAGAIN";
-	case EINTR: return "EINTR";
-	default: return strerror(errno);
-	}
+	return r >= 0 ? "ok" : errno_name(errno);
 }
 
 static void ms_sleep(long ms)

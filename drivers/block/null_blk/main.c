@@ -176,10 +176,7 @@ static blk_status_t null_copy(struct nullb *nb, u64 pos, void *buf, unsigned int
 				page = pagemap_lookup(&nb->cache, idx);
 			if (!page)
 				page = pagemap_lookup(&nb->media, idx);
-			if (page)
-				memcpy(buf, (char *)page_address(page) + off, n);
-			else
-				memset(buf, 0, n);
+			pagemap_read(buf, page, off, n);
 		}
 		pos += n;
 		buf = (char *)buf + n;
