@@ -204,13 +204,32 @@ int arch_protect_range(struct mm_struct *mm, u64 va, u64 size, unsigned int prot
 	return 0;
 }
 
-int arch_unmap_range(struct mm_struct *mm, u64 va, u64 size)
+static int unmap_noflush(struct mm_struct *mm, u64 va, u64 size)
 {
 	if (!range_ok(mm, va, size) || !fully_mapped(mm, va, size))
 		return -EINVAL;
 	clear_range(mm, va, size);
-	flush_range(mm, va, size);
 	return 0;
+}
+
+int arch_unmap_range(struct mm_struct *mm, u64 va, u64 size)
+{
+	int err = unmap_noflush(mm, va, size);
+
+	if (!err)
+		flush_range(mm, va, size);
+	return err;
+}
+
+/* User ranges only: the kernel's mappings are flushed at once, everywhere. */
+int arch_unmap_range_noflush(struct mm_struct *mm, u64 va, u64 size)
+{
+	return mm == &init_mm ? -EINVAL : unmap_noflush(mm, va, size);
+}
+
+void arch_flush_user_range(struct mm_struct *mm, u64 va, u64 size)
+{
+	flush_range(mm, va, size);
 }
 
 /* ---- the arch.h contract: user address spaces --------------------------- */

@@ -280,6 +280,14 @@ int arch_map_range(struct mm_struct *mm, u64 va, phys_addr_t pa, u64 size,
 		   unsigned int prot);
 int arch_protect_range(struct mm_struct *mm, u64 va, u64 size, unsigned int prot);
 int arch_unmap_range(struct mm_struct *mm, u64 va, u64 size);
+/*
+ * Linux's mmu_gather, in two steps: clear the entries of a wholly mapped
+ * user range without flushing (-EINVAL as arch_unmap_range()), then flush
+ * a range of such clears on the CPUs that hold mm. Until the flush a CPU
+ * may still reach the old pages: free them only after it.
+ */
+int arch_unmap_range_noflush(struct mm_struct *mm, u64 va, u64 size);
+void arch_flush_user_range(struct mm_struct *mm, u64 va, u64 size);
 int arch_lookup(struct mm_struct *mm, u64 va, phys_addr_t *pa, unsigned int *prot);
 /*
  * Make instructions stored through kaddr (a kernel address of the same
