@@ -371,7 +371,8 @@ static int job_alloc_slots(struct fio_job *j)
 
 static void job_free(struct fio_job *j)
 {
-	unsigned int n = j->o->ioengine == FIO_PSYNC ? 1 : j->o->iodepth;
+	/* A job the run failed before setting up has nothing to free. */
+	unsigned int n = !j->o ? 0 : j->o->ioengine == FIO_PSYNC ? 1 : j->o->iodepth;
 
 	for (unsigned int i = 0; j->slots && i < n; i++)
 		if (j->slots[i].buf)
