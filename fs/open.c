@@ -93,6 +93,50 @@ int vfs_readlink(const char *abs, char *buf, size_t size)
 	return err;
 }
 
+/*
+ * open(dir, O_TMPFILE | O_RDWR, mode): a new file with no name in dir's
+ * file system (glibc's tmpfile() tries it first), with Linux's checks:
+ * O_TMPFILE must come whole and without O_CREAT, and with a mode that
+ * writes (-EINVAL); dir must be a directory; a read-only file system is
+ * -EROFS, one that makes no such files -EOPNOTSUPP. On success the file
+ * takes the caller's reference to m.
+ */
+static int open_tmpfile(struct vfsmount *m, const char *rest, unsigned long flags, u32 mode,
+			struct file **fp)
+{
+	struct kstat k;
+	struct file *f;
+	int err;
+
+	if ((flags & (__O_TMPFILE | O_DIRECTORY | O_CREAT)) != (__O_TMPFILE | O_DIRECTORY) ||
+	    !(flags & O_ACCMODE))
+		return -EINVAL;
+	err = m->type->getattr(m, rest, &k, true);
+	if (!err && !S_ISDIR(k.mode))
+		err = -ENOTDIR;
+	if (!err && m->type == &rootfs_fs_type)
+		err = -EROFS;
+	if (!err && !m->type->tmpfile)
+		err = -EOPNOTSUPP;
+	if (err)
+		return err;
+	f = file_alloc(FILE_OPS);
+	if (!f)
+		return -ENOMEM;
+	f->f_flags = flags & ~(unsigned long)(__O_TMPFILE | O_DIRECTORY | O_EXCL | O_CLOEXEC);
+	f->can_read = (flags & O_ACCMODE) != O_WRONLY;
+	f->can_write = true;
+	err = m->type->tmpfile(m, rest, mode, f);
+	if (err) {
+		f->f_op = NULL;
+		file_put(f);
+		return err;
+	}
+	f->mnt = m;
+	*fp = f;
+	return 0;
+}
+
 int vfs_open(const char *path, unsigned long flags, u32 mode, struct file **fp)
 {
 	char abs[PATH_MAX];
@@ -109,6 +153,12 @@ int vfs_open(const char *path, unsigned long flags, u32 mode, struct file **fp)
 	m = lookup_mnt(abs, &rest);
 	if (!m)
 		return -ENOENT;
+	if (flags & __O_TMPFILE) {
+		err = open_tmpfile(m, rest, flags, mode, fp);
+		if (!err)
+			return 0; /* the look-up's reference to m is the file's */
+		goto out;
+	}
 	err = m->type->getattr(m, rest, &k, !(flags & O_NOFOLLOW));
 	if (err && (err != -ENOENT || !(flags & O_CREAT)))
 		goto out;

@@ -183,6 +183,23 @@ static int tmpfs_open(struct vfsmount *m, const char *path, unsigned long flags,
 }
 
 /*
+ * A file in no directory (memfd_create's, O_TMPFILE's), open in f, which
+ * holds its one reference: fstat's link count is 0, as on Linux. sb's
+ * lock held.
+ */
+static struct tmpfs_inode *new_unlinked(struct tmpfs_sb *sb, u32 mode, struct file *f)
+{
+	struct tmpfs_inode *inode = new_inode(sb, mode);
+
+	if (!inode)
+		return NULL;
+	inode->nlink = 0;
+	f->f_op = &tmpfs_file_operations;
+	f->private_data = inode;
+	return inode;
+}
+
+/*
  * memfd_create's files live here (Linux's shm_mnt): a tree never walked,
  * whose inodes only open files hold, so each goes with its last close.
  */
@@ -191,23 +208,39 @@ static struct tmpfs_sb shm_sb = { .lock = __MUTEX_INITIALIZER(shm_sb.lock), .nex
 struct file *shmem_file_setup(const char *name)
 {
 	struct file *f = file_alloc(FILE_OPS);
-	struct tmpfs_inode *inode;
+	struct tmpfs_inode *inode = NULL;
 
-	mutex_lock(&shm_sb.lock);
-	inode = f ? new_inode(&shm_sb, S_IFREG | 0777) : NULL;
-	mutex_unlock(&shm_sb.lock);
+	if (f) {
+		mutex_lock(&shm_sb.lock);
+		inode = new_unlinked(&shm_sb, S_IFREG | 0777, f);
+		mutex_unlock(&shm_sb.lock);
+	}
 	if (!inode) {
 		if (f)
 			file_put(f);
 		return ERR_PTR(-ENOMEM);
 	}
-	inode->nlink = 0; /* no name in any directory: fstat says so, as Linux's */
 	snprintf(inode->name, sizeof(inode->name), "memfd:%s", name);
-	f->f_op = &tmpfs_file_operations;
-	f->private_data = inode;
 	f->can_read = f->can_write = true;
 	f->f_flags = O_RDWR;
 	return f;
+}
+
+/* open(dir, O_TMPFILE): a file of this mount with no name, gone at its last close. */
+static int tmpfs_tmpfile(struct vfsmount *m, const char *path, u32 mode, struct file *f)
+{
+	struct tmpfs_sb *sb = m->fs_info;
+	struct tmpfs_inode *dir;
+	int err;
+
+	mutex_lock(&sb->lock);
+	err = walk(sb, path, false, &dir, NULL);
+	if (!err && !S_ISDIR(dir->mode))
+		err = -ENOTDIR;
+	if (!err && !new_unlinked(sb, S_IFREG | (mode & 07777), f))
+		err = -ENOSPC;
+	mutex_unlock(&sb->lock);
+	return err;
 }
 
 static int tmpfs_readdir(struct vfsmount *m, const char *path, struct dir_context *ctx)
@@ -486,6 +519,7 @@ const struct file_system_type tmpfs_fs_type = {
 	.nodev = true,
 	.fill_super = tmpfs_fill_super,
 	.kill_sb = tmpfs_kill_sb,
+	.tmpfile = tmpfs_tmpfile,
 	.getattr = tmpfs_getattr,
 	.open = tmpfs_open,
 	.readdir = tmpfs_readdir,

@@ -55,6 +55,7 @@ struct vfsmount;
 #define O_APPEND 02000
 #define O_NONBLOCK 04000
 #define O_CLOEXEC 02000000
+#define __O_TMPFILE 020000000 /* O_TMPFILE is it with O_DIRECTORY */
 #ifdef __x86_64__
 #define O_DIRECTORY 0200000
 #define O_NOFOLLOW 0400000
@@ -127,6 +128,8 @@ struct file_system_type {
 	int (*getattr)(struct vfsmount *m, const char *path, struct kstat *k, bool follow);
 	int (*open)(struct vfsmount *m, const char *path, unsigned long flags, u32 mode,
 		    struct file *f);
+	/* O_TMPFILE: a new file with no name, in the directory at path, open in f. */
+	int (*tmpfile)(struct vfsmount *m, const char *path, u32 mode, struct file *f);
 	int (*readdir)(struct vfsmount *m, const char *path, struct dir_context *ctx);
 	int (*readlink)(struct vfsmount *m, const char *path, char *buf, size_t size);
 	int (*mkdir)(struct vfsmount *m, const char *path, u32 mode);

@@ -25,6 +25,7 @@ static inline const char *errno_name(int e)
 	case EMSGSIZE: return "EMSGSIZE";
 	case ENODEV: return "ENODEV";
 	case ENOSYS: return "ENOSYS";
+	case ENOTDIR: return "ENOTDIR";
 	case ENOTSOCK: return "ENOTSOCK";
 	case EOPNOTSUPP: return "EOPNOTSUPP";
 	case EPIPE: return "EPIPE";

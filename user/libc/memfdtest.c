@@ -17,7 +17,9 @@
  *   any mapping of a write-only open, are EACCES (a file in /tmp);
  * - fallocate: mode 0 grows the file and makes its pages, a hole punched
  *   reads as zeros and frees its pages, and the refusals (a bad range,
- *   an unknown mode, a hole without KEEP_SIZE, a pipe, a read-only open).
+ *   an unknown mode, a hole without KEEP_SIZE, a pipe, a read-only open);
+ * - O_TMPFILE in /tmp: a file with no name (link count 0) that reads back
+ *   what was written; without a writing mode, on a file, in /proc: refused.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -202,6 +204,29 @@ static void allocate(void)
 	close(fds[1]);
 }
 
+static void tmpfiles(void)
+{
+	int fd = open("/tmp", O_TMPFILE | O_RDWR, 0600);
+	char buf[8] = { 0 };
+	struct stat st;
+
+	printf("O_TMPFILE in /tmp: %s\n", answer(fd));
+	if (fd >= 0) {
+		pwrite(fd, "nameless", 8, 0);
+		pread(fd, buf, 8, 0);
+		fstat(fd, &st);
+		printf("  reads %.8s, links %ld, mode %o\n", buf, (long)st.st_nlink,
+		       (unsigned int)st.st_mode);
+		close(fd);
+	}
+	printf("O_TMPFILE read-only: %s\n", answer(open("/tmp", O_TMPFILE | O_RDONLY, 0600)));
+	printf("O_TMPFILE with O_CREAT: %s\n",
+	       answer(open("/tmp", O_TMPFILE | O_CREAT | O_RDWR, 0600)));
+	printf("O_TMPFILE in /proc: %s\n", answer(open("/proc", O_TMPFILE | O_RDWR, 0600)));
+	printf("O_TMPFILE on a file: %s\n",
+	       answer(open("/proc/self/status", O_TMPFILE | O_RDWR, 0600)));
+}
+
 static void access_modes(void)
 {
 	char path[64];
@@ -256,6 +281,7 @@ int main(void)
 	dontunmap(fd);
 	close(fd);
 	allocate();
+	tmpfiles();
 	access_modes();
 	printf("memfdtest: done\n");
 	return 0;
