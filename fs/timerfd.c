@@ -134,7 +134,6 @@ long sys_timerfd_create(const unsigned long *args)
 	unsigned long flags = args[1];
 	struct timerfd_ctx *ctx;
 	struct file *f;
-	int fd;
 
 	if (flags & ~(unsigned long)TFD_CREATE_FLAGS)
 		return -EINVAL;
@@ -153,12 +152,7 @@ long sys_timerfd_create(const unsigned long *args)
 	f->private_data = ctx;
 	f->can_read = true;
 	f->f_flags = flags & O_NONBLOCK;
-	fd = fd_install(current_process(), f, 0);
-	if (fd < 0)
-		file_put(f);
-	else if (flags & O_CLOEXEC)
-		current_process()->fd_flags[fd] = FD_CLOEXEC;
-	return fd;
+	return fd_install_new(f, flags & O_CLOEXEC);
 }
 
 /* The timer's setting as itimerspec: time to the next expiry, and the interval. */

@@ -197,7 +197,7 @@ long sys_openat(const unsigned long *args)
 	unsigned long flags = args[2];
 	char path[PATH_MAX];
 	struct file *f;
-	int err = user_path_at((long)args[0], args[1], path), fd;
+	int err = user_path_at((long)args[0], args[1], path);
 
 	if (err)
 		return err;
@@ -206,12 +206,7 @@ long sys_openat(const unsigned long *args)
 	err = vfs_open(path, flags, (u32)args[3] & 07777 & ~p->umask, &f);
 	if (err)
 		return err;
-	fd = fd_install(p, f, 0);
-	if (fd < 0)
-		file_put(f);
-	else if (flags & O_CLOEXEC)
-		p->fd_flags[fd] = FD_CLOEXEC;
-	return fd;
+	return fd_install_new(f, flags & O_CLOEXEC);
 }
 
 long sys_ioctl(const unsigned long *args)
@@ -287,6 +282,18 @@ long sys_dup2(const unsigned long *args)
 	if ((long)args[0] == (long)args[1])
 		return fd_is_open((long)args[0]) ? (long)args[1] : -EBADF;
 	return do_dup3((long)args[0], (long)args[1], 0);
+}
+
+int fd_install_new(struct file *f, bool cloexec)
+{
+	struct process *p = current_process();
+	int fd = fd_install(p, f, 0);
+
+	if (fd < 0)
+		file_put(f);
+	else if (cloexec)
+		p->fd_flags[fd] = FD_CLOEXEC;
+	return fd;
 }
 
 int fd_install_pair(struct process *p, struct file *f[2], u64 ufds, bool cloexec)

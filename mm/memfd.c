@@ -28,7 +28,7 @@ long sys_memfd_create(const unsigned long *args)
 	unsigned int flags = (unsigned int)args[1];
 	char name[MFD_NAME_MAX + 1];
 	struct file *f;
-	int err, fd;
+	int err;
 
 	if (flags & ~(MFD_CLOEXEC | MFD_ALLOW_SEALING))
 		return -EINVAL;
@@ -38,10 +38,5 @@ long sys_memfd_create(const unsigned long *args)
 	f = shmem_file_setup(name);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
-	fd = fd_install(current_process(), f, 0);
-	if (fd < 0)
-		file_put(f);
-	else if (flags & MFD_CLOEXEC)
-		current_process()->fd_flags[fd] = FD_CLOEXEC;
-	return fd;
+	return fd_install_new(f, flags & MFD_CLOEXEC);
 }

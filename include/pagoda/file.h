@@ -51,6 +51,12 @@ void file_put(struct file *f);
 /* The lowest free descriptor from min up, holding f: the fd, or -EMFILE. */
 int fd_install(struct process *p, struct file *f, int min);
 /*
+ * A new file into the current process's lowest free descriptor, marked
+ * FD_CLOEXEC if asked (open, memfd_create, timerfd_create): the fd, or
+ * -EMFILE with f put.
+ */
+int fd_install_new(struct file *f, bool cloexec);
+/*
  * Two new files into the two lowest free descriptors, their numbers
  * copied to the user's int[2] at ufds (pipe2, socketpair): 0, or -EMFILE
  * or -EFAULT with both files put and no descriptor left taken.
