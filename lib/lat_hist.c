@@ -78,8 +78,9 @@ u64 lat_hist_percentile(const struct lat_hist *h, unsigned int pct)
 		want = 1;
 	for (unsigned int i = 0; i < LAT_HIST_BUCKETS; i++) {
 		seen += h->count[i];
+		/* The last bucket holds everything larger: its top is the maximum. */
 		if (seen >= want)
-			return MIN(bucket_top(i), h->max);
+			return i == LAT_HIST_BUCKETS - 1 ? h->max : MIN(bucket_top(i), h->max);
 	}
 	return h->max;
 }
