@@ -77,13 +77,11 @@ static size_t first_mismatch(const u8 *buf, size_t len, u64 pos, u32 seed)
 static void roundtrip(struct ktest *t, struct block_device *bdev, sector_t sector,
 		      size_t len, unsigned int skew, u32 seed)
 {
-	unsigned int order = 0;
+	unsigned int order = get_order(len + PAGE_SIZE);
 	u8 *wbuf, *rbuf;
 	size_t bad;
 	int err;
 
-	while ((PAGE_SIZE << order) < len + PAGE_SIZE)
-		order++;
 	wbuf = (u8 *)__get_free_pages(GFP_KERNEL, order);
 	rbuf = (u8 *)__get_free_pages(GFP_KERNEL, order);
 	if (!wbuf || !rbuf) {
