@@ -17,10 +17,10 @@
 #include <pagoda/slab.h>
 #include <pagoda/smp.h>
 #include <pagoda/string.h>
-#include <pagoda/unaligned.h>
 
 #include <pagoda/null_blk.h>
 #include "blk.h"
+#include "partitions/mbr_build.h"
 
 /* The null_blk device the cases start from: 64 MiB of memory, 20 us completions. */
 static struct nullb_config nullb_cfg(int irqmode, unsigned int queues, unsigned int depth,
@@ -621,14 +621,8 @@ static void test_partitions_on_device(struct ktest *t)
 	if (!disk)
 		goto out;
 	/* MBR: sectors 2048+2048 and 8192+4096. */
-	buf[446 + 4] = 0x83;
-	put_unaligned_le32(2048, buf + 446 + 8);
-	put_unaligned_le32(2048, buf + 446 + 12);
-	buf[462 + 4] = 0x83;
-	put_unaligned_le32(8192, buf + 462 + 8);
-	put_unaligned_le32(4096, buf + 462 + 12);
-	buf[510] = 0x55;
-	buf[511] = 0xaa;
+	mbr_entry(buf, 0, 0x83, 2048, 2048);
+	mbr_entry(buf, 1, 0x83, 8192, 4096);
 	KEXPECT_EQ(t, blkdev_rw(disk, REQ_OP_WRITE, 0, buf, 512), 0);
 	/* Rereading while the disk is open is refused. */
 	KEXPECT_EQ(t, bdev_disk_changed(null_disk(nb)), -EBUSY);
@@ -681,14 +675,8 @@ static void test_partitions_on_device(struct ktest *t)
 		KEXPECT_EQ(t, first_mismatch(buf, 4096, 0, 31), 4096);
 		/* Now overlap the two: the table is refused as a whole. */
 		memset(buf, 0, 512);
-		buf[446 + 4] = 0x83;
-		put_unaligned_le32(2048, buf + 446 + 8);
-		put_unaligned_le32(8192, buf + 446 + 12);
-		buf[462 + 4] = 0x83;
-		put_unaligned_le32(8192, buf + 462 + 8);
-		put_unaligned_le32(4096, buf + 462 + 12);
-		buf[510] = 0x55;
-		buf[511] = 0xaa;
+		mbr_entry(buf, 0, 0x83, 2048, 8192);
+		mbr_entry(buf, 1, 0x83, 8192, 4096);
 		KEXPECT_EQ(t, blkdev_rw(disk, REQ_OP_WRITE, 0, buf, 512), 0);
 		blkdev_put(disk);
 	}
