@@ -8,6 +8,7 @@
 #include <pagoda/bench.h>
 #include <pagoda/boot_info.h>
 #include <pagoda/init.h>
+#include <pagoda/params.h>
 #include <pagoda/printk.h>
 #include <pagoda/shell.h>
 #include <pagoda/string.h>
@@ -34,18 +35,7 @@ static bool bench_exists(const char *name, size_t n)
 
 const char *bench_check_list(const char *list)
 {
-	static char why[96];
-	const char *bad;
-	size_t n;
-
-	if (!strcmp(list, "all"))
-		return NULL;
-	bad = strlist_first_unknown(list, bench_exists, &n);
-	if (!bad)
-		return NULL;
-	snprintf(why, sizeof(why), "no benchmark named '%.*s' (`bench` lists them)",
-		 (int)MIN(n, (size_t)40), bad);
-	return why;
+	return param_check_names(list, bench_exists, "benchmark", "bench");
 }
 
 int bench_run(const char *list)

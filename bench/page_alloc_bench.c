@@ -198,14 +198,7 @@ static void bench_goal(bool saved_pcp)
 	char what[64];
 
 	rng_seed(&r, 42);
-	for (unsigned int i = 0; i < GOAL_BURST; i++)
-		goal_perm[i] = i;
-	for (unsigned int i = GOAL_BURST - 1; i > 0; i--) {
-		unsigned int j = rng_u32(&r) % (i + 1), t = goal_perm[i];
-
-		goal_perm[i] = goal_perm[j];
-		goal_perm[j] = t;
-	}
+	rng_permutation(&r, goal_perm, GOAL_BURST);
 	for (int on = 1; on >= 0; on--) {
 		const char *pcp = on ? "pcp on" : "pcp off";
 		u64 a;

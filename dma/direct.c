@@ -136,15 +136,13 @@ static gfp_t zone_for_mask(u64 mask)
 void *dma_direct_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle,
 		       gfp_t gfp)
 {
-	unsigned int order = 0;
+	unsigned int order = get_order(size);
 	struct page *page;
 	phys_addr_t phys;
 	dma_addr_t addr;
 	void *cpu;
 
 	size = ALIGN_UP(size, PAGE_SIZE);
-	while ((PAGE_SIZE << order) < size)
-		order++;
 	gfp = (gfp & ~GFP_ZONEMASK) | zone_for_mask(dev->coherent_dma_mask) | __GFP_ZERO;
 	page = alloc_pages(gfp, order);
 	if (!page)
@@ -179,13 +177,9 @@ void *dma_direct_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle,
 void dma_direct_free(struct device *dev, size_t size, void *cpu_addr,
 		     dma_addr_t dma_handle)
 {
-	unsigned int order = 0;
 	phys_addr_t phys = dma_to_phys(dev, dma_handle);
 
-	size = ALIGN_UP(size, PAGE_SIZE);
-	while ((PAGE_SIZE << order) < size)
-		order++;
 	if (!dev_is_dma_coherent(dev))
 		iounmap(cpu_addr);
-	__free_pages(pfn_to_page(PHYS_PFN(phys)), order);
+	__free_pages(pfn_to_page(PHYS_PFN(phys)), get_order(size));
 }

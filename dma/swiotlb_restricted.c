@@ -215,17 +215,16 @@ PARAM_STRING_CHECKED("swiotlb.restricted", restricted_opt, restricted_parse,
  */
 static void cmdline_dev_init(struct device *dev, const char *name)
 {
-	unsigned int i, order = 0;
 	struct page *page;
+	unsigned int i;
 
 	for (i = 0; i < nr_cmdline_pools; i++) {
 		if (!name || strcmp(name, cmdline_pools[i].dev))
 			continue;
 		cmdline_pools[i].matched = true;
 		if (!cmdline_pools[i].base) {
-			while ((PAGE_SIZE << order) < cmdline_pools[i].size)
-				order++;
-			page = alloc_pages(GFP_KERNEL | __GFP_DMA32 | __GFP_NOWARN, order);
+			page = alloc_pages(GFP_KERNEL | __GFP_DMA32 | __GFP_NOWARN,
+					   get_order(cmdline_pools[i].size));
 			if (!page) {
 				pr_err("swiotlb: %s: no %llu KiB below 4 GiB for its restricted pool; using the default\n",
 				       dev_name(dev), (unsigned long long)cmdline_pools[i].size >> 10);

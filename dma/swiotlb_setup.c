@@ -89,19 +89,10 @@ static gfp_t zone_below(u64 limit)
 	return __GFP_DMA;
 }
 
-static unsigned int bytes_order(size_t bytes)
-{
-	unsigned int order = 0;
-
-	while ((PAGE_SIZE << order) < bytes)
-		order++;
-	return order;
-}
-
 static void *k_alloc_pages(struct io_tlb_mem *mem, size_t bytes, u64 limit, bool may_sleep,
 			   phys_addr_t *phys)
 {
-	unsigned int order = bytes_order(bytes);
+	unsigned int order = get_order(bytes);
 	struct page *page;
 
 	if (order >= MAX_ORDER)
@@ -120,7 +111,7 @@ static void *k_alloc_pages(struct io_tlb_mem *mem, size_t bytes, u64 limit, bool
 
 static void k_free_pages(struct io_tlb_mem *mem, void *vaddr, size_t bytes)
 {
-	__free_pages(virt_to_page(vaddr), bytes_order(bytes));
+	__free_pages(virt_to_page(vaddr), get_order(bytes));
 }
 
 static void *k_alloc_meta(struct io_tlb_mem *mem, size_t bytes, bool may_sleep)

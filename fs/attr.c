@@ -74,9 +74,7 @@ long sys_fchmod(const unsigned long *args)
 	return chmod_path(f->path, (u32)args[1]);
 }
 
-#ifdef __x86_64__
 long sys_chmod(const unsigned long *args)
 {
 	return do_fchmodat(AT_FDCWD, args[0], (u32)args[1], 0);
 }
-#endif

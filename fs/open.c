@@ -204,7 +204,6 @@ out:
 	return err;
 }
 
-#ifdef __x86_64__
 /* x86-64's open(path, flags, mode), which musl's open() and fopen() call. */
 long sys_open(const unsigned long *args)
 {
@@ -221,7 +220,6 @@ long sys_creat(const unsigned long *args)
 
 	return sys_openat(at);
 }
-#endif
 
 /*
  * The mount a new or removed name is in (a reference the caller drops with
@@ -371,7 +369,6 @@ long sys_renameat(const unsigned long *args)
 	return do_renameat2((long)args[0], args[1], (long)args[2], args[3], 0);
 }
 
-#ifdef __x86_64__
 long sys_mkdir(const unsigned long *args)
 {
 	return do_mkdirat(AT_FDCWD, args[0], (u32)args[1]);
@@ -396,7 +393,6 @@ long sys_rename(const unsigned long *args)
 {
 	return do_renameat2(AT_FDCWD, args[0], AT_FDCWD, args[1], 0);
 }
-#endif
 
 /* truncate(path, length) */
 long sys_truncate(const unsigned long *args)

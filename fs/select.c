@@ -95,7 +95,6 @@ static long do_poll(u64 ufds, unsigned long nfds, u64 timeout_ns)
 	return ready;
 }
 
-#ifdef __x86_64__
 /* poll(fds, nfds, timeout): milliseconds, negative for ever. */
 long sys_poll(const unsigned long *args)
 {
@@ -103,7 +102,6 @@ long sys_poll(const unsigned long *args)
 
 	return do_poll(args[0], args[1], ms < 0 ? U64_MAX : (u64)ms * NSEC_PER_MSEC);
 }
-#endif
 
 /* ppoll(fds, nfds, timeout, sigmask, sigsetsize): a timespec, NULL for ever. */
 long sys_ppoll(const unsigned long *args)
@@ -215,13 +213,11 @@ long sys_pselect6(const unsigned long *args)
 	return select_timed(args, 1);
 }
 
-#ifdef __x86_64__
 /* select(nfds, in, out, ex, timeval): x86-64's older call, microseconds. */
 long sys_select(const unsigned long *args)
 {
 	return select_timed(args, 1000);
 }
-#endif
 
 /* sync(): nothing here holds written data back from its device. */
 long sys_sync(const unsigned long *args)

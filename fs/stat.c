@@ -194,7 +194,6 @@ long sys_readlinkat(const unsigned long *args)
 	return copy_to_user(args[2], target, (size_t)n) ? -EFAULT : n;
 }
 
-#ifdef __x86_64__
 /* x86-64's older calls: the same, relative to the current directory. */
 long sys_stat(const unsigned long *args)
 {
@@ -212,7 +211,6 @@ long sys_readlink(const unsigned long *args)
 
 	return sys_readlinkat(at);
 }
-#endif
 
 /*
  * May the caller (root, always) do mode to a file like k on mount m? Root
@@ -280,10 +278,8 @@ long sys_faccessat2(const unsigned long *args)
 	return do_faccessat((long)args[0], args[1], args[2], args[3]);
 }
 
-#ifdef __x86_64__
 /* access(path, mode): faccessat from the current directory. */
 long sys_access(const unsigned long *args)
 {
 	return do_faccessat(AT_FDCWD, args[0], args[1], 0);
 }
-#endif

@@ -692,9 +692,8 @@ void run_init_process(void)
 	const char *path = named && named->set ? init_path_alt : init_path;
 	const char *argv[INIT_MAX_ARGS + 1] = { path };
 	char args[256];
-	char *rest = args, *w;
 	const char *why;
-	int argc = 1, status;
+	int argc, status, n;
 
 	/* The boot's mounts (/dev, /proc, /tmp) before anyone looks (fs/namespace.c). */
 	vfs_init();
@@ -705,16 +704,13 @@ void run_init_process(void)
 	}
 	/* Linux hands init the command line's words after "--" (kernel/params.c). */
 	strlcpy(args, param_init_args(), sizeof(args));
-	while ((w = strsep(&rest, " \t")) != NULL) {
-		if (!*w)
-			continue;
-		if (argc == INIT_MAX_ARGS) {
-			pr_warn("init: more than %d arguments after --: the rest are dropped\n",
-				INIT_MAX_ARGS - 1);
-			break;
-		}
-		argv[argc++] = w;
+	n = argv_split_inplace(args, (char **)&argv[1], INIT_MAX_ARGS - 1);
+	if (n < 0) {
+		pr_warn("init: more than %d arguments after --: the rest are dropped\n",
+			INIT_MAX_ARGS - 1);
+		n = INIT_MAX_ARGS - 1;
 	}
+	argc = 1 + n;
 	pr_info("init: running %s%s%s\n", path, argc > 1 ? " " : "", param_init_args());
 	status = run_and_wait(path, argc, argv, true, &why, NULL);
 	if (status < 0)

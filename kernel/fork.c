@@ -163,8 +163,9 @@ long sys_vfork(const unsigned long *args)
 }
 
 /*
- * clone(flags, newsp, parent_tid, child_tid, tls) on x86-64; arm64 swaps
- * the last two. What a libc's fork() and posix_spawn's vfork path pass is
+ * clone(flags, newsp, parent_tid, child_tid, tls); an arch whose Linux
+ * selects CLONE_BACKWARDS (arm64) passes tls before child_tid, and says
+ * so in its <asm/unistd.h>. What a libc's fork() and posix_spawn's vfork path pass is
  * a fork; CLONE_THREAD (pthread_create()) a thread (kernel/thread.c).
  * Sharing memory, files or signal handlers without being a thread is not
  * supported.
@@ -173,10 +174,10 @@ long sys_clone(const unsigned long *args)
 {
 	unsigned long flags = args[0];
 	u64 parent_tid = args[2];
-#ifdef __x86_64__
-	u64 child_tid = args[3], tls = args[4];
-#else
+#ifdef CONFIG_CLONE_BACKWARDS
 	u64 child_tid = args[4], tls = args[3];
+#else
+	u64 child_tid = args[3], tls = args[4];
 #endif
 	unsigned long known = CSIGNAL | CLONE_VFORK | CLONE_SETTLS | CLONE_PARENT_SETTID |
 			      CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID;

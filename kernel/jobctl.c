@@ -119,7 +119,6 @@ long sys_setsid(const unsigned long *args)
 	return r;
 }
 
-#ifdef __x86_64__
 long sys_getpgrp(const unsigned long *args)
 {
 	long r;
@@ -130,4 +129,3 @@ long sys_getpgrp(const unsigned long *args)
 	mutex_unlock(&process_lock);
 	return r;
 }
-#endif

@@ -8,6 +8,7 @@
  * from the same section of the test binary.
  */
 #include <pagoda/ktest.h>
+#include <pagoda/params.h>
 #include <pagoda/printk.h>
 #include <pagoda/string.h>
 #include <pagoda/time.h>
@@ -76,18 +77,7 @@ static bool suite_exists(const char *name, size_t n)
 
 const char *ktest_check_list(const char *list)
 {
-	static char why[96];
-	const char *bad;
-	size_t n;
-
-	if (!strcmp(list, "all"))
-		return NULL;
-	bad = strlist_first_unknown(list, suite_exists, &n);
-	if (!bad)
-		return NULL;
-	snprintf(why, sizeof(why), "no test suite named '%.*s' (`test` lists them)",
-		 (int)MIN(n, (size_t)40), bad);
-	return why;
+	return param_check_names(list, suite_exists, "test suite", "test");
 }
 
 /* Every name in the list must be a suite: a typo must not pass silently. */

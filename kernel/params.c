@@ -98,6 +98,21 @@ static int set_enum(struct kernel_param *p, const char *val)
 	return -EINVAL;
 }
 
+const char *param_check_names(const char *list, bool (*exists)(const char *word, size_t n),
+			      const char *what, const char *lister)
+{
+	static char why[96];
+	const char *bad;
+	size_t n;
+
+	bad = strlist_first_unknown(list, exists, &n);
+	if (!bad)
+		return NULL;
+	snprintf(why, sizeof(why), "no %s named '%.*s' (`%s` lists them)", what,
+		 (int)MIN(n, (size_t)40), bad, lister);
+	return why;
+}
+
 int param_set(struct kernel_param *p, const char *val)
 {
 	switch (p->type) {

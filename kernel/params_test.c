@@ -162,6 +162,22 @@ static void test_last_value_wins(struct ktest *t)
 	KEXPECT_EQ(t, t_int, 2);
 }
 
+static bool colour_known(const char *word, size_t n)
+{
+	return (n == 3 && !strncmp(word, "red", 3)) || (n == 4 && !strncmp(word, "blue", 4));
+}
+
+/* A list of names: all known, or the first unknown one named with its lister. */
+static void test_check_names(struct ktest *t)
+{
+	KEXPECT_TRUE(t, param_check_names("red,blue", colour_known, "colour", "ls") == NULL);
+	KEXPECT_TRUE(t, param_check_names("all,-blue", colour_known, "colour", "ls") == NULL);
+	KEXPECT_STREQ(t, param_check_names("red,green,pink", colour_known, "colour", "ls"),
+		      "no colour named 'green' (`ls` lists them)");
+	KEXPECT_STREQ(t, param_check_names("all,-grey", colour_known, "colour", "ls"),
+		      "no colour named '-grey' (`ls` lists them)");
+}
+
 static void test_format(struct ktest *t)
 {
 	char buf[32];
@@ -188,6 +204,7 @@ static struct ktest_case params_cases[] = {
 	KTEST_CASE(test_overflow_and_long_strings),
 	KTEST_CASE(test_long_token),
 	KTEST_CASE(test_checked_string),
+	KTEST_CASE(test_check_names),
 	KTEST_CASE(test_last_value_wins),
 	KTEST_CASE(test_format),
 	{}

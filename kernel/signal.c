@@ -127,13 +127,10 @@ long sys_rt_sigsuspend(const unsigned long *args)
  * the program is on it already. SS_AUTODISARM clears the setting while a
  * handler runs (so a handler may switch contexts away and back, and a
  * nested signal does not land on its frames); the frame's uc_stack keeps
- * what it was and rt_sigreturn puts it back.
+ * what it was and rt_sigreturn puts it back. A stack smaller than the
+ * arch's MINSIGSTKSZ, the value exec passes as AT_MINSIGSTKSZ
+ * (ELF_MINSIGSTKSZ, <asm/elf.h>), is refused with -ENOMEM.
  */
-#ifdef __aarch64__
-#define MINSIGSTKSZ 5120
-#else
-#define MINSIGSTKSZ 2048
-#endif
 
 /* Linux's on_sig_stack(): never while the stack is autodisarmed. */
 static bool on_sig_stack(const struct thread *p, u64 sp)
@@ -165,7 +162,7 @@ static int do_sigaltstack(struct thread *p, const struct sigstack *ss, u64 sp)
 		p->altstack = (struct sigstack){ .flags = ss->flags };
 		return 0;
 	}
-	if (ss->size < MINSIGSTKSZ)
+	if (ss->size < ELF_MINSIGSTKSZ)
 		return -ENOMEM;
 	p->altstack = *ss;
 	return 0;

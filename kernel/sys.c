@@ -236,14 +236,12 @@ long sys_clock_nanosleep(const unsigned long *args)
 	}
 }
 
-#ifdef __x86_64__
 /* pause(): until a signal's handler has run (or it ends the process); always -EINTR. */
 long sys_pause(const unsigned long *args)
 {
 	(void)args;
 	return wait_for_signal();
 }
-#endif
 
 #define PR_SET_NAME 15
 #define PR_GET_NAME 16

@@ -416,30 +416,10 @@ static syscall_fn_t *const sys_call_table[NR_syscalls] = {
 	[__NR_shmat] = sys_shmat,
 	[__NR_shmdt] = sys_shmdt,
 	[__NR_shmctl] = sys_shmctl,
-#ifdef __x86_64__
-	[__NR_open] = sys_open,
-	[__NR_creat] = sys_creat,
-	[__NR_access] = sys_access,
-	[__NR_alarm] = sys_alarm,
-	[__NR_pause] = sys_pause,
-	[__NR_dup2] = sys_dup2,
-	[__NR_pipe] = sys_pipe,
-	[__NR_fork] = sys_fork,
-	[__NR_vfork] = sys_vfork,
-	[__NR_arch_prctl] = sys_arch_prctl,
-	[__NR_stat] = sys_stat,
-	[__NR_lstat] = sys_lstat,
-	[__NR_readlink] = sys_readlink,
-	[__NR_mkdir] = sys_mkdir,
-	[__NR_rmdir] = sys_rmdir,
-	[__NR_unlink] = sys_unlink,
-	[__NR_rename] = sys_rename,
-	[__NR_getpgrp] = sys_getpgrp,
-	[__NR_chmod] = sys_chmod,
-	[__NR_symlink] = sys_symlink,
-	[__NR_poll] = sys_poll,
-	[__NR_select] = sys_select,
-#endif
+	/* The arch's own rows (asm/syscall_table.h): x86-64's older calls. */
+#define __SYSCALL(nr, handler) [nr] = handler,
+#include <asm/syscall_table.h>
+#undef __SYSCALL
 };
 
 /*

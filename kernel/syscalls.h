@@ -17,9 +17,7 @@ syscall_fn_t sys_openat, sys_read, sys_close, sys_lseek, sys_write;
 syscall_fn_t sys_readv, sys_writev, sys_pread64, sys_pwrite64, sys_ioctl,
 	sys_dup, sys_dup2, sys_dup3, sys_pipe2, sys_pipe, sys_fstat,
 	sys_newfstatat, sys_readlinkat;
-#ifdef __x86_64__
 syscall_fn_t sys_stat, sys_lstat, sys_readlink;
-#endif
 syscall_fn_t sys_execve, sys_fork, sys_vfork, sys_clone, sys_wait4, sys_getuid;
 /* kernel/futex/syscalls.c, kernel/thread.c: threads and their futexes. */
 syscall_fn_t sys_set_robust_list, sys_get_robust_list, sys_futex,
@@ -32,9 +30,7 @@ syscall_fn_t sys_rt_sigaction, sys_rt_sigprocmask, sys_rt_sigsuspend,
 /* kernel/time/: the clocks and the interval timers. */
 syscall_fn_t sys_clock_gettime, sys_clock_getres, sys_gettimeofday,
 	sys_getitimer, sys_setitimer;
-#ifdef __x86_64__
 syscall_fn_t sys_alarm, sys_pause;
-#endif
 /* kernel/sched/syscalls.c: affinity. kernel/sys.c: rseq, answered as without CONFIG_RSEQ. */
 syscall_fn_t sys_sched_getaffinity, sys_sched_setaffinity, sys_rseq,
 	sys_sysinfo;
@@ -51,11 +47,8 @@ int put_child_rusage(u64 uaddr, struct process *c);
 u64 run_time_ns(struct process *p);
 /* ns split into user and system time as the tick saw them (/proc/PID/stat). */
 void cputime_adjust(u64 ns, u64 uticks, u64 sticks, u64 *utime, u64 *stime);
-/* kernel/file.c: x86-64's older file calls. */
-#ifdef __x86_64__
-syscall_fn_t sys_open, sys_creat, sys_access;
-#endif
-syscall_fn_t sys_faccessat, sys_faccessat2, sys_statx, sys_fadvise64,
+/* fs/: the file calls, with x86-64's older ones (open, creat, access). */
+syscall_fn_t sys_open, sys_creat, sys_access, sys_faccessat, sys_faccessat2, sys_statx, sys_fadvise64,
 	sys_statfs, sys_fstatfs;
 /* fs/ and the rest of a shell's calls. */
 syscall_fn_t sys_getdents64, sys_mkdirat, sys_unlinkat, sys_fchmodat,
@@ -63,14 +56,10 @@ syscall_fn_t sys_getdents64, sys_mkdirat, sys_unlinkat, sys_fchmodat,
 	sys_fcntl, sys_umask, sys_chdir, sys_fchdir, sys_getcwd, sys_mount,
 	sys_umount2, sys_reboot, sys_truncate, sys_ftruncate, sys_fsync,
 	sys_getpgid, sys_setpgid, sys_getsid, sys_setsid, sys_renameat;
-#ifdef __x86_64__
 syscall_fn_t sys_mkdir, sys_rmdir, sys_unlink, sys_rename, sys_getpgrp;
-#endif
 syscall_fn_t sys_ppoll, sys_pselect6, sys_sync, sys_utimensat, sys_prctl,
 	sys_sendfile;
-#ifdef __x86_64__
 syscall_fn_t sys_poll, sys_select;
-#endif
 /* drivers/tty/n_tty.c: a program reading the console, and its ioctls. */
 struct file;
 struct iov_iter;

@@ -131,6 +131,22 @@ u64 rng_below(struct rng *r, u64 bound)
 	return v % bound;
 }
 
+void rng_permutation(struct rng *r, unsigned int *perm, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		perm[i] = i;
+	/*
+	 * Swap each last place with one at or before it. rng_u32() % i, not
+	 * rng_below(): the order the benches have always freed in.
+	 */
+	for (unsigned int i = n; i > 1; i--) {
+		unsigned int j = rng_u32(r) % i, t = perm[i - 1];
+
+		perm[i - 1] = perm[j];
+		perm[j] = t;
+	}
+}
+
 /* --- the kernel RNG ------------------------------------------------------ */
 
 static struct rng kernel_rng;

@@ -65,10 +65,39 @@ static void test_rng_below_bounds_and_spread(struct ktest *t)
 	KEXPECT_EQ(t, rng_below(&r, 1), 0);
 }
 
+/* Every index once, in an order the seed fixes and that is not the identity. */
+static void test_rng_permutation(struct ktest *t)
+{
+	static unsigned int a[1000], b[1000];
+	unsigned int seen[1000] = { 0 }, moved = 0;
+	bool once = true;
+	struct rng r;
+
+	rng_seed(&r, 42);
+	rng_permutation(&r, a, 1000);
+	rng_seed(&r, 42);
+	rng_permutation(&r, b, 1000);
+	for (unsigned int i = 0; i < 1000; i++) {
+		if (a[i] < 1000)
+			seen[a[i]]++;
+		moved += a[i] != i;
+	}
+	for (unsigned int i = 0; i < 1000; i++)
+		once = once && seen[i] == 1;
+	KEXPECT_TRUE(t, once);
+	KEXPECT_EQ(t, memcmp(a, b, sizeof(a)), 0);
+	/* About 999 of 1000 move; fewer than 900 would mean no shuffle happened. */
+	KEXPECT_GT(t, moved, 900);
+	rng_permutation(&r, a, 1);
+	KEXPECT_EQ(t, a[0], 0);
+	rng_permutation(&r, a, 0); /* nothing to write, nothing drawn */
+}
+
 static struct ktest_case random_cases[] = {
 	KTEST_CASE(test_chacha20_rfc8439_vector),
 	KTEST_CASE(test_seeded_streams_repeat),
 	KTEST_CASE(test_rng_below_bounds_and_spread),
+	KTEST_CASE(test_rng_permutation),
 	{}
 };
 KTEST_SUITE(random, random_cases);

@@ -501,15 +501,6 @@ static struct kmem_cache *kmalloc_slab(size_t size, gfp_t gfp)
 	return NULL;
 }
 
-static unsigned int size_to_order(size_t size)
-{
-	unsigned int order = 0;
-
-	while ((PAGE_SIZE << order) < size)
-		order++;
-	return order;
-}
-
 void *kmalloc(size_t size, gfp_t gfp)
 {
 	struct page *page;
@@ -519,7 +510,7 @@ void *kmalloc(size_t size, gfp_t gfp)
 	if (size <= KMALLOC_MAX_CACHE_SIZE)
 		return kmem_cache_alloc(kmalloc_slab(size, gfp), gfp);
 	/* Large: whole pages, freed by order (page->order, PG_head). */
-	page = alloc_pages(gfp, size_to_order(size));
+	page = alloc_pages(gfp, get_order(size));
 	return page ? page_address(page) : NULL;
 }
 

@@ -348,10 +348,8 @@ static int job_fn(void *arg)
 static int job_alloc_slots(struct fio_job *j)
 {
 	unsigned int n = j->o->ioengine == FIO_PSYNC ? 1 : j->o->iodepth;
-	unsigned int order = 0;
+	unsigned int order = get_order(j->o->bs);
 
-	while ((PAGE_SIZE << order) < j->o->bs)
-		order++;
 	j->slots = kcalloc(n, sizeof(*j->slots), GFP_KERNEL);
 	if (!j->slots)
 		return -ENOMEM;

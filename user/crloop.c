@@ -20,19 +20,6 @@
 #define AT_FDCWD -100
 #define SIGUSR1 10
 #define SIGUSR2 12
-#define SA_RESTORER 0x04000000
-
-struct ksigaction {
-	unsigned long handler, flags, restorer, mask;
-};
-
-/* What a handler returns into: rt_sigreturn, as a libc's restorer. */
-void crloop_restorer(void);
-#ifdef __x86_64__
-__asm__(".text\n.globl crloop_restorer\ncrloop_restorer:\n\tmov $15, %eax\n\tsyscall\n\thlt\n");
-#else
-__asm__(".text\n.globl crloop_restorer\ncrloop_restorer:\n\tmov x8, #139\n\tsvc #0\n\tbrk #0\n");
-#endif
 
 static volatile int handled;
 
@@ -43,11 +30,9 @@ static void on_usr1(int sig)
 
 static int signals_start(void)
 {
-	struct ksigaction sa = { (unsigned long)on_usr1, SA_RESTORER,
-				 (unsigned long)crloop_restorer, 0 };
 	unsigned long block = 1UL << (SIGUSR2 - 1);
 
-	return syscall6(__NR_rt_sigaction, SIGUSR1, &sa, 0, 8, 0, 0) != 0 ||
+	return ulib_sigaction(SIGUSR1, on_usr1, 0) != 0 ||
 	       syscall6(__NR_rt_sigprocmask, 0, &block, 0, 8, 0, 0) != 0;
 }
 

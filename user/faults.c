@@ -20,24 +20,11 @@
 
 #define PAGE 4096UL
 #define SIGSEGV 11
-#define SA_SIGINFO 0x00000004
-#define SA_RESTORER 0x04000000
 #define MAP_FIXED 0x10
 #define PROT_NONE 0
 
 /* The handler's settings must be stored before the access that faults. */
 #define barrier() __asm__ volatile("" ::: "memory")
-
-struct ksigaction {
-	unsigned long handler, flags, restorer, mask;
-};
-
-void fault_restorer(void);
-#if defined(__x86_64__)
-__asm__(".text\n.globl fault_restorer\nfault_restorer:\n\tmov $15, %eax\n\tsyscall\n\thlt\n");
-#else
-__asm__(".text\n.globl fault_restorer\nfault_restorer:\n\tmov x8, #139\n\tsvc #0\n\tbrk #0\n");
-#endif
 
 static volatile int faults, last_code;
 static volatile unsigned long last_addr;
@@ -50,13 +37,13 @@ static long mprotect(void *a, unsigned long len, long prot)
 }
 
 /* Note the fault, then let the access through: the page gets fix_prot. */
-static void on_segv(int sig, int *info, void *uc)
+static void on_segv(int sig, const struct ksiginfo *info, void *uc)
 {
 	(void)sig;
 	(void)uc;
 	faults++;
-	last_code = info[2];
-	last_addr = *(unsigned long *)(info + 4);
+	last_code = info->si_code;
+	last_addr = info->si_addr;
 	if (fix_by_mapping)
 		mmap((void *)(last_addr & ~(PAGE - 1)), PAGE, (int)fix_prot,
 		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
@@ -111,8 +98,6 @@ static unsigned long endless(unsigned long n)
 
 int main(int argc, char **argv, char **envp)
 {
-	struct ksigaction sa = { (unsigned long)on_segv, SA_SIGINFO | SA_RESTORER,
-				 (unsigned long)fault_restorer, 0 };
 	unsigned long sum = 0, written = 0;
 	char *big, *ro, *none, *hole;
 	long pid, status;
@@ -158,7 +143,7 @@ int main(int argc, char **argv, char **envp)
 	printf("deep recursion (2 MiB of stack): %lu\n", deep(2048));
 
 	/* Handled faults: the handler makes the page accessible and the access goes again. */
-	syscall4(__NR_rt_sigaction, SIGSEGV, &sa, NULL, 8);
+	ulib_sigaction(SIGSEGV, on_segv, SA_SIGINFO);
 	ro = mmap(NULL, 2 * PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	fix_prot = PROT_READ | PROT_WRITE;
 	barrier();
@@ -191,8 +176,7 @@ int main(int argc, char **argv, char **envp)
 	munmap(hole + PAGE, PAGE);
 	pid = fork();
 	if (pid == 0) {
-		sa.handler = 0; /* SIG_DFL */
-		syscall4(__NR_rt_sigaction, SIGSEGV, &sa, NULL, 8);
+		ulib_sigaction(SIGSEGV, NULL /* SIG_DFL */, 0);
 		hole[PAGE + 1] = 1;
 		exit(0);
 	}
@@ -202,8 +186,7 @@ int main(int argc, char **argv, char **envp)
 								   (status >> 8) & 0xff);
 	pid = fork();
 	if (pid == 0) {
-		sa.handler = 0;
-		syscall4(__NR_rt_sigaction, SIGSEGV, &sa, NULL, 8);
+		ulib_sigaction(SIGSEGV, NULL /* SIG_DFL */, 0);
 		endless(0);
 		exit(0);
 	}

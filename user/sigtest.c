@@ -14,25 +14,11 @@
 
 #define SIGUSR1 10
 #define SIGUSR2 12
-#define SA_SIGINFO 0x00000004
-#define SA_RESTORER 0x04000000
-
-struct ksigaction {
-	unsigned long handler, flags, restorer, mask;
-};
 
 static volatile int got_sig, got_code, got_pid, handled;
 static int failed;
 
 #define CHECK(n, cond) ULIB_CHECK("sigtest", failed, n, cond)
-
-/* The restorer: what the handler returns into; it only calls rt_sigreturn. */
-void sig_restorer(void);
-#if defined(__x86_64__)
-__asm__(".text\n.globl sig_restorer\nsig_restorer:\n\tmov $15, %eax\n\tsyscall\n\thlt\n");
-#else
-__asm__(".text\n.globl sig_restorer\nsig_restorer:\n\tmov x8, #139\n\tsvc #0\n\tbrk #0\n");
-#endif
 
 static void set_fp(unsigned long v)
 {
@@ -55,28 +41,25 @@ static unsigned long get_fp(void)
 	return v;
 }
 
-static void handler(int sig, int *info, void *uc)
+static void handler(int sig, const struct ksiginfo *info, void *uc)
 {
 	got_sig = sig;
-	got_code = info[2];
-	got_pid = info[4];
+	got_code = info->si_code;
+	got_pid = info->si_pid;
 	set_fp(0xdeadULL); /* rt_sigreturn must undo this */
 	handled += uc != 0;
 }
 
-static void child_handler(int sig, int *info, void *uc)
+static void child_handler(int sig, const struct ksiginfo *info, void *uc)
 {
 	(void)info;
 	(void)uc;
 	exit(sig == SIGUSR2 ? 33 : 34);
 }
 
-static long sigaction_set(int sig, void (*h)(int, int *, void *))
+static long sigaction_set(int sig, void (*h)(int, const struct ksiginfo *, void *))
 {
-	struct ksigaction sa = { (unsigned long)h, SA_SIGINFO | SA_RESTORER,
-				 (unsigned long)sig_restorer, 0 };
-
-	return syscall6(__NR_rt_sigaction, sig, &sa, 0, 8, 0, 0);
+	return ulib_sigaction(sig, h, SA_SIGINFO);
 }
 
 static long block(int how, unsigned long set)

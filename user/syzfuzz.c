@@ -416,19 +416,7 @@ static void child_calls(void)
  * again. A wait begun before that is ended by the supervisor's kill.
  */
 #define SIGALRM 14
-#define SA_RESTORER 0x04000000UL
 #define ITIMER_REAL 0
-
-struct ksigaction {
-	unsigned long handler, flags, restorer, mask;
-};
-
-void syz_restorer(void);
-#if defined(__x86_64__)
-__asm__(".text\n.globl syz_restorer\nsyz_restorer:\n\tmov $15, %eax\n\tsyscall\n\thlt\n");
-#else
-__asm__(".text\n.globl syz_restorer\nsyz_restorer:\n\tmov x8, #139\n\tsvc #0\n\tbrk #0\n");
-#endif
 
 static void on_alarm(int sig)
 {
@@ -437,13 +425,11 @@ static void on_alarm(int sig)
 
 static void wake_every_20ms(void)
 {
-	struct ksigaction sa = { (unsigned long)on_alarm, SA_RESTORER,
-				 (unsigned long)syz_restorer, 0 };
 	long it[4] = { 0, 20000, 0, 20000 };	/* interval, value: 20 ms */
 
 	unsigned long unblock = 1UL << (SIGALRM - 1);
 
-	syscall4(__NR_rt_sigaction, SIGALRM, &sa, 0, 8);
+	ulib_sigaction(SIGALRM, on_alarm, 0);
 	syscall4(__NR_rt_sigprocmask, 1 /* SIG_UNBLOCK */, &unblock, 0, 8);
 	syscall3(__NR_setitimer, ITIMER_REAL, it, 0);
 }

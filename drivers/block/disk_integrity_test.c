@@ -71,24 +71,15 @@ static long check_stamp(const void *buf, u64 sector, unsigned int nsect, u32 gen
 }
 
 /* blkdev_rw() wants direct-mapped buffers: whole pages from the allocator. */
-static unsigned int order_for(size_t bytes)
-{
-	unsigned int order = 0;
-
-	while ((PAGE_SIZE << order) < bytes)
-		order++;
-	return order;
-}
-
 static void *big_alloc(size_t bytes)
 {
-	return (void *)__get_free_pages(GFP_KERNEL, order_for(bytes));
+	return (void *)__get_free_pages(GFP_KERNEL, get_order(bytes));
 }
 
 static void big_free(void *p, size_t bytes)
 {
 	if (p)
-		free_pages((unsigned long)p, order_for(bytes));
+		free_pages((unsigned long)p, get_order(bytes));
 }
 
 /* Call fn on each scratch disk; skip the case when there is none. */

@@ -76,6 +76,17 @@ static inline struct page *virt_to_page(const void *va)
 	return pfn_to_page(PHYS_PFN(__pa(va)));
 }
 
+/*
+ * Linux's get_order(): the smallest order whose block of 2^order pages
+ * holds size bytes (0 for sizes up to a page, and for 0).
+ */
+static inline unsigned int get_order(unsigned long size)
+{
+	if (size <= PAGE_SIZE)
+		return 0;
+	return 64 - (unsigned int)__builtin_clzl((size - 1) >> PAGE_SHIFT);
+}
+
 /* Allocate 2^order contiguous frames; NULL when that cannot be done. */
 struct page *alloc_pages(gfp_t gfp, unsigned int order);
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order);

@@ -72,6 +72,14 @@ struct kernel_param {
 /* char var[N], accepted only when checkfn(value) returns NULL */
 #define PARAM_STRING_CHECKED(key, var, checkfn, help) \
 	__PARAM(key, var, PARAM_T_STRING, help, .str = { sizeof(var) }, .check = checkfn)
+/*
+ * A checkfn's work for a list of names (test=, bench=): NULL when exists()
+ * knows every word of the comma-separated list ("all" and "-name" as
+ * strlist_has() reads them), else "no WHAT named 'word' (`LISTER` lists
+ * them)", in one buffer that the parser prints before the next check.
+ */
+const char *param_check_names(const char *list, bool (*exists)(const char *word, size_t n),
+			      const char *what, const char *lister);
 /* int var indexing names[] (NULL-terminated) */
 #define PARAM_ENUM(key, var, namelist, help) \
 	__PARAM(key, var, PARAM_T_ENUM, help, .names = namelist)

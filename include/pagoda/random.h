@@ -30,6 +30,12 @@ u32 rng_u32(struct rng *r);
 u64 rng_u64(struct rng *r);
 /* Uniform in [0, bound), without modulo bias; bound > 0. */
 u64 rng_below(struct rng *r, u64 bound);
+/*
+ * perm[0..n) becomes 0..n-1 in an order drawn from r (Fisher-Yates): the
+ * same seed gives the same order, so the page allocator's bench in the
+ * kernel and its host twin free in one and the same "random" order.
+ */
+void rng_permutation(struct rng *r, unsigned int *perm, unsigned int n);
 
 /* One ChaCha20 block (RFC 8439 layout), exposed for its test vector. */
 void chacha20_block(const u32 key[8], u64 counter, const u32 nonce[2],

@@ -230,7 +230,6 @@ long sys_setitimer(const unsigned long *args)
 	return 0;
 }
 
-#ifdef __x86_64__
 /*
  * alarm(seconds): ITIMER_REAL once, no interval; the answer is the
  * seconds the previous alarm had left, rounded to the nearest, and at
@@ -249,4 +248,3 @@ long sys_alarm(const unsigned long *args)
 		secs++;
 	return (long)secs;
 }
-#endif

@@ -287,14 +287,7 @@ static void shuffle_perm(void)
 	struct rng r;
 
 	rng_seed(&r, 42);
-	for (unsigned int i = 0; i < N_BURST; i++)
-		perm[i] = i;
-	for (unsigned int i = N_BURST - 1; i > 0; i--) {
-		unsigned int j = rng_u32(&r) % (i + 1), t = perm[i];
-
-		perm[i] = perm[j];
-		perm[j] = t;
-	}
+	rng_permutation(&r, perm, N_BURST);
 }
 
 static unsigned long ops_of(enum bcase c)

@@ -9,7 +9,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from pagoda import accel, paths, qemu  # noqa: E402
 from pagoda.boot import Boot  # noqa: E402
-from pagoda.ktap import parse as parse_ktap  # noqa: E402
+from pagoda.ktap import failure_lines, parse as parse_ktap  # noqa: E402
 
 
 OUT = os.path.join(paths.BUILD, "test")
@@ -159,12 +159,14 @@ def panic_summary(text, most=14):
 def ktap_boot(tally, target, boot):
     """Count a KTAP boot: each case is a test, and so is the boot itself."""
     cases, suites, plan = parse_ktap(boot.text)
+    said = failure_lines(boot.text) if not all(c[3] for c in cases) else {}
     for suite, _, name, ok, skip in cases:
         full = "%s:%s.%s" % (target, suite, name)
         if ok:
             tally.ok(full)
         else:
-            tally.fail(full, "see %s" % rel(boot.log))
+            why = " | ".join(said.get((suite, name), []))
+            tally.fail(full, "%ssee %s" % (why + "; " if why else "", rel(boot.log)))
     problems = []
     if boot.timed_out:
         problems.append("hung (no exit within %ds)" % boot.timeout)

@@ -158,6 +158,22 @@ def run_add(ctx):
                     "mkcpio.py --help: %r" % (r.stdout + r.stderr))
 
 
+@unit("ktap-failure-lines", "host")
+def ktap_failure_lines(ctx):
+    """a failed KTAP case's summary line carries what the case said (its own
+    "# name:" diagnostics and its programs' FAIL lines), not a passing
+    case's, not a timing note"""
+    from pagoda import ktap
+    log = ("    # Subtest: exec\n        # test_a: took 5 ms\ncalltest: FAIL line 9: early\n"
+           "    ok 1 test_a\n[    1.5] calltest: FAIL line 176: 1.6 s left rounds to 2\n"
+           "        # test_b: kernel/exec_test.c:40: exit status 1\n"
+           "        # test_b: took 700 ms\n    not ok 2 test_b\nok 1 exec\n")
+    got = ktap.failure_lines(log)
+    ctx.tally.check("ktap:failure-lines", got == {("exec", "test_b"): [
+        "calltest: FAIL line 176: 1.6 s left rounds to 2",
+        "# test_b: kernel/exec_test.c:40: exit status 1"]}, "got %r" % got)
+
+
 @unit("linuxpeer-pure-parts", "host")
 def linuxpeer_pure(ctx):
     """the Linux peer's pure parts (tools/pagoda/linuxpeer.py): mmbench's output

@@ -36,3 +36,31 @@ def parse(text):
             suites.append((m.group(3), m.group(1) == "ok"))
             current = None
     return cases, suites, plan
+
+
+def failure_lines(text, most=3):
+    """What each failed case said about itself: {(suite, name): [lines]}.
+
+    A case's own diagnostics ("        # name: file:line: message") and any
+    line its programs printed with FAIL in it, from the case's start to its
+    result line, the first `most` of them. A failure seen only in a CI
+    run's printed summary then still says which check broke."""
+    out, current, said = {}, None, []
+    for raw in text.splitlines():
+        line = re.sub(r"^\[[ 0-9.]+\] ", "", raw.rstrip("\r"))
+        m = _SUBTEST.match(line)
+        if m:
+            current, said = m.group(1), []
+            continue
+        m = _CASE.match(line)
+        if m and current:
+            name = m.group(3)
+            if m.group(1) == "not ok":
+                mine = [s.strip() for s in said
+                        if s.strip().startswith("# %s:" % name) or "FAIL" in s]
+                out[(current, name)] = [s for s in mine if "took" not in s][:most]
+            said = []
+            continue
+        if current:
+            said.append(line)
+    return out

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* The shim's arm64 half: the entry point and the system call instruction. */
+/*
+ * The shim's arm64 half: the entry point, the system call instruction,
+ * and the signal restorer (rt_sigreturn is 139).
+ */
 
 __asm__(".text\n"
 	".globl _start\n"
@@ -9,6 +12,8 @@ __asm__(".text\n"
 	"	mov x0, sp\n"         /* argc, argv, envp, auxv */
 	"	bl ulib_start\n"
 	"	brk #0\n");
+
+__asm__(".text\n.globl ulib_restorer\nulib_restorer:\n\tmov x8, #139\n\tsvc #0\n\tbrk #0\n");
 
 long __syscall6(long nr, long a, long b, long c, long d, long e, long f);
 long __syscall6(long nr, long a, long b, long c, long d, long e, long f)

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* The shim's x86-64 half: the entry point and the system call instruction. */
+/*
+ * The shim's x86-64 half: the entry point, the system call instruction,
+ * and the signal restorer (rt_sigreturn is 15).
+ */
 
 __asm__(".text\n"
 	".globl _start\n"
@@ -9,6 +12,8 @@ __asm__(".text\n"
 	"	and $-16, %rsp\n"
 	"	call ulib_start\n"
 	"	hlt\n");
+
+__asm__(".text\n.globl ulib_restorer\nulib_restorer:\n\tmov $15, %eax\n\tsyscall\n\thlt\n");
 
 long __syscall6(long nr, long a, long b, long c, long d, long e, long f);
 long __syscall6(long nr, long a, long b, long c, long d, long e, long f)

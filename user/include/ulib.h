@@ -65,6 +65,35 @@ int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int main(int argc, char **argv, char **envp);
 
 /*
+ * Signal handlers as the kernel installs them: rt_sigaction takes Linux's
+ * own struct sigaction (not a libc's), and a handler returns through a
+ * restorer that calls rt_sigreturn, which a libc would supply.
+ */
+#define SA_SIGINFO 0x00000004
+#define SA_RESTORER 0x04000000
+struct ksigaction {
+	unsigned long handler, flags, restorer, mask;
+};
+/* The start of Linux's siginfo_t on a 64-bit arch: what the handlers here read. */
+struct ksiginfo {
+	int si_signo, si_errno, si_code, __pad;
+	union {
+		unsigned long si_addr;   /* SIGSEGV, SIGBUS: the address */
+		struct {
+			int si_pid;      /* kill(): the sender */
+			unsigned int si_uid;
+		};
+	};
+};
+/* The restorer (user/arch/): rt_sigreturn, as a libc's __restore_rt. */
+void ulib_restorer(void);
+/*
+ * rt_sigaction(sig) to handler with flags, SA_RESTORER and ulib_restorer
+ * added, nothing blocked while it runs: 0 or -errno.
+ */
+long ulib_sigaction(int sig, void *handler, unsigned long flags);
+
+/*
  * A numbered check in a test program: the first to fail is printed as
  * "PROG: check N failed: COND" and its number kept in first, which the
  * program exits with (0: every check held).

@@ -51,6 +51,14 @@ long getpid(void)
 	return syscall0(__NR_getpid);
 }
 
+long ulib_sigaction(int sig, void *handler, unsigned long flags)
+{
+	struct ksigaction sa = { (unsigned long)handler, flags | SA_RESTORER,
+				 (unsigned long)ulib_restorer, 0 };
+
+	return syscall4(__NR_rt_sigaction, sig, &sa, NULL, 8);
+}
+
 /* arm64 has no fork(2): clone with only SIGCHLD is the same call. */
 long fork(void)
 {

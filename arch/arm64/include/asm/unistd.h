@@ -129,4 +129,10 @@
 
 #define __NR_renameat 38 /* arm64 keeps it (__ARCH_WANT_RENAMEAT) */
 
+/*
+ * clone(flags, newsp, parent_tid, tls, child_tid): arm64's Linux selects
+ * CLONE_BACKWARDS, so tls comes before child_tid (kernel/fork.c).
+ */
+#define CONFIG_CLONE_BACKWARDS 1
+
 #endif
