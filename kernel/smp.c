@@ -312,6 +312,7 @@ void ipi_handle(enum ipi_type type)
 	switch (type) {
 	case IPI_RESCHEDULE:
 		/* need_resched is already set; irq_exit() acts on it. */
+		c->resched_ipi_cycles = arch_cycles();
 		break;
 	case IPI_CALL_FUNC:
 	case IPI_TLB_FLUSH:

@@ -62,6 +62,9 @@ struct dm_exception_store {
 	bool userspace_supports_overflow;	/* "PO" */
 	const char *error;
 	void *context;
+	/* persistent store: area writes, and the records they carried (batching) */
+	u64 metadata_writes;
+	u64 exceptions_committed;
 };
 
 #define DM_MAX_CHUNK_SECTORS 2048U	/* 1 MiB */

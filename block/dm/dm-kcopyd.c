@@ -17,6 +17,7 @@
  *	   --> [worker] submit the writes --> last write done (irq)
  *	   --> [worker] notify fn(read_err, write_err) and free
  */
+#include <pagoda/arch.h>
 #include <pagoda/atomic.h>
 #include <pagoda/bio.h>
 #include <pagoda/mutex.h>
@@ -27,6 +28,7 @@
 #include <pagoda/workqueue.h>
 
 #include "dm-kcopyd.h"
+#include "dm-trace.h"
 
 #define KCOPYD_MAX_DESTS 4
 /*
@@ -66,6 +68,7 @@ struct kcopyd_job {
 	struct kcopyd_region_io rio[1 + KCOPYD_MAX_DESTS];
 	dm_kcopyd_notify_fn fn;
 	void *context;
+	u64 stamp;		/* arch_cycles() at the last stage boundary (dm-trace.h) */
 };
 
 static struct workqueue_struct *kcopyd_wq;
@@ -83,6 +86,8 @@ static void stage_io_done(struct kcopyd_job *job)
 {
 	if (!atomic_dec_and_test(&job->io_pending))
 		return;
+	job->stamp = dm_trace_step(job->stage == STAGE_READ ? DM_TRACE_KCOPYD_READ :
+				   DM_TRACE_KCOPYD_WRITE, job->stamp);
 	if (job->stage == STAGE_READ && !job->read_err && job->num_dests)
 		next_stage(job, STAGE_WRITE);
 	else
@@ -148,6 +153,7 @@ static void run_stage(struct work_struct *w)
 
 	switch (job->stage) {
 	case STAGE_READ:
+		job->stamp = dm_trace_step(DM_TRACE_KCOPYD_QUEUE, job->stamp);
 		job->buf = kmalloc(job->source.count << SECTOR_SHIFT, GFP_KERNEL);
 		if (!job->buf) {
 			job->read_err = 1;
@@ -160,12 +166,14 @@ static void run_stage(struct work_struct *w)
 		stage_io_done(job);
 		return;
 	case STAGE_WRITE:
+		job->stamp = dm_trace_step(DM_TRACE_KCOPYD_HANDOFF, job->stamp);
 		atomic_set(&job->io_pending, 1);
 		for (unsigned int i = 0; i < job->num_dests; i++)
 			submit_region(job, 1 + i, REQ_OP_WRITE);
 		stage_io_done(job);
 		return;
 	case STAGE_NOTIFY:
+		dm_trace_step(DM_TRACE_KCOPYD_NOTIFY, job->stamp);
 		kfree(job->buf);
 		job->fn(job->read_err, job->write_err, job->context);
 		kfree(job);
@@ -222,6 +230,7 @@ int dm_kcopyd_copy(struct dm_kcopyd_client *kc, struct dm_io_region *from,
 	atomic_inc(&kc->nr_jobs);
 	INIT_WORK(&job->work, run_stage);
 	job->stage = STAGE_READ;
+	job->stamp = arch_cycles();
 	queue_work(kcopyd_wq, &job->work);
 	return 0;
 }

@@ -25,6 +25,7 @@
 #include <pagoda/string.h>
 
 #include "dm-exception-store.h"
+#include "dm-trace.h"
 
 struct commit_callback {
 	void (*callback)(void *ctx, int success);
@@ -278,8 +279,14 @@ static void persistent_commit_exception(struct dm_exception_store *store,
 	}
 	if (ps->valid && full && zero_disk_area(ps, ps->current_area + 1))
 		ps->valid = 0;
-	if (ps->valid && area_io(ps, REQ_OP_WRITE | REQ_PREFLUSH | REQ_FUA))
-		ps->valid = 0;
+	if (ps->valid) {
+		if (area_io(ps, REQ_OP_WRITE | REQ_PREFLUSH | REQ_FUA))
+			ps->valid = 0;
+		/* One area write for every record that joined the batch. */
+		store->metadata_writes++;
+		store->exceptions_committed += ps->callback_count;
+		dm_trace_metadata_write(ps->callback_count);
+	}
 	if (full) {
 		ps->current_area++;
 		ps->current_committed = 0;

@@ -26,6 +26,7 @@
  *
  *	dm_snapshot.locking=fine|mutex    (default fine)
  */
+#include <pagoda/arch.h>
 #include <pagoda/err.h>
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
@@ -37,6 +38,7 @@
 
 #include "dm-core.h"
 #include "dm-snap.h"
+#include "dm-trace.h"
 
 static int locking_mode = 1;
 static const char *const locking_names[] = { "mutex", "fine", NULL };
@@ -237,6 +239,8 @@ struct dm_snap_pending_exception {
 	void *full_bio_private;
 	int full_bio_error;
 	struct work_struct work;
+	/* arch_cycles() stamps for the step trace (dm-trace.h); 0: not timed */
+	u64 t_arrive, t_commit, t_committed;
 };
 
 static struct dm_snap_pending_exception *alloc_pending_exception(struct dm_snapshot *s)
@@ -448,6 +452,7 @@ static void pending_complete(void *context, int success)
 	struct dm_exception *e = NULL;
 	bool error = !success;
 
+	pe->t_committed = dm_trace_step(DM_TRACE_COMMIT, pe->t_commit);
 	dm_exception_table_lock_init(s, pe->e.old_chunk, &lock);
 	if (error) {
 		invalidate_snapshot(s, -EIO);
@@ -504,6 +509,8 @@ static void pending_complete(void *context, int success)
 	}
 	/* The origin keeps working whatever happened to the snapshot. */
 	retry_origin_bios(s, &origin_bios);
+	dm_trace_step(DM_TRACE_RELEASE, pe->t_committed);
+	dm_trace_step(DM_TRACE_TOTAL, pe->t_arrive);
 	free_pending_exception(pe);
 }
 
@@ -512,6 +519,7 @@ static void copy_callback(int read_err, unsigned long write_err, void *context)
 	struct dm_snap_pending_exception *pe = context;
 	struct dm_snapshot *s = pe->snap;
 
+	pe->t_commit = arch_cycles();
 	/* Data first, then the metadata that points at it (the store's rule). */
 	s->store->type->commit_exception(s->store, &pe->e, !(read_err || write_err),
 					 pending_complete, pe);
@@ -529,6 +537,7 @@ static void start_copy(struct dm_snap_pending_exception *pe)
 	dest.bdev = s->cow->bdev;
 	dest.sector = chunk_to_sector(s->store, pe->e.new_chunk);
 	dest.count = src.count;
+	dm_trace_step(DM_TRACE_LOOKUP, pe->t_arrive);
 	if (dm_kcopyd_copy(s->kcopyd_client, &src, 1, &dest, 0, copy_callback, pe))
 		copy_callback(1, 0, pe);
 }
@@ -553,6 +562,7 @@ static void full_bio_end_io(struct bio *bio)
 
 static void start_full_bio(struct dm_snap_pending_exception *pe, struct bio *bio)
 {
+	dm_trace_step(DM_TRACE_LOOKUP, pe->t_arrive);
 	pe->full_bio = bio;
 	pe->full_bio_end_io = bio->bi_end_io;
 	pe->full_bio_private = bio->bi_private;
@@ -584,6 +594,7 @@ static int __origin_write(struct list_head *snapshots, sector_t sector, struct b
 	struct dm_exception_table_lock lock;
 	int r = DM_MAPIO_REMAPPED;
 	struct dm_snapshot *snap;
+	u64 now = arch_cycles();
 	chunk_t chunk;
 
 	list_for_each_entry(snap, snapshots, list) {
@@ -619,6 +630,7 @@ static int __origin_write(struct list_head *snapshots, sector_t sector, struct b
 				free_pending_exception(pe);
 				goto next_snapshot;
 			} else {
+				pe->t_arrive = now;
 				pe = __insert_pending_exception(snap, pe, chunk);
 				if (!pe) {
 					/* The COW device is full: only this snapshot pays. */
@@ -856,6 +868,7 @@ static int snapshot_map(struct dm_target *ti, struct bio *bio)
 	struct dm_exception *e;
 	bool write = op_is_write(bio->bi_opf);
 	int r = DM_MAPIO_REMAPPED;
+	u64 now = arch_cycles();
 	chunk_t chunk;
 
 	tc->tracked = false;
@@ -906,6 +919,7 @@ static int snapshot_map(struct dm_target *ti, struct bio *bio)
 			free_pending_exception(pe);
 			pe = pe2;
 		} else {
+			pe->t_arrive = now;
 			pe = __insert_pending_exception(s, pe, chunk);
 			if (!pe) {
 				table_unlock(s, &lock);

@@ -41,6 +41,7 @@ struct cpu_local {
 	/* statistics for `cpus` */
 	u64 irqs, timer_irqs, ipis[NR_IPI];
 	u64 idle_cycles, idle_since;
+	u64 resched_ipi_cycles;    /* when the last reschedule IPI arrived (bench wakeup) */
 };
 
 extern struct cpu_local cpu_locals[NR_CPUS];

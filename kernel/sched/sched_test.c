@@ -304,6 +304,87 @@ static void test_no_lost_wakeups(struct ktest *t)
 	KEXPECT_EQ(t, pp.failures, 0);
 }
 
+struct idle_wake {
+	volatile int round;	/* the round the sleeper is to run next */
+	volatile int ran;	/* the last round it ran */
+	unsigned int cpu;	/* where it ran */
+	int rounds;
+};
+
+static int idle_sleeper(void *arg)
+{
+	struct idle_wake *w = arg;
+
+	for (int i = 1; i <= w->rounds; i++) {
+		for (;;) {
+			set_current_state(TASK_UNINTERRUPTIBLE);
+			if (w->round >= i)
+				break;
+			schedule();
+		}
+		__set_current_state(TASK_RUNNING);
+		w->cpu = smp_processor_id();
+		smp_store_release(&w->ran, i);
+	}
+	return 0;
+}
+
+/*
+ * A task woken for an idle CPU runs there, started by the reschedule IPI
+ * (an idle CPU takes no ticks: without the IPI it would sleep on), now
+ * sent after the waker has dropped that CPU's run-queue lock. Each round
+ * the sleeper must run on its CPU, and that CPU count the IPIs.
+ */
+static void test_wake_idle_cpu_by_ipi(struct ktest *t)
+{
+	struct idle_wake w = { .rounds = 50 };
+	unsigned int other = num_online_cpus() - 1;
+	u64 ipis0 = 0, deadline;
+	struct task *th;
+
+	if (num_online_cpus() < 2) {
+		ktest_skip(t, "one CPU");
+		return;
+	}
+	KASSERT_EQ(t, set_cpus_allowed(current, 1ULL), 0);
+	th = kthread_create(idle_sleeper, &w, "idlewake");
+	KASSERT_TRUE(t, th != NULL);
+	set_cpus_allowed(th, 1ULL << other);
+	for (int i = 1; i <= w.rounds; i++) {
+		u64 until = ktime_get_ns() + HANG_NS;
+
+		/* Asleep (off its queue) before the wake-up, so that it takes an IPI. */
+		while (i > 1 && (READ_ONCE(th->state) == TASK_RUNNING || task_on_cpu(th)) &&
+		       ktime_get_ns() < until)
+			arch_cpu_relax();
+		w.round = i;
+		wake_up_process(th);
+		while (smp_load_acquire(&w.ran) < i && ktime_get_ns() < until)
+			arch_cpu_relax();
+		if (w.ran < i) {
+			KEXPECT_EQ(t, w.ran, i);
+			break;
+		}
+		KEXPECT_EQ(t, w.cpu, other);
+		if (i == 1)
+			ipis0 = READ_ONCE(cpu_locals[other].ipis[IPI_RESCHEDULE]);
+	}
+	w.round = w.rounds;
+	wake_up_process(th);
+	KEXPECT_EQ(t, kthread_join(th), 0);
+	/*
+	 * Most rounds took an IPI; one may not have (the CPU busy with a task
+	 * the sleeper did not preempt at once, which the tick then did).
+	 */
+	deadline = ktime_get_ns() + HANG_NS;
+	while (READ_ONCE(cpu_locals[other].ipis[IPI_RESCHEDULE]) - ipis0 < (u64)w.rounds / 2 &&
+	       ktime_get_ns() < deadline)
+		arch_cpu_relax();
+	KEXPECT_GE(t, READ_ONCE(cpu_locals[other].ipis[IPI_RESCHEDULE]) - ipis0,
+		   (u64)w.rounds / 2);
+	set_cpus_allowed(current, CPU_MASK_ALL);
+}
+
 #define CHAIN 12
 struct chain {
 	struct completion done[CHAIN + 1];
@@ -485,6 +566,7 @@ static struct ktest_case sched_cases[] = {
 	KTEST_CASE(test_load_balance),
 	KTEST_CASE(test_weights),
 	KTEST_CASE(test_no_lost_wakeups),
+	KTEST_CASE(test_wake_idle_cpu_by_ipi),
 	KTEST_CASE(test_completions_in_order),
 	KTEST_CASE(test_workqueue),
 	KTEST_CASE(test_workqueue_pending),
