@@ -257,7 +257,7 @@ HOST_KSRCS := $(sort $(HOST_RUNTIME) $(wildcard lib/*.c) kernel/ktest.c \
 	kernel/params_test.c kernel/ksyms_test.c $(HOST_PAGE_ALLOC) $(HOST_MMLAB) \
 	mm/page_alloc_test.c mm/policy_test.c mm/lab/cache_model_test.c mm/lab/mmlab_test.c \
 	drivers/virtio/virtio_ring.c tests/host/virtio_ring_test.c tests/host/host_dma.c \
-	dma/swiotlb.c dma/swiotlb_test.c \
+	dma/swiotlb.c dma/swiotlb_test.c dma/swiotlb_test_ops.c \
 	$(BLOCK_PURE_SRCS) block/blk_merge_test.c block/partitions/partitions_test.c \
 	tests/host/host_block.c $(HOST_POWER) kernel/power/memory_bitmap_test.c \
 	block/dm/dm-snap-format.c block/dm/dm_snap_format_test.c \
@@ -355,8 +355,10 @@ fuzz: fuzz-page-alloc fuzz-fdt fuzz-elf fuzz-partitions fuzz-swiotlb fuzz-virtqu
 	fuzz-cr-image fuzz-swsusp fuzz-cpio
 
 # libFuzzer on the SWIOTLB slot allocator (dma/swiotlb.c).
-FUZZ_SWIOTLB_SRCS := $(HOST_RUNTIME) dma/swiotlb.c tests/host/fuzz_swiotlb.c
-$(HB)/fuzz-swiotlb: $(FUZZ_SWIOTLB_SRCS) tests/host/host_prefix.h include/pagoda/swiotlb.h
+FUZZ_SWIOTLB_SRCS := $(HOST_RUNTIME) tests/host/host_dma.c dma/swiotlb.c dma/swiotlb_test_ops.c \
+	tests/host/fuzz_swiotlb.c
+$(HB)/fuzz-swiotlb: $(FUZZ_SWIOTLB_SRCS) tests/host/host_prefix.h include/pagoda/swiotlb.h \
+	dma/swiotlb_test_ops.h
 	$(call fuzz_link,$(FUZZ_SWIOTLB_SRCS))
 fuzz-swiotlb: $(HB)/fuzz-swiotlb
 	$(call fuzz_run,swiotlb,4096)

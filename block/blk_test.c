@@ -17,18 +17,23 @@
 #include <pagoda/slab.h>
 #include <pagoda/smp.h>
 #include <pagoda/string.h>
-#include <pagoda/unaligned.h>
 
 #include <pagoda/null_blk.h>
 #include "blk.h"
+#include "partitions/mbr_build.h"
 
-static struct nullb *make_nullb(struct ktest *t, int irqmode, unsigned int queues,
-				unsigned int depth, unsigned int bs)
+/* The null_blk device the cases start from: 64 MiB of memory, 20 us completions. */
+static struct nullb_config nullb_cfg(int irqmode, unsigned int queues, unsigned int depth,
+				     unsigned int bs)
 {
-	struct nullb_config cfg = {
+	return (struct nullb_config){
 		.size_mb = 64, .bs = bs, .submit_queues = queues, .hw_queue_depth = depth,
 		.irqmode = irqmode, .completion_nsec = 20000, .memory_backed = true,
 	};
+}
+
+static struct nullb *make_nullb(struct ktest *t, struct nullb_config cfg)
+{
 	struct nullb *nb = null_create(&cfg);
 
 	if (IS_ERR(nb)) {
@@ -47,6 +52,34 @@ static struct block_device *open_disk(struct ktest *t, struct gendisk *disk)
 		return NULL;
 	}
 	return bdev;
+}
+
+/*
+ * What most cases run on: a null_blk disk made and opened at the start,
+ * and at the end closed and removed, which must then succeed, whatever
+ * happened in between (test_disk_close() takes what was made).
+ */
+struct test_disk {
+	struct nullb *nb;
+	struct block_device *bdev;
+};
+
+static struct block_device *test_disk_open(struct ktest *t, struct test_disk *d,
+					   struct nullb_config cfg)
+{
+	d->bdev = NULL;
+	d->nb = make_nullb(t, cfg);
+	if (d->nb)
+		d->bdev = open_disk(t, null_disk(d->nb));
+	return d->bdev;
+}
+
+static void test_disk_close(struct ktest *t, struct test_disk *d)
+{
+	if (d->bdev)
+		blkdev_put(d->bdev);
+	if (d->nb)
+		KEXPECT_EQ(t, null_destroy(d->nb), 0);
 }
 
 /* Bytes that depend on their disk position and a seed: misplaced data shows. */
@@ -144,17 +177,11 @@ static void size_classes(struct ktest *t, struct block_device *bdev)
 
 static void integrity_on(struct ktest *t, int irqmode, unsigned int queues, unsigned int bs)
 {
-	struct nullb *nb = make_nullb(t, irqmode, queues, 16, bs);
-	struct block_device *bdev;
+	struct test_disk d;
 
-	if (!nb)
-		return;
-	bdev = open_disk(t, null_disk(nb));
-	if (bdev) {
-		size_classes(t, bdev);
-		blkdev_put(bdev);
-	}
-	KEXPECT_EQ(t, null_destroy(nb), 0);
+	if (test_disk_open(t, &d, nullb_cfg(irqmode, queues, 16, bs)))
+		size_classes(t, d.bdev);
+	test_disk_close(t, &d);
 }
 
 static void test_nullb_irqmode_none(struct ktest *t)
@@ -198,14 +225,11 @@ static void test_brd_integrity(struct ktest *t)
 /* Bad lengths and positions fail the call and nothing else. */
 static void test_bad_requests(struct ktest *t)
 {
-	struct nullb *nb = make_nullb(t, NULL_IRQ_SOFTIRQ, 1, 8, 4096);
-	struct block_device *bdev;
+	struct test_disk d;
+	struct block_device *bdev = test_disk_open(t, &d, nullb_cfg(NULL_IRQ_SOFTIRQ, 1, 8, 4096));
 	u8 *buf = kmalloc(8192, GFP_KERNEL);
 
-	if (!nb || !buf)
-		goto out;
-	bdev = open_disk(t, null_disk(nb));
-	if (!bdev)
+	if (!bdev || !buf)
 		goto out;
 	/* 4 KiB blocks: half a block, or a start inside a block, is refused. */
 	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_READ, 0, buf, 2048), -EINVAL);
@@ -215,27 +239,22 @@ static void test_bad_requests(struct ktest *t)
 	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_READ, bdev_nr_sectors(bdev), buf, 4096), -EIO);
 	/* And the device still works. */
 	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_READ, bdev_nr_sectors(bdev) - 8, buf, 4096), 0);
-	blkdev_put(bdev);
 out:
 	kfree(buf);
-	if (nb)
-		KEXPECT_EQ(t, null_destroy(nb), 0);
+	test_disk_close(t, &d);
 }
 
 /* Injected media errors reach the caller, also from one piece of a split bio. */
 static void test_device_errors(struct ktest *t)
 {
-	struct nullb *nb = make_nullb(t, NULL_IRQ_TIMER, 1, 8, 512);
-	struct block_device *bdev;
+	struct test_disk d;
+	struct block_device *bdev = test_disk_open(t, &d, nullb_cfg(NULL_IRQ_TIMER, 1, 8, 512));
 	size_t big = 3 << 20;
 	u8 *buf = (u8 *)__get_free_pages(GFP_KERNEL, 10);
 
-	if (!nb || !buf)
+	if (!bdev || !buf)
 		goto out;
-	bdev = open_disk(t, null_disk(nb));
-	if (!bdev)
-		goto out;
-	KEXPECT_EQ(t, null_badblocks_add(nb, 5000, 8), 0);
+	KEXPECT_EQ(t, null_badblocks_add(d.nb, 5000, 8), 0);
 	memset(buf, 0x5a, big);
 	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_WRITE, 5000, buf, 512), -EIO);
 	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_READ, 5007, buf, 512), -EIO);
@@ -243,14 +262,12 @@ static void test_device_errors(struct ktest *t)
 	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_READ, 5008, buf, 4096), 0);
 	/* 3 MiB starting well before: split in three, the last piece fails. */
 	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_WRITE, 5008 - 4096 - 2048 - 8, buf, big), -EIO);
-	null_badblocks_clear(nb);
+	null_badblocks_clear(d.nb);
 	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_WRITE, 5000, buf, 512), 0);
-	blkdev_put(bdev);
 out:
 	if (buf)
 		free_pages((unsigned long)buf, 10);
-	if (nb)
-		KEXPECT_EQ(t, null_destroy(nb), 0);
+	test_disk_close(t, &d);
 }
 
 /* --- a full queue -------------------------------------------------------- */
@@ -275,21 +292,18 @@ static void batch_endio(struct bio *bio)
 /* 64 separate requests at a queue with 2 tags: they wait, none fails. */
 static void test_full_queue_waits(struct ktest *t)
 {
-	struct nullb *nb = make_nullb(t, NULL_IRQ_TIMER, 1, 2, 512);
-	struct block_device *bdev;
+	struct test_disk d;
+	struct block_device *bdev = test_disk_open(t, &d, nullb_cfg(NULL_IRQ_TIMER, 1, 2, 512));
 	struct async_batch b;
 	struct blk_mq_hw_ctx *hctx;
 	u8 *buf = (u8 *)__get_free_pages(GFP_KERNEL, 0);
 	const int nr = 64;
 	s64 before;
 
-	if (!nb || !buf)
-		goto out;
-	bdev = open_disk(t, null_disk(nb));
-	if (!bdev)
+	if (!bdev || !buf)
 		goto out;
 	/* add_disk() already read the partition table: count from here. */
-	before = atomic64_read(&null_disk(nb)->queue->nr_requests);
+	before = atomic64_read(&null_disk(d.nb)->queue->nr_requests);
 	atomic_set(&b.left, nr + 1);
 	atomic_set(&b.errors, 0);
 	init_completion(&b.done);
@@ -308,7 +322,7 @@ static void test_full_queue_waits(struct ktest *t)
 		complete(&b.done);
 	wait_for_completion(&b.done);
 	KEXPECT_EQ(t, atomic_read(&b.errors), 0);
-	hctx = null_disk(nb)->queue->queue_hw_ctx[0];
+	hctx = null_disk(d.nb)->queue->queue_hw_ctx[0];
 	/*
 	 * Never more in flight than there are tags. Whether both tags were
 	 * ever busy at once depends on the timer beating the submitter, which
@@ -316,41 +330,36 @@ static void test_full_queue_waits(struct ktest *t)
 	 */
 	KEXPECT_GE(t, hctx->max_in_flight, 1);
 	KEXPECT_LE(t, hctx->max_in_flight, 2);
-	KEXPECT_EQ(t, atomic64_read(&null_disk(nb)->queue->nr_requests) - before, nr);
+	KEXPECT_EQ(t, atomic64_read(&null_disk(d.nb)->queue->nr_requests) - before, nr);
 	/*
 	 * The last bio's end_io runs before its request is freed, so wait
 	 * (bounded) for the queue's count of requests not yet freed: zero,
 	 * and only then are the tags all back.
 	 */
-	for (int ms = 0; ms < 2000 && atomic_read(&null_disk(nb)->queue->q_usage_counter); ms++)
+	for (int ms = 0; ms < 2000 && atomic_read(&null_disk(d.nb)->queue->q_usage_counter); ms++)
 		msleep(1);
-	KEXPECT_EQ(t, atomic_read(&null_disk(nb)->queue->q_usage_counter), 0);
+	KEXPECT_EQ(t, atomic_read(&null_disk(d.nb)->queue->q_usage_counter), 0);
 	KEXPECT_EQ(t, atomic_read(&hctx->tags->active), 0);
-	blkdev_put(bdev);
 out:
 	if (buf)
 		free_pages((unsigned long)buf, 0);
-	if (nb)
-		KEXPECT_EQ(t, null_destroy(nb), 0);
+	test_disk_close(t, &d);
 }
 
 /* Adjacent writes under a plug become fewer requests; data stays right. */
 static void test_plug_merges(struct ktest *t)
 {
-	struct nullb *nb = make_nullb(t, NULL_IRQ_SOFTIRQ, 1, 64, 512);
+	struct test_disk d;
+	struct block_device *bdev = test_disk_open(t, &d, nullb_cfg(NULL_IRQ_SOFTIRQ, 1, 64, 512));
 	struct request_queue *q;
-	struct block_device *bdev;
 	u8 *buf = (u8 *)__get_free_pages(GFP_KERNEL, 3), *back;
 	struct async_batch b;
 	struct blk_plug plug;
 	s64 rqs, merges;
 
-	if (!nb || !buf)
+	if (!bdev || !buf)
 		goto out;
-	q = null_disk(nb)->queue;
-	bdev = open_disk(t, null_disk(nb));
-	if (!bdev)
-		goto out;
+	q = null_disk(d.nb)->queue;
 	fill(buf, 8 * PAGE_SIZE, 1 << 20, 9);
 	rqs = atomic64_read(&q->nr_requests);
 	merges = atomic64_read(&q->nr_merges);
@@ -381,12 +390,10 @@ static void test_plug_merges(struct ktest *t)
 		KEXPECT_EQ(t, first_mismatch(back, 8 * PAGE_SIZE, 1 << 20, 9), 8 * PAGE_SIZE);
 		kfree(back);
 	}
-	blkdev_put(bdev);
 out:
 	if (buf)
 		free_pages((unsigned long)buf, 3);
-	if (nb)
-		KEXPECT_EQ(t, null_destroy(nb), 0);
+	test_disk_close(t, &d);
 }
 
 /* --- every CPU at once --------------------------------------------------- */
@@ -455,37 +462,26 @@ static void test_concurrent_writers(struct ktest *t)
 {
 	/* One queue per CPU, and one queue shared by all. */
 	for (unsigned int queues = 0; queues < 2; queues++) {
-		struct nullb *nb = make_nullb(t, NULL_IRQ_TIMER, queues, 4, 512);
-		struct block_device *bdev;
+		struct test_disk d;
 
-		if (!nb)
-			return;
-		bdev = open_disk(t, null_disk(nb));
-		if (bdev) {
-			concurrent_on(t, bdev);
-			blkdev_put(bdev);
-		}
-		KEXPECT_EQ(t, null_destroy(nb), 0);
+		if (test_disk_open(t, &d, nullb_cfg(NULL_IRQ_TIMER, queues, 4, 512)))
+			concurrent_on(t, d.bdev);
+		test_disk_close(t, &d);
 	}
 }
 
 
 /* --- flushes ------------------------------------------------------------- */
 
-static struct nullb *make_cached(struct ktest *t, bool fua)
+/* 16 MiB behind a 4 MiB volatile write cache, with or without FUA. */
+static struct nullb_config cached_cfg(bool fua)
 {
-	struct nullb_config cfg = {
-		.size_mb = 16, .bs = 512, .submit_queues = 1, .hw_queue_depth = 8,
-		.irqmode = NULL_IRQ_TIMER, .completion_nsec = 20000, .memory_backed = true,
-		.cache_size_mb = 4, .fua = fua,
-	};
-	struct nullb *nb = null_create(&cfg);
+	struct nullb_config cfg = nullb_cfg(NULL_IRQ_TIMER, 1, 8, 512);
 
-	if (IS_ERR(nb)) {
-		ktest_fail(t, __FILE__, __LINE__, "null_create: %ld", PTR_ERR(nb));
-		return NULL;
-	}
-	return nb;
+	cfg.size_mb = 16;
+	cfg.cache_size_mb = 4;
+	cfg.fua = fua;
+	return cfg;
 }
 
 static int write_flags(struct block_device *bdev, sector_t s, u8 *buf, blk_opf_t flags)
@@ -515,16 +511,13 @@ static bool reads_back(struct block_device *bdev, sector_t s, u32 seed, u8 *tmp)
  */
 static void flush_ordering(struct ktest *t, bool fua)
 {
-	struct nullb *nb = make_cached(t, fua);
-	struct block_device *bdev;
+	struct test_disk d;
+	struct block_device *bdev = test_disk_open(t, &d, cached_cfg(fua));
 	u8 *a = (u8 *)__get_free_pages(GFP_KERNEL, 0), *b = (u8 *)__get_free_pages(GFP_KERNEL, 0);
 	u8 *tmp = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	u64 flushes;
 
-	if (!nb || !a || !b || !tmp)
-		goto out;
-	bdev = open_disk(t, null_disk(nb));
-	if (!bdev)
+	if (!bdev || !a || !b || !tmp)
 		goto out;
 	fill(a, PAGE_SIZE, 800 * SECTOR_SIZE, 11);
 	fill(b, PAGE_SIZE, 1600 * SECTOR_SIZE, 12);
@@ -532,34 +525,32 @@ static void flush_ordering(struct ktest *t, bool fua)
 	/* Unflushed: readable now, gone after the power fails. */
 	KEXPECT_EQ(t, write_flags(bdev, 800, a, 0), 0);
 	KEXPECT_TRUE(t, reads_back(bdev, 800, 11, tmp));
-	null_cache_drop(nb);
+	null_cache_drop(d.nb);
 	KEXPECT_FALSE(t, reads_back(bdev, 800, 11, tmp));
 
 	/* Written, then flushed: survives. */
 	KEXPECT_EQ(t, write_flags(bdev, 800, a, 0), 0);
 	KEXPECT_EQ(t, blkdev_issue_flush(bdev), 0);
-	null_cache_drop(nb);
+	null_cache_drop(d.nb);
 	KEXPECT_TRUE(t, reads_back(bdev, 800, 11, tmp));
 
 	/* A PREFLUSH write makes the earlier write durable; FUA makes itself durable. */
 	fill(a, PAGE_SIZE, 3200 * SECTOR_SIZE, 13);
-	flushes = null_nr_flushes(nb);
+	flushes = null_nr_flushes(d.nb);
 	KEXPECT_EQ(t, write_flags(bdev, 3200, a, 0), 0);
 	KEXPECT_EQ(t, write_flags(bdev, 1600, b, REQ_PREFLUSH | REQ_FUA), 0);
-	null_cache_drop(nb);
+	null_cache_drop(d.nb);
 	KEXPECT_TRUE(t, reads_back(bdev, 3200, 13, tmp));
 	KEXPECT_TRUE(t, reads_back(bdev, 1600, 12, tmp));
 	/* One flush for PREFLUSH, and one more when the device has no FUA. */
-	KEXPECT_EQ(t, null_nr_flushes(nb) - flushes, fua ? 1 : 2);
-	blkdev_put(bdev);
+	KEXPECT_EQ(t, null_nr_flushes(d.nb) - flushes, fua ? 1 : 2);
 out:
 	kfree(tmp);
 	if (a)
 		free_pages((unsigned long)a, 0);
 	if (b)
 		free_pages((unsigned long)b, 0);
-	if (nb)
-		KEXPECT_EQ(t, null_destroy(nb), 0);
+	test_disk_close(t, &d);
 }
 
 static void test_flush_ordering_fua(struct ktest *t)
@@ -575,32 +566,24 @@ static void test_flush_ordering_emulated_fua(struct ktest *t)
 /* Without a write cache a flush is a no-op that succeeds. */
 static void test_flush_without_cache(struct ktest *t)
 {
-	struct nullb *nb = make_nullb(t, NULL_IRQ_SOFTIRQ, 1, 8, 512);
-	struct block_device *bdev;
+	struct test_disk d;
 
-	if (!nb)
-		return;
-	bdev = open_disk(t, null_disk(nb));
-	if (bdev) {
-		KEXPECT_EQ(t, blkdev_issue_flush(bdev), 0);
-		KEXPECT_EQ(t, null_nr_flushes(nb), 0);
-		blkdev_put(bdev);
+	if (test_disk_open(t, &d, nullb_cfg(NULL_IRQ_SOFTIRQ, 1, 8, 512))) {
+		KEXPECT_EQ(t, blkdev_issue_flush(d.bdev), 0);
+		KEXPECT_EQ(t, null_nr_flushes(d.nb), 0);
 	}
-	KEXPECT_EQ(t, null_destroy(nb), 0);
+	test_disk_close(t, &d);
 }
 
 /* Discard and write-zeroes read back as zeroes, and only where asked. */
 static void test_discard_write_zeroes(struct ktest *t)
 {
-	struct nullb *nb = make_nullb(t, NULL_IRQ_NONE, 1, 8, 512);
-	struct block_device *bdev;
+	struct test_disk d;
+	struct block_device *bdev = test_disk_open(t, &d, nullb_cfg(NULL_IRQ_NONE, 1, 8, 512));
 	struct bio *bio;
 	u8 *buf = kmalloc(65536, GFP_KERNEL);
 
-	if (!nb || !buf)
-		goto out;
-	bdev = open_disk(t, null_disk(nb));
-	if (!bdev)
+	if (!bdev || !buf)
 		goto out;
 	fill(buf, 65536, 0, 21);
 	KEXPECT_EQ(t, blkdev_rw(bdev, REQ_OP_WRITE, 0, buf, 65536), 0);
@@ -618,18 +601,16 @@ static void test_discard_write_zeroes(struct ktest *t)
 		}
 	KEXPECT_EQ(t, first_mismatch(buf + 49 * SECTOR_SIZE, 65536 - 49 * SECTOR_SIZE,
 				     49 * SECTOR_SIZE, 21), 65536 - 49 * SECTOR_SIZE);
-	blkdev_put(bdev);
 out:
 	kfree(buf);
-	if (nb)
-		KEXPECT_EQ(t, null_destroy(nb), 0);
+	test_disk_close(t, &d);
 }
 
 /* --- partitions on a device ---------------------------------------------- */
 
 static void test_partitions_on_device(struct ktest *t)
 {
-	struct nullb *nb = make_nullb(t, NULL_IRQ_SOFTIRQ, 1, 8, 512);
+	struct nullb *nb = make_nullb(t, nullb_cfg(NULL_IRQ_SOFTIRQ, 1, 8, 512));
 	struct block_device *disk, *p1 = NULL, *p2 = NULL;
 	char name[BDEVNAME_SIZE];
 	u8 *buf = kzalloc(8192, GFP_KERNEL);
@@ -640,14 +621,8 @@ static void test_partitions_on_device(struct ktest *t)
 	if (!disk)
 		goto out;
 	/* MBR: sectors 2048+2048 and 8192+4096. */
-	buf[446 + 4] = 0x83;
-	put_unaligned_le32(2048, buf + 446 + 8);
-	put_unaligned_le32(2048, buf + 446 + 12);
-	buf[462 + 4] = 0x83;
-	put_unaligned_le32(8192, buf + 462 + 8);
-	put_unaligned_le32(4096, buf + 462 + 12);
-	buf[510] = 0x55;
-	buf[511] = 0xaa;
+	mbr_entry(buf, 0, 0x83, 2048, 2048);
+	mbr_entry(buf, 1, 0x83, 8192, 4096);
 	KEXPECT_EQ(t, blkdev_rw(disk, REQ_OP_WRITE, 0, buf, 512), 0);
 	/* Rereading while the disk is open is refused. */
 	KEXPECT_EQ(t, bdev_disk_changed(null_disk(nb)), -EBUSY);
@@ -700,14 +675,8 @@ static void test_partitions_on_device(struct ktest *t)
 		KEXPECT_EQ(t, first_mismatch(buf, 4096, 0, 31), 4096);
 		/* Now overlap the two: the table is refused as a whole. */
 		memset(buf, 0, 512);
-		buf[446 + 4] = 0x83;
-		put_unaligned_le32(2048, buf + 446 + 8);
-		put_unaligned_le32(8192, buf + 446 + 12);
-		buf[462 + 4] = 0x83;
-		put_unaligned_le32(8192, buf + 462 + 8);
-		put_unaligned_le32(4096, buf + 462 + 12);
-		buf[510] = 0x55;
-		buf[511] = 0xaa;
+		mbr_entry(buf, 0, 0x83, 2048, 8192);
+		mbr_entry(buf, 1, 0x83, 8192, 4096);
 		KEXPECT_EQ(t, blkdev_rw(disk, REQ_OP_WRITE, 0, buf, 512), 0);
 		blkdev_put(disk);
 	}
@@ -725,7 +694,7 @@ out:
 
 static void test_open_blocks_removal(struct ktest *t)
 {
-	struct nullb *nb = make_nullb(t, NULL_IRQ_NONE, 1, 4, 512);
+	struct nullb *nb = make_nullb(t, nullb_cfg(NULL_IRQ_NONE, 1, 4, 512));
 	struct block_device *a, *b;
 
 	if (!nb)

@@ -18,6 +18,24 @@
 #define NBUF 320
 #define BUFSZ 4096
 
+/*
+ * A device with a 64-bit mask whose every mapping bounces; false, with
+ * the case skipped, unless the kernel was booted with swiotlb=force.
+ */
+static bool bounced_device(struct ktest *t, struct device *dev, const char *name)
+{
+	device_initialize(dev, name);
+	if (!is_swiotlb_force_bounce(dev)) {
+		ktest_skip(t, "boot with swiotlb=force");
+		return false;
+	}
+	if (dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64))) {
+		ktest_fail(t, __FILE__, __LINE__, "%s: no 64-bit DMA mask", name);
+		return false;
+	}
+	return true;
+}
+
 static void test_force_bounce_grows(struct ktest *t)
 {
 	struct io_tlb_mem *mem = &io_tlb_default_mem;
@@ -27,12 +45,8 @@ static void test_force_bounce_grows(struct ktest *t)
 	struct device dev;
 	int i, j, bad = 0;
 
-	device_initialize(&dev, "swiotlb-dma");
-	if (!is_swiotlb_force_bounce(&dev)) {
-		ktest_skip(t, "boot with swiotlb=force");
+	if (!bounced_device(t, &dev, "swiotlb-dma"))
 		return;
-	}
-	KASSERT_EQ(t, dma_set_mask_and_coherent(&dev, DMA_BIT_MASK(64)), 0);
 	nslabs0 = mem->nslabs;
 	grown0 = mem->pools_grown;
 	freed0 = mem->pools_freed;
@@ -160,12 +174,8 @@ static void test_concurrent_grow_shrink(struct ktest *t)
 	struct device dev;
 	bool all_done;
 
-	device_initialize(&dev, "swiotlb-mt");
-	if (!is_swiotlb_force_bounce(&dev)) {
-		ktest_skip(t, "boot with swiotlb=force");
+	if (!bounced_device(t, &dev, "swiotlb-mt"))
 		return;
-	}
-	KASSERT_EQ(t, dma_set_mask_and_coherent(&dev, DMA_BIT_MASK(64)), 0);
 	used0 = mem->total_used;
 	grown0 = mem->pools_grown;
 	freed0 = mem->pools_freed;

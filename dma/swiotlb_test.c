@@ -5,92 +5,25 @@
  * size up to a segment, area hashing, exhaustion falling back to a
  * transient pool and then failing cleanly, growth, restricted pools.
  *
- * The memory comes from kmalloc through test ops with a byte budget, and a
- * "physical" address is the pointer itself, so nothing here depends on
- * where the kernel put its own pool.
+ * The memory comes from kmalloc through the test ops with a byte budget
+ * (swiotlb_test_ops.h).
  */
 #include <pagoda/ktest.h>
 #include <pagoda/random.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
 #include <pagoda/swiotlb.h>
-
-static long budget;		/* bytes of pool memory the ops may still give */
-static unsigned int test_cpu;
-static int grow_requests;
-
-/*
- * The ops promise IO_TLB_SIZE-aligned memory, which kmalloc does not (on
- * the host it is calloc): take a slot more and keep the real start just
- * below the aligned one.
- */
-static void *t_alloc_pages(struct io_tlb_mem *mem, size_t bytes, u64 limit,
-			   bool may_sleep, phys_addr_t *phys)
-{
-	u8 *raw, *p;
-
-	if ((long)bytes > budget)
-		return NULL;
-	raw = kmalloc(bytes + IO_TLB_SIZE, GFP_KERNEL);
-	if (!raw)
-		return NULL;
-	p = (u8 *)ALIGN_UP((uintptr_t)raw + sizeof(void *), IO_TLB_SIZE);
-	((void **)p)[-1] = raw;
-	budget -= bytes;
-	*phys = (phys_addr_t)(uintptr_t)p;
-	return p;
-}
-
-static void t_free_pages(struct io_tlb_mem *mem, void *vaddr, size_t bytes)
-{
-	budget += bytes;
-	kfree(((void **)vaddr)[-1]);
-}
-
-static void *t_alloc_meta(struct io_tlb_mem *mem, size_t bytes, bool may_sleep)
-{
-	return kmalloc(bytes, GFP_KERNEL);
-}
-
-static void t_free_meta(struct io_tlb_mem *mem, void *p, size_t bytes)
-{
-	kfree(p);
-}
-
-static void *t_phys_to_virt(phys_addr_t phys)
-{
-	return (void *)(uintptr_t)phys;
-}
-
-static unsigned int t_this_cpu(void)
-{
-	return test_cpu;
-}
-
-static void t_schedule_grow(struct io_tlb_mem *mem)
-{
-	grow_requests++;
-}
-
-static const struct io_tlb_ops test_ops = {
-	.alloc_pages = t_alloc_pages,
-	.free_pages = t_free_pages,
-	.alloc_meta = t_alloc_meta,
-	.free_meta = t_free_meta,
-	.phys_to_virt = t_phys_to_virt,
-	.this_cpu = t_this_cpu,
-	.schedule_grow = t_schedule_grow,
-};
+#include "swiotlb_test_ops.h"
 
 static void setup(struct io_tlb_mem *mem, struct device *dev, unsigned long nslabs,
 		  unsigned int nareas, bool can_grow, long bytes)
 {
 	struct io_tlb_pool *pool;
 
-	budget = bytes;
-	test_cpu = 0;
-	grow_requests = 0;
-	swiotlb_mem_init(mem, &test_ops, nslabs, nareas, can_grow);
+	tlb_state.budget = bytes;
+	tlb_state.cpu = 0;
+	tlb_state.grow_requests = 0;
+	swiotlb_mem_init(mem, &swiotlb_test_ops, nslabs, nareas, can_grow);
 	pool = swiotlb_alloc_pool(mem, nslabs, nareas, ~0ULL, true);
 	if (pool)
 		swiotlb_add_pool(mem, pool);
@@ -170,7 +103,7 @@ static void random_against_model(struct ktest *t, unsigned long nsegs, unsigned 
 	for (step = 0; step < 6000; step++) {
 		struct live *l = &live[get_random_u32() % NLIVE];
 
-		test_cpu = get_random_u32() % 8;
+		tlb_state.cpu = get_random_u32() % 8;
 		if (l->size) {
 			u8 *bounce = (u8 *)(uintptr_t)l->tlb;
 			u8 *orig;
@@ -268,7 +201,7 @@ static void test_search_goes_on(struct ktest *t)
 
 	setup(&mem, &dev, 4 * IO_TLB_SEGSIZE, 4, false, 4L << 20);
 	pool = list_first_entry(&mem.pools, struct io_tlb_pool, node);
-	test_cpu = 1;
+	tlb_state.cpu = 1;
 	a = swiotlb_tbl_map_single(&dev, &mem, (phys_addr_t)(uintptr_t)buf, 64, 64, 0,
 				   DMA_TO_DEVICE);
 	b = swiotlb_tbl_map_single(&dev, &mem, (phys_addr_t)(uintptr_t)buf, 64, 64, 0,
@@ -299,13 +232,13 @@ static void test_area_hashing(struct ktest *t)
 	setup(&mem, &dev, 4 * IO_TLB_SEGSIZE, 4, false, 4L << 20);
 	ktest_expect_reports(t, true);	/* full pools and misuse are reported */
 	pool = list_first_entry(&mem.pools, struct io_tlb_pool, node);
-	for (test_cpu = 0; test_cpu < 6; test_cpu++) {
+	for (tlb_state.cpu = 0; tlb_state.cpu < 6; tlb_state.cpu++) {
 		tlb = swiotlb_tbl_map_single(&dev, &mem, (phys_addr_t)(uintptr_t)buf, 64, 64, 0,
 					     DMA_TO_DEVICE);
 		KASSERT_NE(t, tlb, INVALID_PHYS_ADDR);
 		/* CPU n starts in area n mod 4. */
 		KEXPECT_EQ(t, ((tlb - pool->start) >> IO_TLB_SHIFT) / pool->area_nslabs,
-			   test_cpu % 4);
+			   tlb_state.cpu % 4);
 	}
 	KEXPECT_EQ(t, swiotlb_pool_used(pool), 6);
 	swiotlb_mem_destroy(&mem);
@@ -410,7 +343,7 @@ static void test_exhaustion_transient_growth(struct ktest *t)
 	pool = list_first_entry(&mem.pools, struct io_tlb_pool, node);
 	n = fill(&mem, &dev, buf, tlbs, IO_TLB_SEGSIZE);
 	KASSERT_EQ(t, n, IO_TLB_SEGSIZE);
-	KEXPECT_EQ(t, grow_requests, 0);
+	KEXPECT_EQ(t, tlb_state.grow_requests, 0);
 
 	/* Full: a transient pool sized to the request, and one grow request. */
 	tr = swiotlb_tbl_map_single(&dev, &mem, (phys_addr_t)(uintptr_t)buf, 3000, 3000, 0,
@@ -419,19 +352,19 @@ static void test_exhaustion_transient_growth(struct ktest *t)
 	KEXPECT_TRUE(t, swiotlb_find_pool(&mem, tr)->transient);
 	KEXPECT_EQ(t, swiotlb_find_pool(&mem, tr)->nslabs, 2);
 	KEXPECT_EQ(t, mem.transient_live, 1);
-	KEXPECT_EQ(t, grow_requests, 1);
+	KEXPECT_EQ(t, tlb_state.grow_requests, 1);
 	KEXPECT_EQ(t, memcmp((void *)(uintptr_t)tr, buf, 3000), 0);
 	/* Two more slots' worth: still within the budget; no second request. */
 	tr2 = swiotlb_tbl_map_single(&dev, &mem, (phys_addr_t)(uintptr_t)buf, 16, 16, 0,
 				     DMA_TO_DEVICE);
 	KASSERT_NE(t, tr2, INVALID_PHYS_ADDR);
-	KEXPECT_EQ(t, grow_requests, 1);
+	KEXPECT_EQ(t, tlb_state.grow_requests, 1);
 	KEXPECT_EQ(t, mem.transient_live, 2);
 	/* Memory gone too: a clear failure, and nothing else disturbed. */
-	left = budget;
+	left = tlb_state.budget;
 	KEXPECT_EQ(t, swiotlb_tbl_map_single(&dev, &mem, (phys_addr_t)(uintptr_t)buf, 4096,
 					     4096, 0, DMA_TO_DEVICE), INVALID_PHYS_ADDR);
-	KEXPECT_EQ(t, budget, left);
+	KEXPECT_EQ(t, tlb_state.budget, left);
 	KEXPECT_EQ(t, mem.transient_live, 2);
 	KEXPECT_EQ(t, mem.map_failed, 1);
 	KEXPECT_EQ(t, check_lists(pool), 0);
@@ -441,14 +374,14 @@ static void test_exhaustion_transient_growth(struct ktest *t)
 	swiotlb_tbl_unmap_single(&dev, &mem, tr2, 16, DMA_TO_DEVICE);
 	KEXPECT_EQ(t, mem.transient_live, 0);
 	KEXPECT_EQ(t, mem.transient_total, 2);
-	KEXPECT_EQ(t, budget, (long)(4 * IO_TLB_SIZE)); /* transient memory given back */
+	KEXPECT_EQ(t, tlb_state.budget, (long)(4 * IO_TLB_SIZE)); /* transient memory given back */
 
 	/* The worker: too little memory for a full pool means no pool at all. */
 	swiotlb_dyn_alloc(&mem);
 	KEXPECT_EQ(t, mem.pools_grown, 0);
 	KEXPECT_EQ(t, mem.grow_failed, 1);
 	/* With memory, it adds a pool, and mappings land there, not in transients. */
-	budget += 2 * IO_TLB_SEGSIZE * IO_TLB_SIZE;
+	tlb_state.budget += 2 * IO_TLB_SEGSIZE * IO_TLB_SIZE;
 	swiotlb_dyn_alloc(&mem);
 	KEXPECT_EQ(t, mem.pools_grown, 1);
 	KEXPECT_EQ(t, mem.nslabs, 2 * IO_TLB_SEGSIZE);
@@ -475,7 +408,7 @@ static void test_restricted_never_grows(struct ktest *t)
 	KASSERT_EQ(t, fill(&mem, &dev, buf, tlbs, IO_TLB_SEGSIZE), IO_TLB_SEGSIZE);
 	KEXPECT_EQ(t, swiotlb_tbl_map_single(&dev, &mem, (phys_addr_t)(uintptr_t)buf, 16, 16,
 					     0, DMA_TO_DEVICE), INVALID_PHYS_ADDR);
-	KEXPECT_EQ(t, grow_requests, 0);
+	KEXPECT_EQ(t, tlb_state.grow_requests, 0);
 	KEXPECT_EQ(t, mem.transient_total, 0);
 	for (i = 0; i < IO_TLB_SEGSIZE; i++)
 		swiotlb_tbl_unmap_single(&dev, &mem, tlbs[i], 16, DMA_TO_DEVICE);
@@ -495,11 +428,11 @@ static void test_shrink_gives_back_idle_pools(struct ktest *t)
 
 	setup(&mem, &dev, IO_TLB_SEGSIZE, 1, true, 3 * IO_TLB_SEGSIZE * IO_TLB_SIZE);
 	boot = list_first_entry(&mem.pools, struct io_tlb_pool, node);
-	full = budget;
+	full = tlb_state.budget;
 	swiotlb_dyn_alloc(&mem);
 	swiotlb_dyn_alloc(&mem);
 	KASSERT_EQ(t, mem.pools_grown, 2);
-	KEXPECT_EQ(t, budget, 0);
+	KEXPECT_EQ(t, tlb_state.budget, 0);
 	/* One mapping in each pool: nothing can go. */
 	KASSERT_EQ(t, fill(&mem, &dev, buf, tlbs, 2 * IO_TLB_SEGSIZE + 1), 2 * IO_TLB_SEGSIZE + 1);
 	for (i = 0; i < 2 * IO_TLB_SEGSIZE; i++)
@@ -516,7 +449,7 @@ static void test_shrink_gives_back_idle_pools(struct ktest *t)
 	KEXPECT_EQ(t, swiotlb_shrink(&mem), 1);
 	KEXPECT_EQ(t, mem.pools_freed, 1);
 	KEXPECT_EQ(t, mem.nslabs, 2 * IO_TLB_SEGSIZE);
-	KEXPECT_EQ(t, budget, (long)(IO_TLB_SEGSIZE * IO_TLB_SIZE));
+	KEXPECT_EQ(t, tlb_state.budget, (long)(IO_TLB_SEGSIZE * IO_TLB_SIZE));
 	/* A pool in use at a pass starts its count again: two idle passes from then. */
 	KEXPECT_EQ(t, swiotlb_shrink(&mem), 1);
 	swiotlb_tbl_unmap_single(&dev, &mem, tlbs[IO_TLB_SEGSIZE + 5], 16, DMA_TO_DEVICE);
@@ -527,7 +460,7 @@ static void test_shrink_gives_back_idle_pools(struct ktest *t)
 	KEXPECT_EQ(t, swiotlb_shrink(&mem), 1);
 	KEXPECT_EQ(t, swiotlb_shrink(&mem), 0);
 	KEXPECT_EQ(t, mem.pools_freed, 2);
-	KEXPECT_EQ(t, budget, full);
+	KEXPECT_EQ(t, tlb_state.budget, full);
 	/* The boot pool is never given back, busy or not. */
 	swiotlb_tbl_unmap_single(&dev, &mem, tlbs[0], 16, DMA_TO_DEVICE);
 	KEXPECT_EQ(t, swiotlb_shrink(&mem), 0);

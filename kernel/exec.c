@@ -414,6 +414,13 @@ out:
 		(b) = __t;                \
 	} while (0)
 
+/* After the swap: p's areas are p's (Linux needs no such step: exec gives the task a new mm). */
+static void set_vm_mm(struct process *p)
+{
+	for (struct vm_area *v = p->vmas; v; v = v->next)
+		WRITE_ONCE(v->vm_mm, p);
+}
+
 int process_execve(const char *path, int argc, const char *const *argv,
 		   int envc, const char *const *envp, const char **why)
 {
@@ -440,12 +447,21 @@ int process_execve(const char *path, int argc, const char *const *argv,
 	 */
 	de_thread(p); /* nobody else may be in the address space as it is swapped */
 	down_write(&p->mmap_lock);
+	/*
+	 * Both page_table_locks: a truncate walking a file's areas
+	 * (mm/shmem.c) reaches an area's tables through v->vm_mm, which must
+	 * name the process that holds the area once either lock is free.
+	 */
+	mutex_lock(&p->page_table_lock);
+	mutex_lock(&np->page_table_lock);
 	preempt_disable();
 	arch_switch_mm(&init_mm);
 	SWAP(p->mm, np->mm);
 	SWAP(p->vmas, np->vmas);
 	SWAP(p->mm_rb, np->mm_rb);
 	SWAP(p->map_count, np->map_count);
+	set_vm_mm(p);
+	set_vm_mm(np);
 	p->brk_start = np->brk_start;
 	p->brk = np->brk;
 	p->mmap_base = np->mmap_base;
@@ -454,6 +470,8 @@ int process_execve(const char *path, int argc, const char *const *argv,
 	p->stack = np->stack;
 	arch_switch_mm(&p->mm);
 	preempt_enable();
+	mutex_unlock(&np->page_table_lock);
+	mutex_unlock(&p->page_table_lock);
 	up_write(&p->mmap_lock);
 	memcpy(p->exe, np->exe, sizeof(p->exe));
 	memcpy(p->cmdline, np->cmdline, sizeof(p->cmdline));
@@ -674,9 +692,8 @@ void run_init_process(void)
 	const char *path = named && named->set ? init_path_alt : init_path;
 	const char *argv[INIT_MAX_ARGS + 1] = { path };
 	char args[256];
-	char *rest = args, *w;
 	const char *why;
-	int argc = 1, status;
+	int argc, status, n;
 
 	/* The boot's mounts (/dev, /proc, /tmp) before anyone looks (fs/namespace.c). */
 	vfs_init();
@@ -687,16 +704,13 @@ void run_init_process(void)
 	}
 	/* Linux hands init the command line's words after "--" (kernel/params.c). */
 	strlcpy(args, param_init_args(), sizeof(args));
-	while ((w = strsep(&rest, " \t")) != NULL) {
-		if (!*w)
-			continue;
-		if (argc == INIT_MAX_ARGS) {
-			pr_warn("init: more than %d arguments after --: the rest are dropped\n",
-				INIT_MAX_ARGS - 1);
-			break;
-		}
-		argv[argc++] = w;
+	n = argv_split_inplace(args, (char **)&argv[1], INIT_MAX_ARGS - 1);
+	if (n < 0) {
+		pr_warn("init: more than %d arguments after --: the rest are dropped\n",
+			INIT_MAX_ARGS - 1);
+		n = INIT_MAX_ARGS - 1;
 	}
+	argc = 1 + n;
 	pr_info("init: running %s%s%s\n", path, argc > 1 ? " " : "", param_init_args());
 	status = run_and_wait(path, argc, argv, true, &why, NULL);
 	if (status < 0)

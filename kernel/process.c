@@ -70,13 +70,21 @@ int process_write(struct process *p, u64 va, const void *src, size_t n)
 		unsigned int prot;
 		phys_addr_t pa;
 
-		/* Filled in now if it was never touched: the kernel writes even read-only text. */
-		if (get_user_page(p, va, &pa) || arch_lookup(&p->mm, va, &pa, &prot))
+		/*
+		 * Filled in now if it was never touched: the kernel writes even
+		 * read-only text. Under page_table_lock, so that a truncate of a
+		 * file p maps cannot take the page away mid-copy.
+		 */
+		mutex_lock(&p->page_table_lock);
+		if (get_user_page(p, va, &pa) || arch_lookup(&p->mm, va, &pa, &prot)) {
+			mutex_unlock(&p->page_table_lock);
 			return -EFAULT;
+		}
 		memcpy(__va(pa), s, chunk);
 		/* exec's text, restore's code: mapped before it was written */
 		if (prot & PROT_EXEC)
 			arch_sync_icache(__va(pa), chunk);
+		mutex_unlock(&p->page_table_lock);
 		va += chunk;
 		s += chunk;
 		n -= chunk;

@@ -115,23 +115,18 @@ static void report(const struct shell_cmd *cmd, int err)
 
 int shell_exec(const char *line)
 {
-	char buf[LINE_MAX], *argv[SHELL_MAX_ARGS + 1], *s = buf, *w;
+	char buf[LINE_MAX], *argv[SHELL_MAX_ARGS + 1];
 	const struct shell_cmd *cmd;
-	int argc = 0, err;
+	int argc, err;
 
 	if (strlcpy(buf, line, sizeof(buf)) >= sizeof(buf)) {
 		kprintf("shell: line longer than %d characters: not run\n", LINE_MAX - 1);
 		return -E2BIG;
 	}
-	while ((w = strsep(&s, " \t")) != NULL) {
-		if (!*w)
-			continue;
-		if (argc == SHELL_MAX_ARGS) {
-			kprintf("shell: too many arguments (at most %d): not run\n",
-				SHELL_MAX_ARGS - 1);
-			return -E2BIG;
-		}
-		argv[argc++] = w;
+	argc = argv_split_inplace(buf, argv, SHELL_MAX_ARGS);
+	if (argc < 0) {
+		kprintf("shell: too many arguments (at most %d): not run\n", SHELL_MAX_ARGS - 1);
+		return -E2BIG;
 	}
 	argv[argc] = NULL;
 	if (!argc)

@@ -3,17 +3,11 @@
  * Stack traces by frame pointer, for both arches: each keeps a frame
  * record {caller's frame pointer, return address} where its frame pointer
  * (x86 rbp, arm64 x29) points, as Linux's unwinders read them. The arch
- * says only which stacks a record may lie on (arch_on_kernel_stack()).
+ * says only which stacks a record may lie on (arch_on_kernel_stack()) and
+ * how far a call stands before its return address (<asm/stacktrace.h>).
  */
+#include <asm/stacktrace.h>
 #include <pagoda/arch.h>
-
-#ifdef __aarch64__
-/* A return address is the instruction after the BL: name the BL itself. */
-#define CALL_INSN_SIZE 4
-#else
-/* x86 calls vary in length: the return address stands for the call. */
-#define CALL_INSN_SIZE 0
-#endif
 
 /*
  * Every pointer is checked against the stack, so a corrupt chain ends

@@ -325,6 +325,21 @@ bool strlist_has(const char *list, const char *name)
 	}
 }
 
+int argv_split_inplace(char *buf, char **argv, int max)
+{
+	int argc = 0;
+	char *w;
+
+	while ((w = strsep(&buf, " \t")) != NULL) {
+		if (!*w)
+			continue;	/* a run of blanks */
+		if (argc == max)
+			return -E2BIG;
+		argv[argc++] = w;
+	}
+	return argc;
+}
+
 const char *strlist_first_unknown(const char *list,
 				  bool (*exists)(const char *word, size_t n),
 				  size_t *len)

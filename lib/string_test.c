@@ -281,6 +281,21 @@ static void test_strsep_edges(struct ktest *t)
 	KEXPECT_TRUE(t, s == NULL);
 }
 
+/* Words at blanks, runs of blanks as one; more words than room is -E2BIG. */
+static void test_argv_split_inplace(struct ktest *t)
+{
+	char line[] = "  run\t/bin/x  a ", blank[] = " \t ", many[] = "a b c d";
+	char *argv[3];
+
+	KEXPECT_EQ(t, argv_split_inplace(line, argv, 3), 3);
+	KEXPECT_STREQ(t, argv[0], "run");
+	KEXPECT_STREQ(t, argv[1], "/bin/x");
+	KEXPECT_STREQ(t, argv[2], "a");
+	KEXPECT_EQ(t, argv_split_inplace(blank, argv, 3), 0);
+	KEXPECT_EQ(t, argv_split_inplace(many, argv, 3), -E2BIG);
+	KEXPECT_STREQ(t, argv[2], "c");
+}
+
 static void test_skip_spaces(struct ktest *t)
 {
 	const char *s = " \t\n\v\f\rx y";
@@ -355,6 +370,7 @@ static struct ktest_case string_cases[] = {
 	KTEST_CASE(test_strstr),
 	KTEST_CASE(test_strsep),
 	KTEST_CASE(test_strsep_edges),
+	KTEST_CASE(test_argv_split_inplace),
 	KTEST_CASE(test_skip_spaces),
 	KTEST_CASE(test_strim),
 	KTEST_CASE(test_ctype),

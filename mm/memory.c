@@ -27,7 +27,10 @@
  * page_table_lock around its look at one entry and what it puts there,
  * so two threads faulting on one page map one page, and a stack grows
  * once. A fault inside a system call holding mmap_lock for writing
- * cannot happen: none of those copies user memory.
+ * cannot happen: none of those copies user memory. The writers take
+ * page_table_lock too while they change entries (zap, protect, copy,
+ * move), since a truncate of a tmpfs file changes another process's
+ * entries without its mmap_lock (unmap_mapping_range(), mm/shmem.c).
  *
  * The TLB: a page unmapped or made read-only (munmap, mprotect, a
  * copy-on-write break, fork's write protection) goes from every CPU that
@@ -465,16 +468,25 @@ static void zap_flush(struct process *p, u64 first, u64 last, const phys_addr_t 
 	}
 }
 
-void zap_page_range(struct process *p, u64 start, u64 end, bool ours)
+/*
+ * even_cows false (a punched hole): only the shmem object's pages go, and
+ * a private area's own copies of them stay, as Linux's zap_details.
+ */
+static void __zap_page_range(struct process *p, u64 start, u64 end, bool ours, bool even_cows)
 {
 	phys_addr_t pas[ZAP_BATCH];
 	unsigned int n = 0;
 	u64 first = 0, last = 0, *e;
 
 	for (u64 a = start; (e = next_user_pte(p, &a, end)); a += PAGE_SIZE) {
+		phys_addr_t pa = pte_addr(READ_ONCE(*e));
+		struct page *pg = pa_page(pa);
+
+		if (!even_cows && (!pg || !(pg->flags & PG_shmem)))
+			continue;
 		if (!n)
 			first = a;
-		pas[n++] = pte_addr(READ_ONCE(*e));
+		pas[n++] = pa;
 		last = a;
 		arch_unmap_range_noflush(&p->mm, a, PAGE_SIZE);
 		if (n == ZAP_BATCH) {
@@ -486,27 +498,54 @@ void zap_page_range(struct process *p, u64 start, u64 end, bool ours)
 		zap_flush(p, first, last, pas, n, ours);
 }
 
-int protect_page_range(struct process *p, struct vm_area *v, u64 start, u64 end)
+void zap_page_range(struct process *p, u64 start, u64 end, bool ours)
 {
-	u64 *e;
-
-	for (u64 a = start; (e = next_user_pte(p, &a, end)); a += PAGE_SIZE) {
-		int err = arch_protect_range(&p->mm, a, PAGE_SIZE,
-					     page_pte_prot(v, pte_addr(READ_ONCE(*e))));
-
-		if (err)
-			return err;
-	}
-	return 0;
+	mutex_lock(&p->page_table_lock);
+	__zap_page_range(p, start, end, ours, true);
+	mutex_unlock(&p->page_table_lock);
 }
 
-int copy_page_range(struct process *c, struct process *p, const struct vm_area *v)
+/*
+ * exec moves an area to another process under both processes'
+ * page_table_locks (kernel/exec.c), so once the lock of the process v
+ * names is held, v stays there.
+ */
+struct process *lock_vma_mm(struct vm_area *v)
 {
+	for (;;) {
+		struct process *p = READ_ONCE(v->vm_mm);
+
+		mutex_lock(&p->page_table_lock);
+		if (READ_ONCE(v->vm_mm) == p)
+			return p;
+		mutex_unlock(&p->page_table_lock);
+	}
+}
+
+void zap_page_range_single(struct vm_area *v, u64 start, u64 end, bool even_cows)
+{
+	struct process *p = lock_vma_mm(v);
+
+	__zap_page_range(p, start, end, true, even_cows);
+	mutex_unlock(&p->page_table_lock);
+}
+
+int protect_page_range(struct process *p, struct vm_area *v, u64 start, u64 end)
+{
+	int err = 0;
 	u64 *e;
 
-	/* A shared area's pages stay in its object: the child faults them in from there. */
-	if (vma_is_shared(v))
-		return 0;
+	mutex_lock(&p->page_table_lock); /* a truncate may be zapping here (mm/shmem.c) */
+	for (u64 a = start; !err && (e = next_user_pte(p, &a, end)); a += PAGE_SIZE)
+		err = arch_protect_range(&p->mm, a, PAGE_SIZE,
+					 page_pte_prot(v, pte_addr(READ_ONCE(*e))));
+	mutex_unlock(&p->page_table_lock);
+	return err;
+}
+
+static int __copy_page_range(struct process *c, struct process *p, const struct vm_area *v)
+{
+	u64 *e;
 
 	for (u64 a = v->start; (e = next_user_pte(p, &a, v->end)); a += PAGE_SIZE) {
 		phys_addr_t pa;
@@ -529,6 +568,28 @@ int copy_page_range(struct process *c, struct process *p, const struct vm_area *
 			return err; /* not on a mapped page; the child's teardown gives it back */
 	}
 	return 0;
+}
+
+int copy_page_range(struct process *c, struct process *p, const struct vm_area *v)
+{
+	int err;
+
+	/* A shared area's pages stay in its object: the child faults them in from there. */
+	if (vma_is_shared(v))
+		return 0;
+	/*
+	 * Both processes' tables, against a truncate's zap (mm/shmem.c): it
+	 * visits the parent's area before the child's, so a page is either
+	 * gone from the parent before it is copied, or zapped in the child
+	 * after. Only fork and exec hold two, the second a new process's
+	 * that nobody else locks before another: no order is needed.
+	 */
+	mutex_lock(&p->page_table_lock);
+	mutex_lock(&c->page_table_lock);
+	err = __copy_page_range(c, p, v);
+	mutex_unlock(&c->page_table_lock);
+	mutex_unlock(&p->page_table_lock);
+	return err;
 }
 
 int user_page_fault(u64 addr, unsigned int flags, bool from_user, int *code)

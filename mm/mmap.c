@@ -47,12 +47,35 @@ static void vma_unaccount(struct process *p, const struct vm_area *v)
 		vm_unacct_memory(vma_pages(v));
 }
 
-/* An area struct goes: a shared one's reference on its object with it. */
+/*
+ * An area struct goes: a shared one leaves its object's list and gives
+ * its reference back. Never under page_table_lock (the list's lock comes
+ * first, mm/shmem.c).
+ */
 static void vm_area_free(struct vm_area *v)
 {
-	if (v->shm)
+	if (v->shm) {
+		unlink_file_vma(v);
 		shmem_put(v->shm);
+	}
 	kfree(v);
+}
+
+/*
+ * A change to an area of an object that a truncate may be walking
+ * (its start, end or pgoff, or its pages moving): under the object's
+ * i_mmap_lock, as Linux's vma_prepare(). Nothing for other areas.
+ */
+static void vma_lock_file(const struct vm_area *v)
+{
+	if (v->shm)
+		i_mmap_lock_write(v->shm);
+}
+
+static void vma_unlock_file(const struct vm_area *v)
+{
+	if (v->shm)
+		i_mmap_unlock_write(v->shm);
 }
 
 struct vm_area *find_vma(struct process *p, u64 addr)
@@ -125,11 +148,15 @@ static int split_vma(struct process *p, struct vm_area *v, u64 addr)
 		return -ENOMEM;
 	*tail = *v;
 	tail->start = addr;
-	if (v->shm)
-		shmem_get(v->shm);
 	if (v->rf || v->shm)
 		tail->pgoff = v->pgoff + ((addr - v->start) >> PAGE_SHIFT);
+	if (v->shm) {
+		shmem_get(v->shm);
+		vma_link_file(tail, v); /* over the same pages as v's end, until v shrinks */
+	}
+	vma_lock_file(v);
 	v->end = addr;
+	vma_unlock_file(v);
 	vma_link(p, tail);
 	return 0;
 }
@@ -159,14 +186,18 @@ static struct vm_area *vma_merge_around(struct process *p, struct vm_area *v)
 
 	if (vma_mergeable(prev, v)) {
 		vma_unlink(p, v);
+		vma_lock_file(prev);
 		prev->end = v->end;
+		vma_unlock_file(prev);
 		vm_area_free(v);
 		v = prev;
 	}
 	next = v->next;
 	if (vma_mergeable(v, next)) {
 		vma_unlink(p, next);
+		vma_lock_file(v);
 		v->end = next->end;
+		vma_unlock_file(v);
 		vm_area_free(next);
 	}
 	return v;
@@ -235,7 +266,7 @@ int process_map_kernel_pages(struct process *p, u64 va, const phys_addr_t *pas,
 		return err;
 	}
 	*vma = (struct vm_area){ .start = va, .end = va + n * PAGE_SIZE, .prot = flags,
-				 .name = name };
+				 .name = name, .vm_mm = p };
 	vma_link(p, vma);
 	vm_stat_account(p, n);
 	return 0;
@@ -273,9 +304,11 @@ static int map_area(struct process *p, u64 va, u64 size, unsigned int prot,
 	/* No page yet: each comes on its first touch (mm/memory.c). */
 	*vma = (struct vm_area){ .start = va, .end = va + size, .prot = area_prot(prot),
 				 .flags = vm_flags, .rf = rf, .shm = shm,
-				 .pgoff = rf || shm ? pgoff : 0 };
-	if (shm)
+				 .pgoff = rf || shm ? pgoff : 0, .vm_mm = p };
+	if (shm) {
 		shmem_get(shm);
+		vma_link_file(vma, NULL);
+	}
 	vma_link(p, vma);
 	vm_stat_account(p, size >> PAGE_SHIFT);
 	vma_merge_around(p, vma);
@@ -322,7 +355,7 @@ int process_map_anon(struct process *p, u64 va, u64 size, unsigned int prot)
 }
 
 /* fork (the parent is current): the child's copy is promised again, as Linux's dup_mmap. */
-int dup_vma(struct process *c, const struct vm_area *v)
+int dup_vma(struct process *c, struct vm_area *v)
 {
 	struct vm_area *copy;
 
@@ -335,8 +368,11 @@ int dup_vma(struct process *c, const struct vm_area *v)
 		return -ENOMEM;
 	}
 	*copy = *v;
-	if (copy->shm)
+	copy->vm_mm = c;
+	if (copy->shm) {
 		shmem_get(copy->shm);
+		vma_link_file(copy, v); /* after v: see copy_page_range() */
+	}
 	vm_stat_account(c, vma_pages(v));
 	vma_link(c, copy);
 	return 0;
@@ -435,18 +471,21 @@ int process_protect(struct process *p, u64 start, u64 end, unsigned int prot)
 /* Move the present pages of [from, from + len) to dest (a free range). */
 static int move_pages(struct process *p, const struct vm_area *v, u64 from, u64 dest, u64 len)
 {
+	int err = 0;
 	u64 *e;
 
+	mutex_lock(&p->page_table_lock);
 	for (u64 a = from; (e = next_user_pte(p, &a, from + len)); a += PAGE_SIZE) {
 		phys_addr_t pa = pte_addr(READ_ONCE(*e));
-		int err = arch_map_range(&p->mm, dest + (a - from), pa, PAGE_SIZE,
-					 page_pte_prot(v, pa));
 
+		err = arch_map_range(&p->mm, dest + (a - from), pa, PAGE_SIZE,
+				     page_pte_prot(v, pa));
 		if (err)
-			return err;
+			break;
 		arch_unmap_range(&p->mm, a, PAGE_SIZE);
 	}
-	return 0;
+	mutex_unlock(&p->page_table_lock);
+	return err;
 }
 
 /*
@@ -457,8 +496,11 @@ static int move_pages(struct process *p, const struct vm_area *v, u64 from, u64 
 static int move_area(struct process *p, struct vm_area *v, u64 dest)
 {
 	u64 len = v->end - v->start;
-	int err = move_pages(p, v, v->start, dest, len);
+	int err;
 
+	/* A truncate walking the object sees the pages where the area says they are. */
+	vma_lock_file(v);
+	err = move_pages(p, v, v->start, dest, len);
 	if (err) {
 		/*
 		 * Out of page-table pages at dest: put back what moved. The old
@@ -466,6 +508,7 @@ static int move_area(struct process *p, struct vm_area *v, u64 dest)
 		 * so moving back needs no new one.
 		 */
 		move_pages(p, v, dest, v->start, len);
+		vma_unlock_file(v);
 		return err;
 	}
 	if (v->name && !strcmp(v->name, "[vdso]"))
@@ -473,6 +516,7 @@ static int move_area(struct process *p, struct vm_area *v, u64 dest)
 	vma_unlink(p, v);
 	v->start = dest;
 	v->end = dest + len;
+	vma_unlock_file(v);
 	vma_link(p, v);
 	vma_merge_around(p, v);
 	return 0;
@@ -492,9 +536,12 @@ static long mremap_dontunmap(struct process *p, struct vm_area *v, u64 old, u64 
 
 	if (err)
 		return err;
+	vma_lock_file(v); /* both areas are the object's: a truncate waits for the move */
 	err = move_pages(p, find_vma(p, dest), old, dest, len);
-	if (err) {
+	if (err)
 		move_pages(p, find_vma(p, dest), dest, old, len);
+	vma_unlock_file(v);
+	if (err) {
 		process_unmap(p, dest, dest + len);
 		return err;
 	}

@@ -21,15 +21,25 @@
  *
  * The size is the mapping's at mmap, or the file's (shmem_resize()): an
  * access past it (an area that mremap grew, a file truncated under its
- * mapping) is SIGBUS, as on Linux. A truncated page that some entry
- * still maps stays there until unmapped (Linux unmaps it at once).
+ * mapping) is SIGBUS, as on Linux.
+ *
+ * The object knows its areas (i_mmap, Linux's address_space->i_mmap, a
+ * list here): an area is linked in when it is made (mmap, split, fork)
+ * and unlinked when it is freed, so that a truncate or a punched hole
+ * can take the pages from every process that maps them
+ * (unmap_mapping_range()). Lock order: a process's mmap_lock, then
+ * i_mmap_lock, then that process's page_table_lock, then obj->lock. So
+ * an area is never freed under page_table_lock (its unlink takes
+ * i_mmap_lock).
  * Pages are found through a radix tree of page-sized nodes (as page
  * tables are), as tall as the size needs and grown on first touch, so a
  * huge mostly untouched mapping (MAP_NORESERVE) costs a few nodes only.
  */
 #include <pagoda/fs.h>
+#include <pagoda/list.h>
 #include <pagoda/mm.h>
 #include <pagoda/mman.h>
+#include <pagoda/mutex.h>
 #include <pagoda/process.h>
 #include <pagoda/shmem.h>
 #include <pagoda/slab.h>
@@ -47,6 +57,12 @@ struct shmem_object {
 	unsigned long nr_resident; /* pages it holds now */
 	spinlock_t lock;        /* filling a slot, adding a node, changing the size */
 	void *root;             /* the top node, NULL until the first page */
+	/*
+	 * The areas mapping it, on vm_area.shared, and the lock that keeps the
+	 * list and their start, end and pgoff still for a walk over them.
+	 */
+	struct list_head i_mmap;
+	struct mutex i_mmap_lock;
 };
 
 /* How many node levels index `pages` pages (at least one). */
@@ -78,6 +94,8 @@ struct shmem_object *shmem_zero_setup(struct process *p, unsigned long pages, bo
 	obj->nr_pages = pages;
 	obj->height = height_for(pages);
 	spin_lock_init(&obj->lock);
+	INIT_LIST_HEAD(&obj->i_mmap);
+	mutex_init(&obj->i_mmap_lock);
 	return obj;
 }
 
@@ -302,10 +320,63 @@ static bool truncate_node(struct shmem_object *obj, void **node, unsigned int le
 	return empty;
 }
 
+void i_mmap_lock_write(struct shmem_object *obj)
+{
+	mutex_lock(&obj->i_mmap_lock);
+}
+
+void i_mmap_unlock_write(struct shmem_object *obj)
+{
+	mutex_unlock(&obj->i_mmap_lock);
+}
+
+void vma_link_file(struct vm_area *v, struct vm_area *after)
+{
+	struct shmem_object *obj = v->shm;
+
+	mutex_lock(&obj->i_mmap_lock);
+	/*
+	 * A copy goes right after its original (Linux's
+	 * vma_interval_tree_insert_after()): a walk that has passed the
+	 * original has already zapped what fork could copy from it, and one
+	 * that has not will come to the copy after the original.
+	 */
+	list_add(&v->shared, after ? &after->shared : obj->i_mmap.prev);
+	mutex_unlock(&obj->i_mmap_lock);
+}
+
+void unlink_file_vma(struct vm_area *v)
+{
+	struct shmem_object *obj = v->shm;
+
+	mutex_lock(&obj->i_mmap_lock);
+	list_del(&v->shared);
+	mutex_unlock(&obj->i_mmap_lock);
+}
+
+void unmap_mapping_range(struct shmem_object *obj, unsigned long first, unsigned long end,
+			 bool even_cows)
+{
+	struct vm_area *v;
+
+	mutex_lock(&obj->i_mmap_lock);
+	list_for_each_entry(v, &obj->i_mmap, shared) {
+		unsigned long vfirst = v->pgoff, vend = v->pgoff + ((v->end - v->start) >> PAGE_SHIFT);
+
+		if (vend <= first || vfirst >= end)
+			continue;
+		zap_page_range_single(v, v->start + ((MAX(first, vfirst) - vfirst) << PAGE_SHIFT),
+				      v->start + ((MIN(end, vend) - vfirst) << PAGE_SHIFT),
+				      even_cows);
+	}
+	mutex_unlock(&obj->i_mmap_lock);
+}
+
 int shmem_resize(struct shmem_object *obj, unsigned long pages)
 {
 	unsigned int height = height_for(pages), n = 0;
 	void *nodes[64 / SHMEM_SHIFT + 1];
+	bool shrink;
 
 	if (pages > TASK_SIZE / PAGE_SIZE)
 		return -EFBIG;
@@ -320,8 +391,8 @@ int shmem_resize(struct shmem_object *obj, unsigned long pages)
 		n++;
 	}
 	spin_lock(&obj->lock);
-	if (pages < obj->nr_pages && obj->root &&
-	    truncate_node(obj, obj->root, obj->height, 0, pages))
+	shrink = pages < obj->nr_pages;
+	if (shrink && obj->root && truncate_node(obj, obj->root, obj->height, 0, pages))
 		obj->root = NULL;
 	for (; obj->height < height; obj->height++) {
 		if (obj->root) {
@@ -333,5 +404,12 @@ int shmem_resize(struct shmem_object *obj, unsigned long pages)
 	spin_unlock(&obj->lock);
 	while (n)
 		free_page((unsigned long)nodes[--n]);
+	/*
+	 * Then out of every mapping, the private ones' copies too (Linux's
+	 * truncate_pagecache()): a fault from now on finds the new size and
+	 * is SIGBUS, so nothing past the end comes back.
+	 */
+	if (shrink)
+		unmap_mapping_range(obj, pages, ~0UL, true);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <pagoda/string.h>
 
 #include "check.h"
+#include "mbr_build.h"
 
 #define IMG_SECTORS 4096 /* a 2 MiB disk */
 
@@ -29,18 +30,6 @@ static int img_read(void *ctx, u64 lba, void *buf)
 		return -EIO;
 	memcpy(buf, im->data + lba * im->lbs, im->lbs);
 	return 0;
-}
-
-static void mbr_entry(u8 *block, unsigned int i, u8 type, u32 start, u32 count)
-{
-	u8 *e = block + 446 + 16 * i;
-
-	e[0] = 0;
-	e[4] = type;
-	put_unaligned_le32(start, e + 8);
-	put_unaligned_le32(count, e + 12);
-	block[510] = 0x55;
-	block[511] = 0xaa;
 }
 
 static int parse(struct img *im, struct parsed_partitions *st)

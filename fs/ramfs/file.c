@@ -97,7 +97,13 @@ static void zero_part(struct tmpfs_inode *inode, u64 from, u64 to)
 		memset((u8 *)page_address(pg) + (from & (PAGE_SIZE - 1)), 0, to - from);
 }
 
-/* FALLOC_FL_PUNCH_HOLE: whole pages of [start, end) go, the others' parts are zeroed. */
+/*
+ * FALLOC_FL_PUNCH_HOLE: whole pages of [start, end) go, the others' parts
+ * are zeroed. The pages leave the object first, then every mapping
+ * (Linux unmaps first and holds faults off meanwhile; in this order a
+ * fault in between finds the hole and gets a new zeroed page, as one
+ * after). A private mapping's own copies stay, as on Linux.
+ */
 static void punch_hole(struct tmpfs_inode *inode, u64 start, u64 end)
 {
 	u64 first = ALIGN_UP(start, PAGE_SIZE), last = ALIGN_DOWN(end, PAGE_SIZE);
@@ -110,6 +116,8 @@ static void punch_hole(struct tmpfs_inode *inode, u64 start, u64 end)
 	zero_part(inode, last, end);
 	shmem_punch(inode->data, (unsigned long)(first / PAGE_SIZE),
 		    (unsigned long)(last / PAGE_SIZE));
+	unmap_mapping_range(inode->data, (unsigned long)(first / PAGE_SIZE),
+			    (unsigned long)(last / PAGE_SIZE), false);
 }
 
 /*
@@ -118,8 +126,8 @@ static void punch_hole(struct tmpfs_inode *inode, u64 start, u64 end)
  * moves the size over it; FALLOC_FL_KEEP_SIZE makes them without moving
  * the size (here only those before the end: the object ends where the
  * file does, where Linux keeps pages past it too); with FALLOC_FL_PUNCH_HOLE
- * the range reads as zeros and its whole pages are freed. As with
- * truncate, a page a process maps stays in its mapping until unmapped.
+ * the range reads as zeros and its whole pages are freed, from the
+ * mappings too.
  */
 static int tmpfs_fallocate(struct file *f, int mode, u64 offset, u64 len)
 {

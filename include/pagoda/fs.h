@@ -15,6 +15,7 @@
 #ifndef PAGODA_FS_H
 #define PAGODA_FS_H
 
+#include <asm/fcntl.h>
 #include <pagoda/list.h>
 #include <pagoda/types.h>
 
@@ -44,7 +45,7 @@ struct vfsmount;
 #define FALLOC_FL_PUNCH_HOLE 0x02
 #define FALLOC_FL_MASK 0x7f /* every mode bit Linux knows */
 
-/* Open flags (Linux's generic values: x86-64 and arm64 share them). */
+/* Open flags: Linux's values, the same on both arches but for <asm/fcntl.h>'s. */
 #define O_ACCMODE 3
 #define O_RDONLY 0
 #define O_WRONLY 1
@@ -56,15 +57,6 @@ struct vfsmount;
 #define O_NONBLOCK 04000
 #define O_CLOEXEC 02000000
 #define __O_TMPFILE 020000000 /* O_TMPFILE is it with O_DIRECTORY */
-#ifdef __x86_64__
-#define O_DIRECTORY 0200000
-#define O_NOFOLLOW 0400000
-#define O_DIRECT 040000
-#else
-#define O_DIRECTORY 040000
-#define O_NOFOLLOW 0100000
-#define O_DIRECT 0200000
-#endif
 
 #define AT_FDCWD -100
 

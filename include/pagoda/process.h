@@ -70,6 +70,14 @@ struct vm_area {
 	 */
 	struct shmem_object *shm;
 	u64 pgoff;
+	/*
+	 * The process whose address space holds it (Linux's vm_mm: the mm is
+	 * part of the process here), so that a truncate that finds the area
+	 * on its object's list (shared, Linux's name) can reach its page
+	 * tables. exec swaps areas between two processes and sets it again.
+	 */
+	struct process *vm_mm;
+	struct list_head shared;
 	struct vm_area *next;
 	struct rb_node rb;
 };
@@ -330,7 +338,7 @@ struct vm_area *find_vma(struct process *p, u64 addr);
 /* The area before v, or NULL. */
 struct vm_area *vma_prev(struct vm_area *v);
 /* A copy of v, no pages, linked into c (fork): 0 or -ENOMEM. */
-int dup_vma(struct process *c, const struct vm_area *v);
+int dup_vma(struct process *c, struct vm_area *v);
 
 /*
  * Demand paging (mm/memory.c). handle_mm_fault(), with p->mmap_lock held
@@ -378,8 +386,19 @@ unsigned int page_pte_prot(const struct vm_area *v, phys_addr_t pa);
 u64 *user_pte(struct process *p, u64 va, u64 *skip);
 /* The first present leaf entry in [*va, end), *va moved to it; NULL: none. */
 u64 *next_user_pte(struct process *p, u64 *va, u64 end);
-/* Unmap the present pages of [start, end), freeing them if ours (not the zero page). */
+/*
+ * Unmap the present pages of [start, end), freeing them if ours (not the
+ * zero page). Takes p->page_table_lock.
+ */
 void zap_page_range(struct process *p, u64 start, u64 end, bool ours);
+/*
+ * The same for [start, end) of v, a shmem area, in whichever process
+ * holds it (v->vm_mm): every page (even_cows), or only the shmem
+ * object's, leaving the area's own copies. Under the object's i_mmap_lock.
+ */
+void zap_page_range_single(struct vm_area *v, u64 start, u64 end, bool even_cows);
+/* Lock the page tables of the process that holds v (exec may move v meanwhile). */
+struct process *lock_vma_mm(struct vm_area *v);
 /* Give the present pages of [start, end) in v v's protection (page_pte_prot()). */
 int protect_page_range(struct process *p, struct vm_area *v, u64 start, u64 end);
 /* fork: copy v's present pages from p into c (whose area is made): 0 or -ENOMEM. */

@@ -13,6 +13,7 @@
 struct page;
 struct process;
 struct shmem_object;
+struct vm_area;
 
 /*
  * A new object of `pages` zero pages, one reference (the caller's area);
@@ -28,7 +29,8 @@ struct shmem_object *shmem_zero_setup(struct process *p, unsigned long pages, bo
 struct file *shmem_file_setup(const char *name);
 /*
  * Make obj `pages` long (a tmpfs file's truncate or growth): the pages
- * past a new end lose the object's hold, and go once no entry maps them.
+ * past a new end lose the object's hold and are unmapped from every area
+ * (unmap_mapping_range(), copies too), so a touch there is SIGBUS.
  * 0, -ENOMEM or -EFBIG.
  */
 int shmem_resize(struct shmem_object *obj, unsigned long pages);
@@ -59,6 +61,23 @@ struct page *shmem_find_page(struct shmem_object *obj, unsigned long index);
 void shmem_read(struct shmem_object *obj, u64 off, void *buf, size_t n);
 /* The object lets go of its pages first..end-1 (fallocate's hole); they go once unmapped. */
 void shmem_punch(struct shmem_object *obj, unsigned long first, unsigned long end);
+/*
+ * The object's areas (Linux's i_mmap): v (whose shm is the object) is
+ * linked in when made, after `after` (its original: split, fork) or last,
+ * and unlinked when freed. Neither under a page_table_lock.
+ */
+void vma_link_file(struct vm_area *v, struct vm_area *after);
+void unlink_file_vma(struct vm_area *v);
+/* Held while an area of obj moves or changes its start, end or pgoff. */
+void i_mmap_lock_write(struct shmem_object *obj);
+void i_mmap_unlock_write(struct shmem_object *obj);
+/*
+ * Take the object's pages first..end-1 out of every area that maps them
+ * (Linux's unmap_mapping_range()); even_cows: a private area's own copies
+ * of them too (truncate), else only the object's pages (a punched hole).
+ */
+void unmap_mapping_range(struct shmem_object *obj, unsigned long first, unsigned long end,
+			 bool even_cows);
 /* Its size in pages. */
 unsigned long shmem_size(struct shmem_object *obj);
 /* How many pages it holds (a tmpfs file's st_blocks). */

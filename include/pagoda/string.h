@@ -25,6 +25,12 @@ char *strstr(const char *hay, const char *needle);
 /* Split off the next token delimited by any of delim; updates *s (NULL at end). */
 char *strsep(char **s, const char *delim);
 /*
+ * Split buf in place at spaces and tabs into its words, pointed to from
+ * argv (Linux's argv_split(), without the allocation): how many, or
+ * -E2BIG when there are more than max (argv then holds the first max).
+ */
+int argv_split_inplace(char *buf, char **argv, int max);
+/*
  * Is name one of the words of a comma-separated list? "all" matches all,
  * and "-name" leaves name out wherever it stands ("all,-dm").
  */

@@ -12,67 +12,12 @@
 #include <pagoda/swiotlb.h>
 
 #include "fuzz.h"
-extern int posix_memalign(void **p, unsigned long align, unsigned long size);
+#include "../../dma/swiotlb_test_ops.h"
 
 #define SRC_SIZE (512 << 10)
 #define NLIVE 32
 
 static u8 src[SRC_SIZE];
-static long budget;
-static unsigned int cpu;
-static bool grow_asked;
-
-/* Page-aligned, as the kernel's are: the ops promise IO_TLB_SIZE alignment. */
-static void *f_alloc_pages(struct io_tlb_mem *mem, size_t bytes, u64 limit, bool may_sleep,
-			   phys_addr_t *phys)
-{
-	void *p;
-
-	if ((long)bytes > budget || posix_memalign(&p, 4096, bytes))
-		return NULL;
-	budget -= bytes;
-	*phys = (phys_addr_t)(uintptr_t)p;
-	return p;
-}
-
-static void f_free_pages(struct io_tlb_mem *mem, void *vaddr, size_t bytes)
-{
-	budget += bytes;
-	free(vaddr);
-}
-
-static void *f_alloc_meta(struct io_tlb_mem *mem, size_t bytes, bool may_sleep)
-{
-	return malloc(bytes);
-}
-
-static void f_free_meta(struct io_tlb_mem *mem, void *p, size_t bytes)
-{
-	free(p);
-}
-
-static void *f_phys_to_virt(phys_addr_t phys)
-{
-	return (void *)(uintptr_t)phys;
-}
-
-static unsigned int f_this_cpu(void)
-{
-	return cpu;
-}
-
-static void f_schedule_grow(struct io_tlb_mem *mem)
-{
-	grow_asked = true;
-}
-
-static const struct io_tlb_ops fuzz_ops = {
-	.alloc_pages = f_alloc_pages, .free_pages = f_free_pages,
-	.alloc_meta = f_alloc_meta, .free_meta = f_free_meta,
-	.phys_to_virt = f_phys_to_virt, .this_cpu = f_this_cpu,
-	.schedule_grow = f_schedule_grow,
-};
-
 static unsigned long check_pool(struct io_tlb_pool *pool)
 {
 	unsigned long i, run = 0, used = 0;
@@ -127,9 +72,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 	for (i = 0; i < SRC_SIZE; i++)
 		src[i] = (u8)(i ^ (i >> 8));
-	budget = 2 << 20;
-	grow_asked = false;
-	swiotlb_mem_init(&mem, &fuzz_ops, 2 * IO_TLB_SEGSIZE, 2, true);
+	tlb_state.budget = 2 << 20;
+	tlb_state.grow_requests = 0;
+	swiotlb_mem_init(&mem, &swiotlb_test_ops, 2 * IO_TLB_SEGSIZE, 2, true);
 	pool = swiotlb_alloc_pool(&mem, 2 * IO_TLB_SEGSIZE, 2, ~0ULL, true);
 	if (!pool)
 		abort();
@@ -146,12 +91,12 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		struct live *l = &live[a % NLIVE];
 
 		pos += 4;
-		cpu = op >> 4;
+		tlb_state.cpu = op >> 4;
 		if ((op & 3) == 3 && (v & 1)) {
 			swiotlb_shrink(&mem);
 		} else if ((op & 3) == 3) {
-			if (grow_asked) {
-				grow_asked = false;
+			if (tlb_state.grow_requests) {
+				tlb_state.grow_requests = 0;
 				swiotlb_dyn_alloc(&mem);
 			}
 		} else if (l->size) {
@@ -195,7 +140,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	if (mem.total_used || mem.transient_live)
 		abort();
 	swiotlb_mem_destroy(&mem);
-	if (budget != 2 << 20)
+	if (tlb_state.budget != 2 << 20)
 		abort();
 	return 0;
 }

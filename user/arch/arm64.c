@@ -13,12 +13,7 @@ __asm__(".text\n"
 	"	bl ulib_start\n"
 	"	brk #0\n");
 
-__asm__(".text\n"
-	".globl ulib_restorer\n"
-	"ulib_restorer:\n"
-	"	mov x8, #139\n"
-	"	svc #0\n"
-	"	brk #0\n");
+__asm__(".text\n.globl ulib_restorer\nulib_restorer:\n\tmov x8, #139\n\tsvc #0\n\tbrk #0\n");
 
 long __syscall6(long nr, long a, long b, long c, long d, long e, long f);
 long __syscall6(long nr, long a, long b, long c, long d, long e, long f)

@@ -13,12 +13,7 @@ __asm__(".text\n"
 	"	call ulib_start\n"
 	"	hlt\n");
 
-__asm__(".text\n"
-	".globl ulib_restorer\n"
-	"ulib_restorer:\n"
-	"	mov $15, %eax\n"
-	"	syscall\n"
-	"	hlt\n");
+__asm__(".text\n.globl ulib_restorer\nulib_restorer:\n\tmov $15, %eax\n\tsyscall\n\thlt\n");
 
 long __syscall6(long nr, long a, long b, long c, long d, long e, long f);
 long __syscall6(long nr, long a, long b, long c, long d, long e, long f)

@@ -19,7 +19,12 @@
  *   reads as zeros and frees its pages, and the refusals (a bad range,
  *   an unknown mode, a hole without KEEP_SIZE, a pipe, a read-only open);
  * - O_TMPFILE in /tmp: a file with no name (link count 0) that reads back
- *   what was written; without a writing mode, on a file, in /proc: refused.
+ *   what was written; without a writing mode, on a file, in /proc: refused;
+ * - pages taken from the mappings: a shrinking ftruncate unmaps the pages
+ *   past the new end from every mapping, a child's and a private
+ *   mapping's own copies too (SIGBUS; grown again, they read zeros); a
+ *   punched hole goes from the shared mappings (they read zeros, and a
+ *   write there is the file's) while a private mapping's copy stays.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -227,6 +232,83 @@ static void tmpfiles(void)
 	       answer(open("/proc/self/status", O_TMPFILE | O_RDWR, 0600)));
 }
 
+/*
+ * A child that reads m's page 3 (mapping it), says so on ready, waits for
+ * a byte on go, then reads it again.
+ */
+static pid_t child_toucher(char *m, const int *ready, int go)
+{
+	pid_t pid = fork();
+	char c;
+
+	if (pid) {
+		read(ready[0], &c, 1);
+		return pid;
+	}
+	(void)*(volatile char *)(m + 2 * page);
+	write(ready[1], "r", 1);
+	read(go, &c, 1);
+	touch("  child's mapping, page 3", m + 2 * page);
+	_exit(0);
+}
+
+static void truncate_unmaps(void)
+{
+	int fd = memfd_create("truncate", 0), go[2], ready[2];
+	char *s, *p, buf[8] = { 0 };
+	pid_t pid;
+
+	ftruncate(fd, 3 * page);
+	for (int i = 0; i < 3; i++)
+		pwrite(fd, "file", 4, i * page);
+	s = map(fd, 3, PROT_READ | PROT_WRITE, MAP_SHARED);
+	p = map(fd, 3, PROT_READ | PROT_WRITE, MAP_PRIVATE);
+	if (s == MAP_FAILED || p == MAP_FAILED || pipe(go) || pipe(ready)) {
+		printf("truncate: maps %s\n", answer(-1));
+		return;
+	}
+	printf("shared page 3 before: %.4s\n", s + 2 * page);
+	p[page] = 'P';    /* page 2: a copy of the private mapping's own */
+	p[2 * page] = 'P'; /* page 3 too */
+	(void)*(volatile char *)p; /* page 1: the file's page, read-only */
+	pid = child_toucher(s, ready, go[0]);
+	printf("ftruncate to 1 page: %s\n", answer(ftruncate(fd, page)));
+	write(go[1], "g", 1);
+	waitpid(pid, NULL, 0);
+	touch("  shared mapping, page 2", s + page);
+	touch("  shared mapping, page 3", s + 2 * page);
+	touch("  private mapping's copy, page 2", p + page);
+	touch("  private mapping's copy, page 3", p + 2 * page);
+	touch("  private mapping, page 1", p);
+	printf("ftruncate to 3 pages: %s\n", answer(ftruncate(fd, 3 * page)));
+	touch("  shared mapping, page 3", s + 2 * page);
+	touch("  private mapping, page 2", p + page);
+	munmap(p, 3 * page);
+
+	for (int i = 0; i < 3; i++)
+		pwrite(fd, "file", 4, i * page);
+	p = map(fd, 3, PROT_READ | PROT_WRITE, MAP_PRIVATE);
+	printf("shared page 2 before the hole: %.4s\n", s + page);
+	p[page] = 'P';                    /* page 2: the private mapping's copy */
+	(void)*(volatile char *)(p + 2 * page); /* page 3: the file's, read-only */
+	printf("punch page 2-3: %s\n", answer(fallocate(fd, FALLOC_FL_PUNCH_HOLE |
+							 FALLOC_FL_KEEP_SIZE, page, 2 * page)));
+	touch("  shared mapping, page 2", s + page);
+	touch("  private mapping's copy, page 2", p + page);
+	touch("  private mapping, page 3", p + 2 * page);
+	s[2 * page] = 'S';
+	pread(fd, buf, 1, 2 * page);
+	printf("  a write to shared page 3, the file reads: %d\n", buf[0]);
+	blocks_line("  then", fd);
+	munmap(p, 3 * page);
+	munmap(s, 3 * page);
+	close(go[0]);
+	close(go[1]);
+	close(ready[0]);
+	close(ready[1]);
+	close(fd);
+}
+
 static void access_modes(void)
 {
 	char path[64];
@@ -283,6 +365,7 @@ int main(void)
 	allocate();
 	tmpfiles();
 	access_modes();
+	truncate_unmaps();
 	printf("memfdtest: done\n");
 	return 0;
 }
