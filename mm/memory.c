@@ -442,6 +442,9 @@ void mm_populate(struct process *p, u64 start, u64 len)
 		struct vm_area *v = find_vma(p, va);
 		unsigned int flags = 0;
 
+		/* A kill ends the system call here, as Linux's populate checks. */
+		if (READ_ONCE(p->pending_kill) || READ_ONCE(p->group_exit))
+			return;
 		if (!v || v->start > va || (v->prot & PROT_NOACCESS) || v->name)
 			continue;
 		if ((v->prot & PROT_WRITE) && !vma_is_shared(v))
