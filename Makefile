@@ -417,7 +417,7 @@ $(HB)/fuzz-elf: $(FUZZ_ELF_SRCS) tests/host/host_prefix.h include/pagoda/elf.h k
 
 .PHONY: fuzz-elf
 fuzz-elf: $(HB)/fuzz-elf
-	$(call fuzz_run,elf,8192,-artifact_prefix=$(HB)/,$(wildcard build/*/user))
+	$(call fuzz_run,elf,65536,-artifact_prefix=$(HB)/,$(wildcard build/*/user))
 
 # Seed corpora from real inputs (tools/fuzz-seeds.py, docs/fuzzing.md):
 # what the host's cpio and sfdisk write, the programs the build made, the

@@ -23,21 +23,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from pagoda import paths  # noqa: E402
+from pagoda import fuzzing, paths  # noqa: E402
 
-# (target, binary, -max_len). Inputs longer than max_len are cut to it.
-TARGETS = (
-    ("dm-snap", "fuzz-dm-snap", 65536),
-    ("cr-image", "fuzz-cr-image", 131072),
-    ("swsusp", "fuzz-swsusp", 16384),
-    ("elf", "fuzz-elf", 65536),
-    ("cpio", "fuzz-cpio", 8192),
-    ("partitions", "fuzz-partitions", 65537),
-    ("fdt", "fuzz-fdt", 16384),
-    ("page-alloc", "fuzz-page-alloc", 4096),
-    ("swiotlb", "fuzz-swiotlb", 4096),
-    ("virtqueue", "fuzz-virtqueue", 2048),
-)
+TARGETS = fuzzing.TARGETS
 
 
 def last(rx, text, default="?"):

@@ -507,6 +507,48 @@ static unsigned long now_ms(void)
 #define WORKER_MS 1000
 #define STUCK_MS 10000
 
+/* Print /proc/PID/NAME, each line after a prefix; the part after skip_to, if given. */
+static void show_proc(long pid, const char *name, char skip_to)
+{
+	char path[48], buf[2048], *p = path, *line;
+	const char *digits = "0123456789";
+	char num[24];
+	int n = 0;
+	long fd, len;
+
+	memcpy(p, "/proc/", 6);
+	p += 6;
+	do
+		num[n++] = digits[pid % 10];
+	while ((pid /= 10) > 0);
+	while (n)
+		*p++ = num[--n];
+	*p++ = '/';
+	memcpy(p, name, strlen(name) + 1);
+	fd = syscall4(__NR_openat, -100, path, 0, 0);
+	if (fd < 0) {
+		printf("syzfuzz:   %s: error %ld\n", path, fd);
+		return;
+	}
+	len = syscall3(__NR_read, fd, buf, sizeof(buf) - 1);
+	syscall1(__NR_close, fd);
+	buf[len > 0 ? len : 0] = 0;
+	line = buf;
+	if (skip_to)
+		while (*line && *line != skip_to)
+			line++;
+	while (*line) {
+		char *end = line;
+
+		while (*end && *end != '\n')
+			end++;
+		if (*end)
+			*end++ = 0;
+		printf("syzfuzz:   %s: %s\n", name, line);
+		line = end;
+	}
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	unsigned long seed, end, started[MAX_WORKERS] = { 0 }, wseed[MAX_WORKERS] = { 0 };
@@ -560,6 +602,9 @@ int main(int argc, char **argv, char **envp)
 			if (alive[i] && now - started[i] > WORKER_MS + STUCK_MS) {
 				printf("syzfuzz: worker %ld (-w 0x%lx) still there %d ms after SIGKILL\n",
 				       alive[i], wseed[i], STUCK_MS);
+				/* what it is doing: its state and where in the kernel it waits */
+				show_proc(alive[i], "stat", ')');
+				show_proc(alive[i], "stack", 0);
 				stuck++;
 				alive[i] = 0;
 			}

@@ -170,3 +170,14 @@ unsigned long arch_thread_stack_init(void *stack_top)
 	sp[11] = (u64)thread_start; /* x30: the first switch "returns" there */
 	return (unsigned long)sp;
 }
+
+/* The same frame, read back: x29 in slot 10, x30 in slot 11. */
+u64 arch_thread_saved_fp(unsigned long saved_sp)
+{
+	return ((const u64 *)saved_sp)[10];
+}
+
+u64 arch_thread_saved_pc(unsigned long saved_sp)
+{
+	return ((const u64 *)saved_sp)[11];
+}

@@ -94,3 +94,14 @@ unsigned long arch_thread_stack_init(void *stack_top)
 		*--sp = 0;
 	return (unsigned long)sp;
 }
+
+/* switch.asm's frame read back: r15 r14 r13 r12 rbx rbp, then the return address. */
+u64 arch_thread_saved_fp(unsigned long saved_sp)
+{
+	return ((const u64 *)saved_sp)[5];
+}
+
+u64 arch_thread_saved_pc(unsigned long saved_sp)
+{
+	return ((const u64 *)saved_sp)[6];
+}

@@ -31,6 +31,7 @@
 #include <pagoda/vmalloc.h>
 
 #include <pagoda/null_blk.h>
+#include "dm-exception-store.h"
 #include "dm-snap-format.h"
 
 static struct nullb *dmt_nullb(struct ktest *t, u64 size_mb)
@@ -885,6 +886,79 @@ out:
 	kfree(buf);
 }
 
+static int count_records(void *ctx, chunk_t old_chunk, chunk_t new_chunk)
+{
+	(*(unsigned int *)ctx)++;
+	return 0;
+}
+
+static void count_commit(void *ctx, int success)
+{
+	*(int *)ctx += success ? 1 : 1000;
+}
+
+/*
+ * Commit batching in the persistent store, as Linux's: exceptions whose
+ * copies were in flight together are committed by one area write, when
+ * the last of them completes; none of their callers hears "committed"
+ * before that write, and all of them after it. A reload finds them all.
+ */
+static void test_dm_snapshot_commit_batches(struct ktest *t)
+{
+	enum { N = 8 };
+	struct nullb *cnb = dmt_nullb(t, 4);
+	struct dm_exception_store *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	struct dm_exception e[N];
+	struct block_device *cow;
+	const char *why = NULL;
+	unsigned int loaded = 0;
+	int calls = 0;
+
+	KASSERT_TRUE(t, cnb && s);
+	cow = blkdev_get_by_name(nbname(cnb));
+	KASSERT_TRUE(t, !IS_ERR(cow));
+	s->type = &dm_persistent_store;
+	s->cow = cow;
+	KASSERT_EQ(t, dm_exception_store_set_chunk_size(s, 8, &why), 0);
+	KASSERT_EQ(t, s->type->ctr(s), 0);
+	KEXPECT_EQ(t, s->type->read_metadata(s, count_records, &loaded), 0);
+	KEXPECT_EQ(t, loaded, 0u);
+	for (int i = 0; i < N; i++) {
+		e[i].old_chunk = 1000 + i;
+		KASSERT_EQ(t, s->type->prepare_exception(s, &e[i]), 0);
+	}
+	/* Completed in another order than prepared: the batch waits for the last. */
+	for (int i = N - 1; i > 0; i--) {
+		s->type->commit_exception(s, &e[i], 1, count_commit, &calls);
+		KEXPECT_EQ(t, calls, 0);
+		KEXPECT_EQ(t, s->metadata_writes, 0ULL);
+	}
+	s->type->commit_exception(s, &e[0], 1, count_commit, &calls);
+	KEXPECT_EQ(t, calls, N);
+	KEXPECT_EQ(t, s->metadata_writes, 1ULL);
+	KEXPECT_EQ(t, s->exceptions_committed, (u64)N);
+	/* Alone in flight: its own write. */
+	e[0].old_chunk = 2000;
+	KASSERT_EQ(t, s->type->prepare_exception(s, &e[0]), 0);
+	s->type->commit_exception(s, &e[0], 1, count_commit, &calls);
+	KEXPECT_EQ(t, calls, N + 1);
+	KEXPECT_EQ(t, s->metadata_writes, 2ULL);
+	s->type->dtr(s);
+
+	/* What the area writes carried: every record, on the device. */
+	memset(s, 0, sizeof(*s));
+	s->type = &dm_persistent_store;
+	s->cow = cow;
+	KASSERT_EQ(t, dm_exception_store_set_chunk_size(s, 8, &why), 0);
+	KASSERT_EQ(t, s->type->ctr(s), 0);
+	KEXPECT_EQ(t, s->type->read_metadata(s, count_records, &loaded), 0);
+	KEXPECT_EQ(t, loaded, N + 1u);
+	s->type->dtr(s);
+	kfree(s);
+	blkdev_put(cow);
+	null_destroy(cnb);
+}
+
 static struct ktest_case dm_cases[] = {
 	KTEST_CASE(test_dm_linear),
 	KTEST_CASE(test_dm_passes_flushes_down),
@@ -892,6 +966,7 @@ static struct ktest_case dm_cases[] = {
 	KTEST_CASE(test_dm_snapshot_linux_format),
 	KTEST_CASE(test_dm_snapshot_refuses_bad_header),
 	KTEST_CASE(test_dm_snapshot_reload),
+	KTEST_CASE(test_dm_snapshot_commit_batches),
 	KTEST_CASE(test_dm_snapshot_overflow),
 	KTEST_CASE(test_dm_snapshot_merge),
 	KTEST_CASE(test_dm_snapshot_model_fine),

@@ -16,6 +16,7 @@
  * clock ticks of 1/100 s (USER_HZ): the same user and system time, page
  * faults and children's totals that getrusage() answers (kernel/rusage.c).
  */
+#include <pagoda/arch.h>
 #include <pagoda/mm.h>
 #include <pagoda/oom.h>
 #include <pagoda/process.h>
@@ -34,7 +35,16 @@ static char state_of(const struct process *p)
 		return 'Z';
 	if (p->cr_frozen || READ_ONCE(p->stopped))
 		return 'T'; /* stopped for a checkpoint, or by a stop signal */
-	return p->task && p->task->state == TASK_RUNNING ? 'R' : 'S';
+	if (!p->task)
+		return 'S';
+	switch (READ_ONCE(p->task->state)) {
+	case TASK_RUNNING:
+		return 'R';
+	case TASK_UNINTERRUPTIBLE:
+		return 'D'; /* a signal does not end this sleep: what a hang looks like */
+	default:
+		return 'S';
+	}
 }
 
 static const char *state_name(char s)
@@ -46,6 +56,8 @@ static const char *state_name(char s)
 		return "Z (zombie)";
 	case 'T':
 		return "T (stopped)";
+	case 'D':
+		return "D (disk sleep)";
 	default:
 		return "S (sleeping)";
 	}
@@ -185,12 +197,30 @@ static int pid_oom_score_adj_write(struct process *p, const char *text)
 	return 0;
 }
 
+static void stack_line(u64 pc, void *arg)
+{
+	seq_printf(arg, "[<0>] %pS\n", (void *)pc);
+}
+
+/*
+ * stack: where the process's first thread is in the kernel, one frame a
+ * line, as Linux prints it (the address hidden, the symbol shown). What
+ * to read when a process will not die. process_lock, held around every
+ * show, keeps a live process from becoming a zombie, so its stack stays.
+ */
+static void pid_stack_show(struct seq_file *m, struct process *p)
+{
+	if (!p->zombie && p->task)
+		stack_trace_task(p->task, stack_line, m);
+}
+
 const struct proc_entry proc_pid_entries[] = {
 	{ "stat", pid_stat_show, NULL },
 	{ "status", pid_status_show, NULL },
 	{ "maps", pid_maps_show, NULL },
 	{ "cmdline", pid_cmdline_show, NULL },
 	{ "comm", pid_comm_show, NULL },
+	{ "stack", pid_stack_show, NULL },
 	{ "oom_score", pid_oom_score_show, NULL },
 	{ "oom_score_adj", pid_oom_score_adj_show, pid_oom_score_adj_write },
 };

@@ -157,6 +157,14 @@ void arch_flush_tlb_local(u64 start, u64 end);
  */
 void arch_context_switch(unsigned long *prev_sp, unsigned long next_sp);
 unsigned long arch_thread_stack_init(void *stack_top);
+/*
+ * Where a task that is off its CPU stopped, read from the registers its
+ * last arch_context_switch() pushed at saved_sp: the return address into
+ * the scheduler and the frame pointer of the function that called it
+ * (Linux's thread_saved_pc() and thread_saved_fp()).
+ */
+u64 arch_thread_saved_pc(unsigned long saved_sp);
+u64 arch_thread_saved_fp(unsigned long saved_sp);
 
 /* --- power --------------------------------------------------------------- */
 __noreturn void arch_poweroff(void);
@@ -198,6 +206,13 @@ extern struct fault_record last_fixed_fault;
 void arch_stack_walk(void (*fn)(u64 pc, void *arg), void *arg);
 void walk_stack_frames(u64 fp, void (*fn)(u64 pc, void *arg), void *arg);
 bool arch_on_kernel_stack(u64 p);
+/*
+ * Another task's stack, from where it was switched out; every record is
+ * checked against that task's own stack, so a task that runs meanwhile
+ * makes the trace wrong, never a fault. Its stack must stay allocated.
+ */
+struct task;
+void stack_trace_task(struct task *t, void (*fn)(u64 pc, void *arg), void *arg);
 
 /*
  * --- page tables: address spaces -------------------------------------------

@@ -8,6 +8,7 @@ import struct
 import subprocess
 
 from .common import OUT, ROOT, Boot, paths, parse_ktap, rel, unit
+from pagoda import fuzzing  # noqa: E402
 
 
 @unit("host-ktest", "host", needs=["host"], suites=True)
@@ -93,18 +94,14 @@ def fuzz(ctx, seconds=7):
     elf_seeds = [d for d in (os.path.join(paths.BUILD, "x86_64-pc", "user"),
                              os.path.join(paths.BUILD, "arm64-virt", "user"))
                  if os.path.isdir(d)]
-    # (binary, corpus under build/fuzz/, extra arguments: flags or seed dirs)
-    fuzzers = (("fuzz-page-alloc", "page-alloc", ["-max_len=4096"]),
-               ("fuzz-fdt", "fdt", [fdt_seeds]),
-               ("fuzz-elf", "elf", ["-max_len=8192"] + elf_seeds),
-               ("fuzz-partitions", "partitions",
-                ["-max_len=65537", os.path.join(paths.BUILD, "fixtures", "partition-seeds")]),
-               ("fuzz-swiotlb", "swiotlb", ["-max_len=4096"]),
-               ("fuzz-virtqueue", "virtqueue", ["-max_len=2048"]),
-               ("fuzz-dm-snap", "dm-snap", ["-max_len=65536"]),
-               ("fuzz-cr-image", "cr-image", ["-max_len=65536"]),
-               ("fuzz-swsusp", "swsusp", ["-max_len=16384"]),
-               ("fuzz-cpio", "cpio", ["-max_len=8192"]))
+    # (binary, corpus under build/fuzz/, extra arguments: flags or seed dirs);
+    # each target's -max_len is pagoda.fuzzing's, shared with make fuzz-report.
+    more = {"fdt": [fdt_seeds], "elf": elf_seeds,
+            "partitions": [os.path.join(paths.BUILD, "fixtures", "partition-seeds")]}
+    order = ("page-alloc", "fdt", "elf", "partitions", "swiotlb", "virtqueue", "dm-snap",
+             "cr-image", "swsusp", "cpio")
+    fuzzers = tuple(("fuzz-" + t, t, ["-max_len=%d" % fuzzing.MAX_LEN[t]] + more.get(t, []))
+                    for t in order)
     def start(name, corpus, extra):
         exe = paths.host_bin(name)
         cdir = os.path.join(paths.BUILD, "fuzz", corpus)

@@ -158,6 +158,21 @@ def run_add(ctx):
                     "mkcpio.py --help: %r" % (r.stdout + r.stderr))
 
 
+@unit("fuzz-lengths-agree", "host")
+def fuzz_lengths(ctx):
+    """each libFuzzer target's -max_len is one number: the Makefile's make
+    fuzz-NAME rules pass what pagoda.fuzzing's table (make test, make
+    fuzz-report) says, and every target has a rule"""
+    from pagoda import fuzzing
+    text = ""
+    for mk in ("Makefile", "tests/fixtures/fdt.mk"):
+        with open(os.path.join(ROOT, mk)) as f:
+            text += f.read()
+    made = dict((n, int(v)) for n, v in re.findall(r"\$\(call fuzz_run,([a-z-]+),(\d+)", text))
+    ctx.tally.check("fuzz:max-len-agree", made == fuzzing.MAX_LEN,
+                    "Makefile %r, pagoda.fuzzing %r" % (made, fuzzing.MAX_LEN))
+
+
 @unit("ktap-failure-lines", "host")
 def ktap_failure_lines(ctx):
     """a failed KTAP case's summary line carries what the case said (its own
