@@ -68,6 +68,7 @@ static long sys_brk(const unsigned long *args)
 #define MAP_ANONYMOUS 0x20
 #define MAP_NORESERVE 0x4000
 #define MAP_POPULATE 0x8000
+#define MAP_NONBLOCK 0x10000
 #define MAP_FIXED_NOREPLACE 0x100000
 #define LINUX_PROT_WRITE 2
 #define LINUX_PROT_EXEC 4
@@ -188,8 +189,11 @@ static long sys_mmap(const unsigned long *args)
 	err = mmap_region(p, addr, len, kprot, flags, rf, shm, off >> PAGE_SHIFT);
 	if (err)
 		return err;
-	/* Faulted in now, as far as memory allows (Linux ignores a failure here too). */
-	if (flags & MAP_POPULATE)
+	/*
+	 * Faulted in now, as far as memory allows (Linux ignores a failure
+	 * here too); MAP_NONBLOCK beside it asks for no faulting, so none.
+	 */
+	if ((flags & (MAP_POPULATE | MAP_NONBLOCK)) == MAP_POPULATE)
 		mm_populate(p, addr, len);
 	return (long)addr;
 }

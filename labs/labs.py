@@ -287,4 +287,14 @@ VDSO = Lab("vdso", "the vDSO: clock_gettime without entering the kernel", "docs/
                   Kernel("exec", "test_static_program", 5)])
 
 
-LABS = [SHELL, BUDDY, SHUFFLE, POLICY, LOCKS, SCHED, SWIOTLB, BITMAP, SYSCALL, VDSO]
+# --- Lazy allocation: demand paging of anonymous memory ------------------------
+
+LAZY = Lab("lazy", "lazy allocation: demand paging of anonymous memory", "docs/labs/lazy.md",
+           files=["mm/memory.c"],
+           tests=[Kernel("lazy", "test_read_maps_the_zero_page", 10),
+                  Kernel("lazy", "test_write_maps_an_own_zeroed_page", 10),
+                  Kernel("lazy", "test_write_after_read", 10),
+                  Kernel("lazy", "test_programs_run", 10)])
+
+
+LABS = [SHELL, BUDDY, SHUFFLE, POLICY, LOCKS, SCHED, SWIOTLB, BITMAP, SYSCALL, LAZY, VDSO]

@@ -300,22 +300,22 @@ static int shmem_fault(struct process *p, struct vm_area *v, u64 va)
 }
 
 /*
- * Map a page at va for v: a file area's from its file, a shared area's
- * from its object; else the zero page for a read, a new zeroed one for a
- * write.
+ * A page of an anonymous private area, at its first touch (Linux's
+ * do_anonymous_page()). A read needs no memory of its own: every such
+ * page reads as zeros, so the one shared zero page is mapped, read-only
+ * (page_pte_prot() never lets a write through to it), and the write that
+ * may come later faults again and gets a copy (wp_page()). A write gets
+ * a new page, zeroed: a freed page holds whatever its last owner left.
  */
-static int fault_in(struct process *p, struct vm_area *v, u64 va, bool write)
+static int do_anonymous_page(struct process *p, struct vm_area *v, u64 va, bool write)
 {
+	/* LAB lazy: solution */
 	struct page *pg;
-	phys_addr_t pa;
-	int err;
 
-	if (v->rf)
-		return file_fault(p, v, va, write);
-	if (v->shm)
-		return shmem_fault(p, v, va);
 	if (!write) {
-		pa = zero_page_pa();
+		phys_addr_t pa = zero_page_pa();
+		int err;
+
 		if (!pa)
 			return -ENOMEM;
 		err = arch_map_range(&p->mm, va, pa, PAGE_SIZE, page_pte_prot(v, pa));
@@ -325,6 +325,34 @@ static int fault_in(struct process *p, struct vm_area *v, u64 va, bool write)
 	if (!pg)
 		return -ENOMEM;
 	return map_anon_page(p, v, va, pg);
+	/* LAB lazy: stub */
+#if 0
+	/*
+	 * TODO (lab lazy, docs/labs/lazy.md): map a page at va, which
+	 * nothing maps yet, so that the access that faulted can be retried.
+	 * Until this is written every first touch of a program's stack,
+	 * heap or mmap'd memory ends the program with SIGSEGV.
+	 */
+	(void)p;
+	(void)v;
+	(void)va;
+	(void)write;
+	return -EFAULT;
+#endif
+	/* LAB lazy: end */
+}
+
+/*
+ * Map a page at va for v: a file area's from its file, a shared area's
+ * from its object, an anonymous one's on its own.
+ */
+static int fault_in(struct process *p, struct vm_area *v, u64 va, bool write)
+{
+	if (v->rf)
+		return file_fault(p, v, va, write);
+	if (v->shm)
+		return shmem_fault(p, v, va);
+	return do_anonymous_page(p, v, va, write);
 }
 
 /*
@@ -414,6 +442,9 @@ void mm_populate(struct process *p, u64 start, u64 len)
 		struct vm_area *v = find_vma(p, va);
 		unsigned int flags = 0;
 
+		/* A kill ends the system call here, as Linux's populate checks. */
+		if (READ_ONCE(p->pending_kill) || READ_ONCE(p->group_exit))
+			return;
 		if (!v || v->start > va || (v->prot & PROT_NOACCESS) || v->name)
 			continue;
 		if ((v->prot & PROT_WRITE) && !vma_is_shared(v))

@@ -35,16 +35,7 @@ static char state_of(const struct process *p)
 		return 'Z';
 	if (p->cr_frozen || READ_ONCE(p->stopped))
 		return 'T'; /* stopped for a checkpoint, or by a stop signal */
-	if (!p->task)
-		return 'S';
-	switch (READ_ONCE(p->task->state)) {
-	case TASK_RUNNING:
-		return 'R';
-	case TASK_UNINTERRUPTIBLE:
-		return 'D'; /* a signal does not end this sleep: what a hang looks like */
-	default:
-		return 'S';
-	}
+	return p->task && p->task->state == TASK_RUNNING ? 'R' : 'S';
 }
 
 static const char *state_name(char s)
@@ -56,8 +47,6 @@ static const char *state_name(char s)
 		return "Z (zombie)";
 	case 'T':
 		return "T (stopped)";
-	case 'D':
-		return "D (disk sleep)";
 	default:
 		return "S (sleeping)";
 	}

@@ -369,7 +369,7 @@ int user_page_fault(u64 addr, unsigned int flags, bool from_user, int *si_code);
  * MAP_POPULATE (Linux's mm_populate()): fault in every page of [start,
  * start + len) that its area allows to be read, for a write where the
  * area is private and writable (so copy-on-write is broken now, not at
- * the first store); stops quietly at the first failure.
+ * the first store); stops quietly at the first failure, and at a kill.
  */
 void mm_populate(struct process *p, u64 start, u64 len);
 /* The page at va for the kernel to write (exec, restore), whatever the area's protection. */
