@@ -40,7 +40,7 @@
 #define CLONE_CHILD_SETTID 0x01000000
 
 /* Copy one area: kernel pages mapped again, the process's own shared copy-on-write. */
-static int copy_vma(struct process *c, struct process *p, const struct vm_area *v)
+static int copy_vma(struct process *c, struct process *p, struct vm_area *v)
 {
 	unsigned int prot = v->prot & (PROT_WRITE | PROT_EXEC);
 	unsigned int n = (unsigned int)((v->end - v->start) / PAGE_SIZE);
@@ -98,7 +98,7 @@ static long copy_process(unsigned long flags, u64 child_tid, u64 tls)
 	 * not fault, map or unmap while its pages turn copy-on-write.
 	 */
 	down_write(&p->mmap_lock);
-	for (const struct vm_area *v = p->vmas; v && !err; v = v->next)
+	for (struct vm_area *v = p->vmas; v && !err; v = v->next)
 		err = copy_vma(c, p, v);
 	up_write(&p->mmap_lock);
 	c->main.fork_regs = kmalloc(arch_pt_regs_size, GFP_KERNEL);

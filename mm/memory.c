@@ -561,20 +561,51 @@ void zap_page_range_single(struct vm_area *v, u64 start, u64 end, bool even_cows
 	mutex_unlock(&p->page_table_lock);
 }
 
+/*
+ * Protection changes (mprotect, fork's write protection) a batch at a
+ * time (PROTECT_BATCH, on the stack), one TLB flush each, as zap's: a flush per page was an IPI per
+ * page to every other CPU that had run the process. Safe to delay: the
+ * callers hold mmap_lock for writing, so no fault can act on an entry
+ * of the batch before its flush.
+ */
+struct protect_batch {
+	u64 va[PROTECT_BATCH];
+	unsigned int prot[PROTECT_BATCH];
+	unsigned int n;
+};
+
+static int protect_flush(struct process *p, struct protect_batch *b)
+{
+	int err = b->n ? arch_protect_pages(&p->mm, b->va, b->prot, b->n) : 0;
+
+	b->n = 0;
+	return err;
+}
+
+static int protect_add(struct process *p, struct protect_batch *b, u64 va, unsigned int prot)
+{
+	b->va[b->n] = va;
+	b->prot[b->n++] = prot;
+	return b->n == PROTECT_BATCH ? protect_flush(p, b) : 0;
+}
+
 int protect_page_range(struct process *p, struct vm_area *v, u64 start, u64 end)
 {
+	struct protect_batch b = { .n = 0 };
 	int err = 0;
 	u64 *e;
 
 	mutex_lock(&p->page_table_lock); /* a truncate may be zapping here (mm/shmem.c) */
 	for (u64 a = start; !err && (e = next_user_pte(p, &a, end)); a += PAGE_SIZE)
-		err = arch_protect_range(&p->mm, a, PAGE_SIZE,
-					 page_pte_prot(v, pte_addr(READ_ONCE(*e))));
+		err = protect_add(p, &b, a, page_pte_prot(v, pte_addr(READ_ONCE(*e))));
+	if (!err)
+		err = protect_flush(p, &b);
 	mutex_unlock(&p->page_table_lock);
 	return err;
 }
 
-static int __copy_page_range(struct process *c, struct process *p, const struct vm_area *v)
+static int __copy_page_range(struct process *c, struct process *p, const struct vm_area *v,
+			     struct protect_batch *b)
 {
 	u64 *e;
 
@@ -594,15 +625,16 @@ static int __copy_page_range(struct process *c, struct process *p, const struct 
 			return err;
 		}
 		add_mm_rss(c, pa, 1);
-		err = arch_protect_range(&p->mm, a, PAGE_SIZE, page_pte_prot(v, pa));
+		err = protect_add(p, b, a, page_pte_prot(v, pa));
 		if (err)
 			return err; /* not on a mapped page; the child's teardown gives it back */
 	}
-	return 0;
+	return protect_flush(p, b);
 }
 
 int copy_page_range(struct process *c, struct process *p, const struct vm_area *v)
 {
+	struct protect_batch b = { .n = 0 };
 	int err;
 
 	/* A shared area's pages stay in its object: the child faults them in from there. */
@@ -617,7 +649,7 @@ int copy_page_range(struct process *c, struct process *p, const struct vm_area *
 	 */
 	mutex_lock(&p->page_table_lock);
 	mutex_lock(&c->page_table_lock);
-	err = __copy_page_range(c, p, v);
+	err = __copy_page_range(c, p, v, &b);
 	mutex_unlock(&c->page_table_lock);
 	mutex_unlock(&p->page_table_lock);
 	return err;

@@ -204,6 +204,51 @@ int arch_protect_range(struct mm_struct *mm, u64 va, u64 size, unsigned int prot
 	return 0;
 }
 
+int arch_protect_pages(struct mm_struct *mm, const u64 *vas, const unsigned int *prots,
+		       unsigned int n)
+{
+	u64 news[PROTECT_BATCH];
+	unsigned int changed = 0;
+	int level;
+
+	if (mm == &init_mm || !n || n > PROTECT_BATCH)
+		return -EINVAL;
+	for (unsigned int i = 0; i < n; i++) {
+		u64 *e;
+
+		if (!range_ok(mm, vas[i], PAGE_SIZE) || !prot_ok(mm, prots[i]) ||
+		    !fully_mapped(mm, vas[i], PAGE_SIZE))
+			return -EINVAL;
+		e = pt_walk(mm, vas[i], PT_LEAF, false, &level);
+		news[i] = pte_addr(READ_ONCE(*e)) | pte_prot_bits(prots[i]);
+		changed += news[i] != READ_ONCE(*e);
+	}
+	if (!changed)
+		return 0; /* fork's look at pages already read-only: nothing to flush */
+	/* Break before make where the arch asks for it, as arch_protect_range(). */
+	if (PT_BREAK_BEFORE_MAKE) {
+		for (unsigned int i = 0; i < n; i++) {
+			u64 *e = pt_walk(mm, vas[i], PT_LEAF, false, &level);
+
+			if (news[i] != READ_ONCE(*e))
+				WRITE_ONCE(*e, pte_mkinvalid(*e));
+		}
+		flush_range(mm, vas[0], vas[n - 1] + PAGE_SIZE - vas[0]);
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		u64 *e = pt_walk(mm, vas[i], PT_LEAF, false, &level);
+
+		if (news[i] == READ_ONCE(*e))
+			continue;
+		sync_user_text(pte_addr(news[i]), PAGE_SIZE, prots[i]);
+		WRITE_ONCE(*e, news[i]);
+	}
+	if (!PT_BREAK_BEFORE_MAKE)
+		flush_range(mm, vas[0], vas[n - 1] + PAGE_SIZE - vas[0]);
+	pt_update_done();
+	return 0;
+}
+
 static int unmap_noflush(struct mm_struct *mm, u64 va, u64 size)
 {
 	if (!range_ok(mm, va, size) || !fully_mapped(mm, va, size))

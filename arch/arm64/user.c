@@ -4,7 +4,7 @@
  * number in x8, arguments in x0-x5, the result in x0, as Linux), faults
  * taken at EL0, and the checked copies to and from user memory.
  *
- * The copies use the unprivileged loads and stores (LDTRB/STTRB): they
+ * The copies use the unprivileged loads and stores (LDTR/STTR): they
  * check EL0's permissions, so even a kernel address that slipped past
  * access_ok() faults instead of being read, and they keep working when
  * PAN forbids ordinary kernel accesses to user pages.
@@ -133,15 +133,33 @@ __noreturn void arch_enter_user(u64 pc, u64 sp, u64 arg)
 	__builtin_unreachable();
 }
 
+/*
+ * Eight bytes a step while eight remain (LDTR/STTR), then byte by byte
+ * (LDTRB/STTRB) for the tail. A fault in the first loop goes on in the
+ * second from where it stopped, which copies up to the byte that faults,
+ * so the count left is exact, as with bytes alone (Linux's short counts).
+ * Bytes alone cost four instructions a byte, eight times what a 64-bit
+ * step costs: under TCG that made arm64's pipe bandwidth 0.43 of Linux's.
+ * Unaligned words are fine: user memory is normal memory and SCTLR_EL1.A
+ * is clear.
+ */
 unsigned long arch_copy_from_user(void *to, const void *from, unsigned long n)
 {
-	__asm__ volatile("cbz %[n], 3f\n"
-			 "1:\tldtrb w9, [%[from]]\n\t"
+	__asm__ volatile("cmp %[n], #8\n\t"
+			 "b.lo 2f\n"
+			 "1:\tldtr x9, [%[from]]\n\t"
+			 "str x9, [%[to]], #8\n\t"
+			 "add %[from], %[from], #8\n\t"
+			 "sub %[n], %[n], #8\n\t"
+			 "cmp %[n], #8\n\t"
+			 "b.hs 1b\n"
+			 "2:\tcbz %[n], 4f\n"
+			 "3:\tldtrb w9, [%[from]]\n\t"
 			 "strb w9, [%[to]], #1\n\t"
 			 "add %[from], %[from], #1\n\t"
 			 "subs %[n], %[n], #1\n\t"
-			 "b.ne 1b\n"
-			 "3:\n\t" EXTABLE(1b, 3b)
+			 "b.ne 3b\n"
+			 "4:\n\t" EXTABLE(1b, 2b) EXTABLE(3b, 4b)
 			 : [to] "+r"(to), [from] "+r"(from), [n] "+r"(n)
 			 :
 			 : "x9", "memory", "cc");
@@ -150,13 +168,22 @@ unsigned long arch_copy_from_user(void *to, const void *from, unsigned long n)
 
 unsigned long arch_copy_to_user(void *to, const void *from, unsigned long n)
 {
-	__asm__ volatile("cbz %[n], 3f\n"
-			 "1:\tldrb w9, [%[from]], #1\n"
-			 "2:\tsttrb w9, [%[to]]\n\t"
+	__asm__ volatile("cmp %[n], #8\n\t"
+			 "b.lo 2f\n"
+			 "0:\tldr x9, [%[from]]\n"
+			 "1:\tsttr x9, [%[to]]\n\t"
+			 "add %[from], %[from], #8\n\t"
+			 "add %[to], %[to], #8\n\t"
+			 "sub %[n], %[n], #8\n\t"
+			 "cmp %[n], #8\n\t"
+			 "b.hs 0b\n"
+			 "2:\tcbz %[n], 4f\n"
+			 "5:\tldrb w9, [%[from]], #1\n"
+			 "3:\tsttrb w9, [%[to]]\n\t"
 			 "add %[to], %[to], #1\n\t"
 			 "subs %[n], %[n], #1\n\t"
-			 "b.ne 1b\n"
-			 "3:\n\t" EXTABLE(2b, 3b)
+			 "b.ne 5b\n"
+			 "4:\n\t" EXTABLE(1b, 2b) EXTABLE(3b, 4b)
 			 : [to] "+r"(to), [from] "+r"(from), [n] "+r"(n)
 			 :
 			 : "x9", "memory", "cc");

@@ -302,6 +302,15 @@ int arch_unmap_range(struct mm_struct *mm, u64 va, u64 size);
  * may still reach the old pages: free them only after it.
  */
 int arch_unmap_range_noflush(struct mm_struct *mm, u64 va, u64 size);
+/*
+ * The same for protection changes: n (at most PROTECT_BATCH) mapped
+ * user pages, at rising addresses vas[i], each given prots[i], with one
+ * flush over them all (none when no entry changes). 0, or -EINVAL with
+ * nothing changed.
+ */
+#define PROTECT_BATCH 64
+int arch_protect_pages(struct mm_struct *mm, const u64 *vas, const unsigned int *prots,
+		       unsigned int n);
 void arch_flush_user_range(struct mm_struct *mm, u64 va, u64 size);
 int arch_lookup(struct mm_struct *mm, u64 va, phys_addr_t *pa, unsigned int *prot);
 /*

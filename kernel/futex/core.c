@@ -125,13 +125,20 @@ int futex_atomic_user(struct process *p, u64 uaddr, void (*fn)(u32 *word, void *
 		phys_addr_t pa;
 		int code;
 
+		/*
+		 * page_table_lock too: a truncate of a tmpfs file takes its pages
+		 * from the mappings without mmap_lock (mm/shmem.c).
+		 */
+		mutex_lock(&p->page_table_lock);
 		if (!arch_lookup(&p->mm, va, &pa, &prot) && (prot & PROT_WRITE) &&
 		    (prot & PROT_USER)) {
 			/* Writable means this process's alone: no copy-on-write can swap it. */
 			fn((u32 *)__va(ALIGN_DOWN(pa, PAGE_SIZE) + (uaddr - va)), arg);
 			err = 0;
-			break;
 		}
+		mutex_unlock(&p->page_table_lock);
+		if (!err)
+			break;
 		/* Absent, the zero page or shared after fork: a write fault makes it ours. */
 		if (handle_mm_fault(p, uaddr, FAULT_FLAG_WRITE, &code))
 			break;
