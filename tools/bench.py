@@ -301,7 +301,8 @@ def dmsnap_table(column, boots):
     print("\ndm-snapshot on %s: before = one mutex, after = fine-grained locks "
           "(ratio: IOPS after/before, latency before/after)" % column)
     for recs in boots:
-        for r in recs:
+        # The boot also prints its step trace (bench "dmsnap-trace"): not rows.
+        for r in (r for r in recs if r.get("bench") == "dmsnap"):
             lat = "latency" in r["case"]
             b, af = ((r["before_lat_ns"] / 1000.0, r["after_lat_ns"] / 1000.0) if lat else
                      (r["before_iops"], r["after_iops"]))

@@ -29,6 +29,7 @@ int main(int argc, char **argv, char **envp)
 	unsigned long phnum = getauxval(5 /* AT_PHNUM */);
 	struct timespec a, b;
 	char *heap, *map;
+	long brk_now;
 	int loads = 0, nonzero = 0;
 
 	printf("hello, world from pid %ld: argc=%d", getpid(), argc);
@@ -59,7 +60,17 @@ int main(int argc, char **argv, char **envp)
 		memset(heap, 0x5a, 3 * 4096);
 		check(heap[3 * 4096 - 1] == 0x5a, "the heap holds what is written");
 		check(sbrk(-2 * 4096) != (void *)-1, "brk shrinks");
+		/*
+		 * The whole pages given back are gone: grown again, they read
+		 * zeros (the last byte's page lies wholly above the shrunk break).
+		 */
+		check(sbrk(2 * 4096) == heap + 4096 && heap[3 * 4096 - 1] == 0,
+		      "brk grown again over given-back pages reads zeros");
 	}
+	/* A refused brk answers the current break, not an error (the raw call, as Linux). */
+	brk_now = syscall1(__NR_brk, 0);
+	check(brk_now > 0 && syscall1(__NR_brk, 1UL << 62) == brk_now,
+	      "a refused brk answers the current break");
 	map = mmap(NULL, 5 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	check((unsigned long)map < (unsigned long)-4096, "mmap gives memory");
 	if ((unsigned long)map < (unsigned long)-4096) {
