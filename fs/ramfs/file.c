@@ -147,7 +147,18 @@ static int tmpfs_fallocate(struct file *f, int mode, u64 offset, u64 len)
 		err = shmem_resize(inode->data, pages_for(end));
 	upto = mode & FALLOC_FL_KEEP_SIZE ? MIN(end, (u64)pages_for(inode->size) * PAGE_SIZE) : end;
 	for (u64 at = ALIGN_DOWN(offset, PAGE_SIZE); !err && at < upto; at += PAGE_SIZE) {
-		struct page *pg = get_page(inode, (unsigned long)(at / PAGE_SIZE), &err);
+		struct page *pg;
+
+		/*
+		 * A signal ends a long one with -EINTR, as Linux's
+		 * shmem_fallocate(): a kill must not wait for gigabytes of
+		 * pages, nor every tmpfs user behind sb->lock.
+		 */
+		if (signal_pending_thread(current_process())) {
+			err = -EINTR;
+			break;
+		}
+		pg = get_page(inode, (unsigned long)(at / PAGE_SIZE), &err);
 
 		if (pg)
 			shmem_page_put(pg);

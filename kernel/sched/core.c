@@ -322,10 +322,32 @@ bool wake_up_process(struct task *t)
 	return true;
 }
 
+/*
+ * A runnable task just switched off a CPU its affinity no longer allows
+ * (set_cpus_allowed()): queue it where it may run, as a wake-up would.
+ * It is off every CPU and every queue, so nobody else moves it meanwhile
+ * (a wake-up sees TASK_RUNNING and leaves it).
+ */
+static void push_task(struct task *t)
+{
+	unsigned int target = select_cpu(t);
+	struct rq *rq = &runqueues[target];
+	bool kick;
+
+	arch_spin_lock(&rq->lock);
+	WRITE_ONCE(t->cpu, target);
+	t->vruntime = rq->min_vruntime;
+	enqueue(rq, t);
+	kick = should_preempt(rq, t) && set_need_resched(target);
+	arch_spin_unlock(&rq->lock);
+	if (kick)
+		arch_send_ipi(target, IPI_RESCHEDULE);
+}
+
 void finish_task_switch(void)
 {
 	struct rq *rq = this_rq();
-	struct task *prev = rq->prev;
+	struct task *prev = rq->prev, *push = rq->push;
 	bool prev_dead, idle_changed;
 	unsigned long waiter;
 
@@ -338,7 +360,10 @@ void finish_task_switch(void)
 	idle_changed = prev && prev->is_idle != current->is_idle;
 	/* Consumed: a later finish on this CPU must not see it again. */
 	rq->prev = NULL;
+	rq->push = NULL;
 	arch_spin_unlock(&rq->lock);
+	if (push)
+		push_task(push);
 	/* The tick follows busy/idle: idle CPUs take no timer interrupts. */
 	if (idle_changed)
 		clockevent_reprogram();
@@ -375,8 +400,14 @@ static void __schedule(bool preempt)
 	WRITE_ONCE(this_cpu()->need_resched, false);
 	touch_softlockup_watchdog(); /* a CPU that schedules is not stuck */
 	update_curr(rq);
-	if (prev != rq->idle && (preempt || prev->state == TASK_RUNNING))
-		enqueue(rq, prev);
+	rq->push = NULL;
+	if (prev != rq->idle && (preempt || prev->state == TASK_RUNNING)) {
+		/* Still runnable: here, or, if its affinity says no, elsewhere once off this CPU. */
+		if (prev->cpus_allowed & (1ULL << smp_processor_id()))
+			enqueue(rq, prev);
+		else
+			rq->push = prev;
+	}
 	if (list_empty(&rq->queue)) {
 		next = rq->idle;
 	} else {
@@ -537,31 +568,18 @@ void cpu_idle_loop(void)
 	}
 }
 
-static void wake_func(void *info)
-{
-	wake_up_process(info);
-}
-
 /*
- * The running task may not stay on this CPU: go to sleep and have an
- * allowed CPU wake it, which puts it on an allowed queue. That CPU's
- * wake-up waits for this run-queue lock, so the task is off this CPU
- * before it can run there.
+ * The running task may not stay on this CPU: switch away, and
+ * finish_task_switch() queues it on an allowed CPU once it is off this
+ * one (Linux moves it with the CPU's stopper thread). Asking another CPU
+ * to wake it instead could land before it had switched out, and a
+ * wake-up then leaves a running task where it is: under TCG that race
+ * was won often enough to keep a thread looping here for seconds.
  */
 static void yield_to_allowed_cpu(void)
 {
-	while (!(current->cpus_allowed & (1ULL << smp_processor_id()))) {
-		unsigned int cpu, target = NR_CPUS;
-
-		for_each_online_cpu(cpu)
-			if ((current->cpus_allowed & (1ULL << cpu)) && target == NR_CPUS)
-				target = cpu;
-		if (target == NR_CPUS)
-			return;
-		set_current_state(TASK_UNINTERRUPTIBLE);
-		smp_call_function_single(target, wake_func, current, false);
+	while (!(current->cpus_allowed & (1ULL << smp_processor_id())))
 		schedule();
-	}
 }
 
 int set_cpus_allowed(struct task *t, u64 mask)

@@ -14,6 +14,7 @@ struct rq {
 	struct task *curr;
 	struct task *idle;
 	struct task *prev;        /* the task just switched away from */
+	struct task *push;        /* prev, runnable but not allowed here: to another CPU */
 	u64 min_vruntime;         /* never decreases; where newcomers start */
 	unsigned int ticks;
 } __aligned(64);
