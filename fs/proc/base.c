@@ -17,6 +17,7 @@
  * faults and children's totals that getrusage() answers (kernel/rusage.c).
  */
 #include <pagoda/arch.h>
+#include <pagoda/ksyms.h>
 #include <pagoda/mm.h>
 #include <pagoda/oom.h>
 #include <pagoda/process.h>
@@ -186,9 +187,11 @@ static int pid_oom_score_adj_write(struct process *p, const char *text)
 	return 0;
 }
 
+/* Kernel frames only: the chain ends in the entry code's record of the user pc, which Linux leaves out. */
 static void stack_line(u64 pc, void *arg)
 {
-	seq_printf(arg, "[<0>] %pS\n", (void *)pc);
+	if (ksym_lookup(pc, NULL))
+		seq_printf(arg, "[<0>] %pS\n", (void *)pc);
 }
 
 /*
