@@ -4,9 +4,9 @@
 # No FP/SIMD registers yet: the kernel does not save them per process.
 USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -ffreestanding -fno-builtin \
 	-fno-stack-protector -fno-asynchronous-unwind-tables -mgeneral-regs-only \
-	-nostdlib -static -Iuser/include -Iarch/$(ARCH)/include
+	-nostdlib -static -Iuser/include -Iinclude/uapi -Iarch/$(ARCH)/include
 USER_LIB := user/lib/ulib.c user/arch/$(ARCH).c
-USER_DEPS := $(USER_LIB) user/include/ulib.h user/include/mmcheck.h user/crlib.h arch/$(ARCH)/include/asm/unistd.h user/user.mk
+USER_DEPS := $(USER_LIB) include/uapi/linux/elf.h user/include/ulib.h user/include/mmcheck.h user/crlib.h arch/$(ARCH)/include/asm/unistd.h user/user.mk
 
 $(B)/user/%: user/%.c $(USER_DEPS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
