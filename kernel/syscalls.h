@@ -86,5 +86,6 @@ syscall_fn_t sys_timerfd_create, sys_timerfd_settime, sys_timerfd_gettime;
 
 /* ipc/shm.c: System V shared memory */
 syscall_fn_t sys_shmget, sys_shmat, sys_shmdt, sys_shmctl;
+syscall_fn_t sys_semctl;
 
 #endif
