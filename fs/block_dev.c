@@ -166,6 +166,11 @@ static const struct file_operations blkdev_fops = {
 	.release = blkdev_release,
 };
 
+/* The block device behind f, or NULL when f is not one (Linux's file_bdev()). */
+struct block_device *file_bdev(const struct file *f)
+{
+	return f->kind == FILE_OPS && f->f_op == &blkdev_fops ? f->private_data : NULL;
+}
 
 int blkdev_file_open(const char *name, unsigned long flags, struct file *f)
 {

@@ -24,6 +24,7 @@ static inline const char *errno_name(int e)
 	case EINVAL: return "EINVAL";
 	case EMSGSIZE: return "EMSGSIZE";
 	case ENODEV: return "ENODEV";
+	case ENOSPC: return "ENOSPC";
 	case ENOSYS: return "ENOSYS";
 	case ENOTDIR: return "ENOTDIR";
 	case ENOTSOCK: return "ENOTSOCK";

@@ -130,6 +130,17 @@
 
 #define __NR_renameat 38 /* arm64 keeps it (__ARCH_WANT_RENAMEAT) */
 
+/* Vectored I/O at a position, and Linux's native AIO (kernel/read_write.c, fs/aio.c). */
+#define __NR_preadv 69
+#define __NR_pwritev 70
+#define __NR_preadv2 286
+#define __NR_pwritev2 287
+#define __NR_io_setup 0
+#define __NR_io_destroy 1
+#define __NR_io_submit 2
+#define __NR_io_cancel 3
+#define __NR_io_getevents 4
+
 /*
  * clone(flags, newsp, parent_tid, tls, child_tid): arm64's Linux selects
  * CLONE_BACKWARDS, so tls comes before child_tid (kernel/fork.c).
