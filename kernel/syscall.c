@@ -429,6 +429,7 @@ static syscall_fn_t *const sys_call_table[NR_syscalls] = {
 	[__NR_shmat] = sys_shmat,
 	[__NR_shmdt] = sys_shmdt,
 	[__NR_shmctl] = sys_shmctl,
+	[__NR_semctl] = sys_semctl,
 	/* The arch's own rows (asm/syscall_table.h): x86-64's older calls. */
 #define __SYSCALL(nr, handler) [nr] = handler,
 #include <asm/syscall_table.h>

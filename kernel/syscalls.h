@@ -90,5 +90,7 @@ syscall_fn_t sys_timerfd_create, sys_timerfd_settime, sys_timerfd_gettime;
 
 /* ipc/shm.c: System V shared memory */
 syscall_fn_t sys_shmget, sys_shmat, sys_shmdt, sys_shmctl;
+/* ipc/sem.c: System V semaphores, only the question whether there are any */
+syscall_fn_t sys_semctl;
 
 #endif

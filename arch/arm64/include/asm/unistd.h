@@ -27,6 +27,7 @@
 #define __NR_gettid 178
 #define __NR_shmget 194
 #define __NR_shmctl 195
+#define __NR_semctl 191
 #define __NR_shmat 196
 #define __NR_shmdt 197
 #define __NR_brk 214

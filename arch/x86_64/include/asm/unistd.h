@@ -45,6 +45,7 @@
 #define __NR_shmget 29
 #define __NR_shmat 30
 #define __NR_shmctl 31
+#define __NR_semctl 66
 #define __NR_dup 32
 #define __NR_dup2 33
 #define __NR_readlink 89
