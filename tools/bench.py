@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pagoda import accel as accel_mod, linuxpeer, paths, qemu  # noqa: E402
+from pagoda import accel as accel_mod, fiopeer, linuxpeer, paths, qemu  # noqa: E402
 from pagoda.boot import Boot  # noqa: E402
 from pagoda.results import JsonLines  # noqa: E402
 
@@ -573,7 +573,7 @@ class Progress:
     # Seconds per section under TCG on a 2-core machine (one full run here).
     FIRST_GUESS = {"boot": 120, "sched": 60, "pagealloc-host": 60, "pagealloc": 240,
                    "block": 120, "swiotlb": 150, "vdso": 40, "cr": 60, "hibernate": 150,
-                   "dmsnap": 90, "mm": 150, "dmsnap-linux": 240}
+                   "dmsnap": 90, "mm": 150, "dmsnap-linux": 240, "fio-user": 200}
 
     def __init__(self, wanted):
         self.file = os.path.join(OUT, "durations.json")
@@ -820,6 +820,10 @@ def main():
     progress.section("dmsnap-linux")
     if a.bench in ("all", "dmsnap-linux") and "tcg" in accels:
         results.append(("dmsnap-linux", [dmsnap_beside_linux()]))
+    # Debian's fio from user space beside the kernel's fio and Linux's (issue 35).
+    progress.section("fio-user")
+    if a.bench in ("all", "fio-user") and "tcg" in accels:
+        results.append(("fio-user", [fiopeer.bench(OUT, scratch_disk())]))
     progress.done()
     with JsonLines(path, "bench") as out:
         for _, boots in results:

@@ -93,11 +93,17 @@ int dm_ioctl_check_size(const struct dm_ioctl *h)
 
 /* ------------------------------------------------------------- devices */
 
-/* The device's state into the header, as Linux's __dev_status(). */
+/*
+ * The device's state into the header, as Linux's __dev_status(). Under
+ * suspend_lock: the shell's dmsetup may be swapping its tables.
+ */
 static void dev_status(struct mapped_device *md, struct dm_ioctl *param)
 {
-	struct dm_table *live = md->map, *inactive = md->new_map;
+	struct dm_table *live, *inactive;
 
+	mutex_lock(&md->suspend_lock);
+	live = md->map;
+	inactive = md->new_map;
 	param->flags &= ~(DM_SUSPEND_FLAG | DM_READONLY_FLAG | DM_ACTIVE_PRESENT_FLAG |
 			  DM_INACTIVE_PRESENT_FLAG | DM_INTERNAL_SUSPEND_FLAG);
 	if (dm_suspended(md))
@@ -116,6 +122,7 @@ static void dev_status(struct mapped_device *md, struct dm_ioctl *param)
 			param->target_count = inactive->num_targets;
 		param->flags |= DM_INACTIVE_PRESENT_FLAG;
 	}
+	mutex_unlock(&md->suspend_lock);
 }
 
 /* The device the header names: by uuid, else name, else number; its name and uuid filled in. */
@@ -679,9 +686,9 @@ static long dm_ctl_ioctl(struct file *f, unsigned int cmd, u64 arg)
 	int err;
 
 	(void)f;
-	err = dm_ioctl_known(cmd);
-	if (err)
-		return err;
+	/* Linux's order: another driver's command, then the version, then an unknown one */
+	if (((cmd >> 8) & 0xff) != DM_IOCTL)
+		return -ENOTTY;
 	if (copy_from_user(&head, arg, offsetof(struct dm_ioctl, data)))
 		return -EFAULT;
 	err = dm_ioctl_check_version(&head);
@@ -691,6 +698,8 @@ static long dm_ctl_ioctl(struct file *f, unsigned int cmd, u64 arg)
 	head.version[2] = DM_VERSION_PATCHLEVEL;
 	if (copy_to_user(arg, head.version, sizeof(head.version)))
 		return -EFAULT;
+	if (!err)
+		err = dm_ioctl_known(cmd);
 	if (err || (cmd & 0xff) == DM_VERSION_CMD)
 		return err;
 	err = dm_ioctl_check_size(&head);

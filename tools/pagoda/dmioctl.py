@@ -72,6 +72,8 @@ step resume empty
 step table empty
 step remove_all
 step ls
+echo "== dmioctltest"
+/bin/dmioctltest /dev/vda
 echo "dmioctl: end"
 """ % {"dm": DM, "n": SECTORS, "chunk": CHUNK, "ow": ORIGIN_WRITE[0], "owc": ORIGIN_WRITE[1],
        "sw": SNAP_WRITE[0], "swc": SNAP_WRITE[1]}
@@ -112,6 +114,16 @@ def steps(text):
         lines = [l for l in m.group(2).split("\n") if l.strip()]
         out.append((m.group(1), lines, int(m.group(3))))
     return out
+
+
+def hostile(text):
+    """dmioctltest's lines (user/libc/dmioctltest.c) from a console log of SCRIPT."""
+    text = text.replace("\r", "")
+    start = text.find("== dmioctltest\n")
+    end = text.find("dmioctltest: done", start)
+    if start < 0 or end < 0:
+        return []
+    return [l for l in text[start:end].split("\n")[1:] if l.strip() and not l.startswith("[")]
 
 
 def device_numbers(text):
