@@ -33,14 +33,22 @@ def comparable(lines):
     return [dmi.device_numbers(l.rstrip()) for l in lines if not l.lstrip().startswith("[")]
 
 
-def rootfs(top):
-    """dmsetup, its libraries, busybox and the script's files under top; the cpio."""
+def rootfs(top, arch):
+    """dmsetup, its libraries, busybox and the script's files under top; the
+    cpio. arm64's dmsetup and busybox are Debian's arm64 builds, fetched
+    (never installed) by tools/add-binary.sh and tools/fetch-busybox-arm64.sh."""
     shutil.rmtree(top, ignore_errors=True)
-    os.makedirs(top)
-    subprocess.run([os.path.join(ROOT, "tools", "add-binary.sh"), DMSETUP, top], check=True,
-                   capture_output=True)
-    os.makedirs(os.path.join(top, "bin"), exist_ok=True)
-    shutil.copy(shutil.which("busybox"), os.path.join(top, "bin", "busybox"))
+    os.makedirs(os.path.join(top, "bin"))
+    subprocess.run([os.path.join(ROOT, "tools", "add-binary.sh"), "--arch", arch, DMSETUP, top],
+                   check=True, capture_output=True)
+    if arch == "x86_64":
+        busybox = shutil.which("busybox")
+    else:
+        bb_dir = os.path.join(OUT, "busybox-arm64")
+        subprocess.run([os.path.join(ROOT, "tools", "fetch-busybox-arm64.sh"), bb_dir],
+                       check=True, capture_output=True)
+        busybox = os.path.join(bb_dir, "busybox")
+    shutil.copy(busybox, os.path.join(top, "bin", "busybox"))
     for name, blob in dmi.files().items():
         os.makedirs(os.path.dirname(os.path.join(top, name)), exist_ok=True)
         with open(os.path.join(top, name), "wb") as f:
@@ -59,7 +67,7 @@ HOSTILE_DIFFERS = {
 }
 
 
-def session(ctx, name, cmd_of, top, timeout):
+def session(ctx, name, arch, cmd_of, timeout):
     """Boot, run the script, then dmioctltest once more with a leak-check
     point after each (docs/userland.md); compare with Linux and the disks."""
     tally = ctx.tally
@@ -67,7 +75,8 @@ def session(ctx, name, cmd_of, top, timeout):
         tally.check("%s.installed" % name, False,
                     "%s or busybox is missing: tools/install-deps.sh installs them" % DMSETUP)
         return
-    cpio = rootfs(top)
+    top = os.path.join(OUT, name)
+    cpio = rootfs(top, arch)
     origin, cow = top + "-origin.img", top + "-cow.img"
     with open(origin, "wb") as f:
         f.write(dmi.origin_image())
@@ -132,7 +141,15 @@ def debian_dmsetup(ctx):
     """x86-64: Debian's dmsetup makes a snapshot-origin and a snapshot through
     /dev/mapper/control and prints what it prints on Linux; hostile ioctls
     answered as Linux answers them, no leak; disks the host reads as Linux's format"""
-    session(ctx, "debian-dmsetup-x86_64",
+    session(ctx, "debian-dmsetup-x86_64", "x86_64",
             lambda cpio, disks: ctx.x86_cmd(cmdline="panic=-1 lockdep=1", disks=disks,
-                                            extra=["-initrd", cpio]),
-            os.path.join(OUT, "debian-dmsetup-x86_64"), 240)
+                                            extra=["-initrd", cpio]), 240)
+
+
+@unit("debian-dmsetup-arm64-virt", "system", needs=["arm64-virt"])
+def debian_dmsetup_arm64(ctx):
+    """arm64 virt: the same with Debian's arm64 dmsetup and busybox, held against
+    Linux's x86-64 answers (the same dmsetup release; the ioctl ABI is the same)"""
+    session(ctx, "debian-dmsetup-arm64-virt", "arm64",
+            lambda cpio, disks: ctx.arm64_cmd("virt", "panic=-1 lockdep=1", disks=disks,
+                                              extra=["-initrd", cpio]), 600)
