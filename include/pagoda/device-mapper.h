@@ -82,7 +82,7 @@ struct dm_dev {
 int dm_register_target(struct target_type *tt);
 /*
  * Open the device a table line names: "nullb0", "/dev/nullb0", or a mapped
- * device as "/dev/mapper/NAME" or "dm-0". 0 or -ENOENT.
+ * device as "/dev/mapper/NAME" or "dm-0". 0, or -ENODEV (Linux's) for none.
  */
 int dm_get_device(struct dm_target *ti, const char *path, struct dm_dev **result);
 void dm_put_device(struct dm_target *ti, struct dm_dev *d);
