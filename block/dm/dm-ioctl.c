@@ -110,7 +110,7 @@ static void dev_status(struct mapped_device *md, struct dm_ioctl *param)
 		param->flags |= DM_SUSPEND_FLAG;
 	param->dev = dm_encode_dev(dm_devt(md));
 	param->open_count = dm_open_count(md);
-	param->event_nr = (u32)atomic_read(&md->event_nr);
+	param->event_nr = dm_event_nr(md);
 	param->target_count = 0;
 	if (live) {
 		if (!(param->flags & DM_QUERY_INACTIVE_TABLE_FLAG))
@@ -457,12 +457,12 @@ static int dev_wait(struct dm_ioctl *param, size_t size)
 
 	if (!md)
 		return -ENXIO;
-	if ((u32)atomic_read(&md->event_nr) == since) {
+	if (dm_event_nr(md) == since) {
 		struct process *p = current_process();
 
 		atomic_inc(&md->holders);
 		mutex_unlock(&dm_devices_lock);
-		wait_event(md->eventq, (u32)atomic_read(&md->event_nr) != since ||
+		wait_event(md->eventq, dm_event_nr(md) != since ||
 				       READ_ONCE(md->dying) || signal_pending(p));
 		/* md may be freed once the count drops: find it again by name */
 		atomic_dec_wake_up_all(&md->holders, &md->eventq);
@@ -509,7 +509,7 @@ static int list_devices(struct dm_ioctl *param, size_t size)
 		nl->next = 0;
 		memcpy(nl->name, md->name, strlen(md->name) + 1);
 		ev = (u32 *)ALIGN_UP((uintptr_t)(nl->name + strlen(md->name) + 1), 8);
-		ev[0] = (u32)atomic_read(&md->event_nr);
+		ev[0] = dm_event_nr(md);
 		ev[1] = md->uuid[0] ? DM_NAME_LIST_FLAG_HAS_UUID : DM_NAME_LIST_FLAG_DOESNT_HAVE_UUID;
 		next = (char *)(ev + 2);
 		if (md->uuid[0]) {
