@@ -93,18 +93,24 @@ int dm_ioctl_check_size(const struct dm_ioctl *h)
 
 /* ------------------------------------------------------------- devices */
 
-/* The device's state into the header, as Linux's __dev_status(). */
+/*
+ * The device's state into the header, as Linux's __dev_status(). Under
+ * suspend_lock: the shell's dmsetup may be swapping its tables.
+ */
 static void dev_status(struct mapped_device *md, struct dm_ioctl *param)
 {
-	struct dm_table *live = md->map, *inactive = md->new_map;
+	struct dm_table *live, *inactive;
 
+	mutex_lock(&md->suspend_lock);
+	live = md->map;
+	inactive = md->new_map;
 	param->flags &= ~(DM_SUSPEND_FLAG | DM_READONLY_FLAG | DM_ACTIVE_PRESENT_FLAG |
 			  DM_INACTIVE_PRESENT_FLAG | DM_INTERNAL_SUSPEND_FLAG);
 	if (dm_suspended(md))
 		param->flags |= DM_SUSPEND_FLAG;
 	param->dev = dm_encode_dev(dm_devt(md));
 	param->open_count = dm_open_count(md);
-	param->event_nr = (u32)atomic_read(&md->event_nr);
+	param->event_nr = dm_event_nr(md);
 	param->target_count = 0;
 	if (live) {
 		if (!(param->flags & DM_QUERY_INACTIVE_TABLE_FLAG))
@@ -116,6 +122,7 @@ static void dev_status(struct mapped_device *md, struct dm_ioctl *param)
 			param->target_count = inactive->num_targets;
 		param->flags |= DM_INACTIVE_PRESENT_FLAG;
 	}
+	mutex_unlock(&md->suspend_lock);
 }
 
 /* The device the header names: by uuid, else name, else number; its name and uuid filled in. */
@@ -450,12 +457,12 @@ static int dev_wait(struct dm_ioctl *param, size_t size)
 
 	if (!md)
 		return -ENXIO;
-	if ((u32)atomic_read(&md->event_nr) == since) {
+	if (dm_event_nr(md) == since) {
 		struct process *p = current_process();
 
 		atomic_inc(&md->holders);
 		mutex_unlock(&dm_devices_lock);
-		wait_event(md->eventq, (u32)atomic_read(&md->event_nr) != since ||
+		wait_event(md->eventq, dm_event_nr(md) != since ||
 				       READ_ONCE(md->dying) || signal_pending(p));
 		/* md may be freed once the count drops: find it again by name */
 		atomic_dec_wake_up_all(&md->holders, &md->eventq);
@@ -502,7 +509,7 @@ static int list_devices(struct dm_ioctl *param, size_t size)
 		nl->next = 0;
 		memcpy(nl->name, md->name, strlen(md->name) + 1);
 		ev = (u32 *)ALIGN_UP((uintptr_t)(nl->name + strlen(md->name) + 1), 8);
-		ev[0] = (u32)atomic_read(&md->event_nr);
+		ev[0] = dm_event_nr(md);
 		ev[1] = md->uuid[0] ? DM_NAME_LIST_FLAG_HAS_UUID : DM_NAME_LIST_FLAG_DOESNT_HAVE_UUID;
 		next = (char *)(ev + 2);
 		if (md->uuid[0]) {
@@ -679,9 +686,9 @@ static long dm_ctl_ioctl(struct file *f, unsigned int cmd, u64 arg)
 	int err;
 
 	(void)f;
-	err = dm_ioctl_known(cmd);
-	if (err)
-		return err;
+	/* Linux's order: another driver's command, then the version, then an unknown one */
+	if (((cmd >> 8) & 0xff) != DM_IOCTL)
+		return -ENOTTY;
 	if (copy_from_user(&head, arg, offsetof(struct dm_ioctl, data)))
 		return -EFAULT;
 	err = dm_ioctl_check_version(&head);
@@ -691,6 +698,8 @@ static long dm_ctl_ioctl(struct file *f, unsigned int cmd, u64 arg)
 	head.version[2] = DM_VERSION_PATCHLEVEL;
 	if (copy_to_user(arg, head.version, sizeof(head.version)))
 		return -EFAULT;
+	if (!err)
+		err = dm_ioctl_known(cmd);
 	if (err || (cmd & 0xff) == DM_VERSION_CMD)
 		return err;
 	err = dm_ioctl_check_size(&head);

@@ -632,6 +632,13 @@ int dm_target_message(struct mapped_device *md, u64 sector, unsigned int argc, c
 	return err;
 }
 
+/* A new name or uuid is an event on a device with a live table, as in Linux's dm_hash_rename(). */
+static void dm_renamed_event(struct mapped_device *md)
+{
+	if (md->map)
+		dm_table_event(md->map);
+}
+
 /*
  * DM_DEV_RENAME. The name is what /dev/mapper/NAME lists (the disk's
  * alias), so the node moves with it. Under dm_devices_lock.
@@ -645,6 +652,7 @@ int dm_rename(struct mapped_device *md, const char *new_name)
 	mutex_lock(&md->suspend_lock);
 	strlcpy(md->name, new_name, sizeof(md->name));
 	strlcpy(md->disk->alias, new_name, sizeof(md->disk->alias));
+	dm_renamed_event(md);
 	mutex_unlock(&md->suspend_lock);
 	return 0;
 }
@@ -656,7 +664,10 @@ int dm_set_uuid(struct mapped_device *md, const char *uuid)
 		return -EINVAL;
 	if (__dm_find_uuid(uuid))
 		return -EBUSY;
+	mutex_lock(&md->suspend_lock);
 	strlcpy(md->uuid, uuid, sizeof(md->uuid));
+	dm_renamed_event(md);
+	mutex_unlock(&md->suspend_lock);
 	return 0;
 }
 
@@ -706,6 +717,22 @@ bool dm_suspended(struct mapped_device *md)
 bool dm_has_inactive_table(struct mapped_device *md)
 {
 	return md->new_map != NULL;
+}
+
+/*
+ * A target's state changed in a way its user should hear of (a snapshot
+ * invalidated): the device's event count goes up, and DM_DEV_WAIT's
+ * waiters wake, as Linux's dm_table_event() makes them.
+ */
+void dm_table_event(struct dm_table *t)
+{
+	atomic_inc(&t->md->event_nr);
+	wake_up_all(&t->md->eventq);
+}
+
+u32 dm_event_nr(struct mapped_device *md)
+{
+	return (u32)atomic_read(&md->event_nr);
 }
 
 const char *dm_table_device_name(struct dm_table *t)

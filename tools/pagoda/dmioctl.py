@@ -45,6 +45,8 @@ step status snap
 step table snap
 step info snap
 step deps snap
+step ls --tree
+step info -c snap
 step suspend base
 step info base
 step resume base
@@ -58,6 +60,13 @@ step targets
 step create bad --table "0 8 nosuch-target"
 step create odd --table "0 8 linear /dev/nosuch 0"
 step ls
+step create u1 -u PAGODA-U1 --table "0 8 linear /dev/vda 0"
+step info u1
+step remove -u PAGODA-U1
+step create u2 --table "0 8 linear /dev/vdb 8"
+step rename u2 --setuuid PAGODA-U2
+step info -c u2
+step remove u2
 step remove snap
 step remove base
 step ls
@@ -72,6 +81,8 @@ step resume empty
 step table empty
 step remove_all
 step ls
+echo "== dmioctltest"
+/bin/dmioctltest /dev/vda
 echo "dmioctl: end"
 """ % {"dm": DM, "n": SECTORS, "chunk": CHUNK, "ow": ORIGIN_WRITE[0], "owc": ORIGIN_WRITE[1],
        "sw": SNAP_WRITE[0], "swc": SNAP_WRITE[1]}
@@ -102,6 +113,8 @@ def files():
 # ---- the console log ------------------------------------------------------
 
 NUMBER = re.compile(r"\b\d+:\d+\b|\(\d+, \d+\)|\b\d+, \d+\b")
+# `dmsetup info -c`'s row: name, then the major and minor columns, then Stat
+INFO_ROW = re.compile(r"^(\S+ +)\d+ +\d+( +[L-][I-][s-][rw-] )")
 
 
 def steps(text):
@@ -114,11 +127,21 @@ def steps(text):
     return out
 
 
+def hostile(text):
+    """dmioctltest's lines (user/libc/dmioctltest.c) from a console log of SCRIPT."""
+    text = text.replace("\r", "")
+    start = text.find("== dmioctltest\n")
+    end = text.find("dmioctltest: done", start)
+    if start < 0 or end < 0:
+        return []
+    return [l for l in text[start:end].split("\n")[1:] if l.strip() and not l.startswith("[")]
+
+
 def device_numbers(text):
-    """Device numbers ("254:0", "(254, 0)", "254, 0") replaced by N:N: the
+    """Device numbers ("254:0", "(254, 0)", "254, 0", info -c's columns) as N:N: the
     two kernels number their disks differently, and that is all that may
     differ in a line that names one."""
-    return NUMBER.sub("N:N", text)
+    return INFO_ROW.sub(r"\1N:N\2", NUMBER.sub("N:N", text))
 
 
 # ---- the images afterwards ------------------------------------------------

@@ -597,6 +597,10 @@ def dmioctl(arch, log_dir=None):
         raise PeerError("needs the host's dmsetup and busybox (tools/install-deps.sh)")
     files = with_libraries({"usr/sbin/dmsetup": os.path.realpath(dm)})
     files["bin/busybox"] = os.path.realpath(busybox)
+    hostile = os.path.join(paths.BUILD, "x86_64-pc", "user", "dmioctltest")
+    if not os.path.exists(hostile):
+        raise PeerError("%s is missing (make kernel builds it)" % paths.rel(hostile))
+    files["bin/dmioctltest"] = hostile
     log_dir = log_dir or os.path.join(PEER, "logs")
     os.makedirs(log_dir, exist_ok=True)
     for name, blob in dmi.files().items():
@@ -617,6 +621,9 @@ def dmioctl(arch, log_dir=None):
     text = b.text.replace("\r", "")
     start = text.find("$ dmsetup version")
     end = text.find("dmioctl: end")
+    if start >= 0 and "dmioctltest: done" not in text[start:end]:
+        raise PeerError("Linux on %s: dmioctltest did not finish (log %s)" % (
+            arch, paths.rel(b.log)))
     if start < 0 or end < 0:
         raise PeerError("Linux on %s: the script did not run to its end (log %s)" % (
             arch, paths.rel(b.log)))
