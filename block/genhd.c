@@ -49,6 +49,16 @@ int register_blkdev(unsigned int major, const char *name)
 	return ret;
 }
 
+void blkdev_for_each_major(void (*fn)(unsigned int major, const char *name, void *arg),
+			   void *arg)
+{
+	mutex_lock(&bdev_lock);
+	for (unsigned int m = 1; m < BLKDEV_MAJOR_MAX; m++)
+		if (major_names[m])
+			fn(m, major_names[m], arg);
+	mutex_unlock(&bdev_lock);
+}
+
 /* A partition's number: the disk's next minor, or the extended major's. */
 static dev_t part_devt(struct gendisk *disk, unsigned int partno)
 {

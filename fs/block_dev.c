@@ -12,7 +12,9 @@
  * ioctls, with Linux's numbers: BLKGETSIZE64 (bytes), BLKGETSIZE
  * (512-byte sectors), BLKSSZGET (logical block size), BLKPBSZGET
  * (physical), BLKFLSBUF (nothing cached here: the device's cache is
- * flushed). fsync flushes the device's write cache.
+ * flushed), BLKRAGET (read-ahead in sectors: Linux's default 128 KiB, as
+ * `dmsetup info` prints it; nothing is read ahead here). fsync flushes
+ * the device's write cache.
  */
 #include <pagoda/blkdev.h>
 #include <pagoda/err.h>
@@ -26,6 +28,7 @@
 
 #define BLKGETSIZE 0x1260
 #define BLKFLSBUF 0x1261
+#define BLKRAGET 0x1263
 #define BLKSSZGET 0x1268
 #define BLKPBSZGET 0x127b
 #define BLKGETSIZE64 0x80081272
@@ -119,6 +122,9 @@ static long blkdev_ioctl(struct file *f, unsigned int cmd, u64 arg)
 		return copy_to_user(arg, &v, 4) ? -EFAULT : 0;
 	case BLKFLSBUF:
 		return blkdev_issue_flush(bdev);
+	case BLKRAGET:
+		vl = 256;
+		return copy_to_user(arg, &vl, sizeof(vl)) ? -EFAULT : 0;
 	default:
 		return -ENOTTY;
 	}
@@ -160,6 +166,11 @@ static const struct file_operations blkdev_fops = {
 	.release = blkdev_release,
 };
 
+/* The block device behind f, or NULL when f is not one (Linux's file_bdev()). */
+struct block_device *file_bdev(const struct file *f)
+{
+	return f->kind == FILE_OPS && f->f_op == &blkdev_fops ? f->private_data : NULL;
+}
 
 int blkdev_file_open(const char *name, unsigned long flags, struct file *f)
 {

@@ -9,9 +9,15 @@
  *   null zero full random urandom   drivers/char/mem.c
  *   vda, vda1, mmcblk0p1, dm-0, ...  every block device (block/genhd.c)
  *   mapper/NAME            a mapped device by its name (dm-N), as udev links it
+ *   mapper/control         device-mapper's ioctls (10:236, block/dm/dm-ioctl.c)
+ *
+ * A program that makes these nodes itself (libdevmapper without udev
+ * mknods /dev/mapper/NAME) finds them there already, with the numbers it
+ * would have given them, and leaves them be.
  */
 #include <pagoda/blkdev.h>
 #include <pagoda/chrdev.h>
+#include <pagoda/dm-ioctl.h>
 #include <pagoda/file.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
@@ -81,6 +87,12 @@ static int devtmpfs_getattr(struct vfsmount *m, const char *path, struct kstat *
 		chrdev_stat(c, k);
 		return 0;
 	}
+	if (!strcmp(path, "mapper/control")) {
+		*k = (struct kstat){ .ino = 4, .nlink = 1, .mode = S_IFCHR | 0600,
+				     .rdev = (MISC_MAJOR << 8) | DM_CONTROL_MINOR,
+				     .blksize = PAGE_SIZE };
+		return 0;
+	}
 	bdev = find_bdev(path);
 	if (!bdev)
 		return -ENOENT;
@@ -108,6 +120,9 @@ static int devtmpfs_open(struct vfsmount *m, const char *path, unsigned long fla
 		f->chr = c;
 		return 0;
 	}
+	if (!strcmp(path, "mapper/control")) {
+		return dm_ctl_open(f);
+	}
 	bdev = find_bdev(path);
 	if (bdev) {
 		if (!strncmp(path, "mapper/", 7))
@@ -115,6 +130,21 @@ static int devtmpfs_open(struct vfsmount *m, const char *path, unsigned long fla
 		return blkdev_file_open(path, flags, f);
 	}
 	return (flags & O_CREAT) ? -EROFS : -ENOENT; /* no mknod here */
+}
+
+/*
+ * The nodes are the kernel's devices themselves, and go when the device
+ * goes; nobody removes one by hand. -EPERM, what Linux's devfs answered:
+ * libdevmapper, renaming /dev/mapper/OLD itself, takes it to mean the
+ * kernel has moved the node already, which it has.
+ */
+static int devtmpfs_unlink(struct vfsmount *m, const char *path, bool dir)
+{
+	struct kstat k;
+	int err = devtmpfs_getattr(m, path, &k, false);
+
+	(void)dir;
+	return err ? err : -EPERM;
 }
 
 struct bdev_walk {
@@ -152,6 +182,8 @@ static int devtmpfs_readdir(struct vfsmount *m, const char *path, struct dir_con
 			err = dir_emit(ctx, "mapper", 6, 3, DT_DIR);
 		for (unsigned int i = 0; !err && (c = chrdev_get(i)); i++)
 			err = dir_emit(ctx, c->path + 4, strlen(c->path + 4), 0x100 + c->minor, DT_CHR);
+	} else {
+		err = dir_emit(ctx, "control", 7, 4, DT_CHR);
 	}
 	if (!err)
 		bdev_for_each(emit_bdev, &w);
@@ -164,4 +196,5 @@ const struct file_system_type devtmpfs_fs_type = {
 	.getattr = devtmpfs_getattr,
 	.open = devtmpfs_open,
 	.readdir = devtmpfs_readdir,
+	.unlink = devtmpfs_unlink,
 };

@@ -16,6 +16,9 @@ void chrdev_stat(const struct chrdev *c, struct kstat *k);
 void console_stat(struct kstat *k);
 /* fs/block_dev.c: open the block device name ("vda", "mapper/x") into f. */
 int blkdev_file_open(const char *name, unsigned long flags, struct file *f);
+/* The block device f is open on, or NULL. */
+struct block_device;
+struct block_device *file_bdev(const struct file *f);
 /* fs/namespace.c: the mount points directly inside dir, as its entries. */
 int mounts_emit_children(const char *dir, struct dir_context *ctx);
 /*

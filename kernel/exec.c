@@ -446,6 +446,7 @@ int process_execve(const char *path, int argc, const char *const *argv,
 	 * p->mm half swapped.
 	 */
 	de_thread(p); /* nobody else may be in the address space as it is swapped */
+	exit_aio(p); /* the old image's contexts go with it, as Linux's exit_aio() at exec */
 	down_write(&p->mmap_lock);
 	/*
 	 * Both page_table_locks: a truncate walking a file's areas

@@ -14,6 +14,7 @@
  * pages and tables are freed.
  */
 #include <pagoda/arch.h>
+#include <pagoda/fs.h>
 #include <pagoda/mm.h>
 #include <pagoda/oom.h>
 #include <pagoda/preempt.h>
@@ -94,6 +95,7 @@ int process_write(struct process *p, u64 va, const void *src, size_t n)
 
 void process_free_memory(struct process *p)
 {
+	exit_aio(p); /* a device may still be filling pages its requests hold */
 	down_write(&p->mmap_lock);
 	process_free_areas(p);
 	up_write(&p->mmap_lock);

@@ -49,7 +49,7 @@ bool file_writable(const struct file *f)
 }
 
 /* Linux's FMODE_PREAD / FMODE_PWRITE: files with a position, and the memory devices. */
-static bool file_positional(const struct file *f)
+bool file_positional(const struct file *f)
 {
 	if (f->kind == FILE_OPS)
 		return !f->f_op->no_seek;
@@ -116,6 +116,17 @@ static long do_iter_write(struct file *f, struct iov_iter *it, u64 *pos)
 	if (f->kind == FILE_CHR)
 		return f->chr->write(it, iov_iter_count(it));
 	return console_write_iter(it);
+}
+
+/* The two above for fs/aio_rw.c (Linux's vfs_iter_read() and vfs_iter_write()). */
+long vfs_iter_read(struct file *f, struct iov_iter *it, u64 *pos)
+{
+	return do_iter_read(f, it, pos);
+}
+
+long vfs_iter_write(struct file *f, struct iov_iter *it, u64 *pos)
+{
+	return do_iter_write(f, it, pos);
 }
 
 /* read (write false) or write, at pos or (NULL) at the file's position. */
@@ -195,4 +206,130 @@ long sys_readv(const unsigned long *args)
 long sys_writev(const unsigned long *args)
 {
 	return do_readv((long)args[0], args[1], args[2], true);
+}
+
+/*
+ * preadv2's and pwritev2's flags, as Linux's kiocb_set_rw_flags() takes
+ * them: a flag it does not know is -EOPNOTSUPP, and RWF_NOWAIT only on a
+ * file that can refuse to wait (Linux's FMODE_NOWAIT: pipes, block
+ * devices, a file system's files; not the console or the memory
+ * devices). Nothing here waits for anything but the device or the other
+ * end of a pipe, so RWF_NOWAIT and RWF_HIPRI change nothing once taken.
+ */
+int rw_flags_check(const struct file *f, int flags)
+{
+	if (flags & ~RWF_SUPPORTED)
+		return -EOPNOTSUPP;
+	if ((flags & RWF_NOWAIT) && f->kind != FILE_OPS && f->kind != FILE_PIPE &&
+	    f->kind != FILE_RAMFS)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/*
+ * What RWF_DSYNC and RWF_SYNC ask after a write (Linux's
+ * generic_write_sync()): the file's data made durable before the call
+ * answers. A file with no fsync (a pipe, tmpfs) has nothing to flush.
+ */
+long rw_write_sync(struct file *f, int flags, long written)
+{
+	int err;
+
+	if (written <= 0 || !(flags & (RWF_DSYNC | RWF_SYNC)) || f->kind != FILE_OPS ||
+	    !f->f_op->fsync)
+		return written;
+	err = f->f_op->fsync(f);
+	return err ? err : written;
+}
+
+/*
+ * preadv, pwritev, preadv2, pwritev2 (Linux's do_preadv() and vfs_readv()),
+ * in Linux's order of refusals: a negative position other than -1 is
+ * -EINVAL before the descriptor; -1 (the 2 calls) means the file's own
+ * position, as readv; a stream is -ESPIPE; then the vector, then the
+ * open's mode; a call with nothing to move answers 0 before its flags are
+ * looked at, as Linux's do_iter_read() does.
+ */
+static long do_preadv(const unsigned long *args, int flags, bool two, bool write)
+{
+	s64 spos = (s64)args[3];
+	u64 pos = (u64)spos;
+	struct file *f __free(file_put) = NULL;
+	struct iovec fast[UIO_FASTIOV], *iov;
+	struct iov_iter it;
+	bool at_pos = !(two && spos == -1);
+	long ret;
+
+	if (at_pos && spos < 0)
+		return -EINVAL;
+	f = fget((long)args[0]);
+	if (!f)
+		return -EBADF;
+	if (at_pos && !file_positional(f))
+		return -ESPIPE;
+	ret = import_iovec(args[1], args[2], fast, &iov, &it);
+	if (ret)
+		return ret;
+	if (!(write ? file_writable(f) : file_readable(f)))
+		ret = -EBADF;
+	else if (!iov_iter_count(&it))
+		ret = 0;
+	else if (at_pos && (s64)(pos + iov_iter_count(&it)) < 0)
+		ret = -EINVAL; /* Linux's rw_verify_area() */
+	else
+		ret = rw_flags_check(f, flags);
+	/*
+	 * A pipe is the one file here that waits for someone else: with
+	 * RWF_NOWAIT, nothing to read (no room to write) is -EAGAIN, as
+	 * Linux's pipe under IOCB_NOWAIT.
+	 */
+	if (!ret && iov_iter_count(&it) && (flags & RWF_NOWAIT) && f->kind == FILE_PIPE &&
+	    !(pipe_poll(f) & (write ? POLLOUT | POLLERR : POLLIN | POLLHUP)))
+		ret = -EAGAIN;
+	if (!ret && iov_iter_count(&it)) {
+		if (write && (flags & RWF_APPEND) && file_positional(f)) {
+			struct kstat k;
+			u64 end = 0;
+
+			/*
+			 * Linux's IOCB_APPEND: at the end, whatever the position
+			 * asked; with -1 the file's position ends up after it.
+			 */
+			if (f->kind == FILE_OPS && f->f_op->end)
+				end = f->f_op->end(f);
+			else if (!file_getattr(f, &k))
+				end = k.size;
+			if (at_pos)
+				pos = end;
+			else
+				f->pos = end;
+		}
+		if (write)
+			ret = rw_write_sync(f, flags, do_iter_write(f, &it, at_pos ? &pos : NULL));
+		else
+			ret = do_iter_read(f, &it, at_pos ? &pos : NULL);
+	}
+	if (iov != fast)
+		kfree(iov);
+	return ret;
+}
+
+long sys_preadv(const unsigned long *args)
+{
+	return do_preadv(args, 0, false, false);
+}
+
+long sys_pwritev(const unsigned long *args)
+{
+	return do_preadv(args, 0, false, true);
+}
+
+long sys_preadv2(const unsigned long *args)
+{
+	return do_preadv(args, (int)args[5], true, false);
+}
+
+long sys_pwritev2(const unsigned long *args)
+{
+	return do_preadv(args, (int)args[5], true, true);
 }

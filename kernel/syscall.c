@@ -317,6 +317,15 @@ static syscall_fn_t *const sys_call_table[NR_syscalls] = {
 	[__NR_readv] = sys_readv,
 	[__NR_pread64] = sys_pread64,
 	[__NR_pwrite64] = sys_pwrite64,
+	[__NR_preadv] = sys_preadv,
+	[__NR_pwritev] = sys_pwritev,
+	[__NR_preadv2] = sys_preadv2,
+	[__NR_pwritev2] = sys_pwritev2,
+	[__NR_io_setup] = sys_io_setup,
+	[__NR_io_destroy] = sys_io_destroy,
+	[__NR_io_submit] = sys_io_submit,
+	[__NR_io_getevents] = sys_io_getevents,
+	[__NR_io_cancel] = sys_io_cancel,
 	[__NR_brk] = sys_brk,
 	[__NR_mmap] = sys_mmap,
 	[__NR_munmap] = sys_munmap,
@@ -420,6 +429,7 @@ static syscall_fn_t *const sys_call_table[NR_syscalls] = {
 	[__NR_shmat] = sys_shmat,
 	[__NR_shmdt] = sys_shmdt,
 	[__NR_shmctl] = sys_shmctl,
+	[__NR_semctl] = sys_semctl,
 	/* The arch's own rows (asm/syscall_table.h): x86-64's older calls. */
 #define __SYSCALL(nr, handler) [nr] = handler,
 #include <asm/syscall_table.h>

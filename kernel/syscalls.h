@@ -17,6 +17,10 @@ syscall_fn_t sys_openat, sys_read, sys_close, sys_lseek, sys_write;
 syscall_fn_t sys_readv, sys_writev, sys_pread64, sys_pwrite64, sys_ioctl,
 	sys_dup, sys_dup2, sys_dup3, sys_pipe2, sys_pipe, sys_fstat,
 	sys_newfstatat, sys_readlinkat;
+syscall_fn_t sys_preadv, sys_pwritev, sys_preadv2, sys_pwritev2;
+/* fs/aio.c: Linux's native asynchronous I/O */
+syscall_fn_t sys_io_setup, sys_io_destroy, sys_io_submit, sys_io_getevents,
+	sys_io_cancel;
 syscall_fn_t sys_stat, sys_lstat, sys_readlink;
 syscall_fn_t sys_execve, sys_fork, sys_vfork, sys_clone, sys_wait4, sys_getuid;
 /* kernel/futex/syscalls.c, kernel/thread.c: threads and their futexes. */
@@ -86,5 +90,7 @@ syscall_fn_t sys_timerfd_create, sys_timerfd_settime, sys_timerfd_gettime;
 
 /* ipc/shm.c: System V shared memory */
 syscall_fn_t sys_shmget, sys_shmat, sys_shmdt, sys_shmctl;
+/* ipc/sem.c: System V semaphores, only the question whether there are any */
+syscall_fn_t sys_semctl;
 
 #endif

@@ -142,6 +142,22 @@ static void read_chosen(const void *fdt, struct boot_info *bi)
 	read_stdout(fdt, chosen, bi);
 }
 
+/*
+ * The words a device tree uses, indexed by the enum they become. The
+ * first entry is the empty word: match_string() stops at a NULL one.
+ */
+static const char *const enable_methods[] = {
+	[BOOT_CPU_ENABLE_NONE] = "",
+	[BOOT_CPU_ENABLE_PSCI] = "psci",
+	[BOOT_CPU_ENABLE_SPIN_TABLE] = "spin-table",
+};
+
+static const char *const conduits[] = {
+	[BOOT_PSCI_NONE] = "",
+	[BOOT_PSCI_HVC] = "hvc",
+	[BOOT_PSCI_SMC] = "smc",
+};
+
 /* /cpus/cpu@N: the hardware id and how to start the CPU. */
 static void read_cpus(const void *fdt, struct boot_info *bi)
 {
@@ -155,6 +171,7 @@ static void read_cpus(const void *fdt, struct boot_info *bi)
 		const char *method;
 		const void *reg;
 		u32 len;
+		int m;
 
 		if (!node_has_type(fdt, cpu, "cpu"))
 			continue;	/* cpu-map, l2-cache ... */
@@ -171,12 +188,8 @@ static void read_cpus(const void *fdt, struct boot_info *bi)
 		c = &bi->cpus[bi->nr_cpus++];
 		c->hwid = fdt_cells(reg, ac);
 		method = fdt_getprop_str(fdt, cpu, "enable-method");
-		if (method && strcmp(method, "psci") == 0)
-			c->enable_method = BOOT_CPU_ENABLE_PSCI;
-		else if (method && strcmp(method, "spin-table") == 0)
-			c->enable_method = BOOT_CPU_ENABLE_SPIN_TABLE;
-		else
-			c->enable_method = BOOT_CPU_ENABLE_NONE;
+		m = match_string(enable_methods, ARRAY_SIZE(enable_methods), method);
+		c->enable_method = m < 0 ? BOOT_CPU_ENABLE_NONE : m;
 		if (fdt_read_u64(fdt, cpu, "cpu-release-addr", &c->release_addr))
 			c->release_addr = 0;
 	}
@@ -186,18 +199,15 @@ static void read_psci(const void *fdt, struct boot_info *bi)
 {
 	static const char *const compats[] = { "arm,psci-1.0", "arm,psci-0.2",
 					       "arm,psci" };
-	const char *method;
-	int node = -ENOENT;
+	int node = -ENOENT, m;
 
 	for (size_t i = 0; i < ARRAY_SIZE(compats) && node < 0; i++)
 		node = fdt_node_by_compatible(fdt, -1, compats[i]);
 	if (node < 0 || !fdt_node_enabled(fdt, node))
 		return;
-	method = fdt_getprop_str(fdt, node, "method");
-	if (method && strcmp(method, "hvc") == 0)
-		bi->psci_method = BOOT_PSCI_HVC;
-	else if (method && strcmp(method, "smc") == 0)
-		bi->psci_method = BOOT_PSCI_SMC;
+	m = match_string(conduits, ARRAY_SIZE(conduits), fdt_getprop_str(fdt, node, "method"));
+	if (m > BOOT_PSCI_NONE)
+		bi->psci_method = m;
 	else
 		pr_warn("psci node without a method we know, PSCI unused\n");
 }

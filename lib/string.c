@@ -302,6 +302,16 @@ char *strim(char *s)
 	return skip_spaces(s);
 }
 
+int match_string(const char *const *array, size_t n, const char *string)
+{
+	if (!string)
+		return -EINVAL;
+	for (size_t i = 0; i < n && array[i]; i++)
+		if (!strcmp(array[i], string))
+			return (int)i;
+	return -EINVAL;
+}
+
 bool strlist_has(const char *list, const char *name)
 {
 	size_t len = strlen(name);

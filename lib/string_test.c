@@ -296,6 +296,20 @@ static void test_argv_split_inplace(struct ktest *t)
 	KEXPECT_STREQ(t, argv[2], "c");
 }
 
+/* The whole word, not a prefix; the first NULL ends the table; n bounds it. */
+static void test_match_string(struct ktest *t)
+{
+	static const char *const words[] = { "read", "write", "randread", NULL, "rw" };
+
+	KEXPECT_EQ(t, match_string(words, ARRAY_SIZE(words), "read"), 0);
+	KEXPECT_EQ(t, match_string(words, ARRAY_SIZE(words), "randread"), 2);
+	KEXPECT_EQ(t, match_string(words, ARRAY_SIZE(words), "rand"), -EINVAL);
+	KEXPECT_EQ(t, match_string(words, ARRAY_SIZE(words), "readx"), -EINVAL);
+	KEXPECT_EQ(t, match_string(words, ARRAY_SIZE(words), "rw"), -EINVAL);
+	KEXPECT_EQ(t, match_string(words, 2, "randread"), -EINVAL);
+	KEXPECT_EQ(t, match_string(words, ARRAY_SIZE(words), NULL), -EINVAL);
+}
+
 static void test_skip_spaces(struct ktest *t)
 {
 	const char *s = " \t\n\v\f\rx y";
@@ -371,6 +385,7 @@ static struct ktest_case string_cases[] = {
 	KTEST_CASE(test_strsep),
 	KTEST_CASE(test_strsep_edges),
 	KTEST_CASE(test_argv_split_inplace),
+	KTEST_CASE(test_match_string),
 	KTEST_CASE(test_skip_spaces),
 	KTEST_CASE(test_strim),
 	KTEST_CASE(test_ctype),

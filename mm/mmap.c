@@ -179,27 +179,31 @@ static bool vma_mergeable(const struct vm_area *a, const struct vm_area *b)
 	       ((!a->rf && !a->shm) || a->pgoff + vma_pages(a) == b->pgoff);
 }
 
+/*
+ * Grow a over b, which it has been found mergeable with, and free b
+ * (Linux's vma_expand() for this case). a's end moves under the object's
+ * lock, like every change a truncate may be walking (vma_lock_file()).
+ */
+static void vma_expand(struct process *p, struct vm_area *a, struct vm_area *b)
+{
+	vma_unlink(p, b);
+	vma_lock_file(a);
+	a->end = b->end;
+	vma_unlock_file(a);
+	vm_area_free(b);
+}
+
 /* Fold v into its neighbours where they are alike; the area that holds v's range now. */
 static struct vm_area *vma_merge_around(struct process *p, struct vm_area *v)
 {
-	struct vm_area *prev = vma_prev(v), *next;
+	struct vm_area *prev = vma_prev(v);
 
 	if (vma_mergeable(prev, v)) {
-		vma_unlink(p, v);
-		vma_lock_file(prev);
-		prev->end = v->end;
-		vma_unlock_file(prev);
-		vm_area_free(v);
+		vma_expand(p, prev, v);
 		v = prev;
 	}
-	next = v->next;
-	if (vma_mergeable(v, next)) {
-		vma_unlink(p, next);
-		vma_lock_file(v);
-		v->end = next->end;
-		vma_unlock_file(v);
-		vm_area_free(next);
-	}
+	if (vma_mergeable(v, v->next))
+		vma_expand(p, v, v->next);
 	return v;
 }
 

@@ -238,7 +238,7 @@ static int do_status(struct mapped_device *md, status_type_t type)
 	return 0;
 }
 
-/* Linux's lines, those Pagoda keeps (no read-ahead, no event counter) */
+/* Linux's lines, those Pagoda keeps (no read-ahead: nothing is read ahead here) */
 static int do_info(struct mapped_device *md)
 {
 	dev_t dev = dm_devt(md);
@@ -249,6 +249,7 @@ static int do_info(struct mapped_device *md)
 		(dm_has_inactive_table(md) ? "LIVE & INACTIVE" : "LIVE") :
 		(dm_has_inactive_table(md) ? "INACTIVE" : "None"));
 	kprintf("Open count:        %d\n", dm_open_count(md));
+	kprintf("Event number:      %u\n", dm_event_nr(md));
 	kprintf("Major, minor:      %u, %u\n", MAJOR(dev), MINOR(dev));
 	kprintf("Number of targets: %u\n", dm_num_targets(md));
 	return 0;

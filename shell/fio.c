@@ -421,13 +421,12 @@ int fio_parse(struct fio_opts *o, int argc, char **argv)
 			/* "/dev/vda", "vda", "/dev/mapper/snap", "snap": the block layer's lookup */
 			strlcpy(o->filename, v, sizeof(o->filename));
 		} else if (!strcmp(a, "rw") || !strcmp(a, "readwrite")) {
-			unsigned int k;
+			int k;
 
 			if (!strcmp(v, "readwrite"))
 				v = "rw";
-			for (k = 0; k < ARRAY_SIZE(rw_names) && strcmp(v, rw_names[k]); k++)
-				;
-			if (k == ARRAY_SIZE(rw_names)) {
+			k = match_string(rw_names, ARRAY_SIZE(rw_names), v);
+			if (k < 0) {
 				kprintf("fio: --rw=%s: want read, write, randread, randwrite, rw or randrw\n", v);
 				return -EINVAL;
 			}

@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pagoda import accel as accel_mod, linuxpeer, paths, qemu  # noqa: E402
+from pagoda import accel as accel_mod, fiopeer, linuxpeer, paths, qemu  # noqa: E402
 from pagoda.boot import Boot  # noqa: E402
 from pagoda.results import JsonLines  # noqa: E402
 
@@ -81,6 +81,16 @@ def median(xs):
     return xs[len(xs) // 2] if xs else None
 
 
+def cells(cols, width, show):
+    """A table row's cells: show(column) for each column, right-aligned to
+    width, and "-" where show gives None (that target had no such record)."""
+    out = ""
+    for c in cols:
+        text = show(c)
+        out += "%*s" % (width, "-" if text is None else text)
+    return out
+
+
 def boot_table(results):
     """Median time per boot step, per accelerator, in microseconds."""
     steps, cols = [], []
@@ -108,12 +118,12 @@ def boot_table(results):
                    key=lambda k: sum(where.get(k, [1])) / len(where.get(k, [1]))) + \
         [k for k in steps if k.startswith("total")]
     print("%-28s" % "step" + "".join("%18s" % c for c in cols))
+    def step_cell(c, s):
+        m = median(per.get((c, s), []))
+        return None if m is None else "%.1f" % m
+
     for s in steps:
-        row = "%-28s" % s
-        for c in cols:
-            m = median(per.get((c, s), []))
-            row += "%18s" % ("-" if m is None else "%.1f" % m)
-        print(row)
+        print("%-28s" % s + cells(cols, 18, lambda c: step_cell(c, s)))
     print("(every column is QEMU: TCG is emulation, not hardware time; the arm64"
           " targets always run under TCG here)")
     tot = [k for k in steps if k.startswith("total")]
@@ -141,16 +151,15 @@ def case_table(title, bench, results):
         return
     print("\n%s" % title)
     print("%-46s" % "case" + "".join("%22s" % c for c in cols))
+    def case_cell(c, case):
+        v = vals.get((c, case))
+        if v is None:
+            return None
+        ratio = " x%.2f" % (v[2] / 1000.0) if v[2] else ""
+        return "%.1f %s%s" % (v[0], v[1].split("/")[0], ratio)
+
     for case in rows:
-        line = "%-46s" % case
-        for c in cols:
-            v = vals.get((c, case))
-            if v is None:
-                line += "%22s" % "-"
-            else:
-                ratio = " x%.2f" % (v[2] / 1000.0) if v[2] else ""
-                line += "%22s" % ("%.1f %s%s" % (v[0], v[1].split("/")[0], ratio))
-        print(line)
+        print("%-46s" % case + cells(cols, 22, lambda c: case_cell(c, case)))
 
 
 def sched_locks_tables(results):
@@ -180,17 +189,19 @@ def sched_locks_tables(results):
     if wake:
         print("\nwake-up to running (microseconds: median / p90 / p99 / max)")
         print("  %-16s" % "case" + "".join("%34s" % h for h in heads))
+        def wake_cell(r):
+            return "%.1f / %.1f / %.1f / %.1f" % tuple(
+                r[k] / 1000.0 for k in ("p50_ns", "p90_ns", "p99_ns", "max_ns"))
+
         for case, per in wake.items():
-            print("  %-16s" % case + "".join(
-                "%34s" % ("-" if c not in per else "%.1f / %.1f / %.1f / %.1f" % tuple(
-                    per[c][k] / 1000.0 for k in ("p50_ns", "p90_ns", "p99_ns", "max_ns")))
-                for c in cols))
+            print("  %-16s" % case + cells(cols, 34,
+                                           lambda c: wake_cell(per[c]) if c in per else None))
     if sched:
         print("\nsched (microseconds per operation)")
         print("  %-16s" % "operation" + "".join("%26s" % h for h in heads))
         for op, per in sched.items():
-            print("  %-16s" % op + "".join(
-                "%26s" % ("-" if c not in per else "%.3f" % per[c]) for c in cols))
+            print("  %-16s" % op + cells(cols, 26,
+                                         lambda c: "%.3f" % per[c] if c in per else None))
     if locks:
         print("\nlocks (ns per lock+unlock, uncontended / contended: wall time per "
               "acquisition, one thread per CPU; lockstat %s)" %
@@ -198,8 +209,8 @@ def sched_locks_tables(results):
                                for c in cols})))
         print("  %-20s" % "primitive" + "".join("%26s" % h for h in heads))
         for prim, per in locks.items():
-            print("  %-20s" % prim + "".join(
-                "%26s" % ("-" if c not in per else "%d / %d" % per[c]) for c in cols))
+            print("  %-20s" % prim + cells(cols, 26,
+                                           lambda c: "%d / %d" % per[c] if c in per else None))
         host = os.cpu_count() or 1
         over = [h for c, h in zip(cols, heads) if info[c] > host]
         if over:
@@ -542,17 +553,16 @@ def block_table(results):
     print("\nblock (fio in the kernel, 1 s per case; IOPS, p99 latency in us)")
     print("  %-8s %-24s" % ("device", "case") +
           "".join("%28s" % ("%s, %d CPUs" % (c, info[c])) for c in cols))
+    def iops_cell(c, key):
+        r = vals.get((c, key))
+        if r is None:
+            return None
+        if "lat_p99_ns" in r:
+            return "%d (p99 %d us)" % (r["iops"], r["lat_p99_ns"] // 1000)
+        return "%d" % r["iops"]
+
     for key in rows:
-        line = "  %-8s %-24s" % key
-        for c in cols:
-            r = vals.get((c, key))
-            if r is None:
-                line += "%28s" % "-"
-            elif "lat_p99_ns" in r:
-                line += "%28s" % ("%d (p99 %d us)" % (r["iops"], r["lat_p99_ns"] // 1000))
-            else:
-                line += "%28s" % ("%d" % r["iops"])
-        print(line)
+        print("  %-8s %-24s" % key + cells(cols, 28, lambda c: iops_cell(c, key)))
 
 
 class Progress:
@@ -563,7 +573,7 @@ class Progress:
     # Seconds per section under TCG on a 2-core machine (one full run here).
     FIRST_GUESS = {"boot": 120, "sched": 60, "pagealloc-host": 60, "pagealloc": 240,
                    "block": 120, "swiotlb": 150, "vdso": 40, "cr": 60, "hibernate": 150,
-                   "dmsnap": 90, "mm": 150, "dmsnap-linux": 240}
+                   "dmsnap": 90, "mm": 150, "dmsnap-linux": 240, "fio-user": 200}
 
     def __init__(self, wanted):
         self.file = os.path.join(OUT, "durations.json")
@@ -810,6 +820,10 @@ def main():
     progress.section("dmsnap-linux")
     if a.bench in ("all", "dmsnap-linux") and "tcg" in accels:
         results.append(("dmsnap-linux", [dmsnap_beside_linux()]))
+    # Debian's fio from user space beside the kernel's fio and Linux's (issue 35).
+    progress.section("fio-user")
+    if a.bench in ("all", "fio-user") and "tcg" in accels:
+        results.append(("fio-user", [fiopeer.bench(OUT, scratch_disk())]))
     progress.done()
     with JsonLines(path, "bench") as out:
         for _, boots in results:

@@ -4,6 +4,8 @@
     tools/linuxpeer.py fetch [--arch ARCH]   download and unpack the kernel
     tools/linuxpeer.py mm [--arch ARCH]      mmbench five times on Linux
     tools/linuxpeer.py dmsnap                issue 32's dm-snapshot fio job on Linux
+    tools/linuxpeer.py dmioctl               record what Debian's dmsetup prints on Linux
+                                             for tests/levels/dmioctl.py (a test fixture)
     tools/linuxpeer.py overcommit            record Linux's answers to `oomtest commit`
                                              under vm.overcommit_memory=2 (a test fixture)
 
@@ -21,7 +23,7 @@ from pagoda import linuxpeer, paths  # noqa: E402
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("job", choices=("fetch", "mm", "dmsnap", "overcommit"))
+    ap.add_argument("job", choices=("fetch", "mm", "dmsnap", "overcommit", "dmioctl"))
     ap.add_argument("--arch", choices=sorted(linuxpeer.ARCHES), default="x86_64")
     ap.add_argument("--runs", type=int, default=5)
     a = ap.parse_args()
@@ -38,6 +40,8 @@ def main():
                 print(line)
             print("\n".join(linuxpeer.mm_table("mm on Linux %s (%s), TCG" % (
                 a.arch, linuxpeer.kernel_version(a.arch)), [], runs)))
+        elif a.job == "dmioctl":
+            print(linuxpeer.dmioctl(a.arch))
         elif a.job == "overcommit":
             print(linuxpeer.overcommit(a.arch))
         elif a.job == "dmsnap":

@@ -4,9 +4,9 @@
 # No FP/SIMD registers yet: the kernel does not save them per process.
 USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -ffreestanding -fno-builtin \
 	-fno-stack-protector -fno-asynchronous-unwind-tables -mgeneral-regs-only \
-	-nostdlib -static -Iuser/include -Iarch/$(ARCH)/include
+	-nostdlib -static -Iuser/include -Iinclude/uapi -Iarch/$(ARCH)/include
 USER_LIB := user/lib/ulib.c user/arch/$(ARCH).c
-USER_DEPS := $(USER_LIB) user/include/ulib.h user/include/mmcheck.h user/crlib.h arch/$(ARCH)/include/asm/unistd.h user/user.mk
+USER_DEPS := $(USER_LIB) include/uapi/linux/elf.h user/include/ulib.h user/include/mmcheck.h user/crlib.h arch/$(ARCH)/include/asm/unistd.h user/user.mk
 
 $(B)/user/%: user/%.c $(USER_DEPS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
@@ -78,14 +78,17 @@ $(B)/user/threads-glibc: user/libc/threads.c user/libc/errno_name.h user/user.mk
 	@$(CALLTEST_GLIBC_CC) -static -O2 -pthread -o $@ $<
 USER_PROGS += threads-glibc
 # timerfdtest: timerfd's calls; memfdtest: memfd_create and tmpfs files
-# mapped shared and private; socktest: socketpair and its calls. glibc on
-# both arches (the system test sets their output beside the host's).
-$(B)/user/timerfdtest $(B)/user/memfdtest $(B)/user/socktest: $(B)/user/%: user/libc/%.c \
+# mapped shared and private; socktest: socketpair and its calls; aiotest:
+# Linux's native AIO and preadv2/pwritev2; dmioctltest: hostile
+# device-mapper ioctls. glibc on both arches (the
+# system tests set their output beside the host's).
+$(B)/user/timerfdtest $(B)/user/memfdtest $(B)/user/socktest $(B)/user/aiotest \
+		$(B)/user/dmioctltest: $(B)/user/%: user/libc/%.c \
 		user/libc/errno_name.h user/user.mk | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  GLIBCC  $@"
 	@$(CALLTEST_GLIBC_CC) -static -O2 -Wall -o $@ $<
-USER_PROGS += timerfdtest memfdtest socktest
+USER_PROGS += timerfdtest memfdtest socktest aiotest dmioctltest
 # vfstest: the file calls a shell makes (fs/); jobtest: process groups,
 # sessions, the terminal's foreground group and SIGCHLD (kernel/jobctl.c).
 # Both on one libc per arch: musl on x86-64, glibc on arm64.

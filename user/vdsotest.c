@@ -10,47 +10,8 @@
  * clock the vDSO does not serve falls back to the system call. Exit
  * status: the failed checks.
  */
+#include <linux/elf.h>
 #include <ulib.h>
-
-#define PT_LOAD 1
-#define PT_DYNAMIC 2
-#define DT_NULL 0
-#define DT_HASH 4
-#define DT_STRTAB 5
-#define DT_SYMTAB 6
-#define DT_GNU_HASH 0x6ffffef5
-#define DT_VERSYM 0x6ffffff0
-#define DT_VERDEF 0x6ffffffc
-
-typedef struct {
-	unsigned char e_ident[16];
-	uint16_t e_type, e_machine;
-	uint32_t e_version;
-	uint64_t e_entry, e_phoff, e_shoff;
-	uint32_t e_flags;
-	uint16_t e_ehsize, e_phentsize, e_phnum, e_shentsize, e_shnum, e_shstrndx;
-} Ehdr;
-
-typedef struct {
-	uint32_t p_type, p_flags;
-	uint64_t p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_align;
-} Phdr;
-
-typedef struct {
-	uint32_t st_name;
-	unsigned char st_info, st_other;
-	uint16_t st_shndx;
-	uint64_t st_value, st_size;
-} Sym;
-
-typedef struct {
-	uint16_t vd_version, vd_flags, vd_ndx, vd_cnt;
-	uint32_t vd_hash, vd_aux, vd_next;
-} Verdef;
-
-typedef struct {
-	uint32_t vda_name, vda_next;
-} Verdaux;
 
 static int failures;
 
@@ -68,10 +29,10 @@ static void check(int ok, const char *what)
 }
 
 static unsigned long bias;
-static const Sym *symtab;
+static const Elf64_Sym *symtab;
 static const char *strtab;
 static const uint16_t *versym;
-static const Verdef *verdef;
+static const Elf64_Verdef *verdef;
 static unsigned long nsyms;
 
 /* The version name of symbol i, or NULL. */
@@ -79,16 +40,20 @@ static const char *version_of(unsigned long i)
 {
 	uint16_t want = versym ? versym[i] & 0x7fff : 0;
 
-	for (const Verdef *d = verdef; d; d = d->vd_next ? (const Verdef *)((const char *)d + d->vd_next) : NULL)
-		if (d->vd_ndx == want)
-			return strtab + ((const Verdaux *)((const char *)d + d->vd_aux))->vda_name;
+	for (const char *d = (const char *)verdef; d;) {
+		const Elf64_Verdef *vd = (const Elf64_Verdef *)d;
+
+		if (vd->vd_ndx == want)
+			return strtab + ((const Elf64_Verdaux *)(d + vd->vd_aux))->vda_name;
+		d = vd->vd_next ? d + vd->vd_next : NULL;
+	}
 	return NULL;
 }
 
 static void *lookup(const char *name, const char *version)
 {
 	for (unsigned long i = 1; i < nsyms; i++) {
-		const Sym *s = &symtab[i];
+		const Elf64_Sym *s = &symtab[i];
 		const char *v = version_of(i);
 
 		if ((s->st_info & 0xf) != 2 /* STT_FUNC */ || !s->st_shndx)
@@ -159,9 +124,9 @@ static int on_every_cpu(clock_gettime_t vgettime)
 #define MREMAP_FIXED 2
 
 /* The vDSO image's size in pages: its one PT_LOAD, rounded up. */
-static unsigned long vdso_pages(const Ehdr *eh)
+static unsigned long vdso_pages(const Elf64_Ehdr *eh)
 {
-	const Phdr *ph = (const Phdr *)((const char *)eh + eh->e_phoff);
+	const Elf64_Phdr *ph = (const Elf64_Phdr *)((const char *)eh + eh->e_phoff);
 
 	for (int i = 0; i < eh->e_phnum; i++)
 		if (ph[i].p_type == PT_LOAD)
@@ -182,7 +147,7 @@ static int clock_works(clock_gettime_t f)
  * (arch_prctl(ARCH_MAP_VDSO_64)); it must keep working at each place.
  * Last, unmap it: the program carries on, its clocks through the syscall.
  */
-static void move_checks(const Ehdr *eh, clock_gettime_t vgettime)
+static void move_checks(const Elf64_Ehdr *eh, clock_gettime_t vgettime)
 {
 	unsigned long n = vdso_pages(eh), base = (unsigned long)eh, dest;
 	unsigned long off = (unsigned long)vgettime - base;
@@ -227,8 +192,8 @@ static void move_checks(const Ehdr *eh, clock_gettime_t vgettime)
 
 int main(int argc, char **argv, char **envp)
 {
-	const Ehdr *eh = (const Ehdr *)getauxval(AT_SYSINFO_EHDR);
-	const Phdr *ph;
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Phdr *ph;
 	const uint64_t *dyn = NULL;
 	int have_hash = 0, have_gnu_hash = 0;
 	clock_gettime_t vgettime;
@@ -246,7 +211,7 @@ int main(int argc, char **argv, char **envp)
 		return failures;
 	check(!memcmp_magic(eh->e_ident), "the vDSO starts with an ELF header");
 	check(eh->e_type == 3, "the vDSO is a shared object");
-	ph = (const Phdr *)((const char *)eh + eh->e_phoff);
+	ph = (const Elf64_Phdr *)((const char *)eh + eh->e_phoff);
 	for (int i = 0; i < eh->e_phnum; i++) {
 		if (ph[i].p_type == PT_LOAD && !bias)
 			bias = (unsigned long)eh - ph[i].p_vaddr;
@@ -270,13 +235,13 @@ int main(int argc, char **argv, char **envp)
 			strtab = (const char *)(bias + dyn[1]);
 			break;
 		case DT_SYMTAB:
-			symtab = (const Sym *)(bias + dyn[1]);
+			symtab = (const Elf64_Sym *)(bias + dyn[1]);
 			break;
 		case DT_VERSYM:
 			versym = (const uint16_t *)(bias + dyn[1]);
 			break;
 		case DT_VERDEF:
-			verdef = (const Verdef *)(bias + dyn[1]);
+			verdef = (const Elf64_Verdef *)(bias + dyn[1]);
 			break;
 		}
 	}

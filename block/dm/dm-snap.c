@@ -304,6 +304,7 @@ static void __invalidate_snapshot(struct dm_snapshot *s, int err)
 		       "exception.\n");
 	s->valid = 0;
 	s->store->type->drop_snapshot(s->store);
+	dm_table_event(s->ti->table);	/* `dmsetup wait` hears of it */
 }
 
 static void invalidate_snapshot(struct dm_snapshot *s, int err)

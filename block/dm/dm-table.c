@@ -47,41 +47,23 @@ struct target_type *dm_get_target_type(const char *name)
 
 #define DM_MAX_ARGS 32
 
-/* Split a line in place into words; returns how many, or -E2BIG. */
-static int split_words(char *line, char **argv)
+/* One target from its words: the constructor gets argv. */
+static int add_target_argv(struct dm_table *t, u64 start, u64 len, const char *type, int argc,
+			   char **argv, char *err, size_t errlen)
 {
-	int argc = 0;
-	char *w;
-
-	while ((w = strsep(&line, " \t")) != NULL) {
-		if (!*w)
-			continue;
-		if (argc == DM_MAX_ARGS)
-			return -E2BIG;
-		argv[argc++] = w;
-	}
-	return argc;
-}
-
-static int add_target(struct dm_table *t, char *line, char *err, size_t errlen)
-{
-	char *argv[DM_MAX_ARGS];
 	struct dm_target *ti;
-	u64 start, len;
-	int argc = split_words(line, argv), r;
+	int r;
 
-	if (argc == 0)
-		return 0;	/* a blank line */
-	if (argc < 3) {
-		snprintf(err, errlen, "table line needs <start> <length> <target>");
-		return -EINVAL;
+	if (argc < 0) {
+		snprintf(err, errlen, "%s: more than %d arguments", type, DM_MAX_ARGS);
+		return -E2BIG;
 	}
 	if (t->num_targets == DM_MAX_TARGETS) {
 		snprintf(err, errlen, "more than %d targets", DM_MAX_TARGETS);
 		return -E2BIG;
 	}
-	if (kstrtou64(argv[0], 10, &start) || kstrtou64(argv[1], 10, &len) || !len) {
-		snprintf(err, errlen, "bad start or length: %s %s", argv[0], argv[1]);
+	if (!len) {
+		snprintf(err, errlen, "zero-length target");
 		return -EINVAL;
 	}
 	if (start != t->size) {
@@ -95,14 +77,14 @@ static int add_target(struct dm_table *t, char *line, char *err, size_t errlen)
 	ti->table = t;
 	ti->begin = start;
 	ti->len = len;
-	ti->type = dm_get_target_type(argv[2]);
+	ti->type = dm_get_target_type(type);
 	if (!ti->type) {
-		snprintf(err, errlen, "unknown target type %s", argv[2]);
+		snprintf(err, errlen, "%s: unknown target type", type);
 		return -EINVAL;
 	}
-	r = ti->type->ctr(ti, (unsigned int)(argc - 3), argv + 3);
+	r = ti->type->ctr(ti, (unsigned int)argc, argv);
 	if (r) {
-		snprintf(err, errlen, "%s: %s", argv[2], ti->error ? ti->error : "constructor failed");
+		snprintf(err, errlen, "%s: %s", type, ti->error ? ti->error : "constructor failed");
 		return r;
 	}
 	t->num_targets++;
@@ -110,35 +92,102 @@ static int add_target(struct dm_table *t, char *line, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * What both ways in end at: the shell's text, one line per target, and
+ * the ioctl's dm_target_specs, each a start, a length, a type and a
+ * parameter string. params is split in place.
+ */
+int dm_table_add_target(struct dm_table *t, u64 start, u64 len, const char *type,
+			char *params, char *err, size_t errlen)
+{
+	char *argv[DM_MAX_ARGS];
+
+	return add_target_argv(t, start, len, type, argv_split_inplace(params, argv, DM_MAX_ARGS),
+			       argv, err, errlen);
+}
+
+/* "<start> <length> <target> <args...>" */
+static int add_line(struct dm_table *t, char *line, char *err, size_t errlen)
+{
+	char *argv[DM_MAX_ARGS + 3];
+	int argc = argv_split_inplace(line, argv, DM_MAX_ARGS + 3);
+	u64 start, len;
+
+	if (argc == 0)
+		return 0;	/* a blank line */
+	if (argc < 0) {
+		snprintf(err, errlen, "table line: more than %d arguments", DM_MAX_ARGS);
+		return -E2BIG;
+	}
+	if (argc < 3) {
+		snprintf(err, errlen, "table line needs <start> <length> <target>");
+		return -EINVAL;
+	}
+	if (kstrtou64(argv[0], 10, &start) || kstrtou64(argv[1], 10, &len)) {
+		snprintf(err, errlen, "bad start or length: %s %s", argv[0], argv[1]);
+		return -EINVAL;
+	}
+	return add_target_argv(t, start, len, argv[2], argc - 3, argv + 3, err, errlen);
+}
+
+struct dm_table *dm_table_alloc(struct mapped_device *md)
+{
+	struct dm_table *t = kzalloc(sizeof(*t), GFP_KERNEL);
+
+	if (t)
+		t->md = md;
+	return t;
+}
+
+int dm_table_complete(struct dm_table *t, char *err, size_t errlen)
+{
+	if (!t->num_targets) {
+		snprintf(err, errlen, "empty table");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 struct dm_table *dm_table_create(struct mapped_device *md, const char *text, char *err,
 				 size_t errlen)
 {
-	struct dm_table *t = kzalloc(sizeof(*t), GFP_KERNEL);
+	struct dm_table *t = dm_table_alloc(md);
+	size_t n = strlen(text) + 1;
 	char *copy, *s, *line;
 	int r = 0;
 
 	if (!t)
 		return ERR_PTR(-ENOMEM);
-	t->md = md;
-	copy = kmalloc(strlen(text) + 1, GFP_KERNEL);
+	copy = kmalloc(n, GFP_KERNEL);
 	if (!copy) {
 		kfree(t);
 		return ERR_PTR(-ENOMEM);
 	}
-	memcpy(copy, text, strlen(text) + 1);
+	memcpy(copy, text, n);
 	s = copy;
 	while (!r && (line = strsep(&s, "\n")) != NULL)
-		r = add_target(t, line, err, errlen);
+		r = add_line(t, line, err, errlen);
 	kfree(copy);
-	if (!r && !t->num_targets) {
-		snprintf(err, errlen, "empty table");
-		r = -EINVAL;
-	}
+	if (!r)
+		r = dm_table_complete(t, err, errlen);
 	if (r) {
 		dm_table_destroy(t);
 		return ERR_PTR(r);
 	}
 	return t;
+}
+
+/* A device a target opened, for DM_TABLE_DEPS: each once, newest first as Linux lists. */
+void dm_table_note_device(struct dm_table *t, dev_t dev)
+{
+	for (unsigned int i = 0; i < t->num_devices; i++)
+		if (t->devices[i] == dev)
+			return;
+	if (t->num_devices == DM_MAX_DEVICES)
+		return;
+	memmove(t->devices + 1, t->devices, t->num_devices * sizeof(dev_t));
+	t->devices[0] = dev;
+	t->num_devices++;
 }
 
 void dm_table_destroy(struct dm_table *t)

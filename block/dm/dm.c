@@ -23,12 +23,12 @@
 
 #include "dm-core.h"
 
-static DEFINE_MUTEX(dm_devices_lock);	/* the list and the names */
-static LIST_HEAD(dm_devices);
+DEFINE_MUTEX(dm_devices_lock);	/* the list, the names and uuids */
+LIST_HEAD(dm_devices);
 static int dm_major;
 static char dm_error[DM_ERROR_LEN];
 
-static void dm_init_once(void)
+void dm_init_once(void)
 {
 	static bool done;
 
@@ -36,6 +36,8 @@ static void dm_init_once(void)
 	if (done)
 		return;
 	done = true;
+	/* "device-mapper"'s dynamic major, listed in /proc/devices from now on */
+	dm_major = register_blkdev(0, "device-mapper");
 	dm_linear_init();
 	dm_snapshot_init();
 }
@@ -255,12 +257,32 @@ static const struct block_device_operations dm_blk_dops = {
 
 /* ------------------------------------------------------- mapped devices */
 
-static struct mapped_device *__dm_find(const char *name)
+struct mapped_device *__dm_find(const char *name)
 {
 	struct mapped_device *md;
 
 	list_for_each_entry(md, &dm_devices, list)
 		if (!strcmp(md->name, name) || !strcmp(md->disk->disk_name, name))
+			return md;
+	return NULL;
+}
+
+struct mapped_device *__dm_find_uuid(const char *uuid)
+{
+	struct mapped_device *md;
+
+	list_for_each_entry(md, &dm_devices, list)
+		if (*uuid && !strcmp(md->uuid, uuid))
+			return md;
+	return NULL;
+}
+
+struct mapped_device *__dm_find_devt(dev_t dev)
+{
+	struct mapped_device *md;
+
+	list_for_each_entry(md, &dm_devices, list)
+		if (dm_devt(md) == dev)
 			return md;
 	return NULL;
 }
@@ -298,7 +320,28 @@ static unsigned int dm_free_minor(void)
 	return minor;
 }
 
+/*
+ * A name dmsetup could make a node of: /dev/mapper/NAME. Linux refuses a
+ * '/'; "control" would be the control node, "." and ".." the directory.
+ */
+static bool dm_name_ok(const char *name)
+{
+	return *name && strlen(name) < DM_NAME_LEN && !strchr(name, '/') &&
+	       strcmp(name, "control") && strcmp(name, ".") && strcmp(name, "..");
+}
+
 int dm_create(const char *name, struct mapped_device **out)
+{
+	int err;
+
+	mutex_lock(&dm_devices_lock);
+	err = __dm_create(name, -1, out);
+	mutex_unlock(&dm_devices_lock);
+	return err;
+}
+
+/* Under dm_devices_lock; minor -1 picks the lowest free one, as Linux's IDR. */
+int __dm_create(const char *name, int minor, struct mapped_device **out)
 {
 	struct queue_limits lim = {
 		.logical_block_size = 512,
@@ -311,12 +354,16 @@ int dm_create(const char *name, struct mapped_device **out)
 	struct mapped_device *md;
 	int err = 0;
 
-	if (!*name || strlen(name) >= DM_NAME_LEN || strchr(name, '/'))
+	if (!dm_name_ok(name))
 		return -EINVAL;
-	mutex_lock(&dm_devices_lock);
 	dm_init_once();
 	if (__dm_find(name)) {
 		err = -EEXIST;
+		goto out;
+	}
+	if (minor >= 0 && (minor >= 1 << 20 || (dm_major > 0 &&
+			   __dm_find_devt(MKDEV((unsigned int)dm_major, (unsigned int)minor))))) {
+		err = -EBUSY;
 		goto out;
 	}
 	md = kzalloc(sizeof(*md), GFP_KERNEL);
@@ -332,11 +379,9 @@ int dm_create(const char *name, struct mapped_device **out)
 	}
 	md->disk->fops = &dm_blk_dops;
 	md->disk->private_data = md;
-	/* "device-mapper"'s dynamic major; the minor is dm-N's N */
-	if (!dm_major)
-		dm_major = register_blkdev(0, "device-mapper");
+	/* the minor is dm-N's N */
 	md->disk->major = dm_major > 0 ? (unsigned int)dm_major : 0;
-	md->disk->first_minor = dm_free_minor();
+	md->disk->first_minor = minor >= 0 ? (unsigned int)minor : dm_free_minor();
 	md->disk->minors = 1;
 	snprintf(md->disk->disk_name, DISK_NAME_LEN, "dm-%u", md->disk->first_minor);
 	strlcpy(md->name, name, sizeof(md->name));
@@ -344,12 +389,12 @@ int dm_create(const char *name, struct mapped_device **out)
 	strlcpy(md->disk->alias, name, sizeof(md->disk->alias));
 	mutex_init(&md->suspend_lock);
 	init_waitqueue_head(&md->wait);
+	init_waitqueue_head(&md->eventq);
 	atomic_set(&md->pending, 0);
 	md->suspended = true;	/* no table yet: nothing to map through */
 	list_add_tail(&md->list, &dm_devices);
 	*out = md;
 out:
-	mutex_unlock(&dm_devices_lock);
 	return err;
 }
 
@@ -360,15 +405,42 @@ int dm_table_load(struct mapped_device *md, const char *text)
 	dm_error[0] = 0;
 	mutex_lock(&md->suspend_lock);
 	t = dm_table_create(md, text, dm_error, sizeof(dm_error));
-	if (IS_ERR(t)) {
-		mutex_unlock(&md->suspend_lock);
+	mutex_unlock(&md->suspend_lock);
+	if (IS_ERR(t))
 		return (int)PTR_ERR(t);
-	}
+	return dm_table_install(md, t);
+}
+
+/*
+ * t becomes md's inactive table. The disk appears at the first load, as
+ * in Linux (dm_setup_md_queue()): dm-N and /dev/mapper/NAME exist from
+ * then on, empty (capacity 0) until the first resume.
+ */
+int dm_table_install(struct mapped_device *md, struct dm_table *t)
+{
+	int err = 0;
+
+	mutex_lock(&md->suspend_lock);
 	if (md->new_map)
 		dm_table_destroy(md->new_map);
 	md->new_map = t;
+	if (!md->added) {
+		err = add_disk(md->disk);
+		if (!err)
+			md->added = true;
+	}
 	mutex_unlock(&md->suspend_lock);
-	return 0;
+	return err;
+}
+
+/* DM_TABLE_CLEAR: forget the inactive table. */
+void dm_table_clear(struct mapped_device *md)
+{
+	mutex_lock(&md->suspend_lock);
+	if (md->new_map)
+		dm_table_destroy(md->new_map);
+	md->new_map = NULL;
+	mutex_unlock(&md->suspend_lock);
 }
 
 static void for_each_target(struct dm_table *t, size_t hook)
@@ -432,7 +504,7 @@ int dm_resume(struct mapped_device *md)
 		md->new_map = NULL;
 	}
 	if (!md->map) {
-		err = -ENXIO;
+		err = -EINVAL;	/* Linux's answer: nothing to resume with */
 		goto out;
 	}
 	/* The old table's targets let go of their devices before the new ones start. */
@@ -466,15 +538,28 @@ int dm_remove(struct mapped_device *md)
 	int err;
 
 	mutex_lock(&dm_devices_lock);
+	err = __dm_remove(md);
+	mutex_unlock(&dm_devices_lock);
+	return err;
+}
+
+/* Under dm_devices_lock. -EBUSY while the disk is open. */
+int __dm_remove(struct mapped_device *md)
+{
+	int err;
+
 	mutex_lock(&md->suspend_lock);
 	if (md->added) {
 		err = del_gendisk(md->disk);
 		if (err) {
 			mutex_unlock(&md->suspend_lock);
-			mutex_unlock(&dm_devices_lock);
 			return err;
 		}
 	}
+	/* Waiters (DM_DEV_WAIT) leave before md goes. */
+	WRITE_ONCE(md->dying, true);
+	wake_up_all(&md->eventq);
+	wait_event(md->eventq, atomic_read(&md->holders) == 0);
 	if (!md->suspended)
 		__dm_suspend(md);
 	if (md->map)
@@ -483,7 +568,6 @@ int dm_remove(struct mapped_device *md)
 		dm_table_destroy(md->new_map);
 	list_del(&md->list);
 	mutex_unlock(&md->suspend_lock);
-	mutex_unlock(&dm_devices_lock);
 	put_disk(md->disk);
 	kfree(md);
 	return 0;
@@ -522,20 +606,69 @@ int dm_status(struct mapped_device *md, status_type_t type, char *buf, size_t si
 int dm_message(struct mapped_device *md, unsigned int argc, char **argv, char *buf,
 	       size_t size)
 {
-	struct dm_target *ti;
 	u64 sector;
-	int err = -EINVAL;
 
 	/* "message NAME SECTOR args...": the target that holds that sector. */
 	if (argc < 2 || kstrtou64(argv[0], 10, &sector))
+		return -EINVAL;
+	return dm_target_message(md, sector, argc - 1, argv + 1, buf, size);
+}
+
+/* The live table's target at sector takes the message; its answer in buf. */
+int dm_target_message(struct mapped_device *md, u64 sector, unsigned int argc, char **argv,
+		      char *buf, size_t size)
+{
+	struct dm_target *ti;
+	int err = -EINVAL;
+
+	if (!argc || !size)
 		return -EINVAL;
 	buf[0] = 0;
 	mutex_lock(&md->suspend_lock);
 	ti = md->map ? dm_table_find_target(md->map, sector) : NULL;
 	if (ti && ti->type->message)
-		err = ti->type->message(ti, argc - 1, argv + 1, buf, (unsigned int)size);
+		err = ti->type->message(ti, argc, argv, buf, (unsigned int)size);
 	mutex_unlock(&md->suspend_lock);
 	return err;
+}
+
+/* A new name or uuid is an event on a device with a live table, as in Linux's dm_hash_rename(). */
+static void dm_renamed_event(struct mapped_device *md)
+{
+	if (md->map)
+		dm_table_event(md->map);
+}
+
+/*
+ * DM_DEV_RENAME. The name is what /dev/mapper/NAME lists (the disk's
+ * alias), so the node moves with it. Under dm_devices_lock.
+ */
+int dm_rename(struct mapped_device *md, const char *new_name)
+{
+	if (!dm_name_ok(new_name))
+		return -EINVAL;
+	if (__dm_find(new_name))
+		return -EBUSY;
+	mutex_lock(&md->suspend_lock);
+	strlcpy(md->name, new_name, sizeof(md->name));
+	strlcpy(md->disk->alias, new_name, sizeof(md->disk->alias));
+	dm_renamed_event(md);
+	mutex_unlock(&md->suspend_lock);
+	return 0;
+}
+
+/* A uuid is set once (at create, or by a rename that gives one). Under dm_devices_lock. */
+int dm_set_uuid(struct mapped_device *md, const char *uuid)
+{
+	if (md->uuid[0] || strlen(uuid) >= DM_UUID_LEN)
+		return -EINVAL;
+	if (__dm_find_uuid(uuid))
+		return -EBUSY;
+	mutex_lock(&md->suspend_lock);
+	strlcpy(md->uuid, uuid, sizeof(md->uuid));
+	dm_renamed_event(md);
+	mutex_unlock(&md->suspend_lock);
+	return 0;
 }
 
 const char *dm_device_name(struct mapped_device *md)
@@ -571,14 +704,35 @@ unsigned int dm_num_targets(struct mapped_device *md)
 	return md->map ? md->map->num_targets : 0;
 }
 
+/*
+ * Suspended by its user. A device that never had a table holds its door
+ * shut too (nothing to map through), but Linux calls it active: so does
+ * dmsetup info here.
+ */
 bool dm_suspended(struct mapped_device *md)
 {
-	return READ_ONCE(md->suspended);
+	return READ_ONCE(md->suspended) && md->map;
 }
 
 bool dm_has_inactive_table(struct mapped_device *md)
 {
 	return md->new_map != NULL;
+}
+
+/*
+ * A target's state changed in a way its user should hear of (a snapshot
+ * invalidated): the device's event count goes up, and DM_DEV_WAIT's
+ * waiters wake, as Linux's dm_table_event() makes them.
+ */
+void dm_table_event(struct dm_table *t)
+{
+	atomic_inc(&t->md->event_nr);
+	wake_up_all(&t->md->eventq);
+}
+
+u32 dm_event_nr(struct mapped_device *md)
+{
+	return (u32)atomic_read(&md->event_nr);
 }
 
 const char *dm_table_device_name(struct dm_table *t)
@@ -609,6 +763,8 @@ int dm_get_device(struct dm_target *ti, const char *path, struct dm_dev **result
 
 	/* /dev/mapper/NAME is the mapped device's alias (block/genhd.c) */
 	bdev = blkdev_get_by_name(path);
+	if (PTR_ERR(bdev) == -ENOENT)
+		return -ENODEV;	/* Linux's answer for a device not found: dmsetup prints it */
 	if (IS_ERR(bdev))
 		return (int)PTR_ERR(bdev);
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
@@ -618,6 +774,7 @@ int dm_get_device(struct dm_target *ti, const char *path, struct dm_dev **result
 	}
 	d->bdev = bdev;
 	ti->table->features |= bdev_get_queue(bdev)->limits.features & BLK_FEAT_WRITE_CACHE;
+	dm_table_note_device(ti->table, bdev->bd_dev);
 	/* as Linux's dm_dev: its number, which is what tables print */
 	snprintf(d->name, sizeof(d->name), "%u:%u", MAJOR(bdev->bd_dev), MINOR(bdev->bd_dev));
 	*result = d;

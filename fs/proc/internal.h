@@ -42,6 +42,7 @@ void proc_cpuinfo_show(struct seq_file *m, struct process *p);
 void proc_version_show(struct seq_file *m, struct process *p);
 void proc_mounts_show(struct seq_file *m, struct process *p);
 void proc_filesystems_show(struct seq_file *m, struct process *p);
+void proc_devices_show(struct seq_file *m, struct process *p);
 extern const struct proc_entry proc_pid_entries[];
 extern const unsigned int proc_pid_nr_entries;
 /* /proc/sys/vm's files (proc_sysctl.c). */

@@ -23,6 +23,7 @@ static const struct proc_entry root_entries[] = {
 	{ "version", proc_version_show, NULL },
 	{ "mounts", proc_mounts_show, NULL },
 	{ "filesystems", proc_filesystems_show, NULL },
+	{ "devices", proc_devices_show, NULL },
 };
 
 static bool pid_exists(int pid)

@@ -107,8 +107,10 @@ void tmpfs_fill_kstat(struct tmpfs_inode *inode, struct kstat *k)
 }
 
 /*
- * Finds path's inode with sb->lock taken, for the calls that only read or set
- * one of its fields. On success the lock stays held: the caller drops it.
+ * Finds path's inode with sb->lock taken, for the calls that look at one
+ * inode by its path and do not change the tree's names (getattr, setattr,
+ * readlink, O_TMPFILE's directory). On success the lock stays held: the
+ * caller drops it.
  */
 static int walk_and_lock(struct vfsmount *m, const char *path, struct tmpfs_inode **inode)
 {
@@ -231,13 +233,13 @@ static int tmpfs_tmpfile(struct vfsmount *m, const char *path, u32 mode, struct 
 {
 	struct tmpfs_sb *sb = m->fs_info;
 	struct tmpfs_inode *dir;
-	int err;
+	int err = walk_and_lock(m, path, &dir);
 
-	mutex_lock(&sb->lock);
-	err = walk(sb, path, false, &dir, NULL);
-	if (!err && !S_ISDIR(dir->mode))
+	if (err)
+		return err;
+	if (!S_ISDIR(dir->mode))
 		err = -ENOTDIR;
-	if (!err && !new_unlinked(sb, S_IFREG | (mode & 07777), f))
+	else if (!new_unlinked(sb, S_IFREG | (mode & 07777), f))
 		err = -ENOSPC;
 	mutex_unlock(&sb->lock);
 	return err;
@@ -462,13 +464,13 @@ static int tmpfs_readlink(struct vfsmount *m, const char *path, char *buf, size_
 {
 	struct tmpfs_sb *sb = m->fs_info;
 	struct tmpfs_inode *inode;
-	int err;
+	int err = walk_and_lock(m, path, &inode);
 
-	mutex_lock(&sb->lock);
-	err = walk(sb, path, false, &inode, NULL);
-	if (!err && !S_ISLNK(inode->mode))
+	if (err)
+		return err;
+	if (!S_ISLNK(inode->mode)) {
 		err = -EINVAL;
-	if (!err) {
+	} else {
 		err = (int)MIN(size, (size_t)inode->size);
 		memcpy(buf, inode->link, (size_t)err);
 	}

@@ -124,6 +124,9 @@ typedef u32 dev_t;
  * order get the same numbers). The major, or -EBUSY.
  */
 int register_blkdev(unsigned int major, const char *name);
+/* Every registered block major, in order (/proc/devices). */
+void blkdev_for_each_major(void (*fn)(unsigned int major, const char *name, void *arg),
+			   void *arg);
 
 #define DISK_NAME_LEN 32
 #define BDEVNAME_SIZE 32
@@ -211,7 +214,7 @@ struct gendisk {
 	 * Linux: a mapped device's dm name, found as NAME and as
 	 * /dev/mapper/NAME. Kernel names come first when both match.
 	 */
-	char alias[DISK_NAME_LEN];
+	char alias[128];	/* a mapped device's name: Linux's DM_NAME_LEN */
 };
 
 static inline sector_t get_capacity(const struct gendisk *disk)

@@ -82,7 +82,7 @@ struct dm_dev {
 int dm_register_target(struct target_type *tt);
 /*
  * Open the device a table line names: "nullb0", "/dev/nullb0", or a mapped
- * device as "/dev/mapper/NAME" or "dm-0". 0 or -ENOENT.
+ * device as "/dev/mapper/NAME" or "dm-0". 0, or -ENODEV (Linux's) for none.
  */
 int dm_get_device(struct dm_target *ti, const char *path, struct dm_dev **result);
 void dm_put_device(struct dm_target *ti, struct dm_dev *d);
@@ -98,6 +98,8 @@ void *dm_per_bio_data(struct bio *bio);
 /* ->map() takes only the first n sectors of this clone; the core maps the rest next. */
 void dm_accept_partial_bio(struct bio *bio, unsigned int n_sectors);
 struct dm_target *dm_bio_target(struct bio *bio);
+/* Raise an event on the table's device (a snapshot became invalid): DM_DEV_WAIT wakes. */
+void dm_table_event(struct dm_table *t);
 /* The mapped device's disk name ("dm-0") of the table a target is in. */
 const char *dm_table_device_name(struct dm_table *t);
 
@@ -130,6 +132,8 @@ void dm_list_targets(void (*fn)(struct target_type *tt, void *arg), void *arg);
 dev_t dm_devt(struct mapped_device *md);
 int dm_open_count(struct mapped_device *md);
 unsigned int dm_num_targets(struct mapped_device *md);
+/* Events raised on the device so far (dm_table_event()): `dmsetup info`'s "Event number". */
+u32 dm_event_nr(struct mapped_device *md);
 /* The last table load's error, for the user. */
 const char *dm_last_error(void);
 

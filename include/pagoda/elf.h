@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ELF64 as the System V ABI and Linux's <elf.h> define it, and a checker
+ * ELF64 (its format in <uapi/linux/elf.h>, shared with user/), and a checker
  * that turns an executable image into the list of segments to map. Pure
  * code: the same lib/elf.c runs in the kernel (kernel/exec.c) and on the
  * host, where it is unit-tested and fuzzed (tests/host/fuzz_elf.c).
@@ -9,39 +9,7 @@
 #define PAGODA_ELF_H
 
 #include <pagoda/types.h>
-
-typedef struct {
-	u8 e_ident[16];
-	u16 e_type, e_machine;
-	u32 e_version;
-	u64 e_entry, e_phoff, e_shoff;
-	u32 e_flags;
-	u16 e_ehsize, e_phentsize, e_phnum, e_shentsize, e_shnum, e_shstrndx;
-} Elf64_Ehdr;
-
-typedef struct {
-	u32 p_type, p_flags;
-	u64 p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_align;
-} Elf64_Phdr;
-
-#define ELFCLASS64 2
-#define ELFDATA2LSB 1
-#define EV_CURRENT 1
-#define ET_EXEC 2
-#define ET_DYN 3
-#define EM_X86_64 62
-#define EM_AARCH64 183
-
-#define PT_LOAD 1
-#define PT_DYNAMIC 2
-#define PT_INTERP 3
-#define PT_PHDR 6
-#define PT_TLS 7
-#define PT_GNU_STACK 0x6474e551
-
-#define PF_X 1
-#define PF_W 2
-#define PF_R 4
+#include <uapi/linux/elf.h>
 
 /* Linux's auxiliary vector keys (include/uapi/linux/auxvec.h). */
 #define AT_NULL 0

@@ -176,6 +176,12 @@ int follow_link(char *abs);
 int dir_open(struct vfsmount *m, const char *path, const char *abs, struct file *f);
 
 /* fs/stat.c: what fstat() tells of an open file, and its layout for the program. */
+/*
+ * fs/aio.c: the process's asynchronous I/O contexts end (exit, exec): waits
+ * for the requests a device still holds, then gives everything back.
+ */
+struct process;
+void exit_aio(struct process *p);
 int file_getattr(struct file *f, struct kstat *k);
 long put_stat(u64 ubuf, const struct kstat *k);
 

@@ -42,6 +42,12 @@ bool strlist_has(const char *list, const char *name);
 const char *strlist_first_unknown(const char *list,
 				  bool (*exists)(const char *word, size_t n),
 				  size_t *len);
+/*
+ * The index of string in array (n entries, or up to the first NULL one),
+ * or -EINVAL: Linux's match_string(), for turning a word into the enum
+ * its table is indexed by. A NULL string matches nothing.
+ */
+int match_string(const char *const *array, size_t n, const char *string);
 /* Skip leading white space. */
 char *skip_spaces(const char *s);
 /* Remove leading and trailing white space in place. */

@@ -17,6 +17,26 @@
 #define UIO_MAXIOV 1024
 #define UIO_FASTIOV 8
 
+/* preadv2's and pwritev2's flags, and an iocb's aio_rw_flags (Linux's RWF_*). */
+#define RWF_HIPRI 0x01   /* poll for the completion: taken, nothing to poll here */
+#define RWF_DSYNC 0x02   /* the write's data durable before the answer */
+#define RWF_SYNC 0x04    /* the same, and the file's metadata */
+#define RWF_NOWAIT 0x08  /* do not wait for what is not there yet */
+#define RWF_APPEND 0x10  /* write at the end, as O_APPEND */
+#define RWF_SUPPORTED 0x1f
+
+struct file;
+/* kernel/read_write.c: flags for f, 0 or -EOPNOTSUPP (Linux's kiocb_set_rw_flags()). */
+int rw_flags_check(const struct file *f, int flags);
+/* Has a position: pread and pwrite work (Linux's FMODE_PREAD). */
+bool file_positional(const struct file *f);
+/* Read or write through f's kind of file, at *pos or (NULL) the file's position. */
+struct iov_iter;
+long vfs_iter_read(struct file *f, struct iov_iter *it, u64 *pos);
+long vfs_iter_write(struct file *f, struct iov_iter *it, u64 *pos);
+/* After a write of `written` bytes: fsync it if flags ask (RWF_DSYNC, RWF_SYNC). */
+long rw_write_sync(struct file *f, int flags, long written);
+
 /* As the program lays it out: struct iovec of <sys/uio.h>. */
 struct iovec {
 	u64 iov_base;

@@ -10,46 +10,37 @@
  * nothing when they do not fit.
  */
 #include <pagoda/arch.h>
+#include <pagoda/elf.h>
 #include <pagoda/ktest.h>
 #include <pagoda/slab.h>
 #include <pagoda/string.h>
 #include <pagoda/vdso.h>
 #include "cr.h"
 
-struct dsym {
-	u32 st_name;
-	u8 st_info, st_other;
-	u16 st_shndx;
-	u64 st_value, st_size;
-};
-
 /* A libc's lookup: program headers, PT_DYNAMIC, DT_HASH's count; -1 if absent. */
 static s64 dyn_lookup(const u8 *base, const char *name)
 {
 	const u64 *dyn = NULL;
-	const struct dsym *syms = NULL;
+	const Elf64_Sym *syms = NULL;
 	const char *strs = NULL;
-	u64 nsyms = 0, phoff;
-	u16 phnum;
+	u64 nsyms = 0;
+	Elf64_Ehdr eh;
 
-	memcpy(&phoff, base + 32, 8);
-	memcpy(&phnum, base + 56, 2);
-	for (unsigned int i = 0; i < phnum; i++) {
-		u32 type;
-		u64 off;
+	memcpy(&eh, base, sizeof(eh));
+	for (unsigned int i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
 
-		memcpy(&type, base + phoff + i * 56, 4);
-		memcpy(&off, base + phoff + i * 56 + 8, 8);
-		if (type == 2)
-			dyn = (const u64 *)(base + off);
+		memcpy(&ph, base + eh.e_phoff + i * sizeof(ph), sizeof(ph));
+		if (ph.p_type == PT_DYNAMIC)
+			dyn = (const u64 *)(base + ph.p_offset);
 	}
-	for (; dyn && dyn[0]; dyn += 2) {
-		if (dyn[0] == 4)
+	for (; dyn && dyn[0] != DT_NULL; dyn += 2) {
+		if (dyn[0] == DT_HASH)
 			nsyms = ((const u32 *)(base + dyn[1]))[1];
-		else if (dyn[0] == 5)
+		else if (dyn[0] == DT_STRTAB)
 			strs = (const char *)(base + dyn[1]);
-		else if (dyn[0] == 6)
-			syms = (const struct dsym *)(base + dyn[1]);
+		else if (dyn[0] == DT_SYMTAB)
+			syms = (const Elf64_Sym *)(base + dyn[1]);
 	}
 	for (u64 i = 1; syms && strs && i < nsyms; i++)
 		if (syms[i].st_shndx && !strcmp(strs + syms[i].st_name, name))

@@ -14,25 +14,6 @@
 #include <pagoda/string.h>
 #include "cr.h"
 
-#define SHT_DYNSYM 11
-#define STT_FUNC 2
-#define STB_GLOBAL 1
-#define STB_WEAK 2
-
-typedef struct {
-	u32 sh_name, sh_type;
-	u64 sh_flags, sh_addr, sh_offset, sh_size;
-	u32 sh_link, sh_info;
-	u64 sh_addralign, sh_entsize;
-} Elf64_Shdr;
-
-typedef struct {
-	u32 st_name;
-	u8 st_info, st_other;
-	u16 st_shndx;
-	u64 st_value, st_size;
-} Elf64_Sym;
-
 static bool inside(u64 off, u64 size, size_t len)
 {
 	return off <= len && size <= len - off;

@@ -15,6 +15,8 @@
     selftests.py level 3: Linux's own selftests on Pagoda beside the host's results
     busybox.py  level 3: a busybox session on Pagoda beside the same busybox on the host
     dynelf.py   level 3: Debian's dynamic programs through ld.so beside the host's output
+    aio.py      level 3: native AIO and preadv2 beside the host's answers, no leak
+    dmioctl.py  level 3: Debian's dmsetup through device-mapper ioctls, beside Linux's answers
     labs.py     level 1: every lab's student tree and grade (tools/lab.py check)
 
 A unit is a function registered with @unit(name, level, needs=[builds],
@@ -24,5 +26,6 @@ every check it makes. Importing this package registers every unit, in the
 order `make test` runs them. tests/README.md says how to add one.
 """
 from . import host, docs, tooling, labs, kernel, disks, system, memory, dmsnap, cr, \
-    hibernate, procmem, selftests, busybox, dynelf, debianfio  # noqa: F401  (registration order)
+    hibernate, procmem, selftests, busybox, dynelf, debianfio, aio, \
+    dmioctl  # noqa: F401  (registration order)
 from .common import BUILDS, LEVELS, UNITS  # noqa: F401

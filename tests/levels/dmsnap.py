@@ -170,7 +170,7 @@ def dmsetup_linux(ctx):
         ("ls", base is not None and "\nsnap\t(" in t and "\nempty\t(" in t),
         ("info", base is not None and re.search(
             r"Name: +base\nState: +ACTIVE\nTables present: +LIVE\nOpen count: +\d+\n"
-            r"Major, minor: +%s\nNumber of targets: +1\n"
+            r"Event number: +0\nMajor, minor: +%s\nNumber of targets: +1\n"
             % base.group(1).replace(":", ", "), t) is not None),
         ("lsblk-agrees", base is not None and
          re.search(r"\ndm-\d+ +%s " % re.escape(base.group(1)), t) is not None),

@@ -14,9 +14,10 @@ from .common import (check_cpus_online, check_lockdep_clean, ktap_boot, rel,
 # the Pi 4 run the rest, which read what the loader or the board hands
 # over (memory map, ACPI's or the device tree's CPUs, the initramfs, the
 # command line, the board's devices). About 20 s of each of five boots.
-PLATFORM_INDEPENDENT = ("locking", "lock_fairness", "softlockup", "dm", "dm_snap_format", "block",
-                      "disk_integrity", "fio", "mmlab", "cache_model", "page_alloc_policy",
-                      "cr_image")
+PLATFORM_INDEPENDENT = ("locking", "lock_fairness", "softlockup", "dm", "dm_ioctl",
+                        "dm_snap_format", "block",
+                        "disk_integrity", "fio", "mmlab", "cache_model", "page_alloc_policy",
+                        "cr_image")
 
 
 def platform_suites(suites, narrowed):

@@ -572,3 +572,75 @@ def dmsnap(arch, plan, runtime=4, log_dir=None):
         return dmsnap_iops(b.text, plan)
     except PeerError as e:
         raise PeerError("Linux on %s: %s (log %s)" % (arch, e, paths.rel(b.log)))
+
+
+# Debian's dmsetup through Linux's ioctls (pagoda.dmioctl): what Linux
+# prints for the script the dmioctl units run on Pagoda, recorded once
+# into the tree, since a test run does not boot Linux.
+def dmioctl_fixture(arch):
+    return os.path.join(paths.ROOT, "tests", "fixtures", "linux", "dmsetup-ioctl-%s.txt" % arch)
+
+
+def dmioctl(arch, log_dir=None):
+    """Boot Linux with Debian's dmsetup and busybox and run dmioctl.SCRIPT
+    on two fresh disks; check the disks afterwards as the Pagoda test
+    does (so the host's reader of the COW store is checked against
+    Linux's own store); write the console's steps to the fixture."""
+    from . import dmioctl as dmi
+    if arch != "x86_64":
+        raise PeerError("the dmioctl peer runs on x86-64 only (it carries the host's "
+                        "amd64 dmsetup)")
+    fetch(arch)
+    dm = shutil.which("dmsetup", path="/sbin:/usr/sbin")
+    busybox = shutil.which("busybox")
+    if not dm or not busybox:
+        raise PeerError("needs the host's dmsetup and busybox (tools/install-deps.sh)")
+    files = with_libraries({"usr/sbin/dmsetup": os.path.realpath(dm)})
+    files["bin/busybox"] = os.path.realpath(busybox)
+    hostile = os.path.join(paths.BUILD, "x86_64-pc", "user", "dmioctltest")
+    if not os.path.exists(hostile):
+        raise PeerError("%s is missing (make kernel builds it)" % paths.rel(hostile))
+    files["bin/dmioctltest"] = hostile
+    log_dir = log_dir or os.path.join(PEER, "logs")
+    os.makedirs(log_dir, exist_ok=True)
+    for name, blob in dmi.files().items():
+        path = os.path.join(log_dir, "dmioctl-" + name.replace("/", "-"))
+        with open(path, "wb") as f:
+            f.write(blob)
+        files[name] = path
+    origin = os.path.join(log_dir, "dmioctl-origin.img")
+    cow = os.path.join(log_dir, "dmioctl-cow.img")
+    with open(origin, "wb") as f:
+        f.write(dmi.origin_image())
+    with open(cow, "wb") as f:
+        f.truncate(dmi.SECTORS * 512)
+    cpio_path = initramfs(arch, "dmioctl", files, ["/bin/busybox sh /dm/script.sh"],
+                          modules=["virtio_blk", ARCHES[arch]["transport"], "dm_snapshot"])
+    b = boot(arch, cpio_path, os.path.join(log_dir, "dmioctl-linux-%s.log" % arch),
+             disks=[origin, cow])
+    text = b.text.replace("\r", "")
+    start = text.find("$ dmsetup version")
+    end = text.find("dmioctl: end")
+    if start >= 0 and "dmioctltest: done" not in text[start:end]:
+        raise PeerError("Linux on %s: dmioctltest did not finish (log %s)" % (
+            arch, paths.rel(b.log)))
+    if start < 0 or end < 0:
+        raise PeerError("Linux on %s: the script did not run to its end (log %s)" % (
+            arch, paths.rel(b.log)))
+    with open(origin, "rb") as f:
+        o = f.read()
+    with open(cow, "rb") as f:
+        c = f.read()
+    want_o, want_s = dmi.expected_images()
+    if o != want_o or dmi.snapshot_view(o, c) != want_s:
+        raise PeerError("Linux on %s: the disks are not what the script wrote: the host's "
+                        "reader is wrong (images %s, %s)" % (arch, paths.rel(origin),
+                                                              paths.rel(cow)))
+    path = dmioctl_fixture(arch)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write("# Linux %s (%s): Debian's dmsetup running pagoda.dmioctl.SCRIPT.\n"
+                "# Recorded by `tools/linuxpeer.py dmioctl`; read by tests/levels/dmioctl.py.\n"
+                % (kernel_version(arch), arch))
+        f.write(text[start:end])
+    return path

@@ -3,6 +3,7 @@
  * The shim's portable half: start-up from Linux's initial stack, system
  * call wrappers, a few string functions and printf.
  */
+#include <linux/elf.h>
 #include <ulib.h>
 
 int ulib_argc;
@@ -69,13 +70,6 @@ long fork(void)
 #endif
 }
 
-struct vdso_elf_sym {
-	uint32_t st_name;
-	unsigned char st_info, st_other;
-	uint16_t st_shndx;
-	uint64_t st_value, st_size;
-};
-
 /*
  * The vDSO's symbol by name, or NULL: through PT_DYNAMIC's tables, whose
  * values are offsets from the base (the vDSO is linked at 0); DT_HASH's
@@ -84,26 +78,27 @@ struct vdso_elf_sym {
 void *vdso_sym(const char *name)
 {
 	const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
 	const uint64_t *dyn = NULL;
-	const struct vdso_elf_sym *syms = NULL;
+	const Elf64_Sym *syms = NULL;
 	const char *strs = NULL;
 	unsigned long nsyms = 0;
 
 	if (!base)
 		return NULL;
-	for (unsigned int i = 0; i < *(const uint16_t *)(base + 56); i++) {
-		const unsigned char *ph = base + *(const uint64_t *)(base + 32) + i * 56;
+	for (unsigned int i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph = (const Elf64_Phdr *)(base + eh->e_phoff) + i;
 
-		if (*(const uint32_t *)ph == 2) /* PT_DYNAMIC */
-			dyn = (const uint64_t *)(base + *(const uint64_t *)(ph + 8));
+		if (ph->p_type == PT_DYNAMIC)
+			dyn = (const uint64_t *)(base + ph->p_offset);
 	}
-	for (; dyn && dyn[0]; dyn += 2) {
-		if (dyn[0] == 4) /* DT_HASH */
+	for (; dyn && dyn[0] != DT_NULL; dyn += 2) {
+		if (dyn[0] == DT_HASH)
 			nsyms = ((const uint32_t *)(base + dyn[1]))[1];
-		else if (dyn[0] == 5) /* DT_STRTAB */
+		else if (dyn[0] == DT_STRTAB)
 			strs = (const char *)(base + dyn[1]);
-		else if (dyn[0] == 6) /* DT_SYMTAB */
-			syms = (const struct vdso_elf_sym *)(base + dyn[1]);
+		else if (dyn[0] == DT_SYMTAB)
+			syms = (const Elf64_Sym *)(base + dyn[1]);
 	}
 	for (unsigned long i = 1; syms && strs && i < nsyms; i++)
 		if (syms[i].st_shndx && !strcmp(strs + syms[i].st_name, name))

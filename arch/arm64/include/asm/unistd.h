@@ -27,6 +27,7 @@
 #define __NR_gettid 178
 #define __NR_shmget 194
 #define __NR_shmctl 195
+#define __NR_semctl 191
 #define __NR_shmat 196
 #define __NR_shmdt 197
 #define __NR_brk 214
@@ -128,6 +129,17 @@
 #define __NR_getpriority 141
 
 #define __NR_renameat 38 /* arm64 keeps it (__ARCH_WANT_RENAMEAT) */
+
+/* Vectored I/O at a position, and Linux's native AIO (kernel/read_write.c, fs/aio.c). */
+#define __NR_preadv 69
+#define __NR_pwritev 70
+#define __NR_preadv2 286
+#define __NR_pwritev2 287
+#define __NR_io_setup 0
+#define __NR_io_destroy 1
+#define __NR_io_submit 2
+#define __NR_io_cancel 3
+#define __NR_io_getevents 4
 
 /*
  * clone(flags, newsp, parent_tid, tls, child_tid): arm64's Linux selects

@@ -45,6 +45,7 @@
 #define __NR_shmget 29
 #define __NR_shmat 30
 #define __NR_shmctl 31
+#define __NR_semctl 66
 #define __NR_dup 32
 #define __NR_dup2 33
 #define __NR_readlink 89
@@ -149,5 +150,16 @@
 #define __NR_recvfrom 45
 #define __NR_shutdown 48
 #define __NR_memfd_create 319
+
+/* Vectored I/O at a position, and Linux's native AIO (kernel/read_write.c, fs/aio.c). */
+#define __NR_preadv 295
+#define __NR_pwritev 296
+#define __NR_preadv2 327
+#define __NR_pwritev2 328
+#define __NR_io_setup 206
+#define __NR_io_destroy 207
+#define __NR_io_getevents 208
+#define __NR_io_submit 209
+#define __NR_io_cancel 210
 
 #endif
