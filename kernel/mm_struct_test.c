@@ -205,12 +205,80 @@ static void test_bad_range_is_einval(struct ktest *t)
 	with_mm_and_page(t, bad_range_is_einval);
 }
 
+/*
+ * A range that starts in the middle of what a missing table would cover,
+ * with a page mapped just past that table's span: the walk must skip to
+ * the span's end, not a span's length from where it started, or it
+ * jumps over the page and maps on top of it. Checked at each level's
+ * span (a missing leaf table: 2 MiB; a missing level-1 table: 1 GiB).
+ */
+static void overlap_past_missing_table(struct ktest *t, struct mm_struct *mm, phys_addr_t pa)
+{
+	static const u64 spans[] = { 2ULL << 20, 1ULL << 30 };
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(spans); i++) {
+		u64 mapped = 0x40000000ULL + (i + 1) * spans[i]; /* a span's first page */
+		u64 start = mapped - 3 * PAGE_SIZE;
+
+		KASSERT_EQ(t, arch_map_range(mm, mapped, pa, PAGE_SIZE, USER_RW), 0);
+		/* From 3 pages below it, across the boundary: refused, nothing written. */
+		KEXPECT_EQ(t, arch_map_range(mm, start, pa, 8 * PAGE_SIZE, USER_RW), -EEXIST);
+		KEXPECT_EQ(t, arch_page_prot(mm, start), 0);
+		KEXPECT_EQ(t, arch_virt_to_phys(mm, mapped), pa);
+		KEXPECT_EQ(t, arch_unmap_range(mm, mapped, PAGE_SIZE), 0);
+	}
+}
+
+static void test_overlap_past_a_missing_table(struct ktest *t)
+{
+	with_mm_and_page(t, overlap_past_missing_table);
+}
+
+/*
+ * Tables are found at every index of every level, not only the low ones
+ * the other cases use: the top user address's indexes are 511 (or the
+ * root's last user entry) at each level. Each round's tables must all
+ * come back when the mm goes, and nothing else: PageTables must end
+ * where it began (lower, and pages not tables were given back as
+ * tables: the mapped page, freed 64 times, would corrupt the allocator).
+ */
+static void test_free_reaches_every_index(struct ktest *t)
+{
+	static const u64 vas[] = {
+		TASK_SIZE - PAGE_SIZE,				/* the last user page */
+		(TASK_SIZE - PAGE_SIZE) & ~((1ULL << 30) - 1),	/* its 1 GiB region's first */
+		0x1000,						/* and the lowest */
+	};
+	struct page *pg = alloc_page(GFP_KERNEL);
+	unsigned long before, tables = READ_ONCE(nr_pagetable_pages);
+	int err = 0;
+
+	KASSERT_TRUE(t, pg != NULL);
+	before = nr_free_pages();
+	for (int round = 0; round < 64 && !err; round++) {
+		struct mm_struct mm = { 0 };
+
+		err = arch_mm_init(&mm);
+		for (unsigned int i = 0; i < ARRAY_SIZE(vas) && !err; i++)
+			err = arch_map_range(&mm, vas[i], page_to_phys(pg), PAGE_SIZE, USER_RW);
+		if (mm.pgd)
+			arch_mm_free(&mm);
+	}
+	KEXPECT_EQ(t, err, 0);
+	/* About six tables a round: 64 rounds of a leak would be hundreds. */
+	KEXPECT_LT(t, before - nr_free_pages(), 32);
+	KEXPECT_EQ(t, READ_ONCE(nr_pagetable_pages), tables);
+	__free_page(pg);
+}
+
 static struct ktest_case mm_struct_cases[] = {
 	KTEST_CASE(test_user_pages_only_in_their_mm),
 	KTEST_CASE(test_kernel_half_is_shared),
 	KTEST_CASE(test_destroy_frees_tables),
 	KTEST_CASE(test_overlap_is_eexist),
 	KTEST_CASE(test_bad_range_is_einval),
+	KTEST_CASE(test_overlap_past_a_missing_table),
+	KTEST_CASE(test_free_reaches_every_index),
 	{}
 };
 KTEST_SUITE_FULL(mm_struct, .cases = mm_struct_cases, .kernel_only = true);

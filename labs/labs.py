@@ -297,4 +297,29 @@ LAZY = Lab("lazy", "lazy allocation: demand paging of anonymous memory", "docs/l
                   Kernel("lazy", "test_programs_run", 10)])
 
 
-LABS = [SHELL, BUDDY, SHUFFLE, POLICY, LOCKS, SCHED, SWIOTLB, BITMAP, SYSCALL, LAZY, VDSO]
+# --- Copy-on-write fork ----------------------------------------------------------
+
+# The starting point is labs/stubs/cow.patch: mm/memory.c reads as the solution.
+COW = Lab("cow", "copy-on-write fork: share at fork, copy at the first write",
+          "docs/labs/cow.md", files=["mm/memory.c"],
+          tests=[Kernel("cow", "test_fork_shares_read_only", 15),
+                 Kernel("cow", "test_child_write_copies", 15),
+                 Kernel("cow", "test_exit_order", 10),
+                 # Last: a wrong version may hang forktest, and the
+                 # grade stops at the first lost points before it.
+                 Kernel("lazy", "test_programs_run", 5)])
+
+
+# --- Page tables: walking a range, freeing the tables ----------------------------
+
+PGTABLE = Lab("pgtable", "page tables: walk a range, give the tables back",
+              "docs/labs/pgtable.md", files=["mm/pgtable.c"],
+              tests=[Kernel("mm_struct", "test_user_pages_only_in_their_mm", 5),
+                     Kernel("mm_struct", "test_overlap_is_eexist", 10),
+                     Kernel("mm_struct", "test_overlap_past_a_missing_table", 10),
+                     Kernel("mm_struct", "test_destroy_frees_tables", 10),
+                     Kernel("mm_struct", "test_free_reaches_every_index", 10)])
+
+
+LABS = [SHELL, BUDDY, SHUFFLE, POLICY, LOCKS, SCHED, SWIOTLB, BITMAP, SYSCALL, PGTABLE, LAZY,
+        COW, VDSO]

@@ -10,10 +10,14 @@
                                           tests: only the lab's own files are taken
                                           from it; one line each
   tools/lab.py check [LAB]                what CI asserts for every lab (make test)
+  tools/lab.py save-stub LAB --tree DIR   write labs/stubs/LAB.patch: the lab's files
+                                          as DIR (a student tree, its stubs edited) has
+                                          them, against this tree's solution
 
 `make lab LAB=...` and `make grade [LAB=...]` call it.
 """
 import argparse
+import difflib
 import filecmp
 import importlib.util
 import os
@@ -257,6 +261,27 @@ def cmd_check(a):
     return 1 if bad else 0
 
 
+def cmd_save_stub(a):
+    """The student's starting point as a patch against the reference: the
+    reference sources then hold the solution alone, with no dead stub."""
+    lab = pick(load_labs(ROOT), a.lab)
+    tree = os.path.abspath(a.tree)
+    out = []
+    for rel in lab.files:
+        with open(os.path.join(ROOT, rel)) as f:
+            ref = f.read().splitlines(True)
+        with open(os.path.join(tree, rel)) as f:
+            mine = f.read().splitlines(True)
+        out += difflib.unified_diff(ref, mine, "a/" + rel, "b/" + rel)
+    if not out:
+        sys.exit("lab: %s changes none of %s's files" % (a.tree, lab.name))
+    path = os.path.join(ROOT, L.STUB_DIR, lab.name + ".patch")
+    with open(path, "w") as f:
+        f.writelines(out)
+    print("lab %s: %s written (%d lines)" % (lab.name, os.path.relpath(path, ROOT), len(out)))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -274,9 +299,12 @@ def main():
     p = sub.add_parser("check")
     p.add_argument("lab", nargs="?")
     p.add_argument("--keep", action="store_true", help="keep the student trees")
+    p = sub.add_parser("save-stub")
+    p.add_argument("lab")
+    p.add_argument("--tree", required=True)
     a = ap.parse_args()
     return {"list": cmd_list, "make": cmd_make, "grade": cmd_grade, "class": cmd_class,
-            "check": cmd_check}[a.cmd](a) or 0
+            "check": cmd_check, "save-stub": cmd_save_stub}[a.cmd](a) or 0
 
 
 if __name__ == "__main__":

@@ -25,6 +25,13 @@ The stub sits in `#if 0` so the full tree compiles only the solution; the
 student tree gets the stub's lines without the `#if 0`/`#endif` and
 without the solution. A line ending in `/* LAB NAME: solution line */` (or
 `\\` after it, inside a macro) is simply dropped from the student tree.
+
+Regions are the old way: they leave dead stubs in the reference code. A
+lab can instead keep its starting point as a patch, labs/stubs/NAME.patch,
+against the reference tree: make_tree applies it to the student tree, and
+the kernel's sources read as the solution alone. `tools/lab.py save-stub
+LAB --tree DIR` writes the patch from a student tree whose stubs were
+edited by hand.
 """
 import os
 import re
@@ -43,6 +50,30 @@ LINE = re.compile(r"/\* LAB (\S+): solution line \*/")
 ANSWERS_DIR = "docs/labs/answers"
 # Known-wrong solutions: patches against the solution, so they quote it.
 WRONG_DIR = "labs/wrong"
+# Student starting points, as patches against the reference (they quote
+# the solution, so they never go to students either).
+STUB_DIR = "labs/stubs"
+
+
+def stub_patch(root, lab):
+    """labs/stubs/LAB.patch under root, or None when the lab has none."""
+    p = os.path.join(root, STUB_DIR, lab + ".patch")
+    return p if os.path.isfile(p) else None
+
+
+def patch_files(path):
+    """The files a unified diff changes (its +++ lines, a/ b/ stripped)."""
+    with open(path) as f:
+        return [l[4:].split("\t")[0].strip().split("/", 1)[1]
+                for l in f if l.startswith("+++ ")]
+
+
+def apply_patch(tree, path):
+    """Apply path (a -p1 unified diff) in tree; LabError when it does not apply."""
+    r = subprocess.run(["patch", "-p1", "--quiet", "--no-backup-if-mismatch", "-i", path],
+                       cwd=tree, capture_output=True, text=True)
+    if r.returncode:
+        raise LabError("%s does not apply: %s" % (path, (r.stdout + r.stderr).strip()[-300:]))
 
 
 class LabError(Exception):
@@ -140,7 +171,8 @@ def make_tree(root, lab, dest):
         shutil.rmtree(dest)
     regions = 0
     for rel in tracked_files(root):
-        if rel in lab.solution_only or rel.startswith((ANSWERS_DIR + "/", WRONG_DIR + "/")):
+        if rel in lab.solution_only or rel.startswith((ANSWERS_DIR + "/", WRONG_DIR + "/")) \
+                or (rel.startswith(STUB_DIR + "/") and rel.endswith(".patch")):
             continue
         src, dst = os.path.join(root, rel), os.path.join(dest, rel)
         if not os.path.isfile(src):
@@ -164,10 +196,19 @@ def make_tree(root, lab, dest):
             # Unchanged files keep their times, so a copied build/ stays
             # valid for them and only the lab's files recompile.
             shutil.copy2(src, dst)
+    stub = stub_patch(root, lab.name)
+    patched = set(patch_files(stub)) if stub else set()
+    if stub:
+        apply_patch(dest, stub)
+        regions += len(patched)
     for rel in lab.files:
         with open(os.path.join(root, rel), encoding="utf-8", errors="surrogateescape") as f:
-            if "LAB %s:" % lab.name not in f.read():
-                raise LabError("lab %s: %s holds none of its regions" % (lab.name, rel))
+            if "LAB %s:" % lab.name not in f.read() and rel not in patched:
+                raise LabError("lab %s: %s holds none of its regions and %s does not change it"
+                               % (lab.name, rel, stub or "no stub patch"))
+    for rel in patched - set(lab.files):
+        raise LabError("lab %s: its stub patch changes %s, which is not one of its files"
+                       % (lab.name, rel))
     env = dict(os.environ, GIT_AUTHOR_NAME="Pagoda course", GIT_AUTHOR_EMAIL="course@localhost",
                GIT_COMMITTER_NAME="Pagoda course", GIT_COMMITTER_EMAIL="course@localhost")
     for cmd in (["git", "init", "-q", "-b", "main"], ["git", "add", "-A"],
