@@ -431,49 +431,55 @@ static void retrieve_status(struct mapped_device *md, struct dm_ioctl *param, si
 	param->target_count = t ? t->num_targets : 0;
 }
 
+/* The header's state and the table's lines: DM_TABLE_STATUS's answer, and DM_DEV_WAIT's. */
+static void status_of(struct mapped_device *md, struct dm_ioctl *param, size_t size)
+{
+	dev_status(md, param);
+	mutex_lock(&md->suspend_lock);
+	retrieve_status(md, param, size);
+	mutex_unlock(&md->suspend_lock);
+}
+
 static int table_status(struct dm_ioctl *param, size_t size)
 {
 	struct mapped_device *md = find_device(param);
 
 	if (!md)
 		return -ENXIO;
-	dev_status(md, param);
-	mutex_lock(&md->suspend_lock);
-	retrieve_status(md, param, size);
-	mutex_unlock(&md->suspend_lock);
+	status_of(md, param, size);
 	return 0;
 }
 
 /*
  * DM_DEV_WAIT: until the device's event count is no longer the caller's
- * event_nr, then its status. It sleeps without dm_devices_lock (a wait may
- * last forever), holding the device by md->holders, which a remove waits
- * out; a remove or a signal ends the wait early.
+ * event_nr (at once if it is not now), then its status. It sleeps without
+ * dm_devices_lock (a wait may last forever), holding the device by
+ * md->holders, which a remove waits out; a remove (-ENXIO) or a signal
+ * (-EINTR) ends the wait.
  */
 static int dev_wait(struct dm_ioctl *param, size_t size)
 {
 	struct mapped_device *md = find_device(param);
+	struct process *p = current_process();
 	u32 since = param->event_nr;
+	int err = 0;
 
 	if (!md)
 		return -ENXIO;
-	if (dm_event_nr(md) == since) {
-		struct process *p = current_process();
-
-		atomic_inc(&md->holders);
-		mutex_unlock(&dm_devices_lock);
-		wait_event(md->eventq, dm_event_nr(md) != since ||
-				       READ_ONCE(md->dying) || signal_pending(p));
-		/* md may be freed once the count drops: find it again by name */
-		atomic_dec_wake_up_all(&md->holders, &md->eventq);
-		mutex_lock(&dm_devices_lock);
-		if (signal_pending(p))
-			return -EINTR;
-		md = find_device(param);
-		if (!md)
-			return -ENXIO;
-	}
-	return table_status(param, size);
+	atomic_inc(&md->holders);
+	mutex_unlock(&dm_devices_lock);
+	wait_event(md->eventq, dm_event_nr(md) != since || READ_ONCE(md->dying) ||
+			       signal_pending(p));
+	if (READ_ONCE(md->dying))
+		err = -ENXIO;	/* removed meanwhile: Linux's answer too */
+	else if (dm_event_nr(md) == since)
+		err = -EINTR;	/* a signal, and nothing happened */
+	else
+		status_of(md, param, size);
+	/* md may be freed once the count drops */
+	atomic_dec_wake_up_all(&md->holders, &md->eventq);
+	mutex_lock(&dm_devices_lock);
+	return err;
 }
 
 /* ---------------------------------------------------- lists, messages */
