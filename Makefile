@@ -444,11 +444,12 @@ fuzz-report: fuzz-seeds $(FUZZ_BINS)
 
 # The system calls: user/syzfuzz in one boot of ARCH (arm64: virt), then
 # the leak, free-list and lockdep checks (tools/fuzz-syscalls.py). SEED=
-# replays a run; CALLS=name,name,... fuzzes only those.
+# replays a run; CALLS=name,name,... fuzzes only those; OWNERS=cache,...
+# (slab.debug=1) says who allocated each named cache's extra objects.
 .PHONY: fuzz-syscalls
 fuzz-syscalls: kernel $(ARCH_RUN_DEPS)
 	@$(PY) tools/fuzz-syscalls.py $(FUZZ_SECONDS) --arch $(ARCH) $(if $(SEED),--seed $(SEED)) \
-		$(if $(CALLS),--calls $(CALLS))
+		$(if $(CALLS),--calls $(CALLS)) $(if $(OWNERS),--owners $(OWNERS))
 
 host-test: $(HB)/ktest-host $(HB)/printf-vs-libc
 	@$(HB)/ktest-host all

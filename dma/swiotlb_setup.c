@@ -173,6 +173,12 @@ void swiotlb_flush_grow(void)
 		flush_work(&swiotlb_grow_work);
 }
 
+void swiotlb_flush_shrink(void)
+{
+	if (swiotlb_initialized)
+		flush_work(&swiotlb_shrink_work);
+}
+
 const struct io_tlb_ops swiotlb_kernel_ops = {
 	.alloc_pages = k_alloc_pages,
 	.free_pages = k_free_pages,

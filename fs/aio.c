@@ -128,6 +128,27 @@ void exit_aio(struct process *p)
 	}
 }
 
+/*
+ * The pages direct requests hold in all contexts: Linux pins the
+ * program's own pages, so what a program can tie up is what it has; here
+ * they are the kernel's, so a program that submits much and reaps
+ * nothing is held to a share of memory.
+ */
+static unsigned long aio_bounce_pages;
+
+bool aio_bounce_reserve(unsigned int nr)
+{
+	unsigned long limit = totalram_pages() / 8;
+	unsigned long old = __atomic_load_n(&aio_bounce_pages, __ATOMIC_RELAXED);
+
+	do {
+		if (old + nr > limit)
+			return false;
+	} while (!__atomic_compare_exchange_n(&aio_bounce_pages, &old, old + nr, false,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return true;
+}
+
 struct aio_kiocb *aio_get_req(struct kioctx *ctx)
 {
 	struct aio_kiocb *req;
@@ -162,6 +183,7 @@ void aio_free_req(struct aio_kiocb *req)
 		if (req->pages[i])
 			__free_page(req->pages[i]);
 	kfree(req->pages);
+	__atomic_fetch_sub(&aio_bounce_pages, req->nr_pages, __ATOMIC_RELAXED);
 	kfree(req->iov);
 	kfree(req);
 	spin_lock_irqsave(&ctx->wait.lock, flags);

@@ -116,6 +116,12 @@ struct aio_kiocb {
 /* fs/aio.c */
 struct kioctx *lookup_ioctx(u64 ctx_id);
 void put_ioctx(struct kioctx *ctx);
+/*
+ * Room for nr bounce pages (false: the kernel's pages held by requests
+ * would pass an eighth of memory; the caller goes the synchronous way).
+ * aio_free_req() gives a request's nr_pages back.
+ */
+bool aio_bounce_reserve(unsigned int nr);
 /* A request slot (NULL: nr_events are outstanding already), and its return. */
 struct aio_kiocb *aio_get_req(struct kioctx *ctx);
 void aio_free_req(struct aio_kiocb *req);

@@ -10,7 +10,9 @@
  * length and every buffer a multiple of the logical block size, else the
  * event says -EINVAL. One bio holds BIO_MAX_VECS pages (1 MiB with 4 KiB
  * pages); a larger request is done at submission through the device's
- * ordinary path, as everything else is: a file, a block device without
+ * ordinary path, as is one that finds requests holding an eighth of
+ * memory in such pages already (aio_bounce_reserve()), and as everything
+ * else is: a file, a block device without
  * O_DIRECT and fsync complete before io_submit returns, with their event
  * queued, which is what Linux does for buffered files too.
  *
@@ -57,10 +59,20 @@ static u64 iov_alignment(const struct iov_iter *it)
 	return res;
 }
 
-/* Kernel pages for len bytes (a write's filled from it): 0 or -ENOMEM, -EFAULT. */
+/* The transfer cannot be started asynchronously: do it at submission instead. */
+#define AIO_GO_SYNC 1
+
+/*
+ * Kernel pages for len bytes (a write's filled from it): 0, AIO_GO_SYNC
+ * when requests hold their share of memory already, -ENOMEM, -EFAULT.
+ */
 static int aio_alloc_pages(struct aio_kiocb *req, size_t len, struct iov_iter *it, bool write)
 {
-	req->nr_pages = (unsigned int)DIV_ROUND_UP(len, PAGE_SIZE);
+	unsigned int nr = (unsigned int)DIV_ROUND_UP(len, PAGE_SIZE);
+
+	if (!aio_bounce_reserve(nr))
+		return AIO_GO_SYNC;
+	req->nr_pages = nr;
 	req->pages = kcalloc(req->nr_pages, sizeof(*req->pages), GFP_KERNEL);
 	if (!req->pages)
 		return -ENOMEM;
@@ -103,7 +115,7 @@ static long aio_blkdev_direct(struct aio_kiocb *req, struct block_device *bdev,
 		opf |= REQ_FUA; /* durable when it completes, as Linux's O_DSYNC direct write */
 	err = aio_alloc_pages(req, len, it, write);
 	if (err)
-		return err;
+		return err; /* AIO_GO_SYNC: it is untouched yet */
 	if (!write) {
 		req->iov = kmalloc(it->nr_segs * sizeof(*req->iov), GFP_KERNEL);
 		if (!req->iov)
@@ -125,6 +137,21 @@ static long aio_blkdev_direct(struct aio_kiocb *req, struct block_device *bdev,
 	aio_inflight(req);
 	submit_bio(bio);
 	return -EIOCBQUEUED;
+}
+
+/*
+ * A transfer done at submission waits for its bios, which must not sit in
+ * io_submit's plug meanwhile: Linux flushes a plug when its task sleeps,
+ * Pagoda's scheduler does not. So the plug is flushed and set aside for
+ * the wait, then taken up again.
+ */
+static struct blk_plug *unplug_for_wait(void)
+{
+	struct blk_plug *plug = current->plug;
+
+	blk_flush_plug(plug);
+	current->plug = NULL;
+	return plug;
 }
 
 /* Linux's ioprio_check_cap(): a class it knows, a level inside it. */
@@ -178,13 +205,19 @@ static int aio_rw(struct aio_kiocb *req, const struct iocb *cb, struct file *f, 
 		ret = -EINVAL;
 		goto out;
 	}
+	ret = AIO_GO_SYNC;
 	if (bdev && (f->f_flags & O_DIRECT) && iov_iter_count(&it) <= BIO_MAX_VECS * PAGE_SIZE)
 		ret = aio_blkdev_direct(req, bdev, &it, pos, write, cb->aio_rw_flags);
-	else if (write)
-		ret = rw_write_sync(f, cb->aio_rw_flags,
-				    vfs_iter_write(f, &it, positional ? &pos : NULL));
-	else
-		ret = vfs_iter_read(f, &it, positional ? &pos : NULL);
+	if (ret == AIO_GO_SYNC) {
+		struct blk_plug *plug = unplug_for_wait();
+
+		if (write)
+			ret = rw_write_sync(f, cb->aio_rw_flags,
+					    vfs_iter_write(f, &it, positional ? &pos : NULL));
+		else
+			ret = vfs_iter_read(f, &it, positional ? &pos : NULL);
+		current->plug = plug;
+	}
 	if (ret != -EIOCBQUEUED)
 		aio_complete(req, ret);
 	ret = 0;
@@ -205,7 +238,14 @@ static int aio_fsync(struct aio_kiocb *req, const struct iocb *cb, struct file *
 		return -EINVAL;
 	if (f->kind == FILE_PIPE || f->kind == FILE_CONSOLE)
 		return -EINVAL;
-	aio_complete(req, f->kind == FILE_OPS && f->f_op->fsync ? f->f_op->fsync(f) : 0);
+	if (f->kind == FILE_OPS && f->f_op->fsync) {
+		struct blk_plug *plug = unplug_for_wait();
+
+		aio_complete(req, f->f_op->fsync(f));
+		current->plug = plug;
+	} else {
+		aio_complete(req, 0);
+	}
 	return 0;
 }
 

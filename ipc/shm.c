@@ -32,6 +32,10 @@
 #define IPC_EXCL 02000
 #define IPC_RMID 0
 #define IPC_STAT 2
+#define IPC_INFO 3
+#define SHM_STAT 13     /* by index, as ipcs walks the table */
+#define SHM_INFO 14
+#define SHM_STAT_ANY 15 /* SHM_STAT without the read-permission check */
 #define IPC_64 0x100  /* glibc and musl add it to cmd; the layout is the same */
 #define SHM_RDONLY 010000
 #define SHM_RND 020000
@@ -227,17 +231,86 @@ struct shmid64_ds {
 	u64 unused[2];
 };
 
-/* shmctl(id, cmd, buf): IPC_STAT and IPC_RMID. */
+/* Linux's struct shminfo64 (IPC_INFO): the limits. */
+struct shminfo64 {
+	u64 shmmax, shmmin, shmmni, shmseg, shmall;
+	u64 unused[4];
+};
+
+/* Linux's struct shm_info (SHM_INFO): what is in use. */
+struct shm_info {
+	s32 used_ids;
+	u64 shm_tot, shm_rss, shm_swp; /* pages: promised, resident, swapped */
+	u64 swap_attempts, swap_successes;
+};
+
+/* Under shm_lock: the highest slot in use, or -1 (Linux's ipc_get_maxidx). */
+static long shm_max_index(void)
+{
+	long max = -1;
+
+	for (unsigned int i = 0; shm_ids && i < SHMMNI; i++)
+		if (shm_ids[i].obj)
+			max = i;
+	return max;
+}
+
+/*
+ * IPC_INFO and SHM_INFO: the limits, or the segments in use; both answer
+ * the highest slot in use (0 when none), as Linux does: with SHM_STAT by
+ * slot, what `ipcs -m` needs to list the segments without knowing their
+ * ids.
+ */
+static long shm_info(int cmd, unsigned long buf)
+{
+	long max;
+	int err;
+
+	mutex_lock(&shm_lock);
+	max = shm_max_index();
+	if (cmd == IPC_INFO) {
+		struct shminfo64 si = { .shmmax = SHMMAX, .shmmin = 1, .shmmni = SHMMNI,
+					.shmseg = SHMMNI, .shmall = ~0UL >> PAGE_SHIFT };
+
+		mutex_unlock(&shm_lock);
+		err = copy_to_user(buf, &si, sizeof(si)) ? -EFAULT : 0;
+	} else {
+		struct shm_info info;
+
+		memset(&info, 0, sizeof(info));
+		for (unsigned int i = 0; shm_ids && i < SHMMNI; i++)
+			if (shm_ids[i].obj) {
+				info.used_ids++;
+				info.shm_tot += ALIGN_UP(shm_ids[i].size, PAGE_SIZE) >> PAGE_SHIFT;
+				info.shm_rss += shmem_nr_resident(shm_ids[i].obj);
+			}
+		mutex_unlock(&shm_lock);
+		err = copy_to_user(buf, &info, sizeof(info)) ? -EFAULT : 0;
+	}
+	return err ? err : max < 0 ? 0 : max;
+}
+
+/* shmctl(id, cmd, buf): IPC_STAT, IPC_RMID; IPC_INFO, SHM_INFO and SHM_STAT[_ANY] (by slot). */
 long sys_shmctl(const unsigned long *args)
 {
 	int cmd = (int)args[1] & ~IPC_64;
 	struct shmid_kernel *s;
 	struct shmid64_ds ds;
+	long ret = 0;
 
-	if (cmd != IPC_STAT && cmd != IPC_RMID)
+	if (cmd == IPC_INFO || cmd == SHM_INFO)
+		return shm_info(cmd, args[2]);
+	if (cmd != IPC_STAT && cmd != IPC_RMID && cmd != SHM_STAT && cmd != SHM_STAT_ANY)
 		return -EINVAL;
 	mutex_lock(&shm_lock);
-	s = shm_lookup((long)args[0]);
+	if (cmd == SHM_STAT || cmd == SHM_STAT_ANY) {
+		/* args[0] is a slot, and the answer the id of the segment there. */
+		s = args[0] < SHMMNI && shm_ids && shm_ids[args[0]].obj ? &shm_ids[args[0]] : NULL;
+		if (s)
+			ret = shm_id(s);
+	} else {
+		s = shm_lookup((long)args[0]);
+	}
 	if (!s) {
 		mutex_unlock(&shm_lock);
 		return -EINVAL;
@@ -262,5 +335,5 @@ long sys_shmctl(const unsigned long *args)
 	ds.lpid = s->lpid;
 	ds.nattch = shmem_users(s->obj) - 1; /* the areas: all but the table's reference */
 	mutex_unlock(&shm_lock);
-	return copy_to_user(args[2], &ds, sizeof(ds)) ? -EFAULT : 0;
+	return copy_to_user(args[2], &ds, sizeof(ds)) ? -EFAULT : ret;
 }

@@ -14,6 +14,7 @@
 #include <pagoda/atomic.h>
 #include <pagoda/errname.h>
 #include <pagoda/irq.h>
+#include <pagoda/ksyms.h>
 #include <pagoda/list.h>
 #include <pagoda/params.h>
 #include <pagoda/printk.h>
@@ -177,15 +178,75 @@ static void queue_call(unsigned int cpu, struct call_single_data *csd, enum ipi_
 	arch_send_ipi(cpu, type);
 }
 
-static void wait_call(struct call_single_data *csd, bool wait)
+/*
+ * A call the target has not picked up after csd_lock_timeout ms is
+ * reported, with what this CPU can see of the target (its task, how deep
+ * in interrupts it is, whether it still takes any), and its IPI is sent
+ * again, as Linux's CSD_LOCK_WAIT_DEBUG does. Both outcomes say something:
+ * a target that answers the second IPI had lost the first; one that still
+ * takes no interrupts is stuck with them masked, and the report names
+ * the task it is stuck in. A target that takes interrupts but never picks
+ * the call has lost it from its queue.
+ */
+static u64 csd_lock_timeout = 5000;
+PARAM_UINT("smp.csd_lock_timeout", csd_lock_timeout, 0, 600000,
+	   "ms a cross-CPU call may wait before it is reported and its IPI sent again (0: never)");
+
+struct csd_wait {
+	u64 start_ns, report_ns; /* first look at the clock; next report due */
+	u64 irqs;		 /* the target's interrupt count at the last report */
+	unsigned int reports;
+};
+
+static void csd_wait_toolong(struct csd_wait *w, struct call_single_data *csd,
+			     unsigned int cpu, enum ipi_type type, u64 now)
+{
+	struct cpu_local *c = &cpu_locals[cpu];
+	struct task *t = READ_ONCE(c->current_task);
+	u64 irqs = READ_ONCE(c->irqs), off;
+	const char *fn = ksym_lookup((u64)(unsigned long)csd->fn, &off);
+
+	pr_err("smp: CPU %u has waited %llu ms for CPU %u to %s %s (IPI %u); CPU %u runs %s[%d], "
+	       "interrupt depth %u, %llu interrupts since the last look%s; sending the IPI again\n",
+	       smp_processor_id(), (unsigned long long)((now - w->start_ns) / NSEC_PER_MSEC), cpu,
+	       smp_load_acquire(&csd->picked) ? "finish" : "pick up", fn ? fn : "a call",
+	       (unsigned int)type, cpu, t ? t->name : "?", t ? t->pid : -1,
+	       READ_ONCE(c->irq_depth), (unsigned long long)(irqs - w->irqs),
+	       w->reports ? "" : " (first look)");
+	w->irqs = irqs;
+	w->reports++;
+	w->report_ns = now + csd_lock_timeout * NSEC_PER_MSEC;
+	arch_send_ipi(cpu, type);
+}
+
+static void wait_call(struct call_single_data *csd, unsigned int cpu, enum ipi_type type,
+		      bool wait)
 {
 	int *flag = wait ? &csd->done : &csd->picked;
+	struct csd_wait w = { 0 };
+	unsigned int spins = 0;
 
 	while (!smp_load_acquire(flag)) {
+		u64 now;
+
 		if (!arch_irqs_enabled())
 			flush_call_queue();
 		arch_cpu_relax();
+		if (++spins % 1024 || !csd_lock_timeout)
+			continue;
+		now = ktime_get_ns();
+		if (!w.start_ns) {
+			w.start_ns = now;
+			w.report_ns = now + csd_lock_timeout * NSEC_PER_MSEC;
+			w.irqs = READ_ONCE(cpu_locals[cpu].irqs);
+		} else if (now >= w.report_ns) {
+			csd_wait_toolong(&w, csd, cpu, type, now);
+		}
 	}
+	if (w.reports)
+		pr_err("smp: CPU %u answered after %llu ms and %u IPIs sent again\n", cpu,
+		       (unsigned long long)((ktime_get_ns() - w.start_ns) / NSEC_PER_MSEC),
+		       w.reports);
 }
 
 /* Run fn on every online CPU in mask but this one, then (maybe) wait. */
@@ -206,7 +267,7 @@ static void call_many(u64 mask, smp_call_func_t fn, void *info, bool wait,
 	/* Always wait until picked: csd lives on this stack. */
 	for_each_online_cpu(cpu)
 		if (cpu != me && (mask & (1ULL << cpu)))
-			wait_call(&csd[cpu], wait);
+			wait_call(&csd[cpu], cpu, type, wait);
 	preempt_enable();
 }
 

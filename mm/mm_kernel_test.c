@@ -398,12 +398,56 @@ static void test_debug_catches_misuse(struct ktest *t)
 	/* (the objects are left allocated: the cache is not destroyed) */
 }
 
+static noinline void *owner_alloc_one(struct kmem_cache *c)
+{
+	return kmem_cache_alloc(c, GFP_KERNEL);
+}
+
+/* Zeroed, so that the compiler cannot fold the two into one function. */
+static noinline void *owner_alloc_two(struct kmem_cache *c)
+{
+	return kmem_cache_alloc(c, GFP_KERNEL | __GFP_ZERO);
+}
+
+/*
+ * A debug object remembers who allocated it (slabinfo CACHE): the
+ * function that called kmem_cache_alloc(), counted until it is freed.
+ */
+static void test_debug_remembers_owner(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test-owner", 100, 0, SLAB_DEBUG);
+	struct kmem_cache *plain = kmem_cache_create("test-no-owner", 100, 0, 0);
+	void *a[3], *b[2];
+
+	KASSERT_TRUE(t, c != NULL && plain != NULL);
+	for (int i = 0; i < 3; i++)
+		KASSERT_TRUE(t, (a[i] = owner_alloc_one(c)) != NULL);
+	for (int i = 0; i < 2; i++)
+		KASSERT_TRUE(t, (b[i] = owner_alloc_two(c)) != NULL);
+	KEXPECT_EQ(t, kmem_cache_count_owned(c, "owner_alloc_one"), 3);
+	KEXPECT_EQ(t, kmem_cache_count_owned(c, "owner_alloc_two"), 2);
+	KEXPECT_EQ(t, kmem_cache_count_owned(c, "test_debug_remembers_owner"), 0);
+	kmem_cache_free(c, a[1]);
+	KEXPECT_EQ(t, kmem_cache_count_owned(c, "owner_alloc_one"), 2);
+	kmem_cache_free(c, a[0]);
+	kmem_cache_free(c, a[2]);
+	for (int i = 0; i < 2; i++)
+		kmem_cache_free(c, b[i]);
+	KEXPECT_EQ(t, kmem_cache_count_owned(c, "owner_alloc_two"), 0);
+	/* A cache without debug checks keeps no record (unless slab.debug=1 made it one). */
+	if (!kmem_cache_debug(plain))
+		KEXPECT_EQ(t, kmem_cache_count_owned(plain, "owner_alloc_one"), -EOPNOTSUPP);
+	KEXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KEXPECT_EQ(t, kmem_cache_destroy(plain), 0);
+}
+
 static struct ktest_case slab_cases[] = {
 	KTEST_CASE(test_kmalloc_sizes),
 	KTEST_CASE(test_kzalloc_and_dma),
 	KTEST_CASE(test_cache_many_objects_distinct),
 	KTEST_CASE(test_random_freelist_order),
 	KTEST_CASE(test_debug_catches_misuse),
+	KTEST_CASE(test_debug_remembers_owner),
 	{}
 };
 KTEST_SUITE_FULL(slab, .cases = slab_cases, .kernel_only = true);

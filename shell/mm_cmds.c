@@ -228,10 +228,22 @@ SHELL_CMD(pagealloc, "pagealloc [check|drain]",
 
 static int cmd_slabinfo(int argc, char **argv)
 {
-	slab_print_info();
-	return 0;
+	int err;
+
+	if (argc < 2) {
+		slab_print_info();
+		return 0;
+	}
+	err = slab_print_owners(argv[1]);
+	if (err == -ENOENT)
+		kprintf("slabinfo: no cache called %s\n", argv[1]);
+	else if (err == -EOPNOTSUPP)
+		kprintf("slabinfo: %s remembers no callers: boot with slab.debug=1\n", argv[1]);
+	return err;
 }
-SHELL_CMD(slabinfo, "slabinfo", "slab caches with objects in use", cmd_slabinfo);
+SHELL_CMD(slabinfo, "slabinfo [CACHE]",
+	  "slab caches with objects in use; with CACHE, its objects by allocating caller (slab.debug=1)",
+	  cmd_slabinfo);
 
 static int cmd_vmallocinfo(int argc, char **argv)
 {

@@ -2,6 +2,7 @@
 """Boot Pagoda and run user/syzfuzz, then check that nothing was lost.
 
     tools/fuzz-syscalls.py SECONDS [--arch x86_64|arm64] [--seed N] [--calls a,b,...]
+                           [--owners CACHE,...]
 
 One boot (TCG, lockdep=1): a short syzfuzz run first (it warms the slab
 caches and lets the deferred struct pages finish), the per-CPU page lists
@@ -13,6 +14,11 @@ ends by itself, the kernel neither panics nor hangs, free pages plus slab
 pages and each cache's objects are what they were
 (tests/levels/procmem.py's memory_figures), the free lists are consistent
 and lockdep reported nothing. `make fuzz-syscalls` runs it.
+
+--owners (`make fuzz-syscalls OWNERS=kmalloc-192`) boots with slab.debug=1
+and prints, for each cache named, its objects in use by the caller that
+allocated them at both points (`slabinfo CACHE`), and what changed: the
+owner of a leak check's extra objects.
 """
 import argparse
 import os
@@ -30,11 +36,36 @@ WARMUP_SECONDS = 3
 FIGURES = ["pagealloc drain", "meminfo", "slabinfo"]
 
 
-def session(seconds, seed, calls=""):
+def session(seconds, seed, calls="", owners=()):
     only = " 4 " + calls if calls else ""
-    return (["run /bin/syzfuzz %d 1%s" % (WARMUP_SECONDS, only), "ps"] + FIGURES +
-            ["run /bin/syzfuzz %d %s%s" % (seconds, seed, only), "ps"] + FIGURES +
+    figures = FIGURES + ["slabinfo " + c for c in owners]
+    return (["run /bin/syzfuzz %d 1%s" % (WARMUP_SECONDS, only), "ps"] + figures +
+            ["run /bin/syzfuzz %d %s%s" % (seconds, seed, only), "ps"] + figures +
             ["pagealloc check", "lockstat", "poweroff"])
+
+
+def owner_tables(text, cache):
+    """Each `slabinfo CACHE` answer as {caller: objects}."""
+    tables = []
+    for blk in text.split("pagoda> slabinfo %s\n" % cache)[1:]:
+        body = blk.split("pagoda> ")[0]
+        tables.append({m.group(2): int(m.group(1))
+                       for m in re.finditer(r"^ +(\d+) (\S+)$", body, re.M)})
+    return tables
+
+
+def owner_changes(text, cache):
+    """Lines saying whose objects of cache grew or shrank between the two points."""
+    t = owner_tables(text, cache)
+    if len(t) != 2:
+        return ["%s: %d owner tables, not 2 (was slab.debug=1 on?)" % (cache, len(t))]
+    out = []
+    for who in sorted(set(t[0]) | set(t[1]), key=lambda w: t[0].get(w, 0) - t[1].get(w, 0)):
+        d = t[1].get(who, 0) - t[0].get(who, 0)
+        if d:
+            out.append("%s: %+d objects from %s (%d, then %d)" % (
+                cache, d, who, t[0].get(who, 0), t[1].get(who, 0)))
+    return out or ["%s: the same objects by the same callers" % cache]
 
 
 def workqueue_workers(text):
@@ -107,8 +138,14 @@ def main():
     ap.add_argument("--arch", default="x86_64", choices=("x86_64", "arm64"))
     ap.add_argument("--seed", default="0")
     ap.add_argument("--calls", default="", help="only these (name,name,...)")
+    ap.add_argument("--owners", default="",
+                    help="slab caches whose objects to count by allocating caller (slab.debug=1)")
     a = ap.parse_args()
-    cmdline = 'shell.run="%s" panic=-1 lockdep=1 lockstat=1' % ";".join(session(a.seconds, a.seed, a.calls))
+    owners = [c for c in a.owners.split(",") if c]
+    cmdline = 'shell.run="%s" panic=-1 lockdep=1 lockstat=1' % ";".join(
+        session(a.seconds, a.seed, a.calls, owners))
+    if owners:
+        cmdline += " slab.debug=1"
     if a.arch == "x86_64":
         cmd = qemu.build_cmd(accel="tcg", cmdline=cmdline, kernel=paths.X86_KERNEL)[0]
     else:
@@ -122,6 +159,9 @@ def main():
                     "QEMU stopped after %d s" % b.timeout if b.timed_out else ""))
     for what, ok, detail in results:
         print("  %-4s %s%s" % ("ok" if ok else "FAIL", what, (": " + detail) if detail else ""))
+    for c in owners:
+        for line in owner_changes(text, c):
+            print("  owners %s" % line)
     print("fuzz-syscalls: %s, log %s" % (a.arch, paths.rel(log)))
     return 0 if all(ok for _, ok, _ in results) else 1
 

@@ -17,7 +17,8 @@
  *   granted and a touch far inside it works;
  * - System V shared memory: shmget (private and by key: EEXIST, ENOENT,
  *   EINVAL), shmat (twice, once read-only), a child's writes, IPC_STAT's
- *   size and attach count through fork and exit, shmdt, IPC_RMID.
+ *   size and attach count through fork and exit, shmdt, IPC_RMID; the
+ *   table as ipcs reads it (IPC_INFO, SHM_INFO, SHM_STAT by slot).
  */
 #include <mmcheck.h>
 
@@ -143,6 +144,44 @@ static long shm_nattch(long id)
 	return r < 0 ? r : (long)st.nattch;
 }
 
+#define IPC_INFO 3
+#define SHM_STAT 13
+#define SHM_INFO 14
+
+/*
+ * Walk the table as ipcs does: SHM_INFO answers the highest slot in use,
+ * SHM_STAT a slot's segment id. Is id there, and how big is it?
+ */
+static int listed(long id, unsigned long *size)
+{
+	struct shm_stat st;
+	unsigned long info[8];
+	long max = syscall3(__NR_shmctl, 0, SHM_INFO, info);
+
+	for (long i = 0; i <= max; i++)
+		if (syscall3(__NR_shmctl, i, SHM_STAT, &st) == id) {
+			*size = st.segsz;
+			return 1;
+		}
+	return 0;
+}
+
+/* The limits and the in-use counts: only facts that hold on any machine. */
+static void sysv_table(long id)
+{
+	unsigned long lim[9], info[6], size = 0;
+	long r = syscall3(__NR_shmctl, 0, IPC_INFO, lim);
+
+	printf("IPC_INFO: %s, shmmin %lu, shmmni at least 128: %s\n", r >= 0 ? "a slot" : answer(r),
+	       lim[1], lim[2] >= 128 ? "yes" : "no");
+	r = syscall3(__NR_shmctl, 0, SHM_INFO, info);
+	printf("SHM_INFO: %s, segments in use at least 1: %s, pages promised at least 4: %s\n",
+	       r >= 0 ? "a slot" : answer(r), (int)info[0] >= 1 ? "yes" : "no",
+	       info[1] >= 4 ? "yes" : "no");
+	printf("SHM_STAT walk finds it: %s", listed(id, &size) ? "yes" : "no");
+	printf(", size %lu; slot -1: %s\n", size, answer(syscall3(__NR_shmctl, -1, SHM_STAT, info)));
+}
+
 /* System V shared memory: the same memory by an id, attached with shmat. */
 static void sysv(void)
 {
@@ -157,6 +196,7 @@ static void sysv(void)
 	syscall3(__NR_shmctl, id, IPC_STAT, &st);
 	printf("IPC_STAT: size %lu, attached %lu, made by me: %s, key private: %s\n", st.segsz,
 	       st.nattch, st.cpid == getpid() ? "yes" : "no", st.key == IPC_PRIVATE ? "yes" : "no");
+	sysv_table(id);
 	pid = fork();
 	if (pid == 0) {
 		a[0] = 's';
@@ -180,6 +220,11 @@ static void sysv(void)
 	r = syscall3(__NR_shmat, id, NULL, 0);
 	printf("shmat after: %s; ", answer(r));
 	printf("IPC_STAT after: %s\n", answer(shm_nattch(id)));
+	{
+		unsigned long size;
+
+		printf("SHM_STAT walk after: %s\n", listed(id, &size) ? "found" : "gone");
+	}
 
 	/* A key names one segment; a run cut short may have left ours. */
 	id = syscall3(__NR_shmget, SHM_KEY, PAGE, 0);

@@ -41,6 +41,13 @@ int arch_msi_alloc(unsigned int *irq, u64 *addr, u32 *data)
 	return -ENOSYS; /* no GICv2m/ITS driver yet: PCI uses INTx here */
 }
 
+bool arch_msi_target(u64 *addr, unsigned int cpu)
+{
+	(void)addr;
+	(void)cpu;
+	return false;
+}
+
 void arch_msi_free(unsigned int irq)
 {
 	(void)irq;

@@ -8,9 +8,12 @@
  * Pagoda numbers MSI lines in the same space as GSIs: the vectors
  * IRQ_VECTOR_BASE + n for n beyond the I/O APICs' pins are free, and the
  * existing dispatch (handle_irq(vector - IRQ_VECTOR_BASE)) already serves
- * them. Every message goes to the boot CPU, like every I/O APIC line.
+ * them. Every message goes to the boot CPU, like every I/O APIC line,
+ * unless the driver aims it elsewhere (arch_msi_target(): a queue's
+ * completions on the CPU that submits to it).
  */
 #include <pagoda/arch.h>
+#include <pagoda/smp.h>
 #include <pagoda/spinlock.h>
 #include <asm/x86.h>
 
@@ -47,6 +50,14 @@ int arch_msi_alloc(unsigned int *irq, u64 *addr, u32 *data)
 	/* Fixed delivery, edge triggered: only the vector. */
 	*data = IRQ_VECTOR_BASE + (u32)found;
 	return 0;
+}
+
+bool arch_msi_target(u64 *addr, unsigned int cpu)
+{
+	if (cpu >= x86_nr_cpus || !cpu_online(cpu))
+		return false;
+	*addr = MSI_ADDR_BASE | (u64)(x86_apic_ids[cpu] & 0xff) << 12;
+	return true;
 }
 
 void arch_msi_free(unsigned int irq)

@@ -4,8 +4,9 @@
  * /dev/mapper/control, so that an unmodified libdevmapper program (Debian's
  * dmsetup, LVM) drives Pagoda's mapped devices and targets. The layouts
  * and rules are include/pagoda/dm-ioctl.h's; the commands end in the same
- * calls the shell's dmsetup makes (block/dm/dm.c), and a table arrives
- * target by target at dm_table_add_target(), where the shell's lines end.
+ * calls the shell's dmsetup makes (block/dm/dm.c). Here: the control
+ * device, the buffer's rules, the dispatch, and the device and list
+ * commands; the table commands are dm-ioctl-table.c's.
  *
  * The buffer is the caller's to get wrong: every size, offset and string
  * in it is checked against the buffer's end before it is used, and a bad
@@ -58,19 +59,19 @@ dev_t dm_decode_dev(u64 dev)
 }
 
 /* A NUL-terminated string at off, wholly inside the buffer? */
-static bool str_in(const struct dm_ioctl *param, size_t size, size_t off)
+bool dm_ioctl_str_in(const struct dm_ioctl *param, size_t size, size_t off)
 {
 	return off < size && memchr((const char *)param + off, 0, size - off) != NULL;
 }
 
 /* The payload a command was given, at data_start: never inside the header's fields. */
-static bool payload_ok(const struct dm_ioctl *param, size_t size)
+bool dm_ioctl_payload_ok(const struct dm_ioctl *param, size_t size)
 {
 	return param->data_start >= offsetof(struct dm_ioctl, data) && param->data_start < size;
 }
 
 /* Where the answer goes, and how many bytes it may take. */
-static void *result_buffer(struct dm_ioctl *param, size_t size, size_t *len)
+void *dm_ioctl_result_buffer(struct dm_ioctl *param, size_t size, size_t *len)
 {
 	param->data_start = DM_RESULT_START;
 	*len = size > DM_RESULT_START ? size - DM_RESULT_START : 0;
@@ -97,7 +98,7 @@ int dm_ioctl_check_size(const struct dm_ioctl *h)
  * The device's state into the header, as Linux's __dev_status(). Under
  * suspend_lock: the shell's dmsetup may be swapping its tables.
  */
-static void dev_status(struct mapped_device *md, struct dm_ioctl *param)
+void dm_ioctl_dev_status(struct mapped_device *md, struct dm_ioctl *param)
 {
 	struct dm_table *live, *inactive;
 
@@ -126,7 +127,7 @@ static void dev_status(struct mapped_device *md, struct dm_ioctl *param)
 }
 
 /* The device the header names: by uuid, else name, else number; its name and uuid filled in. */
-static struct mapped_device *find_device(struct dm_ioctl *param)
+struct mapped_device *dm_ioctl_find_device(struct dm_ioctl *param)
 {
 	struct mapped_device *md = NULL;
 
@@ -160,13 +161,13 @@ static int dev_create(struct dm_ioctl *param, size_t size)
 		return err == -EEXIST ? -EBUSY : err;	/* Linux's word for a taken name */
 	strlcpy(md->uuid, param->uuid, sizeof(md->uuid));
 	param->flags &= ~DM_INACTIVE_PRESENT_FLAG;
-	dev_status(md, param);
+	dm_ioctl_dev_status(md, param);
 	return 0;
 }
 
 static int dev_remove(struct dm_ioctl *param, size_t size)
 {
-	struct mapped_device *md = find_device(param);
+	struct mapped_device *md = dm_ioctl_find_device(param);
 
 	(void)size;
 	if (!md)
@@ -204,24 +205,24 @@ static int dev_rename(struct dm_ioctl *param, size_t size)
 	const char *new;
 	int err;
 
-	if (!payload_ok(param, size) || !str_in(param, size, param->data_start))
+	if (!dm_ioctl_payload_ok(param, size) || !dm_ioctl_str_in(param, size, param->data_start))
 		return -EINVAL;
 	new = (const char *)param + param->data_start;
 	if (!*new || strlen(new) >= (uuid ? DM_UUID_LEN : DM_NAME_LEN))
 		return -EINVAL;
-	md = find_device(param);
+	md = dm_ioctl_find_device(param);
 	if (!md)
 		return -ENXIO;
 	err = uuid ? dm_set_uuid(md, new) : dm_rename(md, new);
 	if (err)
 		return err;
-	dev_status(md, param);
+	dm_ioctl_dev_status(md, param);
 	return 0;
 }
 
 static int dev_suspend(struct dm_ioctl *param, size_t size)
 {
-	struct mapped_device *md = find_device(param);
+	struct mapped_device *md = dm_ioctl_find_device(param);
 	int err;
 
 	(void)size;
@@ -238,242 +239,51 @@ static int dev_suspend(struct dm_ioctl *param, size_t size)
 		err = dm_resume(md);
 	if (err)
 		return err;
-	dev_status(md, param);
+	dm_ioctl_dev_status(md, param);
 	return 0;
 }
 
 static int dev_status_cmd(struct dm_ioctl *param, size_t size)
 {
-	struct mapped_device *md = find_device(param);
+	struct mapped_device *md = dm_ioctl_find_device(param);
 
 	(void)size;
 	if (!md)
 		return -ENXIO;
-	dev_status(md, param);
-	return 0;
-}
-
-/* -------------------------------------------------------------- tables */
-
-/*
- * The target specs of a DM_TABLE_LOAD, each checked against the buffer's
- * end: the spec whole, its next offset moving forward, its type and its
- * parameters NUL-terminated inside. fn gets each (a copy of the spec; the
- * parameters in place, which it may change).
- */
-int dm_ioctl_for_each_spec(struct dm_ioctl *param, size_t size,
-			   int (*fn)(void *arg, const struct dm_target_spec *spec, char *params),
-			   void *arg)
-{
-	size_t off = param->data_start;
-	struct dm_target_spec spec;
-	int err;
-
-	if (!param->target_count)
-		return -EINVAL;
-	if (!payload_ok(param, size))
-		return -EINVAL;
-	for (u32 i = 0; i < param->target_count; i++) {
-		if (size - off < sizeof(spec) || !str_in(param, size, off + sizeof(spec)))
-			return -EINVAL;
-		memcpy(&spec, (char *)param + off, sizeof(spec));
-		if (!memchr(spec.target_type, 0, sizeof(spec.target_type)))
-			return -EINVAL;
-		err = fn(arg, &spec, (char *)param + off + sizeof(spec));
-		if (err)
-			return err;
-		if (i + 1 < param->target_count) {
-			if (spec.next < sizeof(spec) || spec.next >= size - off)
-				return -EINVAL;
-			off += spec.next;
-		}
-	}
-	return 0;
-}
-
-struct load_ctx {
-	struct dm_table *t;
-	char *err;
-};
-
-static int load_one(void *arg, const struct dm_target_spec *spec, char *params)
-{
-	struct load_ctx *c = arg;
-
-	return dm_table_add_target(c->t, spec->sector_start, spec->length, spec->target_type,
-				   params, c->err, DM_ERROR_LEN);
-}
-
-static int table_load(struct dm_ioctl *param, size_t size)
-{
-	struct mapped_device *md = find_device(param);
-	char err_text[DM_ERROR_LEN] = "";
-	struct load_ctx c = { .err = err_text };
-	int err;
-
-	if (!md)
-		return -ENXIO;
-	if (param->flags & DM_READONLY_FLAG)
-		return -EINVAL;	/* read-only mapped devices: not here (docs/dm-snapshot.md) */
-	c.t = dm_table_alloc(md);
-	if (!c.t)
-		return -ENOMEM;
-	mutex_lock(&md->suspend_lock);
-	err = dm_ioctl_for_each_spec(param, size, load_one, &c);
-	if (!err)
-		err = dm_table_complete(c.t, err_text, sizeof(err_text));
-	mutex_unlock(&md->suspend_lock);
-	if (err) {
-		/* Linux says why in the kernel's log; dmsetup shows only the errno */
-		pr_err("device-mapper: table: %u:%u: %s\n", MAJOR(dm_devt(md)), MINOR(dm_devt(md)),
-		       err_text[0] ? err_text : "bad target specs");
-		dm_table_destroy(c.t);
-		return err;
-	}
-	err = dm_table_install(md, c.t);
-	if (err)
-		return err;
-	dev_status(md, param);
-	return 0;
-}
-
-static int table_clear(struct dm_ioctl *param, size_t size)
-{
-	struct mapped_device *md = find_device(param);
-
-	(void)size;
-	if (!md)
-		return -ENXIO;
-	dm_table_clear(md);
-	dev_status(md, param);
-	return 0;
-}
-
-/* The table a status or deps command reads: the live one, or the inactive one if asked. */
-static struct dm_table *table_of(struct mapped_device *md, const struct dm_ioctl *param)
-{
-	return param->flags & DM_QUERY_INACTIVE_TABLE_FLAG ? md->new_map : md->map;
-}
-
-static int table_deps(struct dm_ioctl *param, size_t size)
-{
-	struct mapped_device *md = find_device(param);
-	struct dm_target_deps *deps;
-	struct dm_table *t;
-	size_t len, needed;
-	u32 count;
-
-	if (!md)
-		return -ENXIO;
-	dev_status(md, param);
-	deps = result_buffer(param, size, &len);
-	mutex_lock(&md->suspend_lock);
-	t = table_of(md, param);
-	count = t ? t->num_devices : 0;
-	needed = sizeof(*deps) + count * sizeof(u64);
-	if (len < needed) {
-		param->flags |= DM_BUFFER_FULL_FLAG;
-	} else {
-		deps->count = count;
-		deps->padding = 0;
-		for (u32 i = 0; i < count; i++)
-			deps->dev[i] = dm_encode_dev(t->devices[i]);
-		param->data_size = (u32)(param->data_start + needed);
-	}
-	mutex_unlock(&md->suspend_lock);
-	return 0;
-}
-
-/*
- * One spec per target, each followed by its status or table line (the
- * target's own words, without start, length and type) and padded to 8;
- * a spec's next counts from the first spec, as Linux's do.
- */
-static void retrieve_status(struct mapped_device *md, struct dm_ioctl *param, size_t size)
-{
-	status_type_t type = param->flags & DM_STATUS_TABLE_FLAG ? STATUSTYPE_TABLE :
-								     STATUSTYPE_INFO;
-	size_t len, pos = 0, used = 0;
-	char *out = result_buffer(param, size, &len);
-	struct dm_table *t = table_of(md, param);
-
-	for (unsigned int i = 0; t && i < t->num_targets; i++) {
-		struct dm_target *ti = &t->targets[i];
-		struct dm_target_spec spec = { .sector_start = ti->begin, .length = ti->len };
-		size_t room, l, start = pos;
-		char *text;
-
-		if (len - pos < sizeof(spec) + 1) {
-			param->flags |= DM_BUFFER_FULL_FLAG;
-			return;
-		}
-		strlcpy(spec.target_type, ti->type->name, sizeof(spec.target_type));
-		text = out + pos + sizeof(spec);
-		room = len - pos - sizeof(spec);
-		text[0] = 0;
-		if (ti->type->status)
-			ti->type->status(ti, type, text, (unsigned int)MIN(room, (size_t)UINT32_MAX));
-		l = strnlen(text, room);
-		if (l + 1 >= room) {	/* the status may have been cut: ask for more */
-			param->flags |= DM_BUFFER_FULL_FLAG;
-			return;
-		}
-		pos += sizeof(spec) + l + 1;
-		used = param->data_start + pos;
-		pos = ALIGN_UP(pos, 8);
-		spec.next = (u32)pos;
-		memcpy(out + start, &spec, sizeof(spec));
-		if (pos > len)
-			pos = len;
-	}
-	if (used)
-		param->data_size = (u32)used;
-	param->target_count = t ? t->num_targets : 0;
-}
-
-static int table_status(struct dm_ioctl *param, size_t size)
-{
-	struct mapped_device *md = find_device(param);
-
-	if (!md)
-		return -ENXIO;
-	dev_status(md, param);
-	mutex_lock(&md->suspend_lock);
-	retrieve_status(md, param, size);
-	mutex_unlock(&md->suspend_lock);
+	dm_ioctl_dev_status(md, param);
 	return 0;
 }
 
 /*
  * DM_DEV_WAIT: until the device's event count is no longer the caller's
- * event_nr, then its status. It sleeps without dm_devices_lock (a wait may
- * last forever), holding the device by md->holders, which a remove waits
- * out; a remove or a signal ends the wait early.
+ * event_nr (at once if it is not now), then its status. It sleeps without
+ * dm_devices_lock (a wait may last forever), holding the device by
+ * md->holders, which a remove waits out; a remove (-ENXIO) or a signal
+ * (-EINTR) ends the wait.
  */
 static int dev_wait(struct dm_ioctl *param, size_t size)
 {
-	struct mapped_device *md = find_device(param);
+	struct mapped_device *md = dm_ioctl_find_device(param);
+	struct process *p = current_process();
 	u32 since = param->event_nr;
+	int err = 0;
 
 	if (!md)
 		return -ENXIO;
-	if (dm_event_nr(md) == since) {
-		struct process *p = current_process();
-
-		atomic_inc(&md->holders);
-		mutex_unlock(&dm_devices_lock);
-		wait_event(md->eventq, dm_event_nr(md) != since ||
-				       READ_ONCE(md->dying) || signal_pending(p));
-		/* md may be freed once the count drops: find it again by name */
-		atomic_dec_wake_up_all(&md->holders, &md->eventq);
-		mutex_lock(&dm_devices_lock);
-		if (signal_pending(p))
-			return -EINTR;
-		md = find_device(param);
-		if (!md)
-			return -ENXIO;
-	}
-	return table_status(param, size);
+	atomic_inc(&md->holders);
+	mutex_unlock(&dm_devices_lock);
+	wait_event(md->eventq, dm_event_nr(md) != since || READ_ONCE(md->dying) ||
+			       signal_pending(p));
+	if (READ_ONCE(md->dying))
+		err = -ENXIO;	/* removed meanwhile: Linux's answer too */
+	else if (dm_event_nr(md) == since)
+		err = -EINTR;	/* a signal, and nothing happened */
+	else
+		dm_ioctl_status_of(md, param, size);
+	/* md may be freed once the count drops */
+	atomic_dec_wake_up_all(&md->holders, &md->eventq);
+	mutex_lock(&dm_devices_lock);
+	return err;
 }
 
 /* ---------------------------------------------------- lists, messages */
@@ -491,7 +301,7 @@ static int list_devices(struct dm_ioctl *param, size_t size)
 		if (md->uuid[0])
 			needed += ALIGN_UP(strlen(md->uuid) + 1, 8);
 	}
-	out = result_buffer(param, size, &len);
+	out = dm_ioctl_result_buffer(param, size, &len);
 	if (len < needed || len < sizeof(u64)) {
 		param->flags |= DM_BUFFER_FULL_FLAG;
 		return 0;
@@ -556,7 +366,7 @@ static int list_versions(struct dm_ioctl *param, size_t size)
 	size_t needed = 0;
 
 	dm_list_targets(count_version, &needed);
-	c.out = result_buffer(param, size, &c.len);
+	c.out = dm_ioctl_result_buffer(param, size, &c.len);
 	if (c.len < needed) {
 		param->flags |= DM_BUFFER_FULL_FLAG;
 		return 0;
@@ -570,7 +380,7 @@ static int list_versions(struct dm_ioctl *param, size_t size)
 
 static int target_message(struct dm_ioctl *param, size_t size)
 {
-	struct mapped_device *md = find_device(param);
+	struct mapped_device *md = dm_ioctl_find_device(param);
 	struct dm_target_msg *msg;
 	char *argv[DM_MSG_MAX_ARGS], *text, *result;
 	size_t len, at;
@@ -580,8 +390,8 @@ static int target_message(struct dm_ioctl *param, size_t size)
 	if (!md)
 		return -ENXIO;
 	at = param->data_start;
-	if (!payload_ok(param, size) || size - at < sizeof(*msg) ||
-	    !str_in(param, size, at + sizeof(*msg)))
+	if (!dm_ioctl_payload_ok(param, size) || size - at < sizeof(*msg) ||
+	    !dm_ioctl_str_in(param, size, at + sizeof(*msg)))
 		return -EINVAL;
 	msg = (struct dm_target_msg *)((char *)param + at);
 	memcpy(&sector, &msg->sector, sizeof(sector));
@@ -595,8 +405,8 @@ static int target_message(struct dm_ioctl *param, size_t size)
 		kfree(text);
 		return argc ? argc : -EINVAL;	/* an empty message */
 	}
-	dev_status(md, param);
-	result = result_buffer(param, size, &len);
+	dm_ioctl_dev_status(md, param);
+	result = dm_ioctl_result_buffer(param, size, &len);
 	if (!len) {
 		kfree(text);
 		return -EINVAL;
@@ -628,10 +438,10 @@ static const dm_ioctl_fn dm_commands[] = {
 	[DM_DEV_SUSPEND_CMD] = dev_suspend,
 	[DM_DEV_STATUS_CMD] = dev_status_cmd,
 	[DM_DEV_WAIT_CMD] = dev_wait,
-	[DM_TABLE_LOAD_CMD] = table_load,
-	[DM_TABLE_CLEAR_CMD] = table_clear,
-	[DM_TABLE_DEPS_CMD] = table_deps,
-	[DM_TABLE_STATUS_CMD] = table_status,
+	[DM_TABLE_LOAD_CMD] = dm_ioctl_table_load,
+	[DM_TABLE_CLEAR_CMD] = dm_ioctl_table_clear,
+	[DM_TABLE_DEPS_CMD] = dm_ioctl_table_deps,
+	[DM_TABLE_STATUS_CMD] = dm_ioctl_table_status,
 	[DM_LIST_VERSIONS_CMD] = list_versions,
 	[DM_TARGET_MSG_CMD] = target_message,
 };

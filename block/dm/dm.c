@@ -556,10 +556,19 @@ int __dm_remove(struct mapped_device *md)
 			return err;
 		}
 	}
-	/* Waiters (DM_DEV_WAIT) leave before md goes. */
+	/*
+	 * A device going is an event, as in Linux: DM_DEV_WAIT's waiters
+	 * wake and leave before md goes (suspend_lock is let go meanwhile:
+	 * a waiter that woke for an event reads the status under it). No
+	 * command can find md meanwhile: the caller holds dm_devices_lock.
+	 */
 	WRITE_ONCE(md->dying, true);
+	if (md->map)
+		dm_table_event(md->map);
 	wake_up_all(&md->eventq);
+	mutex_unlock(&md->suspend_lock);
 	wait_event(md->eventq, atomic_read(&md->holders) == 0);
+	mutex_lock(&md->suspend_lock);
 	if (!md->suspended)
 		__dm_suspend(md);
 	if (md->map)

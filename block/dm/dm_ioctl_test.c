@@ -408,11 +408,99 @@ out:
 		null_destroy(nb);
 }
 
+/*
+ * A target that answers messages (none of Pagoda's does yet): its reply
+ * is "echo" and each word twice, so DM_DATA_OUT_FLAG and a reply too big for
+ * the buffer can be seen. Registered once, by the first case that needs it.
+ */
+static int echo_ctr(struct dm_target *ti, unsigned int argc, char **argv)
+{
+	(void)ti;
+	(void)argc;
+	(void)argv;
+	return 0;
+}
+
+static int echo_map(struct dm_target *ti, struct bio *bio)
+{
+	(void)ti;
+	(void)bio;
+	return DM_MAPIO_KILL;
+}
+
+static int echo_message(struct dm_target *ti, unsigned int argc, char **argv, char *result,
+			unsigned int maxlen)
+{
+	unsigned int sz = 0;
+
+	(void)ti;
+	DMEMIT("echo");
+	for (unsigned int i = 0; i < argc; i++)
+		DMEMIT(" %s %s", argv[i], argv[i]);
+	return 0;
+}
+
+static struct target_type echo_target = {
+	.name = "ioctl-test-echo",
+	.version = { 1, 0, 0 },
+	.ctr = echo_ctr,
+	.map = echo_map,
+	.message = echo_message,
+};
+
+static void test_message_reply(struct ktest *t)
+{
+	static bool registered;
+	char *buf = kmalloc(BUF, GFP_KERNEL);
+	struct dm_ioctl *p;
+	u64 sector = 0;
+
+	KASSERT_TRUE(t, buf != NULL);
+	if (!registered)
+		dm_register_target(&echo_target);
+	registered = true;
+	KEXPECT_EQ(t, run(DM_DEV_CREATE_CMD, fresh(buf, "echo", BUF)), 0);
+	p = fresh(buf, "echo", BUF);
+	p->target_count = 1;
+	put_spec(p, HDR, 0, 8, "ioctl-test-echo", "", 0);
+	KEXPECT_EQ(t, run(DM_TABLE_LOAD_CMD, p), 0);
+	KEXPECT_EQ(t, run(DM_DEV_SUSPEND_CMD, fresh(buf, "echo", BUF)), 0);
+
+	/* The reply comes back where the message was, flagged, its NUL counted */
+	p = fresh(buf, "echo", BUF);
+	memcpy(buf + HDR, &sector, 8);
+	strlcpy(buf + HDR + 8, "  a b\tc ", BUF - HDR - 8);
+	KEXPECT_EQ(t, run(DM_TARGET_MSG_CMD, p), 0);
+	KEXPECT_TRUE(t, p->flags & DM_DATA_OUT_FLAG);
+	KEXPECT_EQ(t, p->flags & DM_BUFFER_FULL_FLAG, 0);
+	KEXPECT_STREQ(t, buf + p->data_start, "echo a a b b c c");
+	KEXPECT_EQ(t, p->data_size, (u32)(HDR + strlen("echo a a b b c c") + 1));
+
+	/* A buffer that holds the message but not the reply: full, no error */
+	p = fresh(buf, "echo", (u32)(HDR + 8 + 9));
+	memcpy(buf + HDR, &sector, 8);
+	strlcpy(buf + HDR + 8, "abcdefgh", 9);
+	KEXPECT_EQ(t, run(DM_TARGET_MSG_CMD, p), 0);
+	KEXPECT_TRUE(t, p->flags & DM_DATA_OUT_FLAG);
+	KEXPECT_TRUE(t, p->flags & DM_BUFFER_FULL_FLAG);
+	KEXPECT_EQ(t, p->data_size, (u32)(HDR + 8 + 9));	/* unchanged */
+
+	/* A sector past the device's end names no target */
+	p = fresh(buf, "echo", BUF);
+	sector = 8;
+	memcpy(buf + HDR, &sector, 8);
+	strlcpy(buf + HDR + 8, "x", BUF - HDR - 8);
+	KEXPECT_EQ(t, run(DM_TARGET_MSG_CMD, p), -EINVAL);
+	KEXPECT_EQ(t, run(DM_DEV_REMOVE_CMD, fresh(buf, "echo", BUF)), 0);
+	kfree(buf);
+}
+
 static struct ktest_case dm_ioctl_cases[] = {
 	KTEST_CASE(test_header_checks),
 	KTEST_CASE(test_names),
 	KTEST_CASE(test_hostile_tables),
 	KTEST_CASE(test_answers),
+	KTEST_CASE(test_message_reply),
 	{}
 };
 KTEST_SUITE_FULL(dm_ioctl, .cases = dm_ioctl_cases, .kernel_only = true);

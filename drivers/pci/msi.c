@@ -83,6 +83,25 @@ static int enable_msix(struct pci_dev *p, unsigned int min, unsigned int max)
 	return (int)i;
 }
 
+void pci_irq_set_cpu(struct pci_dev *p, unsigned int nr, unsigned int cpu)
+{
+	volatile u8 *e;
+	u64 addr;
+
+	if (!p->msix_enabled || nr >= p->nr_irqs)
+		return;
+	addr = p->msix_addr[nr];
+	if (!arch_msi_target(&addr, cpu))
+		return;
+	e = p->msix_table + nr * PCI_MSIX_ENTRY_SIZE;
+	/* Masked while the address changes: no message goes out half written. */
+	writel(1, e + PCI_MSIX_ENTRY_VECTOR_CTRL);
+	writel((u32)addr, e + PCI_MSIX_ENTRY_LOWER_ADDR);
+	writel((u32)(addr >> 32), e + PCI_MSIX_ENTRY_UPPER_ADDR);
+	writel(0, e + PCI_MSIX_ENTRY_VECTOR_CTRL);
+	p->msix_addr[nr] = addr;
+}
+
 void pci_msix_restore(struct pci_dev *p)
 {
 	u16 ctrl;

@@ -17,6 +17,7 @@
 #include <pagoda/pci.h>
 #include <pagoda/printk.h>
 #include <pagoda/slab.h>
+#include <pagoda/smp.h>
 #include <pagoda/virtio.h>
 
 #define PCI_VENDOR_ID_REDHAT_QUMRANET 0x1af4
@@ -282,6 +283,13 @@ static int vp_find_vqs(struct virtio_device *vdev, unsigned int nvqs, struct vir
 					  vqs[i]);
 			if (err)
 				goto fail;
+			/*
+			 * Queue i's completions on CPU i (wrapping), the CPU
+			 * blk-mq submits to it from (block/blk-mq.c: cpu % nr):
+			 * the woken task is then on the CPU that takes the
+			 * interrupt, with no IPI, as Linux's managed affinity.
+			 */
+			pci_irq_set_cpu(pci, i + 1, i % num_online_cpus());
 		}
 	}
 	if (!vp->per_vq_vectors) {

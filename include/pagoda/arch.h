@@ -476,6 +476,11 @@ long syscall_dispatch(unsigned long nr, const unsigned long args[6]);
  */
 int arch_msi_alloc(unsigned int *irq, u64 *addr, u32 *data);
 void arch_msi_free(unsigned int irq);
+/*
+ * Aim a message's address (from arch_msi_alloc()) at an online cpu
+ * instead of the boot CPU: true if done (x86: that CPU's APIC id).
+ */
+bool arch_msi_target(u64 *addr, unsigned int cpu);
 
 /*
  * --- PCI host bridge ------------------------------------------------------------

@@ -137,5 +137,7 @@ void pci_free_irq_vectors(struct pci_dev *pdev);
 int pci_irq_vector(struct pci_dev *pdev, unsigned int nr);
 /* Write the MSI-X entries and enable bits again (after a resume from hibernation). */
 void pci_msix_restore(struct pci_dev *pdev);
+/* MSI-X vector nr's messages to cpu (where the arch can aim them), kept across a restore. */
+void pci_irq_set_cpu(struct pci_dev *pdev, unsigned int nr, unsigned int cpu);
 
 #endif

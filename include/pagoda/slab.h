@@ -32,6 +32,8 @@ int kmem_cache_destroy(struct kmem_cache *c);
 void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp);
 void kmem_cache_free(struct kmem_cache *c, void *obj);
 size_t kmem_cache_size(const struct kmem_cache *c);
+/* Does c run the debug checks (SLAB_DEBUG, or every cache under slab.debug=1)? */
+bool kmem_cache_debug(const struct kmem_cache *c);
 
 void *kmalloc(size_t size, gfp_t gfp);
 void kfree(const void *p);
@@ -57,6 +59,13 @@ unsigned long slab_errors(void);
 
 /* The caches with objects in use, as /proc/slabinfo (shell `slabinfo`). */
 void slab_print_info(void);
+/*
+ * The objects of cache name in use, counted by who allocated them
+ * (`slabinfo CACHE`; only with slab.debug=1). -ENOENT: no such cache.
+ */
+int slab_print_owners(const char *name);
+/* Objects of a SLAB_DEBUG cache in use that function fn allocated (a test's check). */
+long kmem_cache_count_owned(struct kmem_cache *c, const char *fn);
 unsigned long slab_pages(void);
 
 #endif

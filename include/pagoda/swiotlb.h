@@ -148,6 +148,11 @@ dma_addr_t swiotlb_map(struct device *dev, phys_addr_t phys, size_t size,
 void swiotlb_init(void);
 /* Wait for a scheduled pool growth to finish. */
 void swiotlb_flush_grow(void);
+/*
+ * Wait for a shrink pass the worker may be in: a pool it unlinked is freed
+ * (and counted) once this returns.
+ */
+void swiotlb_flush_shrink(void);
 
 /* ---- restricted DMA pools (dma/swiotlb_restricted.c) ---- */
 /*

@@ -22,7 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "errno_name.h"
 
@@ -52,6 +54,19 @@ static void say(const char *what, int r)
 static int dm(unsigned long cmd, void *p)
 {
 	return ioctl(fd, cmd, p);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* The device's event count now. */
+static uint32_t events(const char *name)
+{
+	struct dm_ioctl *p = fresh(name, BUF);
+
+	return dm(DM_DEV_STATUS, p) ? 0xffffffffu : p->event_nr;
 }
 
 /* A one-target table after the header. */
@@ -189,7 +204,55 @@ int main(int argc, char **argv)
 	strcpy(buf + hdr + 8, "hello");
 	say("message, linear takes none", dm(DM_TARGET_MSG, p));
 
-	say("remove hx", dm(DM_DEV_REMOVE, fresh("hx", BUF)));
+	/* Waits: a signal ends one for the current event, a rename is an event */
+	{
+		struct sigaction sa = { .sa_handler = on_alarm };	/* no SA_RESTART */
+		uint32_t ev = events("hx");
+		int pfd[2], status, e;
+		pid_t pid;
+		char c;
+
+		sigaction(SIGALRM, &sa, NULL);
+		p = fresh("hx", BUF);
+		p->event_nr = ev;
+		alarm(1);
+		say("wait, ended by a signal", dm(DM_DEV_WAIT, p));
+		alarm(0);
+		p = fresh("hx", BUF);
+		strcpy(buf + hdr, "hy");
+		say("rename hx hy", dm(DM_DEV_RENAME, p));
+		p = fresh("hy", BUF);
+		p->event_nr = ev;
+		say("wait, after a rename", dm(DM_DEV_WAIT, p));
+		printf("wait, after a rename: %u event(s), %u target(s)\n", p->event_nr - ev,
+		       p->target_count);
+		p = fresh("hy", BUF);
+		strcpy(buf + hdr, "hx");
+		say("rename hy hx", dm(DM_DEV_RENAME, p));
+
+		/* A remove while another process waits: both end well */
+		if (pipe(pfd) == 0 && (pid = fork()) >= 0) {
+			if (pid == 0) {
+				p = fresh("hx", BUF);
+				p->event_nr = events("hx");
+				p = fresh("hx", BUF);
+				p->event_nr = events("hx");
+				if (write(pfd[1], "w", 1) != 1)
+					_exit(1);
+				r = dm(DM_DEV_WAIT, p);
+				say("wait, ended by a remove", r);
+				fflush(stdout);
+				_exit(0);
+			}
+			if (read(pfd[0], &c, 1) == 1)
+				sleep(1);	/* the child is in its wait by then */
+			r = dm(DM_DEV_REMOVE, fresh("hx", BUF));
+			e = errno;
+			waitpid(pid, &status, 0);
+			errno = e;
+			say("remove hx while waited", r);
+		}
+	}
 	say("remove hx again", dm(DM_DEV_REMOVE, fresh("hx", BUF)));
 	printf("dmioctltest: done\n");
 	return 0;
