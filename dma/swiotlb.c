@@ -286,7 +286,6 @@ static long swiotlb_area_find_slots(struct io_tlb_mem *mem, struct io_tlb_pool *
 	unsigned long index, checked, i, flags;
 	unsigned long count = 0;
 
-	/* LAB swiotlb: solution */
 	spin_lock_irqsave(&area->lock, flags);
 	if (nslots > pool->area_nslabs - area->used)
 		goto not_found;
@@ -320,33 +319,6 @@ found:
 	area->used += nslots;
 	spin_unlock_irqrestore(&area->lock, flags);
 	return index;
-	/* LAB swiotlb: stub */
-#if 0
-	/*
-	 * TODO (lab swiotlb, docs/labs/swiotlb.md): under the area's lock,
-	 * from area->index on (wrapping), find the first slot whose address
-	 * agrees with align_match on align_mask and that starts a free run of
-	 * at least nslots (pool->slots[].list counts the free slots from here
-	 * to the end of the run, never past a segment of IO_TLB_SEGSIZE).
-	 * Mark the nslots taken (list = 0, alloc_size = what is left of
-	 * total from each slot), renumber the free run just before them,
-	 * move area->index past them, count them in area->used, and return
-	 * the index of the first; -1 when the area has no such run.
-	 */
-	(void)area;
-	(void)base;
-	(void)index;
-	(void)checked;
-	(void)i;
-	(void)flags;
-	(void)count;
-	(void)align_mask;
-	(void)align_match;
-	(void)total;
-	(void)nslots;
-	return -1;
-#endif
-	/* LAB swiotlb: end */
 }
 
 /* Start in this CPU's area, then try the others: contention only when full. */

@@ -32,7 +32,6 @@
 static long sys_brk(const unsigned long *args)
 {
 	struct process *p = current_process();
-	/* LAB syscall: solution */
 	u64 want = args[0], old_end = ALIGN_UP(p->brk, PAGE_SIZE), new_end;
 
 	if (want < p->brk_start || want > p->mmap_base)
@@ -45,21 +44,6 @@ static long sys_brk(const unsigned long *args)
 		process_unmap(p, new_end, old_end);
 	p->brk = want;
 	return (long)want;
-	/* LAB syscall: stub */
-#if 0
-	/*
-	 * TODO (lab syscall, docs/labs/syscall.md): move the program break
-	 * to args[0]. Refuse (answer the current break, as Linux does) a
-	 * request below p->brk_start or above p->mmap_base, or one whose
-	 * pages cannot be mapped; map the new whole pages writable
-	 * (process_map_anon()) when growing, unmap the pages no longer
-	 * covered (process_unmap()) when shrinking, then record and answer
-	 * the new break. brk(0) asks for the current break.
-	 */
-	(void)args;
-	return (long)p->brk;
-#endif
-	/* LAB syscall: end */
 }
 
 #define MAP_SHARED 0x01

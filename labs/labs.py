@@ -1,10 +1,12 @@
 """The course's labs, one declaration each (docs/course.md).
 
-A declaration names the lab, its handout, the files holding its solution
-regions (`/* LAB name: solution */ ... stub ... end`), files only the full
-tree has, stub files that stand in for whole solution files, and its
-tests with their points. `make lab LAB=name` writes the student tree,
-`make grade LAB=name` grades a tree; tools/pagoda/lab.py does the work.
+A declaration names the lab, its handout, the files the student writes
+in (each changed by the lab's stub patch, labs/stubs/NAME.patch, which
+turns the reference solution into the student's starting point), files
+only the full tree has, whole-file stubs that stand in for solution
+files, and its tests with their points. `make lab LAB=name` writes the
+student tree, `make grade LAB=name` grades a tree; tools/pagoda/lab.py
+does the work.
 
 Test kinds: Host(suite, case, points) runs a ktest case on the host;
 Kernel(suite, case, points, arch=, smp=, cmdline=) runs one in QEMU;
@@ -299,7 +301,6 @@ LAZY = Lab("lazy", "lazy allocation: demand paging of anonymous memory", "docs/l
 
 # --- Copy-on-write fork ----------------------------------------------------------
 
-# The starting point is labs/stubs/cow.patch: mm/memory.c reads as the solution.
 COW = Lab("cow", "copy-on-write fork: share at fork, copy at the first write",
           "docs/labs/cow.md", files=["mm/memory.c"],
           tests=[Kernel("cow", "test_fork_shares_read_only", 15),

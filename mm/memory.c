@@ -309,7 +309,6 @@ static int shmem_fault(struct process *p, struct vm_area *v, u64 va)
  */
 static int do_anonymous_page(struct process *p, struct vm_area *v, u64 va, bool write)
 {
-	/* LAB lazy: solution */
 	struct page *pg;
 
 	if (!write) {
@@ -325,21 +324,6 @@ static int do_anonymous_page(struct process *p, struct vm_area *v, u64 va, bool 
 	if (!pg)
 		return -ENOMEM;
 	return map_anon_page(p, v, va, pg);
-	/* LAB lazy: stub */
-#if 0
-	/*
-	 * TODO (lab lazy, docs/labs/lazy.md): map a page at va, which
-	 * nothing maps yet, so that the access that faulted can be retried.
-	 * Until this is written every first touch of a program's stack,
-	 * heap or mmap'd memory ends the program with SIGSEGV.
-	 */
-	(void)p;
-	(void)v;
-	(void)va;
-	(void)write;
-	return -EFAULT;
-#endif
-	/* LAB lazy: end */
 }
 
 /*

@@ -211,7 +211,6 @@ static __hot_inline void __free_one_page(struct page *page, unsigned long pfn,
 
 	if (unlikely(hooked) && policy->freed && !(fpi & FPI_POPULATE))
 		policy->freed(zone->zone_pgdat, pfn, order); /* policy: accounting */
-	/* LAB buddy: solution */
 	while (order < MAX_ORDER - 1) {
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
 		struct page *buddy;
@@ -229,18 +228,6 @@ static __hot_inline void __free_one_page(struct page *page, unsigned long pfn,
 		}
 		order++;
 	}
-	/* LAB buddy: stub */
-#if 0
-	/*
-	 * TODO (lab buddy, docs/labs/buddy.md): merge. While the block's
-	 * buddy (at pfn ^ (1 << order)) is inside the zone, free and of the
-	 * same order (page_is_buddy()), take the buddy off its list
-	 * (del_from_free_list()), let the lower of the two head the merged
-	 * block (update page and pfn), and go one order up, to MAX_ORDER - 1
-	 * at most. Without this, freed memory never becomes big blocks again.
-	 */
-#endif
-	/* LAB buddy: end */
 	set_buddy(page, order);
 
 	if (fpi & (FPI_TO_TAIL | FPI_POPULATE))
@@ -275,7 +262,6 @@ void free_one_page_locked(struct page *page, unsigned long pfn, struct zone *zon
 static __hot_inline void expand(struct zone *zone, struct page *page, unsigned int low,
 				unsigned int high, int mt, unsigned long keep)
 {
-	/* LAB buddy: solution */
 	while (high > low) {
 		unsigned long half = 1UL << --high;
 		struct page *other;
@@ -290,19 +276,6 @@ static __hot_inline void expand(struct zone *zone, struct page *page, unsigned i
 		set_buddy(other, high);
 		add_to_free_list(other, zone, high, mt, false);
 	}
-	/* LAB buddy: stub */
-#if 0
-	/*
-	 * TODO (lab buddy, docs/labs/buddy.md): split. Halve the block until
-	 * it is of order low; at each step the half that does not hold the
-	 * `keep` pages goes back on the free list one order lower
-	 * (set_buddy(), then add_to_free_list(..., false): at the head). keep
-	 * is 0 unless a placement policy picked another part of the block.
-	 * Without this, the rest of every block split for an allocation is
-	 * lost.
-	 */
-#endif
-	/* LAB buddy: end */
 }
 
 /* The core's choice: the head of the smallest non-empty list. */

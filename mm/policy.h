@@ -134,7 +134,7 @@ static inline void policy_set(struct pglist_data *pgdat, const struct page_alloc
 	POLICY("inorder", policy_inorder)                 /* policy_inorder.c */ \
 	POLICY("shuffle", policy_shuffle)                 /* policy_shuffle.c */ \
 	POLICY("shuffle-entropy", policy_shuffle_entropy) /* policy_shuffle.c */ \
-	POLICY("colour", policy_colour) /* policy_colour.c */ /* LAB policy: solution line */
+	POLICY("colour", policy_colour) /* policy_colour.c */
 
 #define __POLICY_DECLARE(name, table) extern const struct page_alloc_policy table;
 PAGE_ALLOC_POLICIES(__POLICY_DECLARE)

@@ -134,7 +134,6 @@ void shuffle_zone(struct zone *z, struct shuffle_state *s)
 		return;
 	spin_lock_irqsave(&z->lock, flags);
 	start_pfn = ALIGN_UP(z->zone_start_pfn, order_pages);
-	/* LAB shuffle: solution */
 	for (unsigned long i = start_pfn; i < end_pfn; i += order_pages) {
 		struct page *page_i, *page_j = NULL;
 		int retry;
@@ -174,23 +173,6 @@ void shuffle_zone(struct zone *z, struct shuffle_state *s)
 			spin_lock_irqsave(&z->lock, flags);
 		}
 	}
-	/* LAB shuffle: stub */
-#if 0
-	for (unsigned long i = start_pfn; i < end_pfn; i += order_pages) {
-		/*
-		 * TODO (lab shuffle, docs/labs/shuffle.md): Fisher-Yates over
-		 * the free blocks of exactly `order`. If the block at i is one
-		 * (find_free_block()), pick a random partner the same way
-		 * (rng_below(&s->rng, z->spanned_pages), aligned down to the
-		 * order, at most SHUFFLE_RETRY tries), skip pairs whose
-		 * pageblocks differ in migratetype, and swap the two blocks'
-		 * places on the free list (list_swap()). Count s->swaps,
-		 * s->no_partner and s->mt_mismatch. Drop and retake the zone
-		 * lock every 100 blocks so others get a turn.
-		 */
-	}
-#endif
-	/* LAB shuffle: end */
 	spin_unlock_irqrestore(&z->lock, flags);
 	s->ns += ktime_get_ns() - t0;
 }

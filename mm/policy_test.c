@@ -33,7 +33,7 @@ static void test_registry(struct ktest *t)
 {
 	static const char *const builtin[] = {
 		"inorder", "shuffle", "shuffle-entropy",
-		"colour", /* LAB policy: solution line */
+		"colour",
 	};
 	const struct page_alloc_policy *p, *q;
 	unsigned int i, j;
@@ -60,14 +60,9 @@ static void test_registry(struct ktest *t)
 	KEXPECT_TRUE(t, page_alloc_policy_find("shuffl") == NULL);
 	KEXPECT_TRUE(t, memsim_create_policy(SIM_NID, one_range, 1, one_zones, "nope", 0, 1) == NULL);
 	KEXPECT_TRUE(t, memsim_create_policy(SIM_NID, one_range, 1, one_zones, NULL, 0, 1) == NULL);
-	/* LAB policy: solution */
 	/* colours need the cache to be a multiple of 4 MiB */
 	KEXPECT_TRUE(t, memsim_create_policy(SIM_NID, one_range, 1, one_zones, "colour",
 					     6 * SZ_1M, 1) == NULL);
-	/* LAB policy: stub */
-#if 0
-#endif
-	/* LAB policy: end */
 	KEXPECT_TRUE(t, NODE_DATA(SIM_NID) == NULL); /* nothing left behind */
 }
 
@@ -121,7 +116,6 @@ static void test_pick_is_honoured(struct ktest *t)
 	memsim_destroy(pgdat);
 }
 
-/* LAB policy: solution */
 /*
  * The seed's contrived case, on one node: a 64 MiB direct-mapped cache
  * (16384 colours) in front of a node whose memory starts cache-aligned,
@@ -257,16 +251,12 @@ static void test_colour_fills_window_on_fragmented_memory(struct ktest *t)
 	KEXPECT_EQ(t, page_alloc_verify(pgdat, why, sizeof(why)), 0);
 	memsim_destroy(pgdat);
 }
-/* LAB policy: stub */
-#if 0
-#endif
-/* LAB policy: end */
 
 static struct ktest_case policy_cases[] = {
 	KTEST_CASE(test_registry),
 	KTEST_CASE(test_pick_is_honoured),
-	KTEST_CASE(test_colour_spreads_two_owners), /* LAB policy: solution line */
-	KTEST_CASE(test_colour_fills_window_on_fragmented_memory), /* LAB policy: solution line */
+	KTEST_CASE(test_colour_spreads_two_owners),
+	KTEST_CASE(test_colour_fills_window_on_fragmented_memory),
 	{}
 };
 KTEST_SUITE(page_alloc_policy, policy_cases);

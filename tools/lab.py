@@ -67,7 +67,7 @@ def cmd_make(a):
     subprocess.run(["git", "add", LAB_FILE], cwd=out, check=True)
     subprocess.run(["git", "-c", "user.name=Pagoda course", "-c", "user.email=course@localhost",
                     "commit", "-q", "--amend", "--no-edit"], cwd=out, check=True)
-    print("lab %s: student tree in %s (%d regions replaced by stubs, %d files left out)"
+    print("lab %s: student tree in %s (%d files stubbed, %d files left out)"
           % (lab.name, os.path.relpath(out, ROOT), n, len(lab.solution_only)))
     print("  the handout: %s; its tests fail there until the student's work is done:" % lab.handout)
     print("    cd %s && make grade" % os.path.relpath(out))
@@ -174,7 +174,14 @@ def wrong_grades(lab, tree, say=print):
     counts as full marks, so it is fixed rather than silently skipped."""
     for path in wrong_patches(lab):
         name = os.path.basename(path)[:-len(".patch")]
-        for rel in list(lab.files) + list(lab.replace):
+        # The student tree as made (the first steps' new files gone: the
+        # policy lab's policy_mine.c would be graded in place of colour),
+        # then the reference back: the lab's files, its stubbed files and
+        # the files only the full tree has (the shell lab's whole answer).
+        # build/ is ignored by git, so clean leaves it.
+        for cmd in (["git", "checkout", "-q", "--", "."], ["git", "clean", "-fdq"]):
+            subprocess.run(cmd, cwd=tree, check=True)
+        for rel in list(lab.files) + list(lab.replace) + list(lab.solution_only):
             shutil.copyfile(os.path.join(ROOT, rel), os.path.join(tree, rel))
         r = subprocess.run(["patch", "-p1", "--quiet", "--no-backup-if-mismatch", "-i", path],
                            cwd=tree, capture_output=True, text=True)
@@ -258,7 +265,23 @@ def cmd_check(a):
     # One grader for the full tree: labs that share a boot share its run.
     full = L.Grader(ROOT, os.path.join(ROOT, "build", "grade", "full"), fuzz_seconds=CHECK_FUZZ)
     bad = sum(check_lab(labs[name], full, a.keep, print) for name in names)
+    if not a.lab:
+        left = old_regions(ROOT)
+        bad += bool(left)
+        print("CHECK %s course:no-lab-regions %s" % ("FAIL" if left else "ok", ", ".join(left[:8])))
     return 1 if bad else 0
+
+
+def old_regions(root):
+    """Sources that still hold a /* LAB */ region marker: the reference
+    code reads clean, and a lab's stub is its labs/stubs/ patch."""
+    found = []
+    for rel in L.tracked_files(root):
+        if rel.endswith((".c", ".h", ".S")):
+            with open(os.path.join(root, rel), encoding="utf-8", errors="surrogateescape") as f:
+                if L.OLD_REGION.search(f.read()):
+                    found.append(rel)
+    return found
 
 
 def cmd_save_stub(a):

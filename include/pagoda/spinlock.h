@@ -41,25 +41,11 @@ static inline void arch_spin_lock_init(arch_spinlock_t *l)
 
 static inline void arch_spin_lock(arch_spinlock_t *l)
 {
-	/* LAB locks: solution */
 	u16 me = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
 
 	/* Acquire: nothing in the critical section moves above this load. */
 	while (smp_load_acquire(&l->owner) != me)
 		arch_cpu_relax();
-	/* LAB locks: stub */
-#if 0
-	/*
-	 * TODO (lab locks, docs/labs/locks.md): a ticket lock. This
-	 * test-and-set lock is correct but unfair: whoever's exchange lands
-	 * first after a release wins, however long the others have waited.
-	 * Take a ticket (an atomic increment of next that returns the old
-	 * value) and wait until owner reaches it, with acquire ordering.
-	 */
-	while (__atomic_exchange_n(&l->next, (u16)1, __ATOMIC_ACQUIRE))
-		arch_cpu_relax();
-#endif
-	/* LAB locks: end */
 }
 
 static inline bool arch_spin_trylock(arch_spinlock_t *l)
@@ -75,15 +61,8 @@ static inline bool arch_spin_trylock(arch_spinlock_t *l)
 
 static inline void arch_spin_unlock(arch_spinlock_t *l)
 {
-	/* LAB locks: solution */
 	/* Release: the critical section's stores are visible first. */
 	smp_store_release(&l->owner, (u16)(l->owner + 1));
-	/* LAB locks: stub */
-#if 0
-	/* TODO (lab locks): serve the next ticket, with release ordering. */
-	__atomic_store_n(&l->next, (u16)0, __ATOMIC_RELEASE);
-#endif
-	/* LAB locks: end */
 }
 
 static inline bool arch_spin_is_locked(arch_spinlock_t *l)

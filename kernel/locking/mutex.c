@@ -76,7 +76,6 @@ void mutex_lock(struct mutex *m)
 		lock_acquired(LOCK_CLASS(m, LOCK_MUTEX), m, false, true, arch_cycles() - t0);
 		return;
 	}
-	/* LAB locks: solution */
 	spin_lock_irqsave(&m->wait_lock, flags);
 	if (try_take(m, me)) {
 		spin_unlock_irqrestore(&m->wait_lock, flags);
@@ -94,23 +93,6 @@ void mutex_lock(struct mutex *m)
 	}
 	__set_current_state(TASK_RUNNING);
 	spin_unlock_irqrestore(&m->wait_lock, flags);
-	/* LAB locks: stub */
-#if 0
-	/*
-	 * TODO (lab locks, docs/labs/locks.md): sleep. This loop is correct
-	 * but burns the CPU and serves nobody in order. Under wait_lock, try
-	 * once more, else add a struct mutex_waiter (w) at the tail of
-	 * m->waiters, and loop: set_current_state(TASK_UNINTERRUPTIBLE); if
-	 * the owner is now you (mutex_unlock() handed it over), stop;
-	 * otherwise drop wait_lock, schedule(), retake it. Then set yourself
-	 * TASK_RUNNING again.
-	 */
-	(void)w;
-	(void)flags;
-	while (!try_take(m, me))
-		yield();
-#endif
-	/* LAB locks: end */
 	lock_acquired(LOCK_CLASS(m, LOCK_MUTEX), m, false, true, arch_cycles() - t0);
 }
 
@@ -127,7 +109,6 @@ void mutex_unlock(struct mutex *m)
 	unsigned long flags;
 
 	lock_release(LOCK_CLASS(m, LOCK_MUTEX), m);
-	/* LAB locks: solution */
 	spin_lock_irqsave(&m->wait_lock, flags);
 	if (list_empty(&m->waiters)) {
 		smp_store_release(&m->owner, NULL);
@@ -139,16 +120,4 @@ void mutex_unlock(struct mutex *m)
 		wake_up_process(w->task);
 	}
 	spin_unlock_irqrestore(&m->wait_lock, flags);
-	/* LAB locks: stub */
-#if 0
-	/*
-	 * TODO (lab locks): hand over. Under wait_lock: with no waiter, the
-	 * mutex is free (owner NULL, release ordering); else take the first
-	 * waiter off the list, make it the owner before anyone can barge in,
-	 * and wake it up.
-	 */
-	(void)flags;
-	smp_store_release(&m->owner, NULL);
-#endif
-	/* LAB locks: end */
 }

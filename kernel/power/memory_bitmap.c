@@ -207,7 +207,6 @@ static int rtree_find_bit(struct memory_bitmap *bm, unsigned long pfn, unsigned 
 		if (!zone)
 			return -EFAULT;
 	}
-	/* LAB bitmap: solution */
 	block_pfn = (pfn - zone->start_pfn) & ~(BM_BITS_PER_BLOCK - 1);
 	node = bm->cur.node;
 	if (zone != bm->cur.zone || !node || block_pfn != bm->cur.node_pfn) {
@@ -227,23 +226,6 @@ static int rtree_find_bit(struct memory_bitmap *bm, unsigned long pfn, unsigned 
 	*addr = node->data;
 	*bit = (unsigned int)((pfn - zone->start_pfn) & (BM_BITS_PER_BLOCK - 1));
 	return 0;
-	/* LAB bitmap: stub */
-#if 0
-	/*
-	 * TODO (lab bitmap, docs/labs/bitmap.md): find pfn's leaf. If it is
-	 * the leaf of the last lookup (bm->cur: same zone, same first pfn
-	 * block_pfn), use it; else walk from zone->rtree down zone->levels
-	 * inner nodes, taking BM_RTREE_LEVEL_SHIFT bits of the leaf's index
-	 * per level, most significant first, and remember the leaf in
-	 * bm->cur. Then *addr is the leaf's bits and *bit pfn's bit in them.
-	 */
-	(void)block_pfn;
-	(void)node;
-	(void)addr;
-	(void)bit;
-	return -EFAULT;
-#endif
-	/* LAB bitmap: end */
 }
 
 static void rtree_position_reset(struct memory_bitmap *bm)
@@ -289,7 +271,6 @@ static unsigned long rtree_next_pfn(struct memory_bitmap *bm)
 {
 	struct bm_walk *w = &bm->walk;
 
-	/* LAB bitmap: solution */
 	while (w->zone) {
 		unsigned long left = w->zone->end_pfn - w->zone->start_pfn - w->node_pfn;
 		unsigned long nbits = left < BM_BITS_PER_BLOCK ? left : BM_BITS_PER_BLOCK;
@@ -303,18 +284,6 @@ static unsigned long rtree_next_pfn(struct memory_bitmap *bm)
 		if (!rtree_next_node(bm))
 			break;
 	}
-	/* LAB bitmap: stub */
-#if 0
-	/*
-	 * TODO (lab bitmap): the next set bit from the walk's position. In
-	 * the current leaf (its last leaf may be partial: the zone ends),
-	 * find the next set bit from w->bit (bm_find_next_bit()); if there is
-	 * one, step past it, set w->have_last and answer its pfn; else move
-	 * to the next leaf (rtree_next_node()) and look again.
-	 */
-	(void)rtree_next_node;
-#endif
-	/* LAB bitmap: end */
 	w->have_last = false;
 	return BM_END_OF_MAP;
 }

@@ -127,18 +127,7 @@ static void update_curr(struct rq *rq)
 	c->sum_exec_ns += ns;
 	if (c == rq->idle)
 		return;
-	/* LAB sched: solution */
 	c->vruntime += ns * 1024 / c->weight;
-	/* LAB sched: stub */
-#if 0
-	/*
-	 * TODO (lab sched, docs/labs/sched.md): weigh the time. Every task
-	 * is charged the same here, so nice does nothing. A task of weight w
-	 * should age 1024/w times as fast as a nice-0 one (weight 1024).
-	 */
-	c->vruntime += ns;
-#endif
-	/* LAB sched: end */
 	if (list_empty(&rq->queue)) {
 		rq->min_vruntime = MAX(rq->min_vruntime, c->vruntime);
 	} else {
@@ -150,7 +139,6 @@ static void update_curr(struct rq *rq)
 
 static void enqueue(struct rq *rq, struct task *t)
 {
-	/* LAB sched: solution */
 	struct task *pos;
 
 	/* Sorted by vruntime, FIFO among equals: O(n), fine for tens of tasks. */
@@ -162,16 +150,6 @@ static void enqueue(struct rq *rq, struct task *t)
 	}
 	list_add_tail(&t->run_node, &rq->queue);
 added:
-	/* LAB sched: stub */
-#if 0
-	/*
-	 * TODO (lab sched): keep the queue sorted by vruntime (FIFO among
-	 * equals), so that its first task is the one that has had least; a
-	 * plain queue is round robin whatever the vruntimes say.
-	 */
-	list_add_tail(&t->run_node, &rq->queue);
-#endif
-	/* LAB sched: end */
 	t->on_rq = true;
 	rq->nr_queued++;
 }

@@ -76,7 +76,6 @@ static inline bool vdso_read_retry(const volatile struct vdso_data *vd, u32 seq)
 /* 0 with *ns set, or -1: this clock is not served here. */
 static int vdso_clock_ns(const volatile struct vdso_data *vd, long clk, u64 *ns)
 {
-	/* LAB vdso: solution */
 	u32 seq;
 	u64 v;
 
@@ -106,26 +105,6 @@ static int vdso_clock_ns(const volatile struct vdso_data *vd, long clk, u64 *ns)
 	} while (vdso_read_retry(vd, seq));
 	*ns = v;
 	return 0;
-	/* LAB vdso: stub */
-#if 0
-	/*
-	 * TODO (lab vdso, docs/labs/vdso.md): read the clock from the vvar
-	 * page without entering the kernel. Under the page's sequence count
-	 * (vdso_read_begin() / vdso_read_retry(): retry while a writer was
-	 * busy), and only when vd->clock_mode is VDSO_CLOCK_COUNTER: the
-	 * monotonic clocks are (counter - vd->boot_cycles) * 10^9 / vd->hz
-	 * (vdso_read_cycles(), vdso_mul_div()), CLOCK_REALTIME adds
-	 * vd->real_offset_ns (and so does CLOCK_TAI, 11: Pagoda's TAI offset
-	 * is 0), the _COARSE clocks read vd->coarse_ns. Any other
-	 * clock, or another mode: return -1 and the caller makes the system
-	 * call.
-	 */
-	(void)vd;
-	(void)clk;
-	(void)ns;
-	return -1;
-#endif
-	/* LAB vdso: end */
 }
 
 static int do_clock_gettime(long clk, struct vdso_timespec *ts)

@@ -1,37 +1,25 @@
 """The course's machinery: student trees and grading (docs/course.md).
 
-A lab is declared in tools/pagoda/labs.py: its name, its handout, the
-solution regions it blanks, the files only the full tree has, and its
-tests with their points. This module turns a declaration into
+A lab is declared in labs/labs.py: its name, its handout, the files the
+student writes in, the files only the full tree has, and its tests with
+their points. This module turns a declaration into
 
-  * a student tree (make_tree): a copy of the repository in which every
-    region of that lab is replaced by its stub and the solution-only files
-    are left out, committed as a fresh git repository a teacher can push;
+  * a student tree (make_tree): a copy of the repository with the lab's
+    stub patch applied (labs/stubs/LAB.patch: the lab's functions
+    replaced by TODO stubs) and the solution-only files left out,
+    committed as a fresh git repository a teacher can push;
   * a grade (grade): each test run with a time limit, one line per test
     with its points, and a total. A hang, a panic or a build that fails
     costs the points of the tests that needed it, never the whole run.
 
-Regions, in C (any file the lab names):
-
-    /* LAB shuffle: solution */
-    ...the code the student writes...
-    /* LAB shuffle: stub */
-    #if 0
-    ...what the student starts from...
-    #endif
-    /* LAB shuffle: end */
-
-The stub sits in `#if 0` so the full tree compiles only the solution; the
-student tree gets the stub's lines without the `#if 0`/`#endif` and
-without the solution. A line ending in `/* LAB NAME: solution line */` (or
-`\\` after it, inside a macro) is simply dropped from the student tree.
-
-Regions are the old way: they leave dead stubs in the reference code. A
-lab can instead keep its starting point as a patch, labs/stubs/NAME.patch,
-against the reference tree: make_tree applies it to the student tree, and
-the kernel's sources read as the solution alone. `tools/lab.py save-stub
-LAB --tree DIR` writes the patch from a student tree whose stubs were
-edited by hand.
+The reference sources hold the solution alone, with no trace of the lab:
+a reader of mm/ or kernel/ reads clean code. The stub lives beside the
+known-wrong solutions, as a patch against that reference; `tools/lab.py
+save-stub LAB --tree DIR` writes it from a student tree whose stubs were
+edited by hand. A patch that no longer applies (the reference moved too
+far under it) fails `make lab` and `tools/lab.py check`, so it is fixed,
+never silently skipped. The old way, `/* LAB name: solution */` regions
+with a dead `#if 0` stub in the source, is refused (OLD_REGION).
 """
 import os
 import re
@@ -41,10 +29,8 @@ import time
 
 from . import ktap, qemu
 
-BEGIN = re.compile(r"^\s*/\* LAB (\S+): solution \*/\s*$")
-STUB = re.compile(r"^\s*/\* LAB (\S+): stub \*/\s*$")
-END = re.compile(r"^\s*/\* LAB (\S+): end \*/\s*$")
-LINE = re.compile(r"/\* LAB (\S+): solution line \*/")
+# A marker of the old in-source regions: refused, so none creeps back.
+OLD_REGION = re.compile(r"/\* LAB (\S+): (?:solution|stub|end|solution line) \*/")
 
 # Answer keys for teachers live here and never go to students.
 ANSWERS_DIR = "docs/labs/answers"
@@ -129,35 +115,6 @@ class Lab:
 
 # --- student trees ----------------------------------------------------------
 
-def strip_regions(text, lab, path):
-    """text with lab's regions replaced by their stubs. Raises LabError on
-    a malformed region, so a typo cannot leak a solution."""
-    out, state, found = [], None, 0
-    for n, line in enumerate(text.split("\n"), 1):
-        b, s, e = BEGIN.match(line), STUB.match(line), END.match(line)
-        mine = any(m and m.group(1) == lab for m in (b, s, e))
-        if not mine:
-            if state == "solution":
-                continue
-            if state == "stub" and line.strip() in ("#if 0", "#endif"):
-                continue
-            m = LINE.search(line)
-            if m and m.group(1) == lab and state is None:
-                continue
-            out.append(line)
-            continue
-        want = {"solution": None, "stub": "solution", "end": "stub"}
-        kind = "solution" if b else "stub" if s else "end"
-        if state != want[kind]:
-            raise LabError("%s:%d: LAB %s: %s marker out of order" % (path, n, lab, kind))
-        state = None if kind == "end" else kind
-        if kind == "end":
-            found += 1
-    if state is not None:
-        raise LabError("%s: LAB %s: region not closed" % (path, lab))
-    return "\n".join(out), found
-
-
 def tracked_files(root):
     r = subprocess.run(["git", "ls-files", "-z"], cwd=root, capture_output=True)
     if r.returncode != 0:
@@ -169,7 +126,6 @@ def make_tree(root, lab, dest):
     """Write lab's student tree to dest (replacing it) and commit it there."""
     if os.path.exists(dest):
         shutil.rmtree(dest)
-    regions = 0
     for rel in tracked_files(root):
         if rel in lab.solution_only or rel.startswith((ANSWERS_DIR + "/", WRONG_DIR + "/")) \
                 or (rel.startswith(STUB_DIR + "/") and rel.endswith(".patch")):
@@ -181,32 +137,27 @@ def make_tree(root, lab, dest):
         if rel in lab.replace:
             shutil.copyfile(os.path.join(root, lab.replace[rel]), dst)
             continue
-        changed = False
-        if rel.endswith((".c", ".h", ".S", ".asm")):
+        if rel in lab.files:
             with open(src, encoding="utf-8", errors="surrogateescape") as f:
-                text = f.read()
-            if "LAB %s:" % lab.name in text:
-                new, n = strip_regions(text, lab.name, rel)
-                regions += n
-                with open(dst, "w", encoding="utf-8", errors="surrogateescape") as f:
-                    f.write(new)
-                shutil.copymode(src, dst)
-                changed = True
-        if not changed:
-            # Unchanged files keep their times, so a copied build/ stays
-            # valid for them and only the lab's files recompile.
-            shutil.copy2(src, dst)
+                m = OLD_REGION.search(f.read())
+            if m:
+                raise LabError("%s: a /* LAB %s: */ region in the source: the stub goes in %s/"
+                               "%s.patch instead (docs/course.md)" % (rel, m.group(1), STUB_DIR,
+                                                                     lab.name))
+        # Files keep their times, so a copied build/ stays valid for
+        # them and only what the stub patch changes recompiles.
+        shutil.copy2(src, dst)
     stub = stub_patch(root, lab.name)
-    patched = set(patch_files(stub)) if stub else set()
+    patched = patch_files(stub) if stub else []
     if stub:
         apply_patch(dest, stub)
-        regions += len(patched)
-    for rel in lab.files:
-        with open(os.path.join(root, rel), encoding="utf-8", errors="surrogateescape") as f:
-            if "LAB %s:" % lab.name not in f.read() and rel not in patched:
-                raise LabError("lab %s: %s holds none of its regions and %s does not change it"
-                               % (lab.name, rel, stub or "no stub patch"))
-    for rel in patched - set(lab.files):
+    # No stub patch yet (a lab being written): the tree is the reference,
+    # which `check` then finds at full marks.
+    for rel in lab.files if stub else ():
+        if rel not in patched:
+            raise LabError("lab %s: %s is one of its files, but %s does not change it"
+                           % (lab.name, rel, stub))
+    for rel in set(patched) - set(lab.files):
         raise LabError("lab %s: its stub patch changes %s, which is not one of its files"
                        % (lab.name, rel))
     env = dict(os.environ, GIT_AUTHOR_NAME="Pagoda course", GIT_AUTHOR_EMAIL="course@localhost",
@@ -214,7 +165,7 @@ def make_tree(root, lab, dest):
     for cmd in (["git", "init", "-q", "-b", "main"], ["git", "add", "-A"],
                 ["git", "commit", "-q", "-m", "Pagoda lab %s: starting point" % lab.name]):
         subprocess.run(cmd, cwd=dest, env=env, check=True, capture_output=True)
-    return regions
+    return len(patched)
 
 
 def seed_build(root, dest, gone=()):
