@@ -18,6 +18,7 @@
 #define PAGODA_TIMER_H
 
 #include <pagoda/list.h>
+#include <pagoda/spinlock.h>
 #include <pagoda/time.h>
 #include <pagoda/types.h>
 
@@ -29,6 +30,12 @@ struct timer_list {
 	void (*function)(struct timer_list *t);
 	struct list_head entry;  /* on a CPU's list while pending */
 	int cpu;                 /* whose list, -1 when not pending */
+	/*
+	 * One arming or disarming at a time: two CPUs arming the same idle
+	 * timer would each find it not pending and link its one entry into
+	 * both their lists (zeroed is unlocked, for static timers).
+	 */
+	arch_spinlock_t arm_lock;
 };
 
 void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *));
@@ -40,6 +47,8 @@ bool del_timer(struct timer_list *t);
 /* Disarm t and wait until its function is not running anywhere. */
 bool del_timer_sync(struct timer_list *t);
 bool timer_pending(const struct timer_list *t);
+/* Every CPU's timer list well linked and sorted (a test's check). */
+bool timer_bases_consistent(void);
 
 /* CLOCK_REALTIME: nanoseconds since 1970 (RTC at boot + monotonic). */
 u64 ktime_get_real_ns(void);

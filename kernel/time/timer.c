@@ -34,6 +34,7 @@ void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *))
 	t->cpu = -1;
 	t->expires = 0;
 	INIT_LIST_HEAD(&t->entry);
+	arch_spin_lock_init(&t->arm_lock);
 }
 
 bool timer_pending(const struct timer_list *t)
@@ -70,14 +71,27 @@ static bool detach(struct timer_list *t)
 	return true;
 }
 
+/*
+ * Linux moves a timer between bases under its old base's lock, marked
+ * migrating meanwhile; here t->cpu is -1 while t is on no list, so there
+ * is no base to lock, and the timer's own arm_lock serializes instead.
+ * Without it two CPUs re-arming one timer (the swiotlb shrink timer, from
+ * the grow and the shrink workers at once) both linked it, and the next
+ * walk of either list went round the loop they made, interrupts off.
+ * Lock order: arm_lock, then a base's lock. The expiry in
+ * clockevent_interrupt() takes only the base's, and t->function runs
+ * outside it, so a function may re-arm its own timer.
+ */
 bool mod_timer(struct timer_list *t, u64 expires)
 {
 	unsigned long flags = arch_irq_save();
 	unsigned int cpu = smp_processor_id();
 	struct timer_base *b = &bases[cpu];
 	struct timer_list *pos;
-	bool was = detach(t), first;
+	bool was, first;
 
+	arch_spin_lock(&t->arm_lock);
+	was = detach(t);
 	t->expires = expires;
 	arch_spin_lock(&b->lock);
 	list_for_each_entry(pos, &b->list, entry)
@@ -87,6 +101,7 @@ bool mod_timer(struct timer_list *t, u64 expires)
 	WRITE_ONCE(t->cpu, (int)cpu);
 	first = b->list.next == &t->entry;
 	arch_spin_unlock(&b->lock);
+	arch_spin_unlock(&t->arm_lock);
 	if (first)
 		clockevent_reprogram();
 	arch_irq_restore(flags);
@@ -96,10 +111,39 @@ bool mod_timer(struct timer_list *t, u64 expires)
 bool del_timer(struct timer_list *t)
 {
 	unsigned long flags = arch_irq_save();
-	bool was = detach(t);
+	bool was;
 
+	arch_spin_lock(&t->arm_lock);
+	was = detach(t);
+	arch_spin_unlock(&t->arm_lock);
 	arch_irq_restore(flags);
 	return was;
+}
+
+/* Walk each list with a bound: a loop or a broken link is caught, not followed forever. */
+bool timer_bases_consistent(void)
+{
+	bool ok = true;
+
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct timer_base *b = &bases[cpu];
+		unsigned long flags = arch_irq_save();
+		struct list_head *p;
+		u64 last = 0;
+		unsigned int n = 0;
+
+		arch_spin_lock(&b->lock);
+		for (p = b->list.next; b->list.next && p != &b->list && ok; p = p->next) {
+			struct timer_list *t = list_entry(p, struct timer_list, entry);
+
+			ok = ++n < 100000 && p->next->prev == p && t->cpu == (int)cpu &&
+			     t->expires >= last;
+			last = t->expires;
+		}
+		arch_spin_unlock(&b->lock);
+		arch_irq_restore(flags);
+	}
+	return ok;
 }
 
 bool del_timer_sync(struct timer_list *t)

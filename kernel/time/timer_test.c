@@ -149,12 +149,76 @@ static void test_cross_cpu_calls(struct ktest *t)
 	KEXPECT_EQ(t, tlb_after - tlb_before, num_online_cpus() - 1);
 }
 
+/*
+ * Two CPUs re-arming and disarming one timer at once, as the swiotlb grow
+ * and shrink workers re-arm the shrink timer. Each arming finds the timer
+ * not pending at times; both linking it once made a loop of two CPUs'
+ * lists, and the next walk spun there with interrupts off (an arm64 boot
+ * hung in a cross-CPU call that way). After the storm both lists must be
+ * whole and the timer on none.
+ */
+#define REARM_ROUNDS 20000
+
+struct rearmer {
+	struct timer_list *timer;
+	unsigned int cpu;
+	bool done;
+};
+
+static void never_runs(struct timer_list *t)
+{
+}
+
+static int rearm_fn(void *arg)
+{
+	struct rearmer *r = arg;
+
+	for (unsigned int i = 0; i < REARM_ROUNDS; i++) {
+		mod_timer(r->timer, ktime_get_ns() + NSEC_PER_SEC + i);
+		del_timer(r->timer); /* not pending again: the next arming races */
+	}
+	smp_store_release(&r->done, true);
+	return 0;
+}
+
+static void test_rearm_from_two_cpus(struct ktest *t)
+{
+	struct timer_list timer;
+	struct rearmer r[2];
+	struct task *task[2];
+	unsigned int n = 0, cpu;
+
+	if (num_online_cpus() < 2) {
+		ktest_skip(t, "one CPU online: nobody to race with");
+		return;
+	}
+	timer_setup(&timer, never_runs);
+	for_each_online_cpu(cpu) {
+		if (n == 2)
+			break;
+		r[n] = (struct rearmer){ .timer = &timer, .cpu = cpu };
+		task[n] = kthread_create(rearm_fn, &r[n], "rearm%u", cpu);
+		KASSERT_TRUE(t, task[n] != NULL);
+		set_cpus_allowed(task[n], 1ULL << cpu);
+		n++;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		wake_up_process(task[i]);
+	for (unsigned int i = 0; i < n; i++)
+		kthread_join(task[i]);
+	KEXPECT_TRUE(t, r[0].done && r[1].done);
+	del_timer_sync(&timer);
+	KEXPECT_FALSE(t, timer_pending(&timer));
+	KEXPECT_TRUE(t, timer_bases_consistent());
+}
+
 static struct ktest_case timer_cases[] = {
 	KTEST_CASE(test_clocks),
 	KTEST_CASE(test_timers_in_order_and_on_time),
 	KTEST_CASE(test_del_timer),
 	KTEST_CASE(test_msleep),
 	KTEST_CASE(test_cross_cpu_calls),
+	KTEST_CASE(test_rearm_from_two_cpus),
 	{}
 };
 KTEST_SUITE_FULL(timers_smp, .cases = timer_cases, .kernel_only = true);
