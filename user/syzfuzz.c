@@ -630,6 +630,7 @@ int main(int argc, char **argv, char **envp)
 				       alive[i], wseed[i], STUCK_MS);
 				/* what it is doing: its state and where in the kernel it waits */
 				show_proc(alive[i], "stat", ')');
+				show_proc(alive[i], "status", 0); /* its signals: pending, blocked */
 				show_proc(alive[i], "stack", 0);
 				stuck++;
 				alive[i] = 0;

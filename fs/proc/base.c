@@ -122,7 +122,7 @@ static void pid_status_show(struct seq_file *m, struct process *p)
 {
 	u64 vsize, rss;
 	char s = state_of(p);
-	int ppid = p->parent ? p->parent->pid : 0;
+	int ppid = p->parent ? p->parent->pid : 0, kill;
 
 	mem_of(p, &vsize, &rss);
 	seq_printf(m, "Name:\t%s\nUmask:\t%04o\nState:\t%s\n", p->name, p->umask, state_name(s));
@@ -134,9 +134,17 @@ static void pid_status_show(struct seq_file *m, struct process *p)
 			   (unsigned long long)(vsize >> 10),
 			   (unsigned long long)(rss * (PAGE_SIZE >> 10)));
 	}
-	/* The first thread's own signals and mask, the process's shared ones (Linux's split). */
+	/*
+	 * The first thread's own signals and mask, the process's shared ones
+	 * (Linux's split). A fatal signal on its way is kept apart here
+	 * (pending_kill); Linux adds SIGKILL to every thread's own set, so it
+	 * shows in SigPnd.
+	 */
+	kill = READ_ONCE(p->pending_kill);
 	seq_printf(m, "Threads:\t%u\nSigPnd:\t%016llx\nShdPnd:\t%016llx\n",
-		   MAX(READ_ONCE(p->nr_threads), 1u), (unsigned long long)p->main.sigpending,
+		   MAX(READ_ONCE(p->nr_threads), 1u),
+		   (unsigned long long)(p->main.sigpending |
+					(kill == SIGKILL ? 1ULL << (SIGKILL - 1) : 0)),
 		   (unsigned long long)p->sigpending);
 	seq_printf(m, "SigBlk:\t%016llx\n", (unsigned long long)p->main.sigmask);
 }
