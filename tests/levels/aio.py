@@ -5,7 +5,8 @@ io_submit's refusals in Linux's order, events on a tmpfs file, a context
 filled until -EAGAIN, preadv2's position -1 and flags, then O_DIRECT on a
 block device: eight asynchronous 64 KiB writes read back crosswise, the
 alignment rule, the device's end, reads left in flight at io_destroy and
-at a child's exit, 80 MiB of reads in flight at once). The host runs the same binary on a file in a
+at a child's exit and at its exec, 80 MiB of reads in flight at once;
+io_getevents ended by a signal). The host runs the same binary on a file in a
 temporary directory and a loop device over a file of the virtio disk's
 size; Pagoda boots with that disk as /dev/vda and runs the program twice
 with a leak-check point after each, as tests/levels/procmem.py does:

@@ -24,6 +24,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -361,6 +362,28 @@ static void rw2_cases(const char *path)
 	}
 }
 
+static char *self; /* argv[0], for the exec case */
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* A signal ends a wait with nothing to hand over: EINTR. */
+static void signal_case(void)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct itimerval it = { .it_value = { 0, 50 * 1000 } };
+	struct io_event ev;
+	aio_context_t ctx = 0;
+
+	sigaction(SIGALRM, &sa, NULL);
+	io_setup(1, &ctx);
+	setitimer(ITIMER_REAL, &it, NULL);
+	say("io_getevents ended by a signal", io_getevents(ctx, 1, 1, &ev, NULL));
+	io_destroy(ctx);
+}
+
 /* O_DIRECT on a block device: asynchronous, aligned, up to the device's end. */
 static void blk_cases(const char *dev)
 {
@@ -467,6 +490,20 @@ static void blk_cases(const char *dev)
 
 	waitpid(pid, &st, 0);
 	say("child exited with reads in flight", st);
+	/* The same, through exec: the old image's contexts end with it. */
+	pid = fork();
+	if (pid == 0) {
+		aio_context_t c = 0;
+		char *args[] = { self, "--exit", NULL };
+
+		io_setup(16, &c);
+		io_submit(c, 8, v);
+		execv(self, args);
+		_exit(127);
+	}
+	st = -1;
+	waitpid(pid, &st, 0);
+	say("child exec'd with reads in flight", st);
 	close(fd);
 	fd = open(dev, O_RDONLY);
 	cbs[0] = cb_of(CMD_PREAD, fd, buf[0], 4096, 0, 0);
@@ -481,6 +518,9 @@ static void blk_cases(const char *dev)
 
 int main(int argc, char **argv)
 {
+	self = argv[0];
+	if (argc == 2 && !strcmp(argv[1], "--exit"))
+		return 0;
 	if (argc < 2) {
 		fprintf(stderr, "usage: aiotest FILE [BLOCKDEV]\n");
 		return 2;
@@ -490,6 +530,7 @@ int main(int argc, char **argv)
 	file_cases(argv[1]);
 	full_cases(argv[1]);
 	rw2_cases(argv[1]);
+	signal_case();
 	if (argc > 2)
 		blk_cases(argv[2]);
 	unlink(argv[1]);
