@@ -90,28 +90,39 @@ static void test_kernel_half_is_shared(struct ktest *t)
 	arch_mm_free(&mm);
 }
 
-static void test_destroy_frees_tables(struct ktest *t)
+/*
+ * 64 rounds of a user mm with one page mapped at each of vas, then freed.
+ * Each round takes several table pages, so a leak of any of them would
+ * add up to hundreds of pages, far above the 32 allowed.
+ */
+static void map_and_free_rounds(struct ktest *t, const u64 *vas, unsigned int nr)
 {
 	struct page *pg = alloc_page(GFP_KERNEL);
 	unsigned long before;
 	int err = 0;
 
-	KASSERT_TRUE(t, pg != NULL);
+	if (!pg) {
+		ktest_fail(t, __FILE__, __LINE__, "alloc_page() failed");
+		return;
+	}
 	before = nr_free_pages();
-	/* Each round takes about ten table pages; a leak would add up. */
 	for (int round = 0; round < 64 && !err; round++) {
 		struct mm_struct mm = { 0 };
 
 		err = arch_mm_init(&mm);
-		for (unsigned int i = 0; i < ARRAY_SIZE(user_vas) && !err; i++)
-			err = arch_map_range(&mm, user_vas[i], page_to_phys(pg), PAGE_SIZE,
-					     USER_RW);
+		for (unsigned int i = 0; i < nr && !err; i++)
+			err = arch_map_range(&mm, vas[i], page_to_phys(pg), PAGE_SIZE, USER_RW);
 		if (mm.pgd)
 			arch_mm_free(&mm);
 	}
 	KEXPECT_EQ(t, err, 0);
 	KEXPECT_LT(t, before - nr_free_pages(), 32);
 	__free_page(pg);
+}
+
+static void test_destroy_frees_tables(struct ktest *t)
+{
+	map_and_free_rounds(t, user_vas, ARRAY_SIZE(user_vas));
 }
 
 /* A fresh user mm and a page to map in it (or try to), for one refusal test. */
@@ -249,26 +260,10 @@ static void test_free_reaches_every_index(struct ktest *t)
 		(TASK_SIZE - PAGE_SIZE) & ~((1ULL << 30) - 1),	/* its 1 GiB region's first */
 		0x1000,						/* and the lowest */
 	};
-	struct page *pg = alloc_page(GFP_KERNEL);
-	unsigned long before, tables = READ_ONCE(nr_pagetable_pages);
-	int err = 0;
+	unsigned long tables = READ_ONCE(nr_pagetable_pages);
 
-	KASSERT_TRUE(t, pg != NULL);
-	before = nr_free_pages();
-	for (int round = 0; round < 64 && !err; round++) {
-		struct mm_struct mm = { 0 };
-
-		err = arch_mm_init(&mm);
-		for (unsigned int i = 0; i < ARRAY_SIZE(vas) && !err; i++)
-			err = arch_map_range(&mm, vas[i], page_to_phys(pg), PAGE_SIZE, USER_RW);
-		if (mm.pgd)
-			arch_mm_free(&mm);
-	}
-	KEXPECT_EQ(t, err, 0);
-	/* About six tables a round: 64 rounds of a leak would be hundreds. */
-	KEXPECT_LT(t, before - nr_free_pages(), 32);
+	map_and_free_rounds(t, vas, ARRAY_SIZE(vas));
 	KEXPECT_EQ(t, READ_ONCE(nr_pagetable_pages), tables);
-	__free_page(pg);
 }
 
 static struct ktest_case mm_struct_cases[] = {

@@ -192,11 +192,67 @@ static u64 csd_lock_timeout = 5000;
 PARAM_UINT("smp.csd_lock_timeout", csd_lock_timeout, 0, 600000,
 	   "ms a cross-CPU call may wait before it is reported and its IPI sent again (0: never)");
 
+/* A test's shorter timeout (smp_set_test_csd_timeout_ms), 0: none. */
+static unsigned int test_csd_timeout_ms;
+static unsigned long csd_reports;
+
+void smp_set_test_csd_timeout_ms(unsigned int ms)
+{
+	WRITE_ONCE(test_csd_timeout_ms, ms);
+}
+
+unsigned long smp_csd_lock_reports(void)
+{
+	return READ_ONCE(csd_reports);
+}
+
+static u64 csd_timeout_ns(void)
+{
+	unsigned int test_ms = READ_ONCE(test_csd_timeout_ms);
+
+	return (test_ms ? test_ms : csd_lock_timeout) * NSEC_PER_MSEC;
+}
+
 struct csd_wait {
 	u64 start_ns, report_ns; /* first look at the clock; next report due */
 	u64 irqs;		 /* the target's interrupt count at the last report */
 	unsigned int reports;
 };
+
+extern char __text_start[], __text_end[];
+
+/*
+ * Where a CPU that takes no interrupt is stuck, read from outside: the
+ * words of its task's stack that point into kernel text, the deepest
+ * first, as Linux prints "?" entries. Some are stale (left below the
+ * live frames by earlier, deeper calls), so read it as a list of
+ * suspects, the live call chain among them. Only for a target that has
+ * taken no interrupt since the last look: masked, it cannot switch away,
+ * so its stack stays allocated while this reads it.
+ */
+static void csd_scan_stack(unsigned int cpu, struct task *t)
+{
+	const u64 *w, *end;
+	unsigned int shown = 0;
+
+	if (!t || !t->stack)
+		return;
+	w = t->stack;
+	end = (const u64 *)((char *)t->stack + t->stack_size);
+	pr_err("smp: CPU %u's task %s[%d]: kernel text on its stack, deepest first:\n", cpu,
+	       t->name, t->pid);
+	for (; w < end && shown < 48; w++) {
+		u64 v = READ_ONCE(*w), off;
+		const char *sym;
+
+		if (v < (u64)(unsigned long)__text_start || v >= (u64)(unsigned long)__text_end)
+			continue;
+		sym = ksym_lookup(v, &off);
+		pr_err("smp:   +%#5lx %s+%#llx\n", (unsigned long)((const char *)w - (const char *)t->stack),
+		       sym ? sym : "?", (unsigned long long)off);
+		shown++;
+	}
+}
 
 static void csd_wait_toolong(struct csd_wait *w, struct call_single_data *csd,
 			     unsigned int cpu, enum ipi_type type, u64 now)
@@ -213,9 +269,12 @@ static void csd_wait_toolong(struct csd_wait *w, struct call_single_data *csd,
 	       (unsigned int)type, cpu, t ? t->name : "?", t ? t->pid : -1,
 	       READ_ONCE(c->irq_depth), (unsigned long long)(irqs - w->irqs),
 	       w->reports ? "" : " (first look)");
+	if (!w->reports && irqs == w->irqs)
+		csd_scan_stack(cpu, t);
 	w->irqs = irqs;
 	w->reports++;
-	w->report_ns = now + csd_lock_timeout * NSEC_PER_MSEC;
+	__atomic_add_fetch(&csd_reports, 1, __ATOMIC_RELAXED);
+	w->report_ns = now + csd_timeout_ns();
 	arch_send_ipi(cpu, type);
 }
 
@@ -232,12 +291,12 @@ static void wait_call(struct call_single_data *csd, unsigned int cpu, enum ipi_t
 		if (!arch_irqs_enabled())
 			flush_call_queue();
 		arch_cpu_relax();
-		if (++spins % 1024 || !csd_lock_timeout)
+		if (++spins % 1024 || !csd_timeout_ns())
 			continue;
 		now = ktime_get_ns();
 		if (!w.start_ns) {
 			w.start_ns = now;
-			w.report_ns = now + csd_lock_timeout * NSEC_PER_MSEC;
+			w.report_ns = now + csd_timeout_ns();
 			w.irqs = READ_ONCE(cpu_locals[cpu].irqs);
 		} else if (now >= w.report_ns) {
 			csd_wait_toolong(&w, csd, cpu, type, now);

@@ -55,22 +55,37 @@ static void account_wait(u64 t0)
 	atomic64_inc(&dm_snap_lock_waits);
 }
 
-static void snap_lock_read(struct dm_snapshot *s)
+static bool snap_trylock(struct dm_snapshot *s, bool write)
+{
+	if (!s->fine)
+		return mutex_trylock(&s->mutex);
+	return write ? down_write_trylock(&s->lock) : down_read_trylock(&s->lock);
+}
+
+/*
+ * Under "fine" readers share the rw semaphore and writers have it alone;
+ * under "mutex" both take the one mutex. A try comes first so that only a
+ * real wait is timed into dm_snap_lock_wait_ns.
+ */
+static void snap_lock(struct dm_snapshot *s, bool write)
 {
 	u64 t0;
 
-	if (s->fine) {
-		if (down_read_trylock(&s->lock))
-			return;
-		t0 = ktime_get_ns();
-		down_read(&s->lock);
-	} else {
-		if (mutex_trylock(&s->mutex))
-			return;
-		t0 = ktime_get_ns();
+	if (snap_trylock(s, write))
+		return;
+	t0 = ktime_get_ns();
+	if (!s->fine)
 		mutex_lock(&s->mutex);
-	}
+	else if (write)
+		down_write(&s->lock);
+	else
+		down_read(&s->lock);
 	account_wait(t0);
+}
+
+static void snap_lock_read(struct dm_snapshot *s)
+{
+	snap_lock(s, false);
 }
 
 static void snap_unlock_read(struct dm_snapshot *s)
@@ -83,20 +98,7 @@ static void snap_unlock_read(struct dm_snapshot *s)
 
 void snap_lock_write(struct dm_snapshot *s)
 {
-	u64 t0;
-
-	if (s->fine) {
-		if (down_write_trylock(&s->lock))
-			return;
-		t0 = ktime_get_ns();
-		down_write(&s->lock);
-	} else {
-		if (mutex_trylock(&s->mutex))
-			return;
-		t0 = ktime_get_ns();
-		mutex_lock(&s->mutex);
-	}
-	account_wait(t0);
+	snap_lock(s, true);
 }
 
 void snap_unlock_write(struct dm_snapshot *s)

@@ -18,6 +18,7 @@
 
 #include "dm-core.h"
 #include "dm-ioctl.h"
+#include "dm_test.h"
 
 #define BUF 4096
 #define HDR sizeof(struct dm_ioctl)
@@ -49,24 +50,6 @@ static void put_spec(struct dm_ioctl *p, size_t off, u64 start, u64 len, const c
 static int run(unsigned int nr, struct dm_ioctl *p)
 {
 	return dm_ioctl_run(DM_IOCTL_CMD(nr), p, p->data_size);
-}
-
-static struct nullb *one_disk(struct ktest *t)
-{
-	struct nullb_config cfg;
-	struct nullb *nb;
-
-	null_default_config(&cfg);
-	cfg.size_mb = 1;
-	cfg.bs = 512;
-	cfg.memory_backed = true;
-	cfg.cache_size_mb = 0;
-	nb = null_create(&cfg);
-	if (IS_ERR(nb)) {
-		ktest_fail(t, __FILE__, __LINE__, "null_create: %ld", PTR_ERR(nb));
-		return NULL;
-	}
-	return nb;
 }
 
 static void test_header_checks(struct ktest *t)
@@ -176,7 +159,7 @@ static int count_spec(void *arg, const struct dm_target_spec *spec, char *params
 /* The table loads that must fail, each leaving the device without an inactive table. */
 static void test_hostile_tables(struct ktest *t)
 {
-	struct nullb *nb = one_disk(t);
+	struct nullb *nb = dmt_nullb(t, 1);
 	u32 n;
 	char *buf = kmalloc(BUF, GFP_KERNEL), params[64];
 	const size_t spec = sizeof(struct dm_target_spec);
@@ -184,7 +167,7 @@ static void test_hostile_tables(struct ktest *t)
 
 	if (!nb || !buf)
 		goto out;
-	snprintf(params, sizeof(params), "%s 0", null_disk(nb)->disk_name);
+	snprintf(params, sizeof(params), "%s 0", nbname(nb));
 	KEXPECT_EQ(t, run(DM_DEV_CREATE_CMD, fresh(buf, "t", BUF)), 0);
 
 	p = fresh(buf, "t", BUF);	/* no targets */
@@ -256,14 +239,13 @@ static void test_hostile_tables(struct ktest *t)
 	KEXPECT_EQ(t, run(DM_DEV_REMOVE_CMD, fresh(buf, "t", BUF)), 0);
 out:
 	kfree(buf);
-	if (nb)
-		null_destroy(nb);
+	null_destroy(nb);
 }
 
 /* Load, resume, and read back in Linux's layouts; answers too big say so. */
 static void test_answers(struct ktest *t)
 {
-	struct nullb *nb = one_disk(t);
+	struct nullb *nb = dmt_nullb(t, 1);
 	char *buf = kmalloc(BUF, GFP_KERNEL), params[64], want[64];
 	const size_t spec = sizeof(struct dm_target_spec);
 	struct dm_target_spec s;
@@ -276,7 +258,7 @@ static void test_answers(struct ktest *t)
 	if (!nb || !buf)
 		goto out;
 	disk = null_disk(nb)->part0->bd_dev;
-	snprintf(params, sizeof(params), "/dev/%s 0", null_disk(nb)->disk_name);
+	snprintf(params, sizeof(params), "/dev/%s 0", nbname(nb));
 	p = fresh(buf, "a", BUF);
 	KEXPECT_EQ(t, run(DM_DEV_CREATE_CMD, p), 0);
 	KEXPECT_EQ(t, p->flags & DM_SUSPEND_FLAG, 0);	/* no table yet: Linux calls it active */
@@ -404,8 +386,7 @@ static void test_answers(struct ktest *t)
 	KEXPECT_EQ(t, run(DM_DEV_REMOVE_CMD, fresh(buf, "a", BUF)), -ENXIO);
 out:
 	kfree(buf);
-	if (nb)
-		null_destroy(nb);
+	null_destroy(nb);
 }
 
 /*

@@ -33,8 +33,9 @@
 #include <pagoda/null_blk.h>
 #include "dm-exception-store.h"
 #include "dm-snap-format.h"
+#include "dm_test.h"
 
-static struct nullb *dmt_nullb(struct ktest *t, u64 size_mb)
+struct nullb *dmt_nullb(struct ktest *t, u64 size_mb)
 {
 	struct nullb_config cfg;
 	struct nullb *nb;
@@ -52,7 +53,7 @@ static struct nullb *dmt_nullb(struct ktest *t, u64 size_mb)
 	return nb;
 }
 
-static const char *nbname(struct nullb *nb)
+const char *nbname(struct nullb *nb)
 {
 	return null_disk(nb)->disk_name;
 }
@@ -358,10 +359,8 @@ out:
 		dmt_close_remove(t, smd[i], m.dev[1 + i]);
 	dmt_close_remove(t, omd, m.dev[0]);
 	for (int i = 0; i < 3; i++)
-		if (cnb[i])
-			null_destroy(cnb[i]);
-	if (onb)
-		null_destroy(onb);
+		null_destroy(cnb[i]);
+	null_destroy(onb);
 	for (unsigned int d = 0; d < MODEL_DEVS; d++)
 		vfree(m.tag[d]);
 	kfree(buf);
@@ -433,10 +432,8 @@ out:
 	if (bb && !IS_ERR(bb))
 		blkdev_put(bb);
 	dmt_close_remove(t, md, bdev);
-	if (a)
-		null_destroy(a);
-	if (b)
-		null_destroy(b);
+	null_destroy(a);
+	null_destroy(b);
 	kfree(buf);
 	kfree(chk);
 }
@@ -486,8 +483,7 @@ static void test_dm_bad_tables(struct ktest *t)
 	}
 	KEXPECT_EQ(t, dm_remove(md), 0);
 	null_destroy(a);
-	if (b)
-		null_destroy(b);
+	null_destroy(b);
 }
 
 /* ---------------------------------------------------- Linux's COW format */
@@ -577,10 +573,8 @@ out:
 		blkdev_put(o);
 	if (c && !IS_ERR(c))
 		blkdev_put(c);
-	if (onb)
-		null_destroy(onb);
-	if (cnb)
-		null_destroy(cnb);
+	null_destroy(onb);
+	null_destroy(cnb);
 	kfree(b);
 }
 
@@ -623,6 +617,46 @@ static void test_dm_snapshot_refuses_bad_header(struct ktest *t)
 
 /* ------------------------------------------- reload, overflow, merge */
 
+/* An origin and a snapshot of it, each on a memory disk of its own. */
+struct dmt_snap {
+	struct nullb *onb, *cnb;
+	struct mapped_device *om, *sm;
+	struct block_device *ob, *sbd;
+};
+
+/* Closes and removes what was made, in the reverse order; NULLs are skipped. */
+static void dmt_snap_destroy(struct ktest *t, struct dmt_snap *d)
+{
+	dmt_close_remove(t, d->sm, d->sbd);
+	dmt_close_remove(t, d->om, d->ob);
+	null_destroy(d->onb);
+	null_destroy(d->cnb);
+}
+
+/* The origin, 4 MiB over d->onb, as "<name>-origin"; opened. */
+static bool dmt_snap_origin(struct ktest *t, struct dmt_snap *d, const char *name)
+{
+	char mdname[32], table[64];
+
+	snprintf(mdname, sizeof(mdname), "%s-origin", name);
+	snprintf(table, sizeof(table), "0 8192 snapshot-origin %s", nbname(d->onb));
+	d->om = dmt_create(t, mdname, table);
+	return d->om && (d->ob = dmt_open(t, d->om));
+}
+
+/* A snapshot of it on d->cnb, as "<name>-snap", store as a table says it ("P 8"); opened. */
+static bool dmt_snap_snapshot(struct ktest *t, struct dmt_snap *d, const char *name,
+			      const char *store)
+{
+	char mdname[32], table[128];
+
+	snprintf(mdname, sizeof(mdname), "%s-snap", name);
+	snprintf(table, sizeof(table), "0 8192 snapshot %s %s %s", nbname(d->onb), nbname(d->cnb),
+		 store);
+	d->sm = dmt_create(t, mdname, table);
+	return d->sm && (d->sbd = dmt_open(t, d->sm));
+}
+
 static void fill_pattern(u8 *b, size_t n, u32 seed)
 {
 	for (size_t i = 0; i < n; i++)
@@ -631,23 +665,17 @@ static void fill_pattern(u8 *b, size_t n, u32 seed)
 
 static void test_dm_snapshot_reload(struct ktest *t)
 {
-	struct nullb *onb = dmt_nullb(t, 4), *cnb = dmt_nullb(t, 4);
-	struct mapped_device *om = NULL, *sm = NULL;
-	struct block_device *ob = NULL, *sbd = NULL;
+	struct dmt_snap d = { .onb = dmt_nullb(t, 4), .cnb = dmt_nullb(t, 4) };
 	u8 *want = kmalloc(4 << 20, GFP_KERNEL), *got = kmalloc(4 << 20, GFP_KERNEL);
-	char table[128], st1[128], st2[128];
+	char st1[128], st2[128];
 	struct rng rng;
 
-	if (!onb || !cnb || !want || !got)
+	if (!d.onb || !d.cnb || !want || !got)
 		goto out;
-	snprintf(table, sizeof(table), "0 8192 snapshot-origin %s", nbname(onb));
-	om = dmt_create(t, "rl-origin", table);
-	snprintf(table, sizeof(table), "0 8192 snapshot %s %s P 16", nbname(onb), nbname(cnb));
-	sm = dmt_create(t, "rl-snap", table);
-	if (!om || !sm || !(ob = dmt_open(t, om)) || !(sbd = dmt_open(t, sm)))
+	if (!dmt_snap_origin(t, &d, "rl") || !dmt_snap_snapshot(t, &d, "rl", "P 16"))
 		goto out;
 	fill_pattern(want, 4 << 20, 1);
-	KEXPECT_EQ(t, blkdev_rw(sbd, REQ_OP_READ, 0, want, 4 << 20), 0);
+	KEXPECT_EQ(t, blkdev_rw(d.sbd, REQ_OP_READ, 0, want, 4 << 20), 0);
 	rng_seed(&rng, 18);
 	for (int i = 0; i < 40; i++) {
 		u64 s = rng_below(&rng, 8192 - 16);
@@ -655,32 +683,26 @@ static void test_dm_snapshot_reload(struct ktest *t)
 
 		fill_pattern(got, n * 512, i + 5);
 		if (i % 2) {
-			KEXPECT_EQ(t, blkdev_rw(sbd, REQ_OP_WRITE, s, got, n * 512), 0);
+			KEXPECT_EQ(t, blkdev_rw(d.sbd, REQ_OP_WRITE, s, got, n * 512), 0);
 			memcpy(want + s * 512, got, n * 512);
 		} else {
-			KEXPECT_EQ(t, blkdev_rw(ob, REQ_OP_WRITE, s, got, n * 512), 0);
+			KEXPECT_EQ(t, blkdev_rw(d.ob, REQ_OP_WRITE, s, got, n * 512), 0);
 		}
 	}
-	dmt_status(sm, st1, sizeof(st1));
+	dmt_status(d.sm, st1, sizeof(st1));
 	/* Forget it all: a new table on the same COW device reads it back. */
-	dmt_close_remove(t, sm, sbd);
-	sbd = NULL;
-	snprintf(table, sizeof(table), "0 8192 snapshot %s %s P 8", nbname(onb), nbname(cnb));
-	sm = dmt_create(t, "rl-snap", table);	/* chunk 8 asked, the header's 16 wins */
-	if (!sm || !(sbd = dmt_open(t, sm)))
+	dmt_close_remove(t, d.sm, d.sbd);
+	d.sbd = NULL;
+	/* Chunk 8 asked, the header's 16 wins. */
+	if (!dmt_snap_snapshot(t, &d, "rl", "P 8"))
 		goto out;
-	dmt_status(sm, st2, sizeof(st2));
+	dmt_status(d.sm, st2, sizeof(st2));
 	KEXPECT_STREQ(t, st1, st2);
 	ktest_log(t, "status before %s, after reload %s", st1, st2);
-	KEXPECT_EQ(t, blkdev_rw(sbd, REQ_OP_READ, 0, got, 4 << 20), 0);
+	KEXPECT_EQ(t, blkdev_rw(d.sbd, REQ_OP_READ, 0, got, 4 << 20), 0);
 	KEXPECT_EQ(t, memcmp(want, got, 4 << 20), 0);
 out:
-	dmt_close_remove(t, sm, sbd);
-	dmt_close_remove(t, om, ob);
-	if (onb)
-		null_destroy(onb);
-	if (cnb)
-		null_destroy(cnb);
+	dmt_snap_destroy(t, &d);
 	kfree(want);
 	kfree(got);
 }
@@ -689,38 +711,36 @@ out:
 
 static void test_dm_snapshot_overflow(struct ktest *t)
 {
-	struct nullb *onb = dmt_nullb(t, 4), *cnb = dmt_nullb(t, 1), *bigc = dmt_nullb(t, 8);
-	struct mapped_device *om = NULL, *sm = NULL, *sm2 = NULL;
-	struct block_device *ob = NULL, *sbd = NULL, *sb2 = NULL;
+	struct dmt_snap d = { .onb = dmt_nullb(t, 4), .cnb = dmt_nullb(t, 1) };
+	struct nullb *bigc = dmt_nullb(t, 8);
+	struct mapped_device *sm2 = NULL;
+	struct block_device *sb2 = NULL;
 	u8 *b = kmalloc(4096, GFP_KERNEL);
 	char table[128], st[128];
 
-	if (!onb || !cnb || !bigc || !b)
+	if (!d.onb || !d.cnb || !bigc || !b)
 		goto out;
-	snprintf(table, sizeof(table), "0 8192 snapshot-origin %s", nbname(onb));
-	om = dmt_create(t, "of-origin", table);
 	/* 1 MiB of COW, 32 KiB chunks: header, one area, 30 data chunks. */
-	snprintf(table, sizeof(table), "0 8192 snapshot %s %s P 64", nbname(onb), nbname(cnb));
-	sm = dmt_create(t, "of-snap", table);
-	snprintf(table, sizeof(table), "0 8192 snapshot %s %s N 64", nbname(onb), nbname(bigc));
+	if (!dmt_snap_origin(t, &d, "of") || !dmt_snap_snapshot(t, &d, "of", "P 64"))
+		goto out;
+	snprintf(table, sizeof(table), "0 8192 snapshot %s %s N 64", nbname(d.onb), nbname(bigc));
 	sm2 = dmt_create(t, "of-snap2", table);
-	if (!om || !sm || !sm2 || !(ob = dmt_open(t, om)) || !(sbd = dmt_open(t, sm)) ||
-	    !(sb2 = dmt_open(t, sm2)))
+	if (!sm2 || !(sb2 = dmt_open(t, sm2)))
 		goto out;
 	for (int i = 0; i < OVERFLOW_WRITES; i++) {
 		memset(b, i + 1, 4096);
-		KEXPECT_EQ(t, blkdev_rw(ob, REQ_OP_WRITE, (sector_t)i * 64, b, 4096), 0);
+		KEXPECT_EQ(t, blkdev_rw(d.ob, REQ_OP_WRITE, (sector_t)i * 64, b, 4096), 0);
 	}
-	dmt_status(sm, st, sizeof(st));
+	dmt_status(d.sm, st, sizeof(st));
 	KEXPECT_STREQ(t, st, "Invalid");
 	/* An event for the invalidated snapshot (DM_DEV_WAIT wakes), none for the others */
-	KEXPECT_EQ(t, dm_event_nr(sm), 1u);
+	KEXPECT_EQ(t, dm_event_nr(d.sm), 1u);
 	KEXPECT_EQ(t, dm_event_nr(sm2), 0u);
-	KEXPECT_EQ(t, dm_event_nr(om), 0u);
-	KEXPECT_NE(t, blkdev_rw(sbd, REQ_OP_READ, 0, b, 4096), 0);
+	KEXPECT_EQ(t, dm_event_nr(d.om), 0u);
+	KEXPECT_NE(t, blkdev_rw(d.sbd, REQ_OP_READ, 0, b, 4096), 0);
 	/* The origin and the other snapshot lost nothing. */
 	for (int i = 0; i < OVERFLOW_WRITES; i++) {
-		KEXPECT_EQ(t, blkdev_rw(ob, REQ_OP_READ, (sector_t)i * 64, b, 4096), 0);
+		KEXPECT_EQ(t, blkdev_rw(d.ob, REQ_OP_READ, (sector_t)i * 64, b, 4096), 0);
 		KEXPECT_TRUE(t, all_bytes(b, (u8)(i + 1), 4096));
 		KEXPECT_EQ(t, blkdev_rw(sb2, REQ_OP_READ, (sector_t)i * 64, b, 4096), 0);
 		KEXPECT_TRUE(t, all_bytes(b, 0, 4096));
@@ -728,24 +748,18 @@ static void test_dm_snapshot_overflow(struct ktest *t)
 	dmt_status(sm2, st, sizeof(st));
 	KEXPECT_STREQ(t, st, "2560/16384 0");
 	/* Invalid on the disk too: a reload says so. */
-	dmt_close_remove(t, sm, sbd);
-	sbd = NULL;
-	snprintf(table, sizeof(table), "0 8192 snapshot %s %s P 64", nbname(onb), nbname(cnb));
-	sm = dmt_create(t, "of-snap", table);
-	if (sm) {
-		dmt_status(sm, st, sizeof(st));
+	dmt_close_remove(t, d.sm, d.sbd);
+	d.sbd = NULL;
+	snprintf(table, sizeof(table), "0 8192 snapshot %s %s P 64", nbname(d.onb), nbname(d.cnb));
+	d.sm = dmt_create(t, "of-snap", table);
+	if (d.sm) {
+		dmt_status(d.sm, st, sizeof(st));
 		KEXPECT_STREQ(t, st, "Invalid");
 	}
 out:
 	dmt_close_remove(t, sm2, sb2);
-	dmt_close_remove(t, sm, sbd);
-	dmt_close_remove(t, om, ob);
-	if (onb)
-		null_destroy(onb);
-	if (cnb)
-		null_destroy(cnb);
-	if (bigc)
-		null_destroy(bigc);
+	dmt_snap_destroy(t, &d);
+	null_destroy(bigc);
 	kfree(b);
 }
 
@@ -768,49 +782,44 @@ static void parse_usage(const char *st, u64 *a, u64 *total, u64 *meta)
 
 static void test_dm_snapshot_merge(struct ktest *t)
 {
-	struct nullb *onb = dmt_nullb(t, 4), *cnb = dmt_nullb(t, 4);
-	struct mapped_device *om = NULL, *sm = NULL;
-	struct block_device *ob = NULL, *sbd = NULL, *raw = NULL;
+	struct dmt_snap d = { .onb = dmt_nullb(t, 4), .cnb = dmt_nullb(t, 4) };
+	struct block_device *raw = NULL;
 	u8 *want = kmalloc(4 << 20, GFP_KERNEL), *got = kmalloc(4 << 20, GFP_KERNEL);
 	char table[128], st[128];
 	int polls = 0;
 
-	if (!onb || !cnb || !want || !got)
+	if (!d.onb || !d.cnb || !want || !got)
 		goto out;
-	snprintf(table, sizeof(table), "0 8192 snapshot-origin %s", nbname(onb));
-	om = dmt_create(t, "mg-origin", table);
-	if (!om || !(ob = dmt_open(t, om)))
+	if (!dmt_snap_origin(t, &d, "mg"))
 		goto out;
 	fill_pattern(want, 4 << 20, 3);
-	KEXPECT_EQ(t, blkdev_rw(ob, REQ_OP_WRITE, 0, want, 4 << 20), 0);
-	snprintf(table, sizeof(table), "0 8192 snapshot %s %s P 8", nbname(onb), nbname(cnb));
-	sm = dmt_create(t, "mg-snap", table);
-	if (!sm || !(sbd = dmt_open(t, sm)))
+	KEXPECT_EQ(t, blkdev_rw(d.ob, REQ_OP_WRITE, 0, want, 4 << 20), 0);
+	if (!dmt_snap_snapshot(t, &d, "mg", "P 8"))
 		goto out;
 	/* The origin moves on; the snapshot gets writes of its own. */
 	for (int i = 0; i < 30; i++) {
 		fill_pattern(got, 6000, 100 + i);
-		KEXPECT_EQ(t, blkdev_rw(ob, REQ_OP_WRITE, (sector_t)i * 97, got, 6144), 0);
+		KEXPECT_EQ(t, blkdev_rw(d.ob, REQ_OP_WRITE, (sector_t)i * 97, got, 6144), 0);
 		fill_pattern(got, 1024, 200 + i);
-		KEXPECT_EQ(t, blkdev_rw(sbd, REQ_OP_WRITE, (sector_t)i * 131 + 3, got, 1024), 0);
+		KEXPECT_EQ(t, blkdev_rw(d.sbd, REQ_OP_WRITE, (sector_t)i * 131 + 3, got, 1024), 0);
 		memcpy(want + ((size_t)i * 131 + 3) * 512, got, 1024);
 	}
-	dmt_close_remove(t, sm, sbd);
-	sm = NULL;
-	sbd = NULL;
+	dmt_close_remove(t, d.sm, d.sbd);
+	d.sm = NULL;
+	d.sbd = NULL;
 	/* Roll the origin back: snapshot-merge in place of snapshot-origin. */
-	snprintf(table, sizeof(table), "0 8192 snapshot-merge %s %s P 8", nbname(onb),
-		 nbname(cnb));
-	KASSERT_EQ(t, dm_table_load(om, table), 0);
-	KEXPECT_EQ(t, dm_suspend(om), 0);
-	KEXPECT_EQ(t, dm_resume(om), 0);
+	snprintf(table, sizeof(table), "0 8192 snapshot-merge %s %s P 8", nbname(d.onb),
+		 nbname(d.cnb));
+	KASSERT_EQ(t, dm_table_load(d.om, table), 0);
+	KEXPECT_EQ(t, dm_suspend(d.om), 0);
+	KEXPECT_EQ(t, dm_resume(d.om), 0);
 	/* Usable while merging: it reads as the snapshot already. */
-	KEXPECT_EQ(t, blkdev_rw(ob, REQ_OP_READ, 0, got, 4 << 20), 0);
+	KEXPECT_EQ(t, blkdev_rw(d.ob, REQ_OP_READ, 0, got, 4 << 20), 0);
 	KEXPECT_EQ(t, memcmp(want, got, 4 << 20), 0);
 	for (;;) {
 		u64 a, total, meta;
 
-		dmt_status(om, st, sizeof(st));
+		dmt_status(d.om, st, sizeof(st));
 		parse_usage(st, &a, &total, &meta);
 		if ((a == meta && total) || ++polls > 20000 || strstr(st, "failed"))
 			break;
@@ -819,20 +828,15 @@ static void test_dm_snapshot_merge(struct ktest *t)
 	ktest_log(t, "merge done after %d polls: %s", polls, st);
 	KEXPECT_LE(t, polls, 20000);
 	/* The snapshot is gone: the origin goes back to a plain mapping. */
-	snprintf(table, sizeof(table), "0 8192 linear %s 0", nbname(onb));
-	KEXPECT_EQ(t, dm_table_load(om, table), 0);
-	KEXPECT_EQ(t, dm_resume(om), 0);
-	raw = blkdev_get_by_name(nbname(onb));
+	snprintf(table, sizeof(table), "0 8192 linear %s 0", nbname(d.onb));
+	KEXPECT_EQ(t, dm_table_load(d.om, table), 0);
+	KEXPECT_EQ(t, dm_resume(d.om), 0);
+	raw = blkdev_get_by_name(nbname(d.onb));
 	KEXPECT_EQ(t, blkdev_rw(raw, REQ_OP_READ, 0, got, 4 << 20), 0);
 	KEXPECT_EQ(t, memcmp(want, got, 4 << 20), 0);
 	blkdev_put(raw);
 out:
-	dmt_close_remove(t, sm, sbd);
-	dmt_close_remove(t, om, ob);
-	if (onb)
-		null_destroy(onb);
-	if (cnb)
-		null_destroy(cnb);
+	dmt_snap_destroy(t, &d);
 	kfree(want);
 	kfree(got);
 }
@@ -885,8 +889,7 @@ out:
 	dmt_close_remove(t, md2, bdev2);
 	if (!IS_ERR(cached))
 		null_destroy(cached);
-	if (plain)
-		null_destroy(plain);
+	null_destroy(plain);
 	kfree(buf);
 }
 

@@ -42,7 +42,7 @@ struct nullb;
 
 /* A device with this configuration, registered as nullbN: ERR_PTR on failure. */
 struct nullb *null_create(const struct nullb_config *cfg);
-/* Unregister and free it: -EBUSY while open. */
+/* Unregister and free it: -EBUSY while open; NULL is a no-op. */
 int null_destroy(struct nullb *nb);
 struct gendisk *null_disk(struct nullb *nb);
 /* Requests touching sectors [start, start + nr) fail with BLK_STS_IOERR. */

@@ -75,6 +75,12 @@ typedef void (*smp_call_func_t)(void *info);
 int smp_call_function_single(unsigned int cpu, smp_call_func_t fn, void *info, bool wait);
 void smp_call_function(smp_call_func_t fn, void *info, bool wait);
 void on_each_cpu(smp_call_func_t fn, void *info, bool wait);
+/*
+ * Calls that waited past smp.csd_lock_timeout= and were reported (with
+ * their IPI sent again); a test may shorten the timeout (0: the param's).
+ */
+unsigned long smp_csd_lock_reports(void);
+void smp_set_test_csd_timeout_ms(unsigned int ms);
 void flush_tlb_kernel_range(u64 start, u64 end);
 void flush_tlb_mm_range(struct mm_struct *mm, u64 start, u64 end);
 /* Halt every other CPU (panic, poweroff). */

@@ -420,8 +420,11 @@ fail:
 
 int null_destroy(struct nullb *nb)
 {
-	int err = del_gendisk(nb->disk);
+	int err;
 
+	if (!nb)
+		return 0;	/* as kfree(NULL): a test's unwinding need not check */
+	err = del_gendisk(nb->disk);
 	if (err)
 		return err;
 	mutex_lock(&nullb_lock);
