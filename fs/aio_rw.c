@@ -12,9 +12,9 @@
  * pages); a larger request is done at submission through the device's
  * ordinary path, as is one that finds requests holding an eighth of
  * memory in such pages already (aio_bounce_reserve()), and as everything
- * else is: a file, a block device without
- * O_DIRECT and fsync complete before io_submit returns, with their event
- * queued, which is what Linux does for buffered files too.
+ * else is: a file, a block device without O_DIRECT and fsync complete
+ * before io_submit returns, with their event queued, which is what Linux
+ * does for buffered files too.
  *
  * The refusals io_submit answers itself come in Linux's order; an error
  * from the transfer is the event's result instead.
@@ -36,7 +36,7 @@
 /* The transfer is under way; its event comes from the completion. */
 #define EIOCBQUEUED 529
 
-/* Requests at or above this many per io_submit run under one plug (Linux's AIO_PLUG_THRESHOLD). */
+/* More requests than this in one io_submit go out under one plug (Linux's AIO_PLUG_THRESHOLD). */
 #define AIO_PLUG_THRESHOLD 2
 
 static void aio_bio_endio(struct bio *bio)

@@ -167,22 +167,29 @@ def wrong_patches(lab):
 
 
 def wrong_grades(lab, tree, say=print):
-    """Grade each known-wrong solution in tree (a student tree, whose
-    build is already there: only the lab's files recompile): put the
-    reference solution back, apply the patch, grade up to the first lost
-    point. Yields (name, points, out_of); a patch that no longer applies
-    counts as full marks, so it is fixed rather than silently skipped."""
+    """Grade each known-wrong solution in tree (a student tree just made,
+    nothing compiled in it yet, its build/ seeded from this tree's): put
+    the reference solution back, apply the patch, grade up to the first
+    lost point. Yields (name, points, out_of); a patch that no longer
+    applies counts as full marks, so it is fixed rather than silently
+    skipped. Leaves the tree as it was made.
+
+    Only what a patch changes may recompile. The seeded objects were built
+    from the reference files, so those go back first with the reference's
+    own times (make sees nothing newer than its objects; a stubbed header
+    such as the locks lab's spinlock.h would otherwise rebuild the whole
+    kernel for every version); a patch's files get new times, and go back
+    with new times again, since objects built from the wrong text must
+    not survive it."""
+    ours = list(lab.files) + list(lab.replace) + list(lab.solution_only)
+    for rel in ours:
+        shutil.copy2(os.path.join(ROOT, rel), os.path.join(tree, rel))
+    touched = []
     for path in wrong_patches(lab):
         name = os.path.basename(path)[:-len(".patch")]
-        # The student tree as made (the first steps' new files gone: the
-        # policy lab's policy_mine.c would be graded in place of colour),
-        # then the reference back: the lab's files, its stubbed files and
-        # the files only the full tree has (the shell lab's whole answer).
-        # build/ is ignored by git, so clean leaves it.
-        for cmd in (["git", "checkout", "-q", "--", "."], ["git", "clean", "-fdq"]):
-            subprocess.run(cmd, cwd=tree, check=True)
-        for rel in list(lab.files) + list(lab.replace) + list(lab.solution_only):
+        for rel in touched:
             shutil.copyfile(os.path.join(ROOT, rel), os.path.join(tree, rel))
+        touched = L.patch_files(path)
         r = subprocess.run(["patch", "-p1", "--quiet", "--no-backup-if-mismatch", "-i", path],
                            cwd=tree, capture_output=True, text=True)
         if r.returncode:
@@ -203,6 +210,12 @@ def wrong_grades(lab, tree, say=print):
             if m:
                 say("  %s: full marks on try %d (a race not met)" % (name, attempt + 1))
         yield name, got, of
+    # The student's starting point back (new times: it recompiles), and
+    # the solution-only files gone again. build/ is ignored by git.
+    for cmd in (["git", "checkout", "-q", "--", "."], ["git", "clean", "-fdq"]):
+        subprocess.run(cmd, cwd=tree, check=True)
+    if lab.solution_only:
+        L.drop_links(tree)
 
 
 def say_spent(what, grader, say=print):
@@ -235,6 +248,10 @@ def check_lab(lab, full, keep, say):
         return bad
     L.seed_build(ROOT, student, lab.solution_only)
     say("TIME   student tree made %.1f s" % (time.time() - t1))
+    # The wrong versions first, while the seeded objects match the
+    # reference: each recompiles only what its patch changes.
+    for patch, got, of in wrong_grades(lab, student, say):
+        check("wrong-loses:" + patch, got < of, "%s: %d/%d" % (patch, got, of))
     g = L.Grader(student, os.path.join(student, "build", "grade", name), say=say,
                  fuzz_seconds=CHECK_FUZZ)
     builds = all(g.make(goal, *args)[0] for goal, args in
@@ -247,8 +264,6 @@ def check_lab(lab, full, keep, say):
     t2 = time.time()
     check("first-steps", first_steps_ok(lab, student, say))
     say("TIME   first steps %.1f s" % (time.time() - t2))
-    for patch, got, of in wrong_grades(lab, student, say):
-        check("wrong-loses:" + patch, got < of, "%s: %d/%d" % (patch, got, of))
     # Where make test's time goes (the labs unit is among its largest).
     say("TIME %s: full tree %.0f s, student tree %.0f s" % (name, t1 - t0, time.time() - t1))
     if not keep:

@@ -186,14 +186,21 @@ def seed_build(root, dest, gone=()):
             os.makedirs(os.path.dirname(d), exist_ok=True)
             shutil.copy2(s, d)
     if gone:
-        for sub in ("x86_64-pc", "arm64-virt"):
-            for f in ("pagoda0.elf", "pagoda.elf", "kernel8.img"):
-                p = os.path.join(dest, "build", sub, f)
-                if os.path.exists(p):
-                    os.remove(p)
-        p = os.path.join(dest, "build", "host", "ktest-host")
-        if os.path.exists(p):
-            os.remove(p)
+        drop_links(dest)
+
+
+def drop_links(dest):
+    """Remove dest's linked kernels and ktest-host, so the next make links
+    them again from the sources there now (a source that went away takes
+    its object out of the link only so)."""
+    for sub in ("x86_64-pc", "arm64-virt"):
+        for f in ("pagoda0.elf", "pagoda.elf", "kernel8.img"):
+            p = os.path.join(dest, "build", sub, f)
+            if os.path.exists(p):
+                os.remove(p)
+    p = os.path.join(dest, "build", "host", "ktest-host")
+    if os.path.exists(p):
+        os.remove(p)
 
 
 # --- grading ------------------------------------------------------------------
