@@ -21,7 +21,7 @@ import tempfile
 
 from .common import paths, rel, unit
 from .disks import scratch
-from .procmem import KLOG, memory_figures
+from .procmem import KLOG, check_no_leak
 
 DISK_MIB = 8
 # 512 MiB: an eighth of it is less than aiotest's 80 MiB of reads in flight,
@@ -83,10 +83,7 @@ def session(ctx, arch, cmd_of, timeout):
                     "exit %d, %d lines against the host's %d; first differences (host, "
                     "pagoda): %s (log %s)" % (st, len(out), len(want), bad, log))
     tally.check("%s.two-runs" % name, len(got) == 2, "%d runs found (log %s)" % (len(got), log))
-    pts = memory_figures(t)
-    ok = len(pts) == 2 and pts[0] == pts[1]
-    tally.check("%s.no-leak" % name, ok, "free+slab kB %s, caches %s (log %s)" % (
-        [p[0] for p in pts], [p[1] for p in pts] if not ok else "", log))
+    check_no_leak(tally, name, t, log)
 
 
 @unit("aio-x86_64", "system", needs=["x86_64"])

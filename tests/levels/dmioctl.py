@@ -20,7 +20,7 @@ import subprocess
 
 from .common import OUT, ROOT, rel, unit
 
-from .procmem import memory_figures
+from .procmem import check_no_leak
 from pagoda import dmioctl as dmi  # noqa: E402  (tools/ is on the path: common)
 from pagoda import linuxpeer  # noqa: E402
 
@@ -115,10 +115,7 @@ def session(ctx, name, arch, cmd_of, timeout):
     tally.check("%s.hostile-like-linux" % name, mine and len(mine) == len(theirs) and not bad,
                 "%d answers against Linux's %d; first differences (Linux, Pagoda): %s (log %s)"
                 % (len(mine), len(theirs), bad[:4], log))
-    pts = memory_figures(t)
-    ok = len(pts) == 2 and pts[0] == pts[1]
-    tally.check("%s.no-leak" % name, ok, "free+slab kB %s, caches %s (log %s)" % (
-        [p[0] for p in pts], [p[1] for p in pts] if not ok else "", log))
+    check_no_leak(tally, name, t, log)
     tally.check("%s.poweroff" % name, "Power down." in t and not b.timed_out,
                 "did not reach poweroff (log %s)" % log)
     with open(origin, "rb") as f:

@@ -26,7 +26,7 @@ import shutil
 import subprocess
 
 from .common import OUT, ROOT, rel, unit
-from .procmem import KLOG, memory_figures
+from .procmem import KLOG, check_no_leak
 
 LOADER = {"x86_64": "/lib64/ld-linux-x86-64.so.2", "arm64": "/lib/ld-linux-aarch64.so.1"}
 LIBDIR = {"x86_64": "/lib/x86_64-linux-gnu", "arm64": "/lib/aarch64-linux-gnu"}
@@ -193,10 +193,7 @@ def session(ctx, arch, cmdline, cmd_of, timeout):
                 all(re.match(r"loader at 0x[0-9a-f]+000, stack near 0x[0-9a-f]+000$", b)
                     for b in bases),
                 "two runs of dynaux base: %s (log %s)" % (bases, log))
-    pts = memory_figures(t)
-    ok = len(pts) == 2 and pts[0] == pts[1]
-    tally.check("%s.no-leak" % name, ok, "free+slab kB %s, caches %s (log %s)" % (
-        [p[0] for p in pts], [p[1] for p in pts] if not ok else "", log))
+    check_no_leak(tally, name, t, log)
 
 
 @unit("dynelf-x86_64", "system", needs=["x86_64"])

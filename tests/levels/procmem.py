@@ -114,6 +114,15 @@ def memory_figures(text):
     return points
 
 
+def check_no_leak(tally, name, t, log):
+    """NAME.no-leak: the boot's two leak-check points (memory_figures)
+    agree: the same free+slab kB and the same objects in each cache."""
+    pts = memory_figures(t)
+    ok = len(pts) == 2 and pts[0] == pts[1]
+    tally.check("%s.no-leak" % name, ok, "free+slab kB %s, caches %s (log %s)" % (
+        [p[0] for p in pts], [p[1] for p in pts] if not ok else "", log))
+
+
 def check_threads(ctx, arch, t, log, want_threads):
     """Each threaded run printed what the host printed, and ended with status 0."""
     for libc in THREADS_LIBCS[arch]:
