@@ -88,29 +88,35 @@ cache=$(cd "$here/.." && pwd)/build/debian-arm64
 root=$cache/root
 mkdir -p "$cache/debs" "$root"
 
-# fetch PACKAGE: its arm64 .deb downloaded once and unpacked into $root.
+# fetch PACKAGE...: their arm64 .debs downloaded once (in one apt-get call)
+# and each unpacked once into $root.
 fetch() {
-	local pkg=${1%%:*} dl deb
-	if ! ls "$cache/debs/${pkg}_"*_arm64.deb >/dev/null 2>&1; then
+	local want=() pkg dl deb
+	for pkg in "${@%%:*}"; do
+		ls "$cache/debs/${pkg}_"*_arm64.deb >/dev/null 2>&1 || want+=("$pkg:arm64")
+	done
+	if [ ${#want[@]} -gt 0 ]; then
 		"$here/install-deps.sh" --pi4-sources
 		dl=$(mktemp -d "${TMPDIR:-/tmp}/pagoda-deb.XXXXXX")
 		# apt's download sandbox user must be able to write here when we are root.
 		chmod 0777 "$dl"
-		say "downloading $pkg:arm64"
-		(cd "$dl" && apt-get download -q=2 "$pkg:arm64") || {
+		say "downloading ${want[*]}"
+		(cd "$dl" && apt-get download -q=2 "${want[@]}") || {
 			rm -rf "$dl"
-			die "apt-get download $pkg:arm64 failed"
+			die "apt-get download ${want[*]} failed"
 		}
 		mv "$dl"/*.deb "$cache/debs/"
 		rm -rf "$dl"
 	fi
 	# Unpacked once: a stamp per .deb in $root says it is there already.
-	deb=$(ls "$cache/debs/${pkg}_"*_arm64.deb | head -n 1)
-	if [ ! -e "$root/.unpacked/$(basename "$deb")" ]; then
-		dpkg-deb -x "$deb" "$root"
-		mkdir -p "$root/.unpacked"
-		touch "$root/.unpacked/$(basename "$deb")"
-	fi
+	for pkg in "${@%%:*}"; do
+		deb=$(ls "$cache/debs/${pkg}_"*_arm64.deb | head -n 1)
+		if [ ! -e "$root/.unpacked/$(basename "$deb")" ]; then
+			dpkg-deb -x "$deb" "$root"
+			mkdir -p "$root/.unpacked"
+			touch "$root/.unpacked/$(basename "$deb")"
+		fi
+	done
 }
 
 # The package that holds a host file, from dpkg's own records.
@@ -126,8 +132,7 @@ for cand in "$real" "$prog" "${real#/usr}" "/usr${prog#/usr}"; do
 	[ -n "$pkg" ] && break
 done
 [ -n "$pkg" ] || die "$prog: no Debian package holds it (dpkg -S)"
-fetch libc6
-fetch "$pkg"
+fetch libc6 "$pkg"
 # Where the program is in the arm64 package: the same path, with or without /usr.
 target=
 for cand in "$real" "$prog" "/usr${prog#/usr}" "${prog#/usr}" "${real#/usr}"; do
@@ -148,21 +153,67 @@ fi
 list() {
 	qemu-aarch64 -L "$root" "$root$interp" --list "$root$target" 2>&1 || true
 }
-for _ in 1 2 3 4 5 6 7 8; do
-	# "libx.so => not found", or the loader stopping at the first one it lacks.
-	missing=$(list | sed -n -e 's/^[[:space:]]*\([^[:space:]]*\) => not found.*/\1/p' \
-		-e 's/.*error while loading shared libraries: \([^:]*\):.*/\1/p' | sort -u)
-	[ -z "$missing" ] && break
-	for lib in $missing; do
-		host=
-		for cand in "/lib/$(gcc -print-multiarch)/$lib" \
-			"/usr/lib/$(gcc -print-multiarch)/$lib" "*/$lib"; do
-			host=$(owner "$cand")
-			[ -n "$host" ] && break
-		done
-		[ -n "$host" ] || die "$lib: no host package holds it to name the arm64 one"
-		fetch "$host"
+
+# The loader stops at the first library it cannot find, so asking it alone
+# would fetch one package per round (fio needs some fifty). Instead walk the
+# DT_NEEDED names of everything found so far, in the tree the loader would
+# search, and name every missing one at once.
+needed() {
+	LC_ALL=C readelf -d "$1" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'
+}
+# The soname's file in $root: the loader's own directories, then anywhere
+# (a RUNPATH such as ceph's /usr/lib/aarch64-linux-gnu/ceph).
+find_lib() {
+	local d
+	for d in /lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu /lib /usr/lib; do
+		[ -e "$root$d/$1" ] && { echo "$root$d/$1"; return; }
 	done
+	find "$root" -name "$1" \( -type f -o -type l \) -print -quit 2>/dev/null
+}
+missing_libs() {
+	local -A seen=()
+	local todo=("$root$target") f lib path
+	while [ ${#todo[@]} -gt 0 ]; do
+		f=${todo[0]}
+		todo=("${todo[@]:1}")
+		for lib in $(needed "$f"); do
+			[ -n "${seen[$lib]:-}" ] && continue
+			seen[$lib]=1
+			path=$(find_lib "$lib")
+			if [ -n "$path" ]; then
+				todo+=("$path")
+			else
+				echo "$lib"
+			fi
+		done
+	done
+}
+# The host package of the same library: its arm64 build has the same name.
+host_pkg() {
+	local cand host
+	for cand in "/lib/$(gcc -print-multiarch)/$1" "/usr/lib/$(gcc -print-multiarch)/$1" "*/$1"; do
+		host=$(owner "$cand")
+		[ -n "$host" ] && { echo "$host"; return; }
+	done
+}
+missing=
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	missing=$(missing_libs | sort -u)
+	# The loader's word too, for a library the walk took as found.
+	missing=$(printf '%s\n%s\n' "$missing" "$(list | sed -n \
+		-e 's/^[[:space:]]*\([^[:space:]]*\) => not found.*/\1/p' \
+		-e 's/.*error while loading shared libraries: \([^:]*\):.*/\1/p')" | sed '/^$/d' | sort -u)
+	[ -z "$missing" ] && break
+	pkgs=()
+	for lib in $missing; do
+		host=$(host_pkg "$lib")
+		[ -n "$host" ] || die "$lib: no host package holds it to name the arm64 one"
+		pkgs+=("$host")
+	done
+	before=$(ls "$root/.unpacked" | wc -l)
+	fetch $(printf '%s\n' "${pkgs[@]}" | sort -u)
+	[ "$(ls "$root/.unpacked" | wc -l)" -gt "$before" ] ||
+		die "fetched ${pkgs[*]} and still missing: $missing"
 done
 [ -z "$missing" ] || die "still missing after fetching: $missing"
 while read -r lib; do

@@ -23,6 +23,7 @@
  * parent may have forked between the walk and its stop; frozen, none can.
  */
 #include <pagoda/cr.h>
+#include <pagoda/printk.h>
 #include <pagoda/process.h>
 #include <pagoda/sched.h>
 #include <pagoda/time.h>
@@ -50,19 +51,24 @@ static bool in_vdso(struct process *p, const struct pt_regs *regs)
  * Put off a stop inside the vDSO, for a while. Under TCG an interrupt is
  * taken where a translated block ends, and reading the counter ends one,
  * so a program that spins on clock_gettime without a system call is
- * caught at the same instruction inside the vDSO nearly every time; and on
- * a loaded host a process that does make calls was seen still inside
- * after 500 ms (perhaps: interrupts pending when it is resumed are taken
- * before its first instruction, there again). After CR_VDSO_WAIT_NS, well
- * inside the freeze's 5 s, it stops where it is: the image restores on a kernel
- * with the same vDSO, and another kernel's restore refuses it
- * (vdso_cr.c) rather than run the old code on.
+ * caught at the same instruction inside the vDSO nearly every time. One
+ * that does make calls leaves within microseconds of its own running, and
+ * stops at its next call; but on a loaded host it may not run at all for
+ * seconds: each time it is resumed, a tick long overdue is taken before
+ * its first instruction and it is switched out again, still inside. So
+ * what is counted is the time it ran, not the time that passed (a CI run
+ * refused a restore after a 2 s wall-clock wait ran out this way). After
+ * CR_VDSO_RUN_NS of its own running inside, or CR_VDSO_WAIT_NS in all,
+ * well inside the freeze's 5 s, it stops where it is: the image restores
+ * on a kernel with the same vDSO, and another kernel's restore refuses
+ * it (vdso_cr.c) rather than run the old code on.
  */
-#define CR_VDSO_WAIT_NS (2000 * NSEC_PER_MSEC)
+#define CR_VDSO_RUN_NS (200 * NSEC_PER_MSEC)
+#define CR_VDSO_WAIT_NS (4000 * NSEC_PER_MSEC)
 
 static bool stop_later(struct process *p, const struct pt_regs *regs)
 {
-	u64 now;
+	u64 now, ran;
 
 	/*
 	 * A call the freeze interrupted must stop here to be rewound; none
@@ -71,9 +77,18 @@ static bool stop_later(struct process *p, const struct pt_regs *regs)
 	if (p->cr_restart || !in_vdso(p, regs))
 		return false;
 	now = ktime_get_ns();
-	if (!p->cr_vdso_since)
+	ran = task_sched_runtime(current);
+	if (!p->cr_vdso_since) {
 		p->cr_vdso_since = now;
-	return now - p->cr_vdso_since < CR_VDSO_WAIT_NS;
+		p->cr_vdso_ran = ran;
+	}
+	if (ran - p->cr_vdso_ran < CR_VDSO_RUN_NS && now - p->cr_vdso_since < CR_VDSO_WAIT_NS)
+		return true;
+	/* Said, because only a kernel with the same vDSO can restore it now. */
+	pr_info("cr: %s[%d] stopped inside the vDSO after %llu ms (%llu ms of it running)\n",
+		p->name, p->pid, (now - p->cr_vdso_since) / NSEC_PER_MSEC,
+		(ran - p->cr_vdso_ran) / NSEC_PER_MSEC);
+	return false;
 }
 
 void cr_freeze_point(struct process *p, struct pt_regs *regs)

@@ -131,9 +131,16 @@ class Context:
         return self._isos[cmdline]
 
     def boot(self, cmd, name, timeout, script=(), stop_after_script=False):
-        """Run one boot, its serial log kept as build/test/NAME.log."""
-        return Boot(cmd, os.path.join(OUT, name + ".log"), timeout, script,
-                    stop_after_script).run()
+        """Run one boot, its serial log kept as build/test/NAME.log. One
+        that runs out of time says where it stood, in make test's own
+        output: a CI run keeps that output but not the logs."""
+        b = Boot(cmd, os.path.join(OUT, name + ".log"), timeout, script,
+                 stop_after_script).run()
+        if b.timed_out:
+            tail = [l.strip() for l in b.clean_text().splitlines() if l.strip()][-8:]
+            print("  %s: still running after %d s; its last lines: %s"
+                  % (name, timeout, " | ".join(tail)))
+        return b
 
 
 def rel(path):

@@ -257,7 +257,8 @@ def vdso_alt(name, std_cmd, alt_cmd, needs):
         for i, t in ((2, t2), (3, t3)):
             ctx.tally.check("%s:trampolines-%d" % (name, i),
                             "vDSO: another kernel's" in t,
-                            "boot %d must restore another kernel's vDSO with jumps (%s)" % (i, logs))
+                            "boot %d must restore another kernel's vDSO with jumps; it said %r (%s)"
+                            % (i, re.findall(r"restore: .*|cr: .*", t)[:3], logs))
             after = stretches(t, [r"restore: vda: running again", r"checkpoint: |crtree: done"])[1]
             lines = vdso_lines(maps_in(after))
             ctx.tally.check("%s:one-live-vvar-%d" % (name, i),
