@@ -26,6 +26,6 @@ every check it makes. Importing this package registers every unit, in the
 order `make test` runs them. tests/README.md says how to add one.
 """
 from . import host, docs, tooling, labs, kernel, disks, system, memory, dmsnap, cr, \
-    hibernate, procmem, selftests, busybox, dynelf, debianfio, aio, \
+    hibernate, procmem, selftests, busybox, dynelf, debianfio, debiandmfio, aio, \
     dmioctl  # noqa: F401  (registration order)
 from .common import BUILDS, LEVELS, UNITS  # noqa: F401

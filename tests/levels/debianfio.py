@@ -50,21 +50,24 @@ def fio_tree(name, arch="x86_64"):
     return cpio
 
 
+def fio_report(lines):
+    """fio's JSON report from the lines it printed, kernel log lines left
+    out (None where there is none or it does not parse)."""
+    out = [l for l in lines if not KLOG.match(l)]
+    start = next((i for i, l in enumerate(out) if l == "{"), None)
+    try:
+        return json.loads("\n".join(out[start:])) if start is not None else None
+    except ValueError:
+        return None
+
+
 def fio_runs(text, job):
-    """[(JSON report, exit status)] of each run of job NAME in the boot
-    (kernel log lines left out; the console may wrap the echoed command);
-    the report is None where it does not parse."""
-    found = []
-    for m in re.finditer(r"pagoda> run %s --name=%s (.*?)\nrun: %s: exit status (\d+)\n" %
-                         (re.escape(FIO), re.escape(job), re.escape(FIO)), text, re.S):
-        out = [l for l in m.group(1).split("\n") if not KLOG.match(l)]
-        start = next((i for i, l in enumerate(out) if l == "{"), None)
-        try:
-            rep = json.loads("\n".join(out[start:])) if start is not None else None
-        except ValueError:
-            rep = None
-        found.append((rep, int(m.group(2))))
-    return found
+    """[(JSON report, exit status)] of each run of job NAME in the boot (the
+    console may wrap the echoed command); the report is None where it does
+    not parse."""
+    return [(fio_report(m.group(1).split("\n")), int(m.group(2))) for m in re.finditer(
+        r"pagoda> run %s --name=%s (.*?)\nrun: %s: exit status (\d+)\n" %
+        (re.escape(FIO), re.escape(job), re.escape(FIO)), text, re.S)]
 
 
 def tmpfs_session(ctx, name, cmd_of, timeout):
