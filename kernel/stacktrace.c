@@ -8,6 +8,7 @@
  */
 #include <asm/stacktrace.h>
 #include <pagoda/arch.h>
+#include <pagoda/sched.h>
 #include <pagoda/task.h>
 
 /*
@@ -53,6 +54,15 @@ void stack_trace_task(struct task *t, void (*fn)(u64 pc, void *arg), void *arg)
 		arch_stack_walk(fn, arg);
 		return;
 	}
+	/*
+	 * Running on another CPU: its saved frame is where it last switched
+	 * out, long gone, and its live stack changes under the reader. None,
+	 * as Linux's x86 unwinder gives none for a task on another CPU (a
+	 * killed syzfuzz worker in state R with 9 s of system time was shown
+	 * in pause(), where it had last slept).
+	 */
+	if (task_on_cpu(t))
+		return;
 	/* The switch frame itself must lie on the stack before it is read. */
 	if (!t->stack || sp < lo || sp + 12 * 8 > hi)
 		return;

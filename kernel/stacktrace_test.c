@@ -61,8 +61,68 @@ static void test_sleeping_task_stack(struct ktest *t)
 	KEXPECT_EQ(t, kthread_join(th), 0);
 }
 
+static volatile bool stack_probe_stop;
+
+static int noinline stack_probe_spinner(void *arg)
+{
+	(void)arg;
+	wait_for_completion(&stack_probe_go);
+	while (!stack_probe_stop)
+		arch_cpu_relax();
+	return 0;
+}
+
+static void count_frame(u64 pc, void *arg)
+{
+	(void)pc;
+	(*(int *)arg)++;
+}
+
+/*
+ * A thread that slept (its saved frame in wait_for_completion()) and now
+ * spins on CPU 1: no frames while it is on a CPU, rather than the old
+ * ones (a fuzzing run's worker, busy in the kernel, was shown where it
+ * had last slept). Read only between two looks that find it on its CPU.
+ */
+static void test_running_task_has_no_stack(struct ktest *t)
+{
+	struct task *th;
+	int frames = -1;
+
+	if (num_online_cpus() < 2) {
+		ktest_skip(t, "one CPU");
+		return;
+	}
+	KASSERT_EQ(t, set_cpus_allowed(current, 1ULL), 0);
+	init_completion(&stack_probe_go);
+	stack_probe_stop = false;
+	th = kthread_create(stack_probe_spinner, NULL, "stackspin");
+	KASSERT_TRUE(t, th != NULL);
+	set_cpus_allowed(th, 1ULL << 1);
+	wake_up_process(th);
+	while (READ_ONCE(th->state) != TASK_UNINTERRUPTIBLE)
+		msleep(1);
+	complete(&stack_probe_go);
+	for (int i = 0; i < 1000 && frames < 0; i++) {
+		int n = 0;
+
+		if (task_on_cpu(th)) {
+			stack_trace_task(th, count_frame, &n);
+			if (task_on_cpu(th))
+				frames = n;
+		}
+		if (frames < 0)
+			msleep(1);
+	}
+	stack_probe_stop = true;
+	KEXPECT_EQ(t, kthread_join(th), 0);
+	set_cpus_allowed(current, CPU_MASK_ALL);
+	KEXPECT_EQ(t, frames, 0);
+}
+
 static struct ktest_case stacktrace_cases[] = {
 	KTEST_CASE(test_sleeping_task_stack),
+	KTEST_CASE(test_running_task_has_no_stack),
 	{}
 };
 KTEST_SUITE_FULL(stacktrace, .cases = stacktrace_cases, .kernel_only = true);

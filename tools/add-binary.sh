@@ -16,11 +16,13 @@
 # arm64: PROGRAM names a host program too (/usr/bin/md5sum), and the arm64
 # build of the package that holds it is fetched with `apt-get download`
 # (only downloaded and unpacked, never installed: as
-# tools/fetch-busybox-arm64.sh does), with libc6. The libraries come from
-# the arm64 loader's own list (ld.so --list, run under qemu-aarch64): each
-# one it cannot find is looked up on the host (`dpkg -S`), and that
-# package's arm64 build is fetched in turn, until none is missing. The
-# downloads stay in build/debian-arm64 for the next time.
+# tools/fetch-busybox-arm64.sh does), with libc6. The libraries copied are
+# the arm64 loader's own list (ld.so --list, run under qemu-aarch64). To
+# get them, the DT_NEEDED names of the program and of every library found
+# so far are walked; each missing one is looked up on the host (`dpkg -S`),
+# and those packages' arm64 builds are fetched together, round after round,
+# until none is missing. The downloads stay in build/debian-arm64 for the
+# next time.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 say() { printf 'add-binary: %s\n' "$*" >&2; }

@@ -582,7 +582,7 @@ int main(int argc, char **argv, char **envp)
 	int sent[MAX_WORKERS] = { 0 };
 	unsigned long spawned = 0, exited = 0, killed = 0, crashed = 0, stuck = 0;
 	unsigned int nworkers = 4;
-	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	struct timespec tick = { 0, 10 * 1000 * 1000 }, second = { 1, 0 };
 
 	(void)envp;
 	if (argc >= 3 && same(argv[1], "-w")) {
@@ -632,6 +632,13 @@ int main(int argc, char **argv, char **envp)
 				show_proc(alive[i], "stat", ')');
 				show_proc(alive[i], "status", 0); /* its signals: pending, blocked */
 				show_proc(alive[i], "stack", 0);
+				/*
+				 * Busy or waiting? A task running on a CPU has no stack to
+				 * show (Linux's answer too); its system time, a second
+				 * later, says whether it is working in the kernel.
+				 */
+				syscall2(__NR_nanosleep, &second, 0);
+				show_proc(alive[i], "stat", ')');
 				stuck++;
 				alive[i] = 0;
 			}
