@@ -306,6 +306,12 @@ COW = Lab("cow", "copy-on-write fork: share at fork, copy at the first write",
           tests=[Kernel("cow", "test_fork_shares_read_only", 15),
                  Kernel("cow", "test_child_write_copies", 15),
                  Kernel("cow", "test_exit_order", 10),
+                 # Two CPUs: a thread of the parent writes on one while
+                 # the other forks (the TLB flush of fork's protection).
+                 # A boot of its own, after the cases above: a wrong
+                 # version they catch can hang it.
+                 Kernel("cow_threads", "test_fork_while_a_thread_writes", 5,
+                        timeout=120),
                  # Last: a wrong version may hang forktest, and the
                  # grade stops at the first lost points before it.
                  Kernel("lazy", "test_programs_run", 5)])

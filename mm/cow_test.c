@@ -7,6 +7,9 @@
  * and the entries, the pages' bytes and the counters are looked at. Each
  * case holds the code to one promise of docs/processes.md
  * ("Copy-on-write"), and each names the wrong solutions it catches.
+ * The suite cow_threads forks a real program whose second thread writes
+ * during the fork (user/libc/forkrace.c): the TLB's part, which no entry
+ * shows.
  * A real fork (forktest) is the suite lazy's: a wrong copy-on-write can
  * leave forktest's parent waiting forever, and a hang costs the whole
  * boot's time limit, so the lab runs that boot only once these pass.
@@ -17,6 +20,9 @@
 #include <pagoda/mm.h>
 #include <pagoda/process.h>
 #include <pagoda/string.h>
+
+/* A wait status: exited with code. */
+#define EXITED(code) (((code) & 0xff) << 8)
 
 #define AREA_VA 0x40000000UL
 #define WRITTEN 8	/* pages the parent wrote: its own, each with a pattern */
@@ -278,3 +284,28 @@ static struct ktest_case cow_cases[] = {
 	{}
 };
 KTEST_SUITE_FULL(cow, .cases = cow_cases, .kernel_only = true);
+
+/*
+ * fork's write protection reaches every CPU: user/libc/forkrace.c forks
+ * eight times while a thread of the parent writes a counter on another
+ * CPU, and each child checks that its counter stays still. A fork that
+ * protects the parent's entries without flushing the TLB lets the writer
+ * keep storing into the page the child shares. Needs two CPUs to mean
+ * anything; with one it passes trivially. A suite of its own, so the
+ * lab boots it only once the cases above pass: with a parent left
+ * writable, parent and child scribble on each other and the program
+ * may never end.
+ */
+static void test_fork_while_a_thread_writes(struct ktest *t)
+{
+	static const char *const argv[] = { "/bin/forkrace" };
+	const char *why = NULL;
+
+	KEXPECT_EQ(t, process_run("/bin/forkrace", 1, argv, &why), EXITED(0));
+}
+
+static struct ktest_case cow_threads_cases[] = {
+	KTEST_CASE(test_fork_while_a_thread_writes),
+	{}
+};
+KTEST_SUITE_FULL(cow_threads, .cases = cow_threads_cases, .kernel_only = true);

@@ -105,6 +105,12 @@ $(B)/user/vfstest $(B)/user/jobtest: $(B)/user/%: user/libc/%.c user/libc/check.
 	@echo "  $(CHECK_CC_SAYS)  $@"
 	@$(CHECK_CC) -static -O2 -o $@ $<
 USER_PROGS += vfstest jobtest
+# forkrace: fork while a thread of the parent writes (the cow suite runs it).
+$(B)/user/forkrace: user/libc/forkrace.c user/user.mk | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  $(CHECK_CC_SAYS)  $@"
+	@$(CHECK_CC) -static -O2 -pthread -o $@ $<
+USER_PROGS += forkrace
 # mmbench: `bench mm`; the same file boots on Debian's Linux beside it
 # (tools/linuxpeer.py), so it is built against glibc, static.
 $(B)/user/mmbench: user/mmbench.c user/user.mk | $(DEPS_STAMP)
