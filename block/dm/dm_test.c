@@ -15,7 +15,8 @@
  *
  * Then: Linux's on-disk format from hand-built fixtures, reload of a
  * persistent store, a full COW device (Invalid, origin intact), refused
- * headers, and a merge back into the origin while it is read.
+ * headers, a merge back into the origin while it is read, and the
+ * exception table's buckets read from inside.
  */
 #include <pagoda/device-mapper.h>
 #include <pagoda/err.h>
@@ -31,8 +32,10 @@
 #include <pagoda/vmalloc.h>
 
 #include <pagoda/null_blk.h>
+#include "dm-core.h"
 #include "dm-exception-store.h"
 #include "dm-snap-format.h"
+#include "dm-snap.h"
 #include "dm_test.h"
 
 struct nullb *dmt_nullb(struct ktest *t, u64 size_mb)
@@ -966,6 +969,76 @@ static void test_dm_snapshot_commit_batches(struct ktest *t)
 	null_destroy(cnb);
 }
 
+/* Entries in one bucket of an exception table. */
+static unsigned int bucket_len(struct hlist_bl_head *h)
+{
+	struct hlist_bl_node *pos;
+	struct dm_exception *e;
+	unsigned int n = 0;
+
+	hlist_bl_for_each_entry(e, pos, h, hash_list)
+		n++;
+	return n;
+}
+
+/*
+ * The exception table itself, read from inside once the I/O is done:
+ * 4 MiB origin and COW with 4 KiB chunks is 1024 chunks, so one bucket
+ * per 8 (init_hash_tables()): 128. The first 512 chunks are written
+ * through the origin, in order. Every exception must sit in a
+ * bucket of the table (none past its end), no bucket may hold more than
+ * twice its share of consecutive chunks, lookups find exactly the copied
+ * chunks, and no pending exception outlives its copy.
+ */
+#define SPREAD_CHUNKS 512U
+#define SPREAD_BIO_CHUNKS 256U
+
+static void test_dm_exception_table_spread(struct ktest *t)
+{
+	struct dmt_snap d = { .onb = dmt_nullb(t, 4), .cnb = dmt_nullb(t, 4) };
+	u8 *b = kzalloc(SPREAD_BIO_CHUNKS * 4096, GFP_KERNEL);
+	struct dm_snapshot *s;
+	unsigned int total = 0, most = 0, pending = 0, buckets;
+
+	if (!d.onb || !d.cnb || !b)
+		goto out;
+	if (!dmt_snap_origin(t, &d, "ht") || !dmt_snap_snapshot(t, &d, "ht", "N 8"))
+		goto out;
+	/* 1 MiB bios: dm cuts them at chunks, so the copies run side by side. */
+	for (u32 c = 0; c < SPREAD_CHUNKS; c += SPREAD_BIO_CHUNKS)
+		if (blkdev_rw(d.ob, REQ_OP_WRITE, (sector_t)c * 8, b, SPREAD_BIO_CHUNKS * 4096)) {
+			ktest_fail(t, __FILE__, __LINE__, "origin write at chunk %u failed", c);
+			goto out;
+		}
+	s = d.sm->map->targets[0].private;
+	buckets = s->complete.hash_mask + 1;
+	KEXPECT_EQ(t, buckets, 128u);
+	for (u32 i = 0; i < buckets; i++) {
+		unsigned int n = bucket_len(&s->complete.table[i]);
+
+		total += n;
+		most = MAX(most, n);
+	}
+	for (u32 i = 0; i <= s->pending.hash_mask; i++)
+		pending += bucket_len(&s->pending.table[i]);
+	ktest_log(t, "%u exceptions in %u buckets, at most %u in one", total, buckets, most);
+	KEXPECT_EQ(t, total, SPREAD_CHUNKS);
+	KEXPECT_TRUE(t, most <= 2 * SPREAD_CHUNKS / buckets);
+	KEXPECT_EQ(t, pending, 0u);
+	for (u32 c = 0; c < 2 * SPREAD_CHUNKS; c++) {
+		struct dm_exception *e = dm_lookup_exception(&s->complete, c);
+
+		if (c < SPREAD_CHUNKS ? !e || e->old_chunk != c : e != NULL) {
+			ktest_fail(t, __FILE__, __LINE__, "chunk %u: lookup gave %s", c,
+				   e ? "a wrong exception" : "none");
+			break;
+		}
+	}
+out:
+	dmt_snap_destroy(t, &d);
+	kfree(b);
+}
+
 static struct ktest_case dm_cases[] = {
 	KTEST_CASE(test_dm_linear),
 	KTEST_CASE(test_dm_passes_flushes_down),
@@ -976,6 +1049,7 @@ static struct ktest_case dm_cases[] = {
 	KTEST_CASE(test_dm_snapshot_commit_batches),
 	KTEST_CASE(test_dm_snapshot_overflow),
 	KTEST_CASE(test_dm_snapshot_merge),
+	KTEST_CASE(test_dm_exception_table_spread),
 	KTEST_CASE(test_dm_snapshot_model_fine),
 	KTEST_CASE(test_dm_snapshot_model_mutex),
 	{}

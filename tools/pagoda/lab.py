@@ -77,11 +77,14 @@ class Host:
 
 
 class Kernel:
-    """A ktest case run in QEMU: x86-64 (direct boot) or arm64 virt."""
+    """A ktest case run in QEMU: x86-64 (direct boot) or arm64 virt.
+    timeout: seconds the boot may take; a suite that ends in seconds gets
+    less than the default, so a wrong version that hangs it costs little."""
 
-    def __init__(self, suite, case, points, arch="x86_64", smp=2, cmdline=""):
+    def __init__(self, suite, case, points, arch="x86_64", smp=2, cmdline="", timeout=300):
         self.suite, self.case, self.points = suite, case, points
         self.arch, self.smp, self.cmdline = arch, smp, cmdline
+        self.timeout = timeout
         self.name = "%s smp%d %s.%s" % ("x86-64" if arch == "x86_64" else "arm64 virt",
                                         smp, suite, case)
 
@@ -291,7 +294,7 @@ class Grader:
                                  cmdline=line)[0]
         key = ("kernel", t.arch, t.smp, t.suite, t.cmdline)
         log = os.path.join(self.out, "kernel-%s-smp%d-%s.log" % (t.arch, t.smp, t.suite))
-        cases, log, why = self._run(key, cmd, log, 300)
+        cases, log, why = self._run(key, cmd, log, t.timeout)
         return self._case(cases, t, log, why)
 
     @staticmethod
