@@ -123,10 +123,20 @@ include user/user.mk
 # Objects depend on the build files too: a flag change rebuilds everything.
 BUILD_FILES := Makefile arch/$(ARCH)/build.mk
 
+# ccache, when installed (tools/install-deps.sh installs it): the vDSO-alt
+# kernels make test builds differ from the standard ones in the vDSO
+# alone, and every other object comes out of the cache (x86-64's alt
+# kernel, after the standard one: 12 s instead of 50 s with -j2 here).
+# Its cache lives in build/, so make clean
+# empties it and nothing outside the tree is touched.
+CCACHE := $(shell command -v ccache 2>/dev/null)
+export CCACHE_DIR := $(CURDIR)/build/.ccache
+export CCACHE_MAXSIZE := 1G
+
 $(B)/obj/%.o: %.c $(BUILD_FILES) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	@$(KCC) $(KCFLAGS) -c $< -o $@
+	@$(CCACHE) $(KCC) $(KCFLAGS) -c $< -o $@
 
 $(B)/obj/%.o: %.S $(BUILD_FILES) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
@@ -536,4 +546,4 @@ bench: $(DEPS_STAMP) $(HB)/bench-page-alloc $(HB)/bench-hibernate
 	@$(PY) tools/bench.py --pi4-dtb $(PI4_DTB) --accel $(ACCEL) $(if $(BENCH),--bench $(BENCH)) $(BENCH_ARGS)
 
 clean:
-	rm -rf build/x86_64-* build/arm64-* build/host build/test
+	rm -rf build/x86_64-* build/arm64-* build/host build/test build/.ccache

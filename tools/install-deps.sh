@@ -42,6 +42,8 @@ declare -A PKG_OF=(
 	[sfdisk]=fdisk # make fuzz-seeds: MBR and GPT tables as util-linux writes them
 	# make selftests: the arm64 selftests run on the host too, under QEMU's user mode
 	[qemu-aarch64]=qemu-user
+	# make test builds each kernel twice, once with the other vDSO layout
+	[ccache]=ccache
 )
 # Package files that have no command of their own.
 declare -A FILE_OF=(

@@ -14,8 +14,10 @@ ARCH_SSRCS := boot/arm64/head.S arch/arm64/entry.S arch/arm64/switch.S arch/arm6
 # out-of-line atomics (they live in libgcc), and a frame record in every
 # function, leaf or not, for the stack traces.
 ARCH_CFLAGS := -mgeneral-regs-only -mno-outline-atomics -mcmodel=small \
-	-mno-omit-leaf-frame-pointer -mbranch-protection=none \
-	-DARM64_PLATFORM='"$(PLATFORM)"'
+	-mno-omit-leaf-frame-pointer -mbranch-protection=none
+# The platform's name reaches the one file that reads it, so that every
+# other object of the virt and Pi 4 builds is the same (and ccache's).
+$(B)/obj/arch/arm64/boot.o: KCFLAGS += -DARM64_PLATFORM='"$(PLATFORM)"'
 KCC := $(CROSS)gcc
 KLD := $(CROSS)ld
 KNM := $(CROSS)nm

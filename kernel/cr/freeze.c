@@ -53,11 +53,13 @@ static bool in_vdso(struct process *p, const struct pt_regs *regs)
  * so a program that spins on clock_gettime without a system call is
  * caught at the same instruction inside the vDSO nearly every time. One
  * that does make calls leaves within microseconds of its own running, and
- * stops at its next call; but on a loaded host it may not run at all for
- * seconds: each time it is resumed, a tick long overdue is taken before
- * its first instruction and it is switched out again, still inside. So
- * what is counted is the time it ran, not the time that passed (a CI run
- * refused a restore after a 2 s wall-clock wait ran out this way). After
+ * stops at its next call; on a loaded host, though, one was seen still
+ * inside after 500 ms, and a CI run's restore on another kernel failed
+ * as this refusal would make it fail after a 2 s wait (its logs were not
+ * kept). The likely cause: a process that is not run at all, because
+ * each time it is resumed a tick long overdue is taken before its first
+ * instruction and it is switched out again. So what is counted is the
+ * time it ran, not the time that passed. After
  * CR_VDSO_RUN_NS of its own running inside, or CR_VDSO_WAIT_NS in all,
  * well inside the freeze's 5 s, it stops where it is: the image restores
  * on a kernel with the same vDSO, and another kernel's restore refuses
