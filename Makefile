@@ -127,8 +127,8 @@ BUILD_FILES := Makefile arch/$(ARCH)/build.mk
 # kernels make test builds differ from the standard ones in the vDSO
 # alone, and every other object comes out of the cache (x86-64's alt
 # kernel, after the standard one: 12 s instead of 50 s with -j2 here).
-# Its cache lives in build/, so make clean
-# empties it and nothing outside the tree is touched.
+# Its cache lives in build/, so make clean empties it and nothing outside
+# the tree is touched.
 CCACHE := $(shell command -v ccache 2>/dev/null)
 export CCACHE_DIR := $(CURDIR)/build/.ccache
 export CCACHE_MAXSIZE := 1G
