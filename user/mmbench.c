@@ -14,6 +14,9 @@
  *                  CPU 0 and one on CPU 1 (us per round trip)
  * pipe_bandwidth   32 MiB through a pipe in 64 KiB writes, writer and
  *                  reader on different CPUs (MiB/s)
+ * pipe_stream      2 MiB through a pipe in 512-byte writes and reads, writer
+ *                  and reader on different CPUs, as Debian's stress-ng pipe
+ *                  stressor moves it (us per write)
  * getpid           the system call's round trip (ns)
  *
  * Built against glibc, static (user/user.mk): a real libc, no dynamic
@@ -43,6 +46,8 @@
 #define PINGS 2000
 #define PIPE_BYTES (32UL << 20)
 #define PIPE_CHUNK (64UL << 10)
+#define STREAM_BYTES (2UL << 20)
+#define STREAM_CHUNK 512UL
 #define GETPIDS 100000
 
 static const char *self = "/bin/mmbench";
@@ -152,15 +157,18 @@ static void bench_mmap(void)
 	report("mmap_munmap", (double)(now_ns() - t0) / MAPS, "ns");
 }
 
-/* The child of the pipe cases: echo bytes back (ping-pong) or drain them. */
-static void pipe_child(int in, int out, int echo)
+/*
+ * The child of the pipe cases: echo each byte back (ping-pong: out is the
+ * way back) or drain the pipe, chunk bytes a read.
+ */
+static void pipe_child(int in, int out, size_t chunk)
 {
 	static char buf[PIPE_CHUNK];
 	ssize_t n;
 
 	pin(1);
-	while ((n = read(in, buf, echo ? 1 : sizeof(buf))) > 0)
-		if (echo && write(out, buf, n) != n)
+	while ((n = read(in, buf, out >= 0 ? 1 : chunk)) > 0)
+		if (out >= 0 && write(out, buf, n) != n)
 			_exit(1);
 	_exit(n < 0);
 }
@@ -202,40 +210,62 @@ static void bench_pingpong(void)
 	close(back[0]);
 }
 
-static void bench_bandwidth(void)
+/*
+ * bytes through a pipe in chunk-sized writes and reads, the reader on CPU 1;
+ * the nanoseconds from the first write until the reader has exited with
+ * everything read, or -1.
+ */
+static long long pipe_through(const char *name, unsigned long bytes, size_t chunk)
 {
 	static char buf[PIPE_CHUNK];
 	long long t0;
 	int fd[2];
 	pid_t pid;
 
-	if (pipe(fd))
-		return failed("pipe_bandwidth", "pipe");
+	if (pipe(fd)) {
+		failed(name, "pipe");
+		return -1;
+	}
 	pid = fork();
-	if (pid < 0)
-		return failed("pipe_bandwidth", "fork");
+	if (pid < 0) {
+		failed(name, "fork");
+		return -1;
+	}
 	if (pid == 0) {
 		close(fd[1]);
-		pipe_child(fd[0], -1, 0);
+		pipe_child(fd[0], -1, chunk);
 	}
 	close(fd[0]);
 	pin(0);
 	memset(buf, 'y', sizeof(buf));
 	t0 = now_ns();
-	for (unsigned long sent = 0; sent < PIPE_BYTES;) {
-		ssize_t n = write(fd[1], buf, sizeof(buf));
+	for (unsigned long sent = 0; sent < bytes;) {
+		ssize_t n = write(fd[1], buf, chunk);
 
 		if (n <= 0) {
-			failed("pipe_bandwidth", "write");
+			failed(name, "write");
 			break;
 		}
 		sent += n;
 	}
 	close(fd[1]);
-	/* The reader has everything once it has exited. */
-	if (reap("pipe_bandwidth", pid))
-		report("pipe_bandwidth", (PIPE_BYTES / 1048576.0) / ((now_ns() - t0) / 1e9),
-		       "MiB/s");
+	return reap(name, pid) ? now_ns() - t0 : -1;
+}
+
+static void bench_bandwidth(void)
+{
+	long long ns = pipe_through("pipe_bandwidth", PIPE_BYTES, PIPE_CHUNK);
+
+	if (ns > 0)
+		report("pipe_bandwidth", (PIPE_BYTES / 1048576.0) / (ns / 1e9), "MiB/s");
+}
+
+static void bench_stream(void)
+{
+	long long ns = pipe_through("pipe_stream", STREAM_BYTES, STREAM_CHUNK);
+
+	if (ns > 0)
+		report("pipe_stream", ns / 1000.0 / (STREAM_BYTES / STREAM_CHUNK), "us");
 }
 
 static void bench_getpid(void)
@@ -259,6 +289,7 @@ int main(int argc, char **argv)
 	bench_mmap();
 	bench_pingpong();
 	bench_bandwidth();
+	bench_stream();
 	bench_getpid();
 	printf("mm: done\n");
 	return 0;
