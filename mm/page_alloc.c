@@ -563,12 +563,6 @@ static int rmqueue_bulk(struct zone *zone, int count, int mt,
 	return n;
 }
 
-/* The migratetype of the pageblock that holds page (every page has it). */
-static inline int page_pb_mt(const struct page *page)
-{
-	return get_pageblock_migratetype(page);
-}
-
 /*
  * A drain's run of n pages that are consecutive frames, taken off the
  * pcp list in address order, freed as the naturally aligned blocks it
@@ -599,7 +593,8 @@ static noinline void free_pcp_run(struct zone *zone, struct page *page,
 
 		if (fit < order)
 			order = fit;
-		__free_one_page(page, pfn, zone, order, page_pb_mt(page), FPI_NONE, false, in);
+		__free_one_page(page, pfn, zone, order, get_pageblock_migratetype(page), FPI_NONE,
+				false, in);
 		page += 1UL << order;
 		pfn += 1UL << order;
 		n -= 1UL << order;
@@ -662,7 +657,7 @@ static __hot_inline void __free_pcppages_bulk(struct zone *zone, int count,
 				done += (int)run - 1;
 			}
 			if (likely(run == 1)) /* to its pageblock's type as it is now */
-				__free_one_page(page, pfn, zone, 0, page_pb_mt(page), FPI_NONE,
+				__free_one_page(page, pfn, zone, 0, get_pageblock_migratetype(page), FPI_NONE,
 						 hooked, in);
 			else
 				free_pcp_run(zone, page, pfn, run, in);
@@ -708,15 +703,20 @@ static void free_pcp_blocks(struct zone *zone, struct per_cpu_pages *pcp)
 			pcp->nr_blocks--;
 			page->flags &= ~PG_pcp;
 			page->order = 0; /* as __free_pages() leaves a block's head */
-			__free_one_page(page, pfn, zone, pageblock_order, page_pb_mt(page),
+			__free_one_page(page, pfn, zone, pageblock_order, get_pageblock_migratetype(page),
 					FPI_NONE, hooked, zone_interior(zone));
 		}
 	}
 }
 
-/* Drain all of one pcp: its order-0 pages and its blocks. Interrupts off. */
-static void drain_pcp(struct zone *zone, struct per_cpu_pages *pcp)
+/*
+ * Drain all of cpu's per-CPU lists of the zone, as Linux's
+ * drain_pages_zone(): its order-0 pages and its blocks. Interrupts off.
+ */
+static void drain_pages_zone(int cpu, struct zone *zone)
 {
+	struct per_cpu_pages *pcp = &zone->pcp[cpu];
+
 	if (pcp->count)
 		free_pcppages_bulk(zone, pcp->count, pcp);
 	if (pcp->nr_blocks) {
@@ -744,7 +744,7 @@ void drain_zone_pages(struct zone *zone)
 
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
 		if (pcp_reachable(zone, cpu))
-			drain_pcp(zone, &zone->pcp[cpu]);
+			drain_pages_zone(cpu, zone);
 	arch_irq_restore(flags);
 }
 
@@ -756,7 +756,7 @@ static void drain_local_pages(void *info)
 	struct zone *z;
 
 	for_each_zone_in_node(z, pgdat)
-		drain_pcp(z, &z->pcp[me]);
+		drain_pages_zone(me, z);
 }
 
 /*
@@ -1185,29 +1185,27 @@ static void bad_page(struct page *page, unsigned int order, const char *why)
 	dump_stack();
 }
 
-/* Everything a freed block must be; false (and a report) if it is not. */
-static noinline bool free_pages_check_bad(struct page *page, unsigned int order)
+/*
+ * Everything a freed block must be, one check at a time so that a bad free
+ * is named; true (and a report) if it is bad. Linux's check_free_page_bad().
+ */
+static noinline bool check_free_page_bad(struct page *page, unsigned int order)
 {
-	if (PageBuddy(page) || (page->flags & PG_pcp) || page->refcount == 0) {
-		bad_page(page, order, "already free (double free)");
+	const char *why;
+
+	if (PageBuddy(page) || (page->flags & PG_pcp) || page->refcount == 0)
+		why = "already free (double free)";
+	else if (PageReserved(page) || PageOffline(page))
+		why = "not managed by the page allocator";
+	else if (PageSlab(page))
+		why = "still owned by a slab cache";
+	else if (page->order != order || (order && !PageHead(page)))
+		why = "freed with a different order than allocated";
+	else if (page->refcount != 1)
+		why = "still referenced";
+	else
 		return false;
-	}
-	if (PageReserved(page) || PageOffline(page)) {
-		bad_page(page, order, "not managed by the page allocator");
-		return false;
-	}
-	if (PageSlab(page)) {
-		bad_page(page, order, "still owned by a slab cache");
-		return false;
-	}
-	if (page->order != order || (order && !PageHead(page))) {
-		bad_page(page, order, "freed with a different order than allocated");
-		return false;
-	}
-	if (page->refcount != 1) {
-		bad_page(page, order, "still referenced");
-		return false;
-	}
+	bad_page(page, order, why);
 	return true;
 }
 
@@ -1216,7 +1214,7 @@ static noinline bool free_pages_check_bad(struct page *page, unsigned int order)
  * flag, refcount 1, the order it was allocated with, a head if order > 0.
  * Only a bad free goes through the one-by-one checks above to be named.
  */
-static inline bool free_pages_ok(const struct page *page, unsigned int order)
+static inline bool page_expected_state(const struct page *page, unsigned int order)
 {
 	const u32 bad_flags = PG_buddy | PG_pcp | PG_reserved | PG_offline | PG_slab;
 
@@ -1224,9 +1222,10 @@ static inline bool free_pages_ok(const struct page *page, unsigned int order)
 	       page->order == order && (!order || (page->flags & PG_head));
 }
 
-static inline bool free_pages_check(struct page *page, unsigned int order)
+/* Is this free a bad one? (reported if so) Linux's check_free_page(). */
+static inline bool check_free_page(struct page *page, unsigned int order)
 {
-	return likely(free_pages_ok(page, order)) || free_pages_check_bad(page, order);
+	return unlikely(!page_expected_state(page, order)) && check_free_page_bad(page, order);
 }
 
 void (*page_free_check)(phys_addr_t start, size_t bytes);
@@ -1258,8 +1257,8 @@ static __hot_inline void free_one_page_copy(struct zone *zone, struct page *page
 	/* the pfn and the type worked out under the lock, for the same
 	 * reason: nothing of the merge is live across the lock's call */
 	zone->free_count++;
-	__free_one_page(page, zone_page_pfn(zone, page), zone, order, page_pb_mt(page), FPI_NONE,
-			hooked, zone_interior(zone));
+	__free_one_page(page, zone_page_pfn(zone, page), zone, order,
+			get_pageblock_migratetype(page), FPI_NONE, hooked, zone_interior(zone));
 	spin_unlock_irqrestore(&zone->lock, flags);
 }
 
@@ -1299,7 +1298,7 @@ static noinline void free_pcp_overflow(struct zone *zone, struct per_cpu_pages *
  */
 static __hot_inline void free_unref_page_commit(struct zone *zone, struct page *page)
 {
-	int mt = page_pb_mt(page);
+	int mt = get_pageblock_migratetype(page);
 	struct per_cpu_pages *pcp;
 	struct list_head *list;
 	unsigned long flags;
@@ -1338,7 +1337,7 @@ static inline bool pcp_blocks_allowed(const struct zone *zone)
 /* A pageblock-order block onto this CPU's cache, if there is room. */
 static noinline void free_pcp_block(struct zone *zone, struct page *page)
 {
-	int mt = page_pb_mt(page);
+	int mt = get_pageblock_migratetype(page);
 	struct per_cpu_pages *pcp;
 	unsigned long flags;
 
@@ -1390,7 +1389,7 @@ static noinline void __free_pages_ok(struct page *page, unsigned int order)
 
 	if (page_free_check)
 		free_check_hook(page, order);
-	if (!free_pages_check(page, order))
+	if (check_free_page(page, order))
 		return;
 	page->refcount = 0;
 	zone = page_zone(page);
@@ -1405,7 +1404,7 @@ void __free_pages(struct page *page, unsigned int order)
 
 	if (unlikely(!page))
 		return;
-	if (unlikely(page_free_check || page_alloc_debug || !free_pages_ok(page, order))) {
+	if (unlikely(page_free_check || page_alloc_debug || !page_expected_state(page, order))) {
 		__free_pages_ok(page, order);
 		return;
 	}

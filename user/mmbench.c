@@ -18,6 +18,9 @@
  *                  CPU 0 and one on CPU 1 (us per round trip)
  * pipe_bandwidth   32 MiB through a pipe in 64 KiB writes, writer and
  *                  reader on different CPUs (MiB/s)
+ * pipe_stream      2 MiB through a pipe in 512-byte writes and reads, writer
+ *                  and reader on different CPUs, as Debian's stress-ng pipe
+ *                  stressor moves it (us per write)
  * getpid           the system call's round trip (ns)
  *
  * With arguments, only the cases they name run (`mmbench page_fault_4k`),
@@ -50,6 +53,8 @@
 #define PINGS 2000
 #define PIPE_BYTES (32UL << 20)
 #define PIPE_CHUNK (64UL << 10)
+#define STREAM_BYTES (2UL << 20)
+#define STREAM_CHUNK 512UL
 #define GETPIDS 100000
 
 static const char *self = "/bin/mmbench";
@@ -170,15 +175,18 @@ static void bench_mmap(void)
 	report("mmap_munmap", (double)(now_ns() - t0) / MAPS, "ns");
 }
 
-/* The child of the pipe cases: echo bytes back (ping-pong) or drain them. */
-static void pipe_child(int in, int out, int echo)
+/*
+ * The child of the pipe cases: echo each byte back (ping-pong: out is the
+ * way back) or drain the pipe, chunk bytes a read.
+ */
+static void pipe_child(int in, int out, size_t chunk)
 {
 	static char buf[PIPE_CHUNK];
 	ssize_t n;
 
 	pin(1);
-	while ((n = read(in, buf, echo ? 1 : sizeof(buf))) > 0)
-		if (echo && write(out, buf, n) != n)
+	while ((n = read(in, buf, out >= 0 ? 1 : chunk)) > 0)
+		if (out >= 0 && write(out, buf, n) != n)
 			_exit(1);
 	_exit(n < 0);
 }
@@ -220,40 +228,62 @@ static void bench_pingpong(void)
 	close(back[0]);
 }
 
-static void bench_bandwidth(void)
+/*
+ * bytes through a pipe in chunk-sized writes and reads, the reader on CPU 1;
+ * the nanoseconds from the first write until the reader has exited with
+ * everything read, or -1.
+ */
+static long long pipe_through(const char *name, unsigned long bytes, size_t chunk)
 {
 	static char buf[PIPE_CHUNK];
 	long long t0;
 	int fd[2];
 	pid_t pid;
 
-	if (pipe(fd))
-		return failed("pipe_bandwidth", "pipe");
+	if (pipe(fd)) {
+		failed(name, "pipe");
+		return -1;
+	}
 	pid = fork();
-	if (pid < 0)
-		return failed("pipe_bandwidth", "fork");
+	if (pid < 0) {
+		failed(name, "fork");
+		return -1;
+	}
 	if (pid == 0) {
 		close(fd[1]);
-		pipe_child(fd[0], -1, 0);
+		pipe_child(fd[0], -1, chunk);
 	}
 	close(fd[0]);
 	pin(0);
 	memset(buf, 'y', sizeof(buf));
 	t0 = now_ns();
-	for (unsigned long sent = 0; sent < PIPE_BYTES;) {
-		ssize_t n = write(fd[1], buf, sizeof(buf));
+	for (unsigned long sent = 0; sent < bytes;) {
+		ssize_t n = write(fd[1], buf, chunk);
 
 		if (n <= 0) {
-			failed("pipe_bandwidth", "write");
+			failed(name, "write");
 			break;
 		}
 		sent += n;
 	}
 	close(fd[1]);
-	/* The reader has everything once it has exited. */
-	if (reap("pipe_bandwidth", pid))
-		report("pipe_bandwidth", (PIPE_BYTES / 1048576.0) / ((now_ns() - t0) / 1e9),
-		       "MiB/s");
+	return reap(name, pid) ? now_ns() - t0 : -1;
+}
+
+static void bench_bandwidth(void)
+{
+	long long ns = pipe_through("pipe_bandwidth", PIPE_BYTES, PIPE_CHUNK);
+
+	if (ns > 0)
+		report("pipe_bandwidth", (PIPE_BYTES / 1048576.0) / (ns / 1e9), "MiB/s");
+}
+
+static void bench_stream(void)
+{
+	long long ns = pipe_through("pipe_stream", STREAM_BYTES, STREAM_CHUNK);
+
+	if (ns > 0)
+		report("pipe_stream", ns / 1000.0 / (STREAM_BYTES / STREAM_CHUNK), "us");
 }
 
 static void bench_getpid(void)
@@ -297,6 +327,7 @@ static const struct {
 	{ "mmap_munmap", bench_mmap },
 	{ "pipe_pingpong", bench_pingpong },
 	{ "pipe_bandwidth", bench_bandwidth },
+	{ "pipe_stream", bench_stream },
 	{ "getpid", bench_getpid },
 };
 

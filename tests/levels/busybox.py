@@ -219,20 +219,18 @@ def session(ctx, arch, cmd_of, timeout, name=None, disk="vda"):
 @unit("busybox-x86_64", "system", needs=["x86_64"])
 def busybox_x86(ctx):
     """x86-64: a busybox session (tests/busybox/) beside the same busybox on the host"""
-    session(ctx, "x86_64", lambda cpio, disk: ctx.x86_cmd(
-        cmdline="panic=-1", extra=["-initrd", cpio], disks=[disk]), 120)
+    session(ctx, "x86_64", lambda cpio, disk: ctx.initrd_cmd("x86_64", cpio, disks=[disk]), 120)
 
 
 @unit("busybox-arm64-virt", "system", needs=["arm64-virt"])
 def busybox_arm64(ctx):
     """arm64 virt: the same busybox session with Debian's arm64 busybox"""
-    session(ctx, "arm64", lambda cpio, disk: ctx.arm64_cmd(
-        "virt", "panic=-1", extra=["-initrd", cpio], disks=[disk]), 240)
+    session(ctx, "arm64", lambda cpio, disk: ctx.initrd_cmd("arm64-virt", cpio, disks=[disk]),
+            240)
 
 
 @unit("busybox-arm64-pi4", "system", needs=["arm64-pi4"])
 def busybox_pi4(ctx):
     """arm64 raspi4b: the same busybox session, its disk the card in the SD slot"""
-    session(ctx, "arm64", lambda cpio, disk: ctx.arm64_cmd(
-        "pi4", "panic=-1", extra=["-initrd", cpio], disks=[disk]), 300,
+    session(ctx, "arm64", lambda cpio, disk: ctx.initrd_cmd("arm64-pi4", cpio, disks=[disk]), 300,
         name="busybox-arm64-pi4", disk="mmcblk0")

@@ -118,6 +118,15 @@ class Context:
         return qemu.build_cmd(arch="arm64", platform=platform, dtb=self.pi4_dtb,
                               cmdline=cmdline, el2=el2, smp=smp, gic=gic, **kw)[0]
 
+    def initrd_cmd(self, machine, cpio, cmdline="panic=-1", **kw):
+        """A QEMU command that boots machine (x86_64, arm64-virt or
+        arm64-pi4) with cpio as its initrd: the system tests that bring
+        their own programs (Debian's, Linux's selftests) boot this way."""
+        kw["extra"] = ["-initrd", cpio] + kw.get("extra", [])
+        if machine == "x86_64":
+            return self.x86_cmd(cmdline=cmdline, **kw)
+        return self.arm64_cmd(machine[len("arm64-"):], cmdline, **kw)
+
     def test_iso(self, cmdline):
         """A GRUB ISO of the x86-64 kernel whose grub.cfg passes cmdline;
         made once per command line per run."""

@@ -122,7 +122,7 @@ def debian_dmfio(ctx):
         f.write(old)
     with open(cow, "wb") as f:
         f.truncate(dmi.SECTORS * 512)
-    b = ctx.boot(ctx.x86_cmd(cmdline="panic=-1", disks=[origin, cow], extra=["-initrd", cpio]),
+    b = ctx.boot(ctx.initrd_cmd("x86_64", cpio, disks=[origin, cow]),
                  NAME, 120, [(r"pagoda> ", "run /bin/busybox sh /dm/dmfio.sh\r"),
                              (r"dmfio: end", "poweroff\r")])
     t = b.clean_text().replace("\r", "")

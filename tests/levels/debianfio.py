@@ -113,15 +113,14 @@ def tmpfs_session(ctx, name, cmd_of, timeout):
 @unit("debian-fio-x86_64", "system", needs=["x86_64"])
 def debian_fio(ctx):
     """x86-64: Debian's fio runs a random-write job on a tmpfs file twice, issuing what the host does, no leak"""
-    tmpfs_session(ctx, "debian-fio-x86_64",
-                  lambda cpio: ctx.x86_cmd(cmdline="panic=-1", extra=["-initrd", cpio]), 120)
+    tmpfs_session(ctx, "debian-fio-x86_64", lambda cpio: ctx.initrd_cmd("x86_64", cpio), 120)
 
 
 @unit("debian-fio-arm64-virt", "system", needs=["arm64-virt"])
 def debian_fio_arm64(ctx):
     """arm64 virt: the same with Debian's arm64 fio and the libraries its loader loads"""
     tmpfs_session(ctx, "debian-fio-arm64-virt",
-                  lambda cpio: ctx.arm64_cmd("virt", "panic=-1", extra=["-initrd", cpio]), 300)
+                  lambda cpio: ctx.initrd_cmd("arm64-virt", cpio), 300)
 
 
 # One job per engine, each on its own MiB of /dev/vda: 4 KiB random writes
@@ -190,13 +189,11 @@ def disk_session(ctx, name, cmd_of, timeout):
 def debian_fio_disk(ctx):
     """x86-64: Debian's fio with libaio, psync and pvsync2 on /dev/vda twice; JSON counts, no leak, data checked on the host"""
     disk_session(ctx, "debian-fio-disk-x86_64",
-                 lambda cpio, disk: ctx.x86_cmd(cmdline="panic=-1", extra=["-initrd", cpio],
-                                                disks=[disk]), 180)
+                 lambda cpio, disk: ctx.initrd_cmd("x86_64", cpio, disks=[disk]), 180)
 
 
 @unit("debian-fio-disk-arm64-virt", "system", needs=["arm64-virt"])
 def debian_fio_disk_arm64(ctx):
     """arm64 virt: the same with Debian's arm64 fio"""
     disk_session(ctx, "debian-fio-disk-arm64-virt",
-                 lambda cpio, disk: ctx.arm64_cmd("virt", "panic=-1", extra=["-initrd", cpio],
-                                                  disks=[disk]), 400)
+                 lambda cpio, disk: ctx.initrd_cmd("arm64-virt", cpio, disks=[disk]), 400)

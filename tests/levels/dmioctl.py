@@ -139,8 +139,8 @@ def debian_dmsetup(ctx):
     /dev/mapper/control and prints what it prints on Linux; hostile ioctls
     answered as Linux answers them, no leak; disks the host reads as Linux's format"""
     session(ctx, "debian-dmsetup-x86_64", "x86_64",
-            lambda cpio, disks: ctx.x86_cmd(cmdline="panic=-1 lockdep=1", disks=disks,
-                                            extra=["-initrd", cpio]), 240)
+            lambda cpio, disks: ctx.initrd_cmd("x86_64", cpio, "panic=-1 lockdep=1",
+                                               disks=disks), 240)
 
 
 @unit("debian-dmsetup-arm64-virt", "system", needs=["arm64-virt"])
@@ -148,5 +148,5 @@ def debian_dmsetup_arm64(ctx):
     """arm64 virt: the same with Debian's arm64 dmsetup and busybox, held against
     Linux's x86-64 answers (the same dmsetup release; the ioctl ABI is the same)"""
     session(ctx, "debian-dmsetup-arm64-virt", "arm64",
-            lambda cpio, disks: ctx.arm64_cmd("virt", "panic=-1 lockdep=1", disks=disks,
-                                              extra=["-initrd", cpio]), 600)
+            lambda cpio, disks: ctx.initrd_cmd("arm64-virt", cpio, "panic=-1 lockdep=1",
+                                               disks=disks), 600)

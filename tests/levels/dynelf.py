@@ -199,12 +199,12 @@ def session(ctx, arch, cmdline, cmd_of, timeout):
 @unit("dynelf-x86_64", "system", needs=["x86_64"])
 def dynelf_x86(ctx):
     """x86-64: Debian's dynamic coreutils through ld.so, output like the host's, no leak"""
-    session(ctx, "x86_64", "panic=-1", lambda cpio, cmdline: ctx.x86_cmd(
-        cmdline=cmdline, extra=["-initrd", cpio]), 120)
+    session(ctx, "x86_64", "panic=-1",
+            lambda cpio, cmdline: ctx.initrd_cmd("x86_64", cpio, cmdline), 120)
 
 
 @unit("dynelf-arm64-virt", "system", needs=["arm64-virt"])
 def dynelf_arm64(ctx):
     """arm64 virt: the same with Debian's arm64 coreutils (apt-get download), norandmaps"""
-    session(ctx, "arm64", "panic=-1 norandmaps", lambda cpio, cmdline: ctx.arm64_cmd(
-        "virt", cmdline, extra=["-initrd", cpio]), 240)
+    session(ctx, "arm64", "panic=-1 norandmaps",
+            lambda cpio, cmdline: ctx.initrd_cmd("arm64-virt", cpio, cmdline), 240)

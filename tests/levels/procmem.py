@@ -69,6 +69,10 @@ def session(arch):
 # The boot's init is oomtest's init-spared case (its argument after "--",
 # as Linux passes init its words), then the kernel shell runs the session.
 INIT_SPARED = 'rdinit=/bin/oomtest shell.run="%s" panic=-1 -- init-spared'
+# The boot runs memory out five times (init's spared case, two exhaust
+# runs, two OOM-killer cases), each touching every free page under TCG:
+# half a gigabyte does what a whole one does in half the time.
+MEMHOSTILE_MEM = "512M"
 KLOG = re.compile(r"^\[ *\d+\.\d+\] ")
 
 
@@ -268,11 +272,13 @@ def memhostile(ctx):
     ctx.tally.check("system:shmtest.host-run", rc == 0 and want_shm[-1:] == ["shmtest: done"],
                     "the host's run of %s exited %d" % (rel(SHMTEST_BIN), rc))
     cmdline = INIT_SPARED % ";".join(session("x86_64"))
-    b = ctx.boot(ctx.x86_cmd(cmdline=cmdline), "system-memhostile-x86_64", 600)
+    b = ctx.boot(ctx.x86_cmd(cmdline=cmdline, mem=MEMHOSTILE_MEM), "system-memhostile-x86_64",
+                 600)
     check_boot(ctx, "x86_64", b, want, want_faults, want_commit, want_threads, want_once,
                want_adj_file, want_shm)
     cmdline = INIT_SPARED % ";".join(session("arm64-virt"))
-    b = ctx.boot(ctx.arm64_cmd("virt", cmdline), "system-memhostile-arm64-virt", 600)
+    b = ctx.boot(ctx.arm64_cmd("virt", cmdline, mem=MEMHOSTILE_MEM),
+                 "system-memhostile-arm64-virt", 600)
     check_boot(ctx, "arm64-virt", b, want, want_faults, want_commit, want_threads,
                want_once, want_adj_file, want_shm)
 

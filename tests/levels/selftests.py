@@ -109,7 +109,8 @@ def compare(ctx, arch, boot, host, mine, known):
               % (arch, libc, suite, *s["pagoda"], *s["host"]))
 
 
-def run_level(ctx, arch, cmd_of, timeout):
+def run_level(ctx, machine, timeout):
+    arch = machine.split("-")[0]
     cpio = ksft.build(arch)
     # The host's run is mostly sleeping (the timer tests): it goes on in
     # the background while Pagoda boots, on the other CPU.
@@ -121,7 +122,7 @@ def run_level(ctx, arch, cmd_of, timeout):
         script = [(r"pagoda> ", "cd /tmp\r")] + \
             [(r"pagoda> ", "run /%s\r" % " ".join([p] + ksft.args_of(p))) for p in paths] + \
             [(r"pagoda> ", "poweroff\r")]
-        boot = ctx.boot(cmd_of(cpio), "selftests-" + arch, timeout, script)
+        boot = ctx.boot(ctx.initrd_cmd(machine, cpio), "selftests-" + arch, timeout, script)
         host = host_run.result()
     text = boot.clean_text()
     mine = pagoda_results(text, paths)
@@ -133,12 +134,10 @@ def run_level(ctx, arch, cmd_of, timeout):
 @unit("selftests-x86_64", "system", needs=["x86_64"])
 def selftests_x86(ctx):
     """Linux's selftests (linux-source-6.1, musl and glibc) on x86-64 beside the host's results"""
-    run_level(ctx, "x86_64",
-              lambda cpio: ctx.x86_cmd(cmdline="panic=-1", extra=["-initrd", cpio]), 240)
+    run_level(ctx, "x86_64", 240)
 
 
 @unit("selftests-arm64-virt", "system", needs=["arm64-virt"])
 def selftests_arm64(ctx):
     """Linux's selftests (linux-source-6.1, glibc) on arm64 virt beside the host's (qemu-aarch64)"""
-    run_level(ctx, "arm64",
-              lambda cpio: ctx.arm64_cmd("virt", "panic=-1", extra=["-initrd", cpio]), 360)
+    run_level(ctx, "arm64-virt", 360)

@@ -260,7 +260,7 @@ def initrd_gnu_cpio(ctx):
         f.write(open(a, "rb").read() + open(b, "rb").read())
     script = [(r"pagoda> ", "ls\r"), (r"pagoda> ", "run /bin/greet x\r"),
               (r"pagoda> ", "run /sbin/hello y\r"), (r"pagoda> ", "poweroff\r")]
-    boot = ctx.boot(ctx.x86_cmd(cmdline="panic=-1", extra=["-initrd", both]),
+    boot = ctx.boot(ctx.initrd_cmd("x86_64", both),
                     "system-initrd-gnu-cpio", 120, script)
     t = boot.clean_text()
     size = len("one file, two names\n")
@@ -278,7 +278,7 @@ def initrd_gnu_cpio(ctx):
     gz = both + ".gz"
     with open(gz, "wb") as f:
         subprocess.run(["gzip", "-9", "-n", "-c", both], stdout=f, check=True)
-    boot2 = ctx.boot(ctx.x86_cmd(cmdline="panic=-1", extra=["-initrd", gz]),
+    boot2 = ctx.boot(ctx.initrd_cmd("x86_64", gz),
                      "system-initrd-gzip", 120, [(r"pagoda> ", "poweroff\r")])
     t2 = boot2.clean_text()
     checks.append(("gzip-named", re.search(r"initramfs: \S+: gzip-compressed; .*unpack it first",
