@@ -217,8 +217,11 @@ POLICY = Lab("policy", "a page-placement policy that beats the shuffle",
 
 # --- 5. Locks ------------------------------------------------------------------
 
+# alone: four CPUs contend for a lock and its order is graded; beside
+# another lab's boots, two host CPUs would have to run eight.
 LOCKS = Lab("locks", "locks: a ticket spinlock and a mutex whose waiters sleep",
             "docs/labs/locks.md", files=["include/pagoda/spinlock.h", "kernel/locking/mutex.c"],
+            alone=True,
             tests=[Kernel("lock_fairness", "test_ticket_spinlock_is_fifo", 15, smp=4,
                           cmdline="lockdep=1"),
                    Kernel("lock_fairness", "test_mutex_waiters_sleep_in_order", 15, smp=4,
@@ -233,8 +236,9 @@ LOCKS = Lab("locks", "locks: a ticket spinlock and a mutex whose waiters sleep",
 
 # --- 6. Scheduling ----------------------------------------------------------
 
+# alone: the grade measures CPU shares and preemption in time.
 SCHED = Lab("sched", "scheduling: weighted fair choice (CFS-style vruntime)", "docs/labs/sched.md",
-            files=["kernel/sched/core.c"],
+            files=["kernel/sched/core.c"], alone=True,
             tests=[Kernel("sched", "test_weights", 20),
                    Kernel("sched", "test_weights", 10, arch="arm64"),
                    Kernel("sched", "test_preemption", 5),

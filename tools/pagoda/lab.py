@@ -25,6 +25,7 @@ import os
 import re
 import shutil
 import subprocess
+import threading
 import time
 
 from . import ktap, qemu
@@ -66,6 +67,21 @@ class LabError(Exception):
     pass
 
 
+# `tools/lab.py check` grades two labs at once. Both may make in the same
+# tree (the full tree: a fuzzer built there for the first time), and a
+# student tree is seeded by copying that tree's build/: one make at a
+# time per tree, and no copy while one runs (a half-written file copied
+# with a new time would never be rebuilt).
+_LOCKS = threading.Lock()
+_TREE_LOCKS = {}
+
+
+def tree_lock(tree):
+    """The lock of tree's build/: held by every make there and by seed_build."""
+    with _LOCKS:
+        return _TREE_LOCKS.setdefault(os.path.realpath(tree), threading.Lock())
+
+
 # --- declarations ---------------------------------------------------------
 
 class Host:
@@ -99,8 +115,12 @@ class Check:
 
 class Lab:
     def __init__(self, name, title, handout, tests, files=(), solution_only=(),
-                 replace=None, first_steps=None):
+                 replace=None, first_steps=None, alone=False):
         self.name, self.title, self.handout = name, title, handout
+        # A grade that measures time or fairness in QEMU (a scheduler's
+        # shares, a lock's order): `tools/lab.py check` runs it with no
+        # other lab beside it, so another lab's boots cannot skew it.
+        self.alone = alone
         self.tests = list(tests)
         # Files holding this lab's regions (checked: each must have one).
         self.files = list(files)
@@ -178,6 +198,13 @@ def seed_build(root, dest, gone=()):
     relinks only when a prerequisite is newer, not when one is missing,
     so the copied links still hold their objects: remove them too."""
     src = os.path.join(root, "build")
+    with tree_lock(root):
+        _copy_build(src, dest)
+    if gone:
+        drop_links(dest)
+
+
+def _copy_build(src, dest):
     # fixtures: the device trees ktest-host embeds. Without them each tree
     # made them again (a QEMU run per tree) and relinked ktest-host.
     for sub in ("host", "x86_64-pc", "arm64-virt", "fixtures", ".deps-ok", "accel.verdict"):
@@ -188,8 +215,6 @@ def seed_build(root, dest, gone=()):
         elif os.path.isfile(s):
             os.makedirs(os.path.dirname(d), exist_ok=True)
             shutil.copy2(s, d)
-    if gone:
-        drop_links(dest)
 
 
 def drop_links(dest):
@@ -223,21 +248,41 @@ class Grader:
     # fuzzes the same code longer in host-fuzz), passes fewer.
     FUZZ_SECONDS = 20
 
-    def __init__(self, tree, out, say=print, fuzz_seconds=FUZZ_SECONDS):
+    def __init__(self, tree, out, say=print, fuzz_seconds=FUZZ_SECONDS, share=None,
+                 make_vars=()):
         self.tree, self.out, self.say = tree, out, say
         self.fuzz_seconds = fuzz_seconds
-        self.built = {}     # make goal -> (ok, log)
-        self.runs = {}      # (what...) -> (cases, log, why)
+        # VAR=value for every make (not part of what a build is known by).
+        self.make_vars = list(make_vars)
+        if share:
+            # The same tree graded for another lab at the same time: its
+            # builds and boots are this one's too, each done once.
+            self.built, self.runs, self._run_locks = share.built, share.runs, share._run_locks
+        else:
+            self.built = {}     # make goal -> (ok, log)
+            self.runs = {}      # (what...) -> (cases, log, why)
+            self._run_locks = {}
         self.spent = []     # (step, seconds): where a grade's time goes
         os.makedirs(out, exist_ok=True)
 
+    def sharing(self, say):
+        """A grader of the same tree whose lines go to say and whose TIME
+        steps are its own, sharing this one's builds and boots."""
+        return Grader(self.tree, self.out, say, self.fuzz_seconds, share=self)
+
     def make(self, goal, *args):
         key = (goal,) + args
+        with tree_lock(self.tree):
+            return self._make(key)
+
+    def _make(self, key):
+        goal, args = key[0], key[1:]
         if key not in self.built:
             log = os.path.join(self.out, "make-%s.log" % re.sub(r"[^\w.-]", "_", " ".join(key)))
             t0 = time.time()
             with open(log, "w") as f:
-                r = subprocess.run(["make", "-j2", "--no-print-directory", goal] + list(args),
+                r = subprocess.run(["make", "-j2", "--no-print-directory", goal] + list(args) +
+                                   self.make_vars,
                                    cwd=self.tree, stdout=f, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL)
             self.built[key] = (r.returncode == 0, log)
@@ -245,8 +290,14 @@ class Grader:
         return self.built[key]
 
     def _run(self, key, cmd, log, timeout):
-        if key in self.runs:
-            return self.runs[key]
+        with _LOCKS:
+            lock = self._run_locks.setdefault(key, threading.Lock())
+        with lock:
+            if key not in self.runs:
+                self.runs[key] = self._run_once(key, cmd, log, timeout)
+        return self.runs[key]
+
+    def _run_once(self, key, cmd, log, timeout):
         why = None
         t0 = time.time()
         try:
@@ -265,8 +316,7 @@ class Grader:
         cases, _, _ = ktap.parse(text)
         if why:
             why += crash_site(text)
-        self.runs[key] = ({(c[0], c[2]): c[3] and not c[4] for c in cases}, log, why)
-        return self.runs[key]
+        return {(c[0], c[2]): c[3] and not c[4] for c in cases}, log, why
 
     def run_host(self, t):
         ok, log = self.make("build/host/ktest-host")
@@ -293,7 +343,9 @@ class Grader:
             cmd = qemu.build_cmd(arch="arm64", platform="virt", kernel=kernel, smp=t.smp,
                                  cmdline=line)[0]
         key = ("kernel", t.arch, t.smp, t.suite, t.cmdline)
-        log = os.path.join(self.out, "kernel-%s-smp%d-%s.log" % (t.arch, t.smp, t.suite))
+        # Two boots of a suite that differ in their command line, two logs.
+        tag = ("-" + re.sub(r"[^\w.-]+", "_", t.cmdline)) if t.cmdline else ""
+        log = os.path.join(self.out, "kernel-%s-smp%d-%s%s.log" % (t.arch, t.smp, t.suite, tag))
         cases, log, why = self._run(key, cmd, log, t.timeout)
         return self._case(cases, t, log, why)
 
