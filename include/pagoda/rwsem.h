@@ -12,8 +12,8 @@
 #include <pagoda/spinlock.h>
 
 struct rw_semaphore {
-	long count;            /* > 0 readers inside, -1 a writer, 0 free */
-	spinlock_t wait_lock;  /* protects count and waiters */
+	long count;            /* readers inside, and writer and waiters flags (rwsem.c) */
+	spinlock_t wait_lock;  /* protects waiters; count changes atomically */
 	struct list_head waiters;
 	struct lock_class *class;
 	const char *name;
