@@ -916,7 +916,8 @@ static void prep_new_page_slow(struct zone *zone, struct page *page,
 	if (page_alloc_debug)
 		check_poison(page, order);
 	if (gfp & __GFP_ZERO)
-		memset(page_address(page), 0, PAGE_SIZE << order);
+		for (unsigned long i = 0; i < (1UL << order); i++)
+			clear_page((u8 *)page_address(page) + i * PAGE_SIZE);
 }
 
 /* The pcp pop's poison check or zeroing, as a tail call: the pop then

@@ -8,6 +8,8 @@
 void *memcpy(void *dst, const void *src, size_t n);
 /* One 4 KiB page, both addresses page aligned (faster than memcpy for it). */
 void copy_page(void *dst, const void *src);
+/* Zero one 4 KiB page, page aligned, in the direct map (arch/: DC ZVA on arm64). */
+void clear_page(void *page);
 void *memmove(void *dst, const void *src, size_t n);
 void *memset(void *dst, int c, size_t n);
 int memcmp(const void *a, const void *b, size_t n);

@@ -24,7 +24,6 @@
 #include <pagoda/string.h>
 #include <pagoda/time.h>
 #include <pagoda/vmalloc.h>
-#include "../syscalls.h"
 #include "cr.h"
 
 void cr_buf_free(struct cr_buf *b)

@@ -101,26 +101,19 @@ static inline void pagoda_f(void *p, unsigned int order) { __free_pages(p, order
  * count just inside it; the peer's and Pagoda's are the same source.
  */
 #define DEFINE_CASES(X, A, F)                                                  \
-	noinline static unsigned long X##_pair0(unsigned long n) \
+	/* an allocation and its free, n times: order is a constant in each */     \
+	static __hot_inline unsigned long X##_pairs(unsigned long n, unsigned int order) \
 	{                                                                          \
 		unsigned long bad = 0;                                             \
 		for (unsigned long i = 0; i < n; i++) {                            \
-			void *p = A(0);                                            \
+			void *p = A(order);                                        \
 			bad += !p;                                                 \
-			F(p, 0);                                                   \
+			F(p, order);                                               \
 		}                                                                  \
 		return bad;                                                        \
 	}                                                                          \
-	noinline static unsigned long X##_pair9(unsigned long n) \
-	{                                                                          \
-		unsigned long bad = 0;                                             \
-		for (unsigned long i = 0; i < n; i++) {                            \
-			void *p = A(9);                                            \
-			bad += !p;                                                 \
-			F(p, 9);                                                   \
-		}                                                                  \
-		return bad;                                                        \
-	}                                                                          \
+	noinline static unsigned long X##_pair0(unsigned long n) { return X##_pairs(n, 0); } \
+	noinline static unsigned long X##_pair9(unsigned long n) { return X##_pairs(n, 9); } \
 	noinline static unsigned long X##_burst_alloc(unsigned long n) \
 	{                                                                          \
 		unsigned long bad = 0;                                             \

@@ -9,6 +9,7 @@
 #include <pagoda/ksyms.h>
 #include <pagoda/printk.h>
 #include <pagoda/smp.h>
+#include <pagoda/string.h>
 #include <pagoda/task.h>
 
 /* libc, declared by hand to stay clear of the renamed names. */
@@ -42,6 +43,8 @@ void arch_cpu_relax(void) { }
 void touch_softlockup_watchdog(void) { }
 bool arch_get_random_seed_u64(u64 *v) { (void)v; return false; }
 void arch_stack_walk(void (*fn)(u64 pc, void *arg), void *arg) { (void)fn; (void)arg; }
+/* The architecture's page zeroing (arch/: clear_page.c), for the page allocator's __GFP_ZERO. */
+void clear_page(void *page) { memset(page, 0, PAGE_SIZE); }
 
 /* No kernel image on the host: an empty symbol table. */
 const struct ksym_table kernel_ksyms = { 0 };
