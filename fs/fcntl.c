@@ -8,6 +8,7 @@
  * Linux's SETFL_MASK less the flags Pagoda has no use for).
  */
 #include <pagoda/file.h>
+#include <pagoda/pipe.h>
 #include <pagoda/process.h>
 #include "../kernel/syscalls.h"
 #include "internal.h"
@@ -31,6 +32,9 @@ static unsigned long status_flags(const struct file *f)
 		fl = f->write_end ? O_WRONLY : 0;
 		if (f->nonblock)
 			fl |= O_NONBLOCK;
+		/* Linux gives O_DIRECT to the write end only, which makes the packets. */
+		if (f->write_end && pipe_is_packets(f))
+			fl |= O_DIRECT;
 	}
 	return fl;
 }

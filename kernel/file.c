@@ -326,9 +326,9 @@ long sys_pipe2(const unsigned long *args)
 	struct file *f[2];
 	int err;
 
-	if (flags & ~(unsigned long)(O_CLOEXEC | O_NONBLOCK))
+	if (flags & ~(unsigned long)(O_CLOEXEC | O_NONBLOCK | O_DIRECT))
 		return -EINVAL;
-	err = pipe_create(&f[0], &f[1]);
+	err = pipe_create(&f[0], &f[1], flags & O_DIRECT);
 	if (err)
 		return err;
 	f[0]->nonblock = f[1]->nonblock = flags & O_NONBLOCK;

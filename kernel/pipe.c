@@ -20,6 +20,13 @@
  * writer and reader on two CPUs) otherwise woke its partner on every
  * call, and the two fought over one queue's lock.
  *
+ * A pipe made by pipe2() with O_DIRECT carries packets (Linux's packet
+ * mode, since 3.4): each write of up to a page is one packet, a longer
+ * write is cut into pages, and a read returns one packet, the bytes past
+ * the reader's buffer dropped. Linux keeps a packet in a pipe buffer of
+ * its own, and a pipe has 16 of them, so at most 16 packets wait, however
+ * small: a writer waits for a free one.
+ *
  * A process signalled while it waits here wakes (the sender wakes it) and
  * leaves with -EINTR; the system call's way out then ends it or runs its
  * handler.
@@ -48,7 +55,17 @@ struct pipe {
 	void *pages[PIPE_PAGES];    /* the ring, a page at a time (NULL: not made yet) */
 	size_t head, len;           /* data is ring[head .. head + len), wrapping */
 	unsigned int readers, writers;
+	bool packets;               /* packet mode (O_DIRECT) */
+	unsigned int pkt_head, nr_pkts;
+	u16 pkt_len[PIPE_PAGES];    /* the waiting packets' lengths, from pkt_head */
 };
+
+/* Room for a write of need bytes (up to PIPE_BUF) and, in packet mode, a free slot. */
+static bool pipe_writable(const struct pipe *pipe, size_t need)
+{
+	return PIPE_SIZE - READ_ONCE(pipe->len) >= need &&
+	       (!pipe->packets || READ_ONCE(pipe->nr_pkts) < PIPE_PAGES);
+}
 
 /*
  * Where ring position pos lies: the page's bytes from there, at most to
@@ -117,7 +134,7 @@ static void pipe_free(struct pipe *pipe)
 	kfree(pipe);
 }
 
-int pipe_create(struct file **rp, struct file **wp)
+int pipe_create(struct file **rp, struct file **wp, bool packets)
 {
 	struct pipe *pipe = kzalloc(sizeof(*pipe), GFP_KERNEL);
 	struct file *r = file_alloc(FILE_PIPE), *w = file_alloc(FILE_PIPE);
@@ -132,6 +149,7 @@ int pipe_create(struct file **rp, struct file **wp)
 	init_waitqueue_head(&pipe->rd_wait);
 	init_waitqueue_head(&pipe->wr_wait);
 	pipe->readers = pipe->writers = 1;
+	pipe->packets = packets;
 	r->pipe = w->pipe = pipe;
 	w->write_end = true;
 	*rp = r;
@@ -172,6 +190,30 @@ static bool killed(void)
  * are not added (a write), and the call answers what went before it, or
  * -EFAULT when that is nothing.
  */
+/*
+ * Packet mode: the first packet, at most count bytes of it to the user and
+ * the rest dropped; what went to the user, or -EFAULT with the packet left
+ * in place. Under pipe->lock, with a packet waiting.
+ */
+static size_t packet_read(struct pipe *pipe, size_t count, struct iov_iter *to)
+{
+	size_t len = pipe->pkt_len[pipe->pkt_head], n = MIN(count, len);
+
+	if (ring_copy_out(pipe, n, to) < n)
+		return (size_t)-EFAULT;
+	pipe->head = (pipe->head + len) % PIPE_SIZE;
+	pipe->len -= len;
+	pipe->pkt_head = (pipe->pkt_head + 1) % PIPE_PAGES;
+	pipe->nr_pkts--;
+	return n;
+}
+
+/* Packet mode: what an image cannot keep (kernel/cr/dump.c refuses it). */
+bool pipe_is_packets(const struct file *f)
+{
+	return f->pipe->packets;
+}
+
 long pipe_read(struct file *f, struct iov_iter *to)
 {
 	struct pipe *pipe = f->pipe;
@@ -196,7 +238,11 @@ long pipe_read(struct file *f, struct iov_iter *to)
 		mutex_lock(&pipe->lock);
 	}
 	/* A writer waits for room for up to PIPE_BUF bytes: it may be waiting now. */
-	was_full = PIPE_SIZE - pipe->len < PIPE_BUF;
+	was_full = !pipe_writable(pipe, PIPE_BUF);
+	if (pipe->packets) {
+		done = packet_read(pipe, count, to);
+		goto out;
+	}
 	while (done < count && pipe->len) {
 		size_t n = MIN(count - done, MIN(pipe->len, (size_t)PAGE_SIZE));
 
@@ -209,6 +255,7 @@ long pipe_read(struct file *f, struct iov_iter *to)
 		pipe->len -= n;
 		done += n;
 	}
+out:
 	mutex_unlock(&pipe->lock);
 	if (was_full)
 		wake_up_all(&pipe->wr_wait);
@@ -233,13 +280,14 @@ long pipe_write(struct file *f, struct iov_iter *from)
 		}
 		room = PIPE_SIZE - pipe->len;
 		/* Up to PIPE_BUF bytes go in whole: wait for room for all of them. */
-		if (!room || (count - done <= PIPE_BUF && room < count - done)) {
+		if (!room || (count - done <= PIPE_BUF && room < count - done) ||
+		    !pipe_writable(pipe, 0)) {
 			mutex_unlock(&pipe->lock);
 			if (f->nonblock)
 				return done ? (long)done : -EAGAIN;
-			wait_event(pipe->wr_wait, PIPE_SIZE - READ_ONCE(pipe->len) >=
-						       MIN(count - done, (size_t)PIPE_BUF) ||
-						       !READ_ONCE(pipe->readers) || killed());
+			wait_event(pipe->wr_wait,
+				   pipe_writable(pipe, MIN(count - done, (size_t)PIPE_BUF)) ||
+				   !READ_ONCE(pipe->readers) || killed());
 			if (killed())
 				return done ? (long)done : -EINTR;
 			continue;
@@ -253,6 +301,8 @@ long pipe_write(struct file *f, struct iov_iter *from)
 		}
 		pipe->len += n;
 		done += n;
+		if (pipe->packets)
+			pipe->pkt_len[(pipe->pkt_head + pipe->nr_pkts++) % PIPE_PAGES] = (u16)n;
 		mutex_unlock(&pipe->lock);
 		if (was_empty)
 			wake_up_all(&pipe->rd_wait);
@@ -328,7 +378,7 @@ unsigned int pipe_poll(struct file *f)
 		if (!pipe->writers)
 			mask |= POLLHUP;
 	} else {
-		if (PIPE_SIZE - pipe->len >= PIPE_BUF)
+		if (pipe_writable(pipe, PIPE_BUF))
 			mask |= POLLOUT | POLLWRNORM;
 		if (!pipe->readers)
 			mask |= POLLERR;

@@ -78,17 +78,18 @@ $(B)/user/threads-glibc: user/libc/threads.c user/libc/errno_name.h user/user.mk
 	@$(CALLTEST_GLIBC_CC) -static -O2 -pthread -o $@ $<
 USER_PROGS += threads-glibc
 # timerfdtest: timerfd's calls; memfdtest: memfd_create and tmpfs files
-# mapped shared and private; socktest: socketpair and its calls; aiotest:
+# mapped shared and private; socktest: socketpair and its calls; pipetest:
+# pipes in packet mode (O_DIRECT); aiotest:
 # Linux's native AIO and preadv2/pwritev2; dmioctltest: hostile
 # device-mapper ioctls. glibc on both arches (the
 # system tests set their output beside the host's).
-$(B)/user/timerfdtest $(B)/user/memfdtest $(B)/user/socktest $(B)/user/aiotest \
+$(B)/user/timerfdtest $(B)/user/memfdtest $(B)/user/socktest $(B)/user/pipetest $(B)/user/aiotest \
 		$(B)/user/dmioctltest: $(B)/user/%: user/libc/%.c \
 		user/libc/errno_name.h user/user.mk | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  GLIBCC  $@"
 	@$(CALLTEST_GLIBC_CC) -static -O2 -Wall -o $@ $<
-USER_PROGS += timerfdtest memfdtest socktest aiotest dmioctltest
+USER_PROGS += timerfdtest memfdtest socktest pipetest aiotest dmioctltest
 # vfstest: the file calls a shell makes (fs/); jobtest: process groups,
 # sessions, the terminal's foreground group and SIGCHLD (kernel/jobctl.c).
 # Both on one libc per arch: musl on x86-64, glibc on arm64.

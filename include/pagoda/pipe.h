@@ -8,7 +8,9 @@
 struct file;
 struct iov_iter;
 
-int pipe_create(struct file **r, struct file **w);
+/* packets: Linux's packet mode (pipe2's O_DIRECT). */
+int pipe_create(struct file **r, struct file **w, bool packets);
+bool pipe_is_packets(const struct file *f);
 void pipe_release(struct file *f);
 /* poll()'s events (Linux's values) and what a pipe end is ready for. */
 #define POLLIN 0x001

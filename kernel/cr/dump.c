@@ -260,9 +260,16 @@ static int dump_files(const struct cr_set *set, struct cr_buf *out, u32 *nr, con
 				*why = "more open files than an image holds";
 				return -E2BIG;
 			}
-	for (unsigned int i = 0; i < t.nf; i++)
-		if (t.f[i]->kind == FILE_PIPE)
-			pipe_id(&t, t.f[i]);
+	for (unsigned int i = 0; i < t.nf; i++) {
+		if (t.f[i]->kind != FILE_PIPE)
+			continue;
+		/* The image keeps a pipe's bytes, not where its packets end. */
+		if (pipe_is_packets(t.f[i])) {
+			*why = "a process holds a packet-mode pipe (O_DIRECT), not in the image format";
+			return -EINVAL;
+		}
+		pipe_id(&t, t.f[i]);
+	}
 	for (unsigned int i = 0; i < t.np && !err; i++) {
 		struct cr_pipe rp = { .id = i };
 

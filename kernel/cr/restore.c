@@ -168,7 +168,7 @@ static int build_page(struct restore_state *s, const struct cr_page *pg, const c
 static int build_pipe(struct restore_state *s, const struct cr_pipe *pp, const char **why)
 {
 	unsigned int i = s->np;
-	int err = pipe_create(&s->pipe_r[i], &s->pipe_w[i]);
+	int err = pipe_create(&s->pipe_r[i], &s->pipe_w[i], false);
 
 	if (err) {
 		*why = "out of memory for a pipe";
