@@ -24,7 +24,8 @@ static int futextest(const char *mode)
 
 /*
  * A wait whose word no longer holds the value returns EAGAIN at once,
- * one whose word holds it sleeps. Catches: a wait that never compares.
+ * one whose word holds it sleeps. Catches: a wait that never compares
+ * (tried by hand; not among labs/wrong/threads/, to keep make test short).
  */
 static void test_wait_checks_the_value(struct ktest *t)
 {
