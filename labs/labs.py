@@ -321,6 +321,24 @@ COW = Lab("cow", "copy-on-write fork: share at fork, copy at the first write",
                  Kernel("lazy", "test_programs_run", 5)])
 
 
+# --- Threads: futex wait and wake ------------------------------------------------
+
+def futex_case(case, points):
+    # One x86-64 boot runs user/libc/futextest.c's five modes in about
+    # ten seconds; every wait in it has a timeout, so two minutes bound
+    # even a wrong version.
+    return Kernel("futex", case, points, timeout=120)
+
+
+THREADS = Lab("threads", "threads and futexes: wait and wake", "docs/labs/threads.md",
+              files=["kernel/futex/core.c", "kernel/futex/waitwake.c"],
+              tests=[futex_case("test_wait_checks_the_value", 10),
+                     futex_case("test_wake_wakes_at_most_n", 10),
+                     futex_case("test_private_futex_is_per_process", 10),
+                     futex_case("test_shared_futex_across_fork", 5),
+                     futex_case("test_no_lost_wakeups", 10)])
+
+
 # --- Page tables: walking a range, freeing the tables ----------------------------
 
 PGTABLE = Lab("pgtable", "page tables: walk a range, give the tables back",
@@ -353,4 +371,4 @@ DMSNAP = Lab("dmsnap", "dm-snapshot: the exception table and its bucket locks",
 
 
 LABS = [SHELL, BUDDY, SHUFFLE, POLICY, LOCKS, SCHED, SWIOTLB, BITMAP, SYSCALL, PGTABLE, LAZY,
-        COW, VDSO, DMSNAP]
+        COW, THREADS, VDSO, DMSNAP]

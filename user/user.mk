@@ -112,6 +112,12 @@ $(B)/user/forkrace: user/libc/forkrace.c user/user.mk | $(DEPS_STAMP)
 	@echo "  $(CHECK_CC_SAYS)  $@"
 	@$(CHECK_CC) -static -O2 -pthread -o $@ $<
 USER_PROGS += forkrace
+# futextest: FUTEX_WAIT and FUTEX_WAKE, a mode per promise (the futex suite runs it).
+$(B)/user/futextest: user/libc/futextest.c user/user.mk | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  $(CHECK_CC_SAYS)  $@"
+	@$(CHECK_CC) -static -O2 -Wall -pthread -o $@ $<
+USER_PROGS += futextest
 # mmbench: `bench mm`; the same file boots on Debian's Linux beside it
 # (tools/linuxpeer.py), so it is built against glibc, static.
 $(B)/user/mmbench: user/mmbench.c user/user.mk | $(DEPS_STAMP)

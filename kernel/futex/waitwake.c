@@ -103,6 +103,34 @@ static bool futex_sleep(u64 deadline_ns)
 }
 
 /*
+ * Linux's futex_wait_setup(): queue q (keyed, its task and bitset set) in
+ * its bucket if the word at uaddr still holds val. The read and the
+ * queueing are one step under the bucket lock, the lock a waker takes to
+ * look for waiters after changing the word: so the waker either finds q
+ * queued, or changed the word before the read here, which then sees the
+ * new value. 0 (queued: the caller may sleep), -EAGAIN (the word holds
+ * another value: it must not) or -EFAULT.
+ */
+static int futex_wait_setup(u64 uaddr, u32 val, struct futex_q *q)
+{
+	u32 uval;
+
+	q->hb = futex_hash(&q->key);
+	mutex_lock(&q->hb->lock);
+	if (copy_from_user(&uval, uaddr, sizeof(uval))) {
+		mutex_unlock(&q->hb->lock);
+		return -EFAULT;
+	}
+	if (uval != val) {
+		mutex_unlock(&q->hb->lock);
+		return -EAGAIN;
+	}
+	list_add_tail(&q->list, &q->hb->chain);
+	mutex_unlock(&q->hb->lock);
+	return 0;
+}
+
+/*
  * Sleep on uaddr while it holds val, until a wake whose bitset meets
  * ours, a signal (-EINTR: nothing restarts it here), or the monotonic
  * clock reaching deadline_ns (-ETIMEDOUT; 0: no timeout).
@@ -112,7 +140,6 @@ long futex_wait(u64 uaddr, bool shared, u32 val, u64 deadline_ns, u32 bitset)
 	struct process *p = current_process();
 	struct futex_q q = { .task = current, .bitset = bitset };
 	bool timed_out = false, woken;
-	u32 uval;
 	int err;
 
 	if (!bitset)
@@ -120,19 +147,10 @@ long futex_wait(u64 uaddr, bool shared, u32 val, u64 deadline_ns, u32 bitset)
 	err = get_futex_key(uaddr, shared, &q.key);
 	if (err)
 		return err;
-	q.hb = futex_hash(&q.key);
 	INIT_LIST_HEAD(&q.list);
-	mutex_lock(&q.hb->lock);
-	if (copy_from_user(&uval, uaddr, sizeof(uval))) {
-		mutex_unlock(&q.hb->lock);
-		return -EFAULT;
-	}
-	if (uval != val) {
-		mutex_unlock(&q.hb->lock);
-		return -EAGAIN;
-	}
-	list_add_tail(&q.list, &q.hb->chain);
-	mutex_unlock(&q.hb->lock);
+	err = futex_wait_setup(uaddr, val, &q);
+	if (err)
+		return err;
 	for (;;) {
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (smp_load_acquire(&q.woken) || signal_pending(p))
@@ -273,22 +291,12 @@ long futex_wait_multiple(struct futex_q *qs, const u64 *uaddrs, const u32 *vals,
 	unsigned int queued;
 
 	for (queued = 0; queued < n; queued++) {
-		struct futex_q *q = &qs[queued];
-		u32 uval;
+		int err = futex_wait_setup(uaddrs[queued], vals[queued], &qs[queued]);
 
-		q->hb = futex_hash(&q->key);
-		mutex_lock(&q->hb->lock);
-		if (copy_from_user(&uval, uaddrs[queued], sizeof(uval))) {
-			mutex_unlock(&q->hb->lock);
-			ret = -EFAULT;
+		if (err) {
+			ret = err;
 			break;
 		}
-		if (uval != vals[queued]) {
-			mutex_unlock(&q->hb->lock);
-			break;
-		}
-		list_add_tail(&q->list, &q->hb->chain);
-		mutex_unlock(&q->hb->lock);
 	}
 	if (queued == n) {
 		for (;;) {

@@ -1,10 +1,11 @@
-"""Level 2: the in-kernel suites. Every target boots with test=all (or the
-suites ONLY=TARGET:SUITE names) and its KTAP is read: each case counts, and
+"""Level 2: the in-kernel suites. Every target boots with test=all (less
+common.LAB_SUITES, which the labs unit boots; or the suites
+ONLY=TARGET:SUITE names) and its KTAP is read: each case counts, and
 so does the boot itself (no hang, no panic, the plan matched, the end
 reached), every CPU online, lockdep quiet."""
 import re
 
-from .common import (check_cpus_online, check_lockdep_clean, ktap_boot, rel,
+from .common import (all_suites, check_cpus_online, check_lockdep_clean, ktap_boot, rel,
                      test_cmdline, unit)
 
 
@@ -25,7 +26,7 @@ def platform_suites(suites, narrowed):
     """What test= gets: ONLY='s suites, else all, less PLATFORM_INDEPENDENT
     where narrowed."""
     if suites is None and narrowed:
-        return ",".join(("all",) + tuple("-" + s for s in PLATFORM_INDEPENDENT))
+        return all_suites(PLATFORM_INDEPENDENT)
     return suites
 
 
