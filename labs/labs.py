@@ -115,6 +115,7 @@ BUDDY = Lab("buddy", "the buddy allocator: split and merge", "docs/labs/buddy.md
                    Host("page_alloc", "test_zone_end_inside_a_block", 5),
                    Host("page_alloc", "test_migratetype_steal", 5),
                    Host("page_alloc", "test_every_policy_keeps_invariants", 5),
+                   Host("page_alloc_policy", "test_split_halves_at_head", 5),
                    Check("fuzz-page-alloc, 20 s", 5, policy_fuzz),
                    Kernel("mm_node0", "test_node0_manages_usable_ram", 5),
                    Kernel("mm_node0", "test_real_pages_distinct_and_zeroed", 5)])

@@ -117,6 +117,43 @@ static void test_pick_is_honoured(struct ktest *t)
 }
 
 /*
+ * Where a split lists its halves: at the head, so the next allocation is
+ * served from the block just split. On the core's own path the lists a
+ * split fills are empty (take_smallest() split the smallest block), so
+ * only a pick that splits a bigger block can show it: the second pick
+ * here leaves an order-8 half at pfn 1536 while one from the first pick
+ * (512) still waits, and the core's next order-8 block is 1536's.
+ */
+static void test_split_halves_at_head(struct ktest *t)
+{
+	struct pglist_data *pgdat = memsim_create_policy(SIM_NID, one_range, 1, one_zones,
+							 "inorder", 0, 1);
+	struct page *a, *b, *c;
+	unsigned long base;
+	char why[160];
+
+	KASSERT_TRUE(t, pgdat != NULL);
+	base = pgdat->node_start_pfn;
+	KEXPECT_EQ(t, policy_attach(pgdat, &last_policy, NULL), 0);
+	a = alloc_pages_node(SIM_NID, __GFP_MOVABLE, 2);  /* 1020-1023: lists 512-767 at order 8 */
+	b = alloc_pages_node(SIM_NID, __GFP_MOVABLE, 3);  /* 2040-2047: lists 1536-1791 */
+	KASSERT_TRUE(t, a != NULL && b != NULL);
+	KEXPECT_EQ(t, page_to_pfn(b) - base, 2048 - 8);
+	policy_detach(pgdat);                             /* the core chooses from here */
+	c = alloc_pages_node(SIM_NID, __GFP_MOVABLE, 8);
+	KASSERT_TRUE(t, c != NULL);
+	ktest_log(t, "order 8 after two picks: pfn %lu (the later split's half: 1536)",
+		  page_to_pfn(c) - base);
+	KEXPECT_EQ(t, page_to_pfn(c) - base, 1536);
+	__free_pages(c, 8);
+	__free_pages(b, 3);
+	__free_pages(a, 2);
+	KEXPECT_EQ(t, pgdat->node_zones[ZONE_NORMAL].free_area[MAX_ORDER - 1].nr_free, 16);
+	KEXPECT_EQ(t, page_alloc_verify(pgdat, why, sizeof(why)), 0);
+	memsim_destroy(pgdat);
+}
+
+/*
  * The seed's contrived case, on one node: a 64 MiB direct-mapped cache
  * (16384 colours) in front of a node whose memory starts cache-aligned,
  * with a hole of half a cache after its first half-cache of memory
@@ -255,6 +292,7 @@ static void test_colour_fills_window_on_fragmented_memory(struct ktest *t)
 static struct ktest_case policy_cases[] = {
 	KTEST_CASE(test_registry),
 	KTEST_CASE(test_pick_is_honoured),
+	KTEST_CASE(test_split_halves_at_head),
 	KTEST_CASE(test_colour_spreads_two_owners),
 	KTEST_CASE(test_colour_fills_window_on_fragmented_memory),
 	{}
