@@ -26,6 +26,7 @@
 #include <pagoda/cr.h>
 #include <pagoda/freezer.h>
 #include <pagoda/printk.h>
+#include <pagoda/preempt.h>
 #include <pagoda/process.h>
 #include <pagoda/sched.h>
 #include <pagoda/string.h>
@@ -529,12 +530,24 @@ bool signal_fault(struct pt_regs *regs, int sig, int code, u64 addr)
 long sys_rt_sigreturn(const unsigned long *args)
 {
 	struct thread *p = current_thread();
+	struct arch_user_state fp;
 	struct sigstack uc_stack;
 	long ret;
 	u64 mask;
 
 	(void)args;
-	if (arch_rt_sigreturn(current->uregs, &p->ustate, &mask, &ret, &uc_stack)) {
+	/*
+	 * The frame's FP registers are read into a copy, not into p->ustate:
+	 * reading the frame may fault or be preempted, and a switch away
+	 * meanwhile saves the live registers (the handler's) over p->ustate,
+	 * which would undo the restore. The kernel never touches the FP
+	 * registers, so the live ones and p->ustate agree until the end.
+	 */
+	preempt_disable();
+	arch_user_state_save(&p->ustate);
+	fp = p->ustate;
+	preempt_enable();
+	if (arch_rt_sigreturn(current->uregs, &fp, &mask, &ret, &uc_stack)) {
 		pr_err("signal: %s[%d]: rt_sigreturn with a bad frame\n", p->proc->name, p->tid);
 		process_exit(SIGSEGV);
 	}
@@ -545,7 +558,11 @@ long sys_rt_sigreturn(const unsigned long *args)
 	 * restore_altstack() squashes all but a fault.
 	 */
 	do_sigaltstack(p, &uc_stack, arch_user_sp(current->uregs));
-	arch_user_state_load(&p->ustate); /* the FP registers as the frame says */
+	/* The FP registers as the frame says, with no switch in between. */
+	preempt_disable();
+	p->ustate = fp;
+	arch_user_state_load(&p->ustate);
+	preempt_enable();
 	return ret;
 }
 
