@@ -184,13 +184,6 @@ static bool killed(void)
 }
 
 /*
- * Reads and writes move page-sized pieces, as Linux's pipe buffers are
- * pages, and a piece that does not copy whole (the user's buffer runs
- * into a hole) is not counted: the bytes stay in the pipe (a read) or
- * are not added (a write), and the call answers what went before it, or
- * -EFAULT when that is nothing.
- */
-/*
  * Packet mode: the first packet, at most count bytes of it to the user and
  * the rest dropped; what went to the user, or -EFAULT with the packet left
  * in place. Under pipe->lock, with a packet waiting.
@@ -208,12 +201,19 @@ static size_t packet_read(struct pipe *pipe, size_t count, struct iov_iter *to)
 	return n;
 }
 
-/* Packet mode: what an image cannot keep (kernel/cr/dump.c refuses it). */
+/* Whether f's pipe carries packets: F_GETFL shows it, and a checkpoint refuses it. */
 bool pipe_is_packets(const struct file *f)
 {
 	return f->pipe->packets;
 }
 
+/*
+ * Reads and writes move page-sized pieces, as Linux's pipe buffers are
+ * pages, and a piece that does not copy whole (the user's buffer runs
+ * into a hole) is not counted: the bytes stay in the pipe (a read) or
+ * are not added (a write), and the call answers what went before it, or
+ * -EFAULT when that is nothing.
+ */
 long pipe_read(struct file *f, struct iov_iter *to)
 {
 	struct pipe *pipe = f->pipe;
