@@ -9,6 +9,7 @@
 #define USER_LIBC_ERRNO_NAME_H
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 static inline const char *errno_name(int e)
@@ -41,6 +42,18 @@ static inline const char *errno_name(int e)
 	case ETIMEDOUT: return "ETIMEDOUT";
 	default: return strerror(e);
 	}
+}
+
+/* A call's answer as a line shows it: the number it returned, or errno's name. */
+static inline const char *errno_answer(long r)
+{
+	static char buf[32];
+
+	if (r >= 0) {
+		snprintf(buf, sizeof(buf), "%ld", r);
+		return buf;
+	}
+	return errno_name(errno);
 }
 
 #endif

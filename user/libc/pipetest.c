@@ -23,31 +23,20 @@
 
 #include "errno_name.h"
 
-static const char *answer(long r)
-{
-	static char buf[32];
-
-	if (r >= 0) {
-		snprintf(buf, sizeof(buf), "%ld", r);
-		return buf;
-	}
-	return errno_name(errno);
-}
-
 static char buf[3 * 4096];
 
 static void flags(void)
 {
 	int fd[2];
 
-	printf("pipe2 O_DIRECT: %s\n", answer(pipe2(fd, O_DIRECT)));
+	printf("pipe2 O_DIRECT: %s\n", errno_answer(pipe2(fd, O_DIRECT)));
 	printf("read end F_GETFL has O_DIRECT: %s\n",
 	       fcntl(fd[0], F_GETFL) & O_DIRECT ? "yes" : "no");
 	printf("write end F_GETFL has O_DIRECT: %s\n",
 	       fcntl(fd[1], F_GETFL) & O_DIRECT ? "yes" : "no");
 	close(fd[0]);
 	close(fd[1]);
-	printf("pipe2 unknown flag: %s\n", answer(pipe2(fd, 0x1000000)));
+	printf("pipe2 unknown flag: %s\n", errno_answer(pipe2(fd, 0x1000000)));
 }
 
 /* Writes of the given sizes, then reads of rd bytes until the pipe is empty. */
@@ -62,10 +51,10 @@ static void packets(const char *name, int direct, const int *sizes, int n, size_
 	}
 	memset(buf, 'p', sizeof(buf));
 	for (int i = 0; i < n; i++)
-		printf("%s: write %d: %s\n", name, sizes[i], answer(write(fd[1], buf, sizes[i])));
+		printf("%s: write %d: %s\n", name, sizes[i], errno_answer(write(fd[1], buf, sizes[i])));
 	while ((r = read(fd[0], buf, rd)) > 0)
 		printf("%s: read %zu: %ld\n", name, rd, r);
-	printf("%s: then %s\n", name, answer(r));
+	printf("%s: then %s\n", name, errno_answer(r));
 	close(fd[0]);
 	close(fd[1]);
 }
@@ -80,10 +69,10 @@ static void capacity(void)
 		return;
 	while ((r = write(fd[1], "x", 1)) == 1 && n < 1000)
 		n++;
-	printf("one-byte packets before the write fails: %d, then %s\n", n, answer(r));
-	printf("read one: %s\n", answer(read(fd[0], buf, sizeof(buf))));
-	printf("one more write: %s\n", answer(write(fd[1], "x", 1)));
-	printf("and another: %s\n", answer(write(fd[1], "x", 1)));
+	printf("one-byte packets before the write fails: %d, then %s\n", n, errno_answer(r));
+	printf("read one: %s\n", errno_answer(read(fd[0], buf, sizeof(buf))));
+	printf("one more write: %s\n", errno_answer(write(fd[1], "x", 1)));
+	printf("and another: %s\n", errno_answer(write(fd[1], "x", 1)));
 	close(fd[0]);
 	close(fd[1]);
 }

@@ -30,27 +30,16 @@
 
 #include "errno_name.h"
 
-static const char *answer(long r)
-{
-	static char buf[32];
-
-	if (r >= 0) {
-		snprintf(buf, sizeof(buf), "%ld", r);
-		return buf;
-	}
-	return errno_name(errno);
-}
-
 static void refusals(void)
 {
 	int sv[2];
 
-	printf("AF_INET stream: %s\n", answer(socketpair(AF_INET, SOCK_STREAM, 0, sv)));
-	printf("family 99: %s\n", answer(socketpair(99, SOCK_STREAM, 0, sv)));
-	printf("type SOCK_RDM: %s\n", answer(socketpair(AF_UNIX, SOCK_RDM, 0, sv)));
-	printf("type 99: %s\n", answer(socketpair(AF_UNIX, 99, 0, sv)));
-	printf("protocol 1: %s\n", answer(socketpair(AF_UNIX, SOCK_STREAM, 1, sv)));
-	printf("unknown flag: %s\n", answer(socketpair(AF_UNIX, SOCK_STREAM | 0x100000, 0, sv)));
+	printf("AF_INET stream: %s\n", errno_answer(socketpair(AF_INET, SOCK_STREAM, 0, sv)));
+	printf("family 99: %s\n", errno_answer(socketpair(99, SOCK_STREAM, 0, sv)));
+	printf("type SOCK_RDM: %s\n", errno_answer(socketpair(AF_UNIX, SOCK_RDM, 0, sv)));
+	printf("type 99: %s\n", errno_answer(socketpair(AF_UNIX, 99, 0, sv)));
+	printf("protocol 1: %s\n", errno_answer(socketpair(AF_UNIX, SOCK_STREAM, 1, sv)));
+	printf("unknown flag: %s\n", errno_answer(socketpair(AF_UNIX, SOCK_STREAM | 0x100000, 0, sv)));
 }
 
 /* Two writes, then reads of 64 and of 3 bytes: what each type makes of them. */
@@ -61,24 +50,24 @@ static void boundaries(const char *name, int type)
 	long n;
 
 	if (socketpair(AF_UNIX, type | SOCK_NONBLOCK, 0, sv)) {
-		printf("%s: socketpair %s\n", name, answer(-1));
+		printf("%s: socketpair %s\n", name, errno_answer(-1));
 		return;
 	}
 	write(sv[0], "hello", 5);
 	write(sv[0], "world!", 6);
 	n = read(sv[1], buf, sizeof(buf));
-	printf("%s: first read %s: %.*s\n", name, answer(n), n > 0 ? (int)n : 0, buf);
+	printf("%s: first read %s: %.*s\n", name, errno_answer(n), n > 0 ? (int)n : 0, buf);
 	n = read(sv[1], buf, 3);
-	printf("%s: read of 3: %s: %.*s\n", name, answer(n), n > 0 ? (int)n : 0, buf);
+	printf("%s: read of 3: %s: %.*s\n", name, errno_answer(n), n > 0 ? (int)n : 0, buf);
 	n = read(sv[1], buf, sizeof(buf));
-	printf("%s: then: %s\n", name, answer(n));
+	printf("%s: then: %s\n", name, errno_answer(n));
 	write(sv[1], "back", 4);
 	n = recv(sv[0], buf, sizeof(buf), 0);
-	printf("%s: the other way, recv: %s\n", name, answer(n));
+	printf("%s: the other way, recv: %s\n", name, errno_answer(n));
 	close(sv[0]);
 	n = read(sv[1], buf, sizeof(buf));
-	printf("%s: peer closed, read: %s\n", name, answer(n));
-	printf("%s: peer closed, write: %s\n", name, answer(write(sv[1], "x", 1)));
+	printf("%s: peer closed, read: %s\n", name, errno_answer(n));
+	printf("%s: peer closed, write: %s\n", name, errno_answer(write(sv[1], "x", 1)));
 	close(sv[1]);
 }
 
@@ -89,13 +78,13 @@ static void shutdowns(void)
 
 	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
 	write(sv[0], "ab", 2);
-	printf("shutdown SHUT_WR: %s\n", answer(shutdown(sv[0], SHUT_WR)));
-	printf("  peer reads what was sent: %s\n", answer(read(sv[1], buf, sizeof(buf))));
-	printf("  then end-of-file: %s\n", answer(read(sv[1], buf, sizeof(buf))));
-	printf("  write after: %s\n", answer(write(sv[0], "x", 1)));
-	printf("  the other way still works: %s\n", answer(write(sv[1], "y", 1)));
-	printf("  and is read: %s\n", answer(read(sv[0], buf, sizeof(buf))));
-	printf("shutdown how 7: %s\n", answer(shutdown(sv[0], 7)));
+	printf("shutdown SHUT_WR: %s\n", errno_answer(shutdown(sv[0], SHUT_WR)));
+	printf("  peer reads what was sent: %s\n", errno_answer(read(sv[1], buf, sizeof(buf))));
+	printf("  then end-of-file: %s\n", errno_answer(read(sv[1], buf, sizeof(buf))));
+	printf("  write after: %s\n", errno_answer(write(sv[0], "x", 1)));
+	printf("  the other way still works: %s\n", errno_answer(write(sv[1], "y", 1)));
+	printf("  and is read: %s\n", errno_answer(read(sv[0], buf, sizeof(buf))));
+	printf("shutdown how 7: %s\n", errno_answer(shutdown(sv[0], 7)));
 	close(sv[0]);
 	close(sv[1]);
 }
@@ -107,7 +96,7 @@ static void polls(void)
 	int sv[2];
 
 	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
-	printf("stream write of 0 bytes: %s\n", answer(write(sv[0], "", 0)));
+	printf("stream write of 0 bytes: %s\n", errno_answer(write(sv[0], "", 0)));
 	p.fd = sv[1];
 	poll(&p, 1, 0);
 	printf("poll, nothing sent: in %d out %d hup %d\n", !!(p.revents & POLLIN),
@@ -141,7 +130,7 @@ static void child(void)
 	}
 	close(sv[1]);
 	write(sv[0], "ping", 5);
-	printf("child answers: %s", answer(read(sv[0], buf, sizeof(buf) - 1)));
+	printf("child answers: %s", errno_answer(read(sv[0], buf, sizeof(buf) - 1)));
 	printf(" %s\n", buf);
 	waitpid(pid, &status, 0);
 	printf("child exit: %d\n", WEXITSTATUS(status));
@@ -157,15 +146,15 @@ static void sizes(void)
 	char buf[8];
 
 	socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv);
-	printf("seqpacket of 300000 bytes: %s\n", answer(send(sv[0], big, sizeof(big), 0)));
+	printf("seqpacket of 300000 bytes: %s\n", errno_answer(send(sv[0], big, sizeof(big), 0)));
 	send(sv[0], "q", 1, 0);
-	printf("recvfrom: %s,", answer(recvfrom(sv[1], buf, sizeof(buf), 0, (void *)&ss, &len)));
+	printf("recvfrom: %s,", errno_answer(recvfrom(sv[1], buf, sizeof(buf), 0, (void *)&ss, &len)));
 	printf(" address length %d\n", (int)len);
 	close(sv[0]);
 	close(sv[1]);
 	pipe(fds);
-	printf("send on a pipe: %s\n", answer(send(fds[1], "x", 1, 0)));
-	printf("send on a closed descriptor: %s\n", answer(send(999, "x", 1, 0)));
+	printf("send on a pipe: %s\n", errno_answer(send(fds[1], "x", 1, 0)));
+	printf("send on a closed descriptor: %s\n", errno_answer(send(999, "x", 1, 0)));
 	close(fds[0]);
 	close(fds[1]);
 }
@@ -179,7 +168,7 @@ static void pipe_capacity(void)
 	pipe2(fds, O_NONBLOCK);
 	while ((n = write(fds[1], page, sizeof(page))) > 0)
 		total += n;
-	printf("a nonblocking pipe takes %ld bytes, then %s\n", total, answer(n));
+	printf("a nonblocking pipe takes %ld bytes, then %s\n", total, errno_answer(n));
 	close(fds[0]);
 	close(fds[1]);
 }
