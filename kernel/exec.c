@@ -582,13 +582,19 @@ long sys_execve(const unsigned long *args)
 			current_thread()->altstack = (struct sigstack){ .flags = SS_DISABLE };
 			current_thread()->robust_list = 0;
 			current_thread()->clear_child_tid = 0;
+			/*
+			 * Exec'd before the close-on-exec files go, as Linux
+			 * clears PF_FORKNOEXEC first: a parent that learns of
+			 * the exec from a pipe closing here must find its
+			 * setpgid -EACCES already (jobtest once saw it granted).
+			 */
+			WRITE_ONCE(p->did_exec, true);
 			process_files_close_on_exec(p);
 		}
 	}
 	kfree(space);
 	if (err)
 		return err;
-	WRITE_ONCE(current_process()->did_exec, true); /* its parent's setpgid is -EACCES now */
 	process_enter_new_image();
 }
 
