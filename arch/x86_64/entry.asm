@@ -88,7 +88,8 @@ exception_common:
 	jmp .out
 .syscall:
 	call x86_syscall
-	jmp .out
+	add rsp, 16
+	jmp syscall_return
 .irq:
 	call x86_interrupt
 .out:
@@ -117,6 +118,61 @@ x86_return_to_user:
 	swapgs
 .iret:
 	iretq
+
+; Back from a system call. sysretq is much the cheaper way out (under
+; QEMU's TCG iretq reads and checks two descriptors from the GDT, sysretq
+; loads fixed ones), but it can only return what `syscall` left: RIP from
+; RCX, RFLAGS from R11, the user's own CS and SS. So take it only when the
+; frame still says so; a frame that execve, a signal or rt_sigreturn
+; rewrote goes out through iretq. And never to a non-canonical RIP, where
+; some CPUs raise #GP in ring 0 on the user's stack; nor with TF or RF
+; set, which sysretq cannot give back as iretq does (Linux's conditions,
+; arch/x86/entry/common.c).
+%define PT_RCX (12 * 8)
+%define PT_R11 (4 * 8)
+%define PT_RIP (17 * 8)
+%define PT_CS (18 * 8)
+%define PT_RFLAGS (19 * 8)
+%define PT_RSP (20 * 8)
+%define PT_SS (21 * 8)
+%define X86_EFLAGS_TF (1 << 8)
+%define X86_EFLAGS_RF (1 << 16)
+syscall_return:
+	mov rcx, [rsp + PT_RIP]
+	cmp rcx, [rsp + PT_RCX]
+	jne x86_return_to_user
+	mov r11, 0x00007ffffffff000	; TASK_SIZE (layout.h): below it, canonical
+	cmp rcx, r11
+	jae x86_return_to_user
+	mov r11, [rsp + PT_RFLAGS]
+	cmp r11, [rsp + PT_R11]
+	jne x86_return_to_user
+	test r11, X86_EFLAGS_TF | X86_EFLAGS_RF
+	jnz x86_return_to_user
+	cmp qword [rsp + PT_CS], USER_CS
+	jne x86_return_to_user
+	cmp qword [rsp + PT_SS], USER_DS
+	jne x86_return_to_user
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop r11
+	pop r10
+	pop r9
+	pop r8
+	pop rbp
+	pop rdi
+	pop rsi
+	pop rdx
+	pop rcx
+	pop rbx
+	pop rax
+	; Interrupts are off (x86_syscall), so nothing runs on this CPU between
+	; the switch to the user's stack and GS base and the return.
+	mov rsp, [rsp + PT_RSP - 15 * 8]
+	swapgs
+	o64 sysret
 
 ; `syscall`: RIP in RCX, RFLAGS in R11, interrupts off (SFMASK), still on
 ; the user's stack with the user's GS base. Switch to this task's kernel
