@@ -57,9 +57,12 @@ static int copy_vma(struct process *c, struct process *p, struct vm_area *v)
 		kfree(pas);
 		return err;
 	}
-	/* The same area, then the pages the parent has, shared (untouched ones stay so). */
+	/*
+	 * The same area, then the pages the parent has, shared (untouched
+	 * ones stay so); with MADV_WIPEONFORK the area alone, empty.
+	 */
 	err = dup_vma(c, v);
-	return err ? err : copy_page_range(c, p, v);
+	return err || (v->flags & VM_WIPEONFORK) ? err : copy_page_range(c, p, v);
 }
 
 static int fork_child_thread(void *arg)
@@ -99,7 +102,8 @@ static long copy_process(unsigned long flags, u64 child_tid, u64 tls)
 	 */
 	down_write(&p->mmap_lock);
 	for (struct vm_area *v = p->vmas; v && !err; v = v->next)
-		err = copy_vma(c, p, v);
+		if (!(v->flags & VM_DONTCOPY)) /* MADV_DONTFORK: the child goes without */
+			err = copy_vma(c, p, v);
 	up_write(&p->mmap_lock);
 	c->main.fork_regs = kmalloc(arch_pt_regs_size, GFP_KERNEL);
 	if (err || !c->main.fork_regs) {

@@ -28,10 +28,10 @@ long sys_getuid(const unsigned long *args)
 	return 0;
 }
 
-/* Advice only; anonymous memory here is never paged. */
+/* madvise(addr, len, advice): mm/madvise.c, under mmap_lock (changes_areas). */
 long sys_madvise(const unsigned long *args)
 {
-	return (args[0] & (PAGE_SIZE - 1)) ? -EINVAL : 0;
+	return do_madvise(current_process(), args[0], args[1], (int)args[2]);
 }
 
 /* getcpu(cpu, node, cache): the CPU this call runs on; one node. */

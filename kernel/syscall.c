@@ -397,6 +397,7 @@ static syscall_fn_t *const sys_call_table[NR_syscalls] = {
 	[__NR_utimensat] = sys_utimensat,
 	[__NR_memfd_create] = sys_memfd_create,
 	[__NR_msync] = sys_msync,
+	[__NR_mincore] = sys_mincore,
 	[__NR_fallocate] = sys_fallocate,
 	[__NR_socketpair] = sys_socketpair,
 	[__NR_sendto] = sys_sendto,
@@ -431,6 +432,7 @@ static const bool changes_areas[NR_syscalls] = {
 	[__NR_munmap] = true,
 	[__NR_mprotect] = true,
 	[__NR_mremap] = true,
+	[__NR_madvise] = true,
 	[__NR_shmat] = true,
 	[__NR_shmdt] = true,
 };

@@ -81,6 +81,7 @@ syscall_fn_t sys_getpriority, sys_setpriority;
 syscall_fn_t sys_fallocate;
 /* mm/msync.c */
 syscall_fn_t sys_msync;
+syscall_fn_t sys_mincore;
 /* net/af_unix.c: socket pairs */
 syscall_fn_t sys_socketpair, sys_sendto, sys_recvfrom, sys_shutdown;
 /* mm/memfd.c */

@@ -14,6 +14,9 @@
  *      a non-executable one)
  *   no page there yet:
  *     a read ....................................... the shared zero page, read-only
+ *     a write, in an empty 2 MiB stretch the area
+ *       holds and transparent_hugepage allows ...... the whole stretch, zeroed
+ *                                                    (mm/huge_memory.c)
  *     a write ...................................... a new zeroed page
  *   the zero page there, and a write ............... a new zeroed page in its place
  *   a page there already ........................... nothing (another CPU's fault, or a
@@ -38,6 +41,7 @@
  * down on the CPUs in mm->cpu_mask (kernel/smp.c's flush_tlb_mm_range()).
  */
 #include <pagoda/arch.h>
+#include <pagoda/huge_mm.h>
 #include <pagoda/mm.h>
 #include <pagoda/mman.h>
 #include <pagoda/oom.h>
@@ -300,6 +304,45 @@ static int shmem_fault(struct process *p, struct vm_area *v, u64 va)
 }
 
 /*
+ * The whole 2 MiB stretch at start (aligned, inside v: thp_vma_allowable())
+ * for a write fault in it: one order-9 block, zeroed, split into pages of
+ * order 0 and mapped with 512 entries (mm/huge_memory.c says why and how
+ * that differs from Linux). -EAGAIN when the stretch has a page mapped
+ * already or no block is free: the caller maps the one page instead.
+ */
+static int do_anonymous_huge_page(struct process *p, struct vm_area *v, u64 start)
+{
+	u64 at = start;
+	struct page *pg;
+	int err;
+
+	if (next_user_pte(p, &at, start + HPAGE_PMD_SIZE))
+		return -EAGAIN;
+	pg = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, HPAGE_PMD_ORDER);
+	if (!pg) {
+		__atomic_add_fetch(&thp_fault_fallback, 1, __ATOMIC_RELAXED);
+		return -EAGAIN;
+	}
+	split_page(pg, HPAGE_PMD_ORDER);
+	for (unsigned long i = 0; i < HPAGE_PMD_NR; i++)
+		pg[i].mapcount = 1;
+	err = arch_map_range(&p->mm, start, page_to_phys(pg), HPAGE_PMD_SIZE,
+			     page_pte_prot(v, page_to_phys(pg)));
+	if (err) {
+		for (unsigned long i = 0; i < HPAGE_PMD_NR; i++) {
+			pg[i].mapcount = 0;
+			__free_page(&pg[i]);
+		}
+		/* no memory for a table: the one page may still need fewer */
+		return -EAGAIN;
+	}
+	__atomic_add_fetch(&nr_anon_pages, HPAGE_PMD_NR, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&thp_fault_alloc, 1, __ATOMIC_RELAXED);
+	add_mm_rss(p, page_to_phys(pg), HPAGE_PMD_NR);
+	return 0;
+}
+
+/*
  * A page of an anonymous private area, at its first touch (Linux's
  * do_anonymous_page()). A read needs no memory of its own: every such
  * page reads as zeros, so the one shared zero page is mapped, read-only
@@ -328,14 +371,26 @@ static int do_anonymous_page(struct process *p, struct vm_area *v, u64 va, bool 
 
 /*
  * Map a page at va for v: a file area's from its file, a shared area's
- * from its object, an anonymous one's on its own.
+ * from its object, an anonymous one's on its own. huge_ok: a program's
+ * own fault, which may fill a huge page's stretch; the kernel's writes
+ * into a process (get_user_page(): exec, restore) fill one page, so a
+ * restored process holds the pages its image had, no more.
  */
-static int fault_in(struct process *p, struct vm_area *v, u64 va, bool write)
+static int fault_in(struct process *p, struct vm_area *v, u64 va, bool write, bool huge_ok)
 {
+	u64 huge = ALIGN_DOWN(va, HPAGE_PMD_SIZE);
+
 	if (v->rf)
 		return file_fault(p, v, va, write);
 	if (v->shm)
 		return shmem_fault(p, v, va);
+	/* The whole stretch first, as Linux tries a huge PMD before the PTE level. */
+	if (write && huge_ok && thp_vma_allowable(v, huge)) {
+		int err = do_anonymous_huge_page(p, v, huge);
+
+		if (err != -EAGAIN)
+			return err;
+	}
 	return do_anonymous_page(p, v, va, write);
 }
 
@@ -392,7 +447,7 @@ static int __handle_mm_fault(struct process *p, u64 addr, unsigned int flags, in
 	if (v->name)
 		return -EFAULT; /* the kernel's pages are all there: nothing to fill in */
 	if (arch_lookup(&p->mm, va, &pa, &prot)) {
-		int err = fault_in(p, v, va, write);
+		int err = fault_in(p, v, va, write, true);
 
 		/*
 		 * A private area over shared memory (MAP_PRIVATE of a tmpfs
@@ -448,7 +503,7 @@ int get_user_page(struct process *p, u64 va, phys_addr_t *pap)
 		return -EFAULT;
 	va = ALIGN_DOWN(va, PAGE_SIZE);
 	if (arch_lookup(&p->mm, va, pap, &prot)) {
-		err = fault_in(p, v, va, true);
+		err = fault_in(p, v, va, true, false);
 		if (err)
 			return err;
 		if (arch_lookup(&p->mm, va, pap, &prot))

@@ -472,6 +472,30 @@ int process_protect(struct process *p, u64 start, u64 end, unsigned int prot)
 	return err;
 }
 
+int vma_modify_flags(struct process *p, u64 start, u64 end, unsigned int set,
+		     unsigned int clear)
+{
+	struct vm_area *v = find_vma(p, start);
+	unsigned int flags;
+	int err;
+
+	if (!v || v->start > start || v->end < end)
+		return -EINVAL;
+	flags = (v->flags & ~clear) | set;
+	if (flags == v->flags)
+		return 0;
+	err = split_at(p, start);
+	if (!err)
+		err = split_at(p, end);
+	if (err) {
+		merge_range(p, start, end);
+		return err;
+	}
+	find_vma(p, start)->flags = flags;
+	merge_range(p, start, end);
+	return 0;
+}
+
 /* Move the present pages of [from, from + len) to dest (a free range). */
 static int move_pages(struct process *p, const struct vm_area *v, u64 from, u64 dest, u64 len)
 {

@@ -1415,6 +1415,23 @@ void __free_pages(struct page *page, unsigned int order)
 	free_unref_page(zone, page, order);
 }
 
+/*
+ * The block's head gives up its order and every page of it is what an
+ * order-0 allocation returns (refcount 1, order 0, no head): each can be
+ * freed alone, and the buddy merge puts them together again as they come
+ * back. The pages after the head are as the allocator left them: no
+ * state flag, refcount 0 (checked by the frees that follow, not here).
+ */
+void split_page(struct page *page, unsigned int order)
+{
+	page->flags &= ~PG_head;
+	page->order = 0;
+	for (unsigned long i = 1; i < (1UL << order); i++) {
+		page[i].refcount = 1;
+		page[i].order = 0;
+	}
+}
+
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
 {
 	struct page *page = alloc_pages(gfp, order);

@@ -657,6 +657,56 @@ static void test_bad_frees_refused(struct ktest *t)
 }
 
 /*
+ * split_page(): an order-9 block (a transparent huge page's, mm/memory.c)
+ * comes back as 512 frees of order 0, in any order, and the buddy merge
+ * restores the free set the allocation took it from; a split page freed
+ * at the block's order is a bad free.
+ */
+static void test_split_page(struct ktest *t)
+{
+	struct pglist_data *pgdat = sim_node(t, false, 1);
+	unsigned long before;
+	struct page *p;
+	size_t n0;
+
+	if (!pgdat)
+		return;
+	drain_all_pages(pgdat);
+	before = node_free_pages(pgdat);
+	n0 = free_set(pgdat, set_a, MAX_SET);
+	p = alloc_pages_node(SIM_NID, __GFP_NOWARN, 9);
+	KASSERT_TRUE(t, p != NULL);
+	split_page(p, 9);
+	for (unsigned int i = 0; i < 512; i++)
+		KEXPECT_TRUE(t, p[i].refcount == 1 && p[i].order == 0 && !PageHead(&p[i]));
+	/* odd pages first, then even ones, backwards: no order helps the merge */
+	for (int i = 1; i < 512; i += 2)
+		__free_page(&p[i]);
+	for (int i = 510; i >= 0; i -= 2)
+		__free_page(&p[i]);
+	KEXPECT_EQ(t, pgdat->bad_pages, 0);
+	drain_all_pages(pgdat);
+	expect_consistent(t, pgdat);
+	KEXPECT_EQ(t, node_free_pages(pgdat), before);
+	KEXPECT_EQ(t, free_set(pgdat, set_b, MAX_SET), n0);
+	KEXPECT_TRUE(t, !memcmp(set_a, set_b, n0 * sizeof(set_a[0])));
+	p = alloc_pages_node(SIM_NID, __GFP_NOWARN, 9);
+	KASSERT_TRUE(t, p != NULL);
+	split_page(p, 9);
+	ktest_expect_reports(t, true);
+	__free_pages(p, 9);
+	ktest_expect_reports(t, false);
+	KEXPECT_EQ(t, pgdat->bad_pages, 1);
+	for (int i = 0; i < 512; i++)
+		__free_page(&p[i]);
+	KEXPECT_EQ(t, pgdat->bad_pages, 1);
+	drain_all_pages(pgdat);
+	expect_consistent(t, pgdat);
+	KEXPECT_EQ(t, node_free_pages(pgdat), before);
+	memsim_destroy(pgdat);
+}
+
+/*
  * The seed's hot-add path: half the memory arrives later; onlining it
  * shuffles the zone again, so the new blocks are not handed out in order.
  */
@@ -1155,6 +1205,7 @@ static struct ktest_case page_alloc_cases[] = {
 	KTEST_CASE(test_shuffled_allocation_uncorrelated),
 	KTEST_CASE(test_shuffle_permutes_free_set),
 	KTEST_CASE(test_fixed_seed_reproduces),
+	KTEST_CASE(test_split_page),
 	KTEST_CASE(test_entropy_on_free_uses_both_ends),
 	KTEST_CASE(test_zones_and_fallback),
 	KTEST_CASE(test_zone_end_inside_a_block),

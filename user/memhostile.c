@@ -13,6 +13,8 @@
  */
 #include <ulib.h>
 
+#define MADV_NOHUGEPAGE 15 /* Linux's value */
+
 #define O_RDONLY 0
 #define O_NONBLOCK 04000
 #define SZ_TIB (1UL << 40)
@@ -124,6 +126,8 @@ static void usage(void *kernel)
 	show("getrusage kernel", syscall2(__NR_getrusage, RUSAGE_SELF, kernel));
 	syscall2(__NR_getrusage, RUSAGE_SELF, &before);
 	m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* A fault per page to count, whatever the kernel's huge-page policy. */
+	syscall3(__NR_madvise, m, size, MADV_NOHUGEPAGE);
 	for (unsigned long off = 0; off < size; off += PAGE)
 		m[off] = 1;
 	syscall2(__NR_getrusage, RUSAGE_SELF, &after);
@@ -142,6 +146,7 @@ static void usage(void *kernel)
 	pid = fork();
 	if (pid == 0) {
 		m = mmap(NULL, 2 * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		syscall3(__NR_madvise, m, 2 * size, MADV_NOHUGEPAGE);
 		for (unsigned long off = 0; off < 2 * size; off += PAGE)
 			m[off] = 1;
 		exit(0);

@@ -81,15 +81,15 @@ USER_PROGS += threads-glibc
 # mapped shared and private; socktest: socketpair and its calls; pipetest:
 # pipes in packet mode (O_DIRECT); aiotest:
 # Linux's native AIO and preadv2/pwritev2; dmioctltest: hostile
-# device-mapper ioctls. glibc on both arches (the
+# device-mapper ioctls; madvtest: madvise and mincore. glibc on both arches (the
 # system tests set their output beside the host's).
 $(B)/user/timerfdtest $(B)/user/memfdtest $(B)/user/socktest $(B)/user/pipetest $(B)/user/aiotest \
-		$(B)/user/dmioctltest: $(B)/user/%: user/libc/%.c \
+		$(B)/user/dmioctltest $(B)/user/madvtest: $(B)/user/%: user/libc/%.c \
 		user/libc/errno_name.h user/user.mk | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  GLIBCC  $@"
 	@$(CALLTEST_GLIBC_CC) -static -O2 -Wall -o $@ $<
-USER_PROGS += timerfdtest memfdtest socktest pipetest aiotest dmioctltest
+USER_PROGS += timerfdtest memfdtest socktest pipetest aiotest dmioctltest madvtest
 # vfstest: the file calls a shell makes (fs/); jobtest: process groups,
 # sessions, the terminal's foreground group and SIGCHLD (kernel/jobctl.c).
 # Both on one libc per arch: musl on x86-64, glibc on arm64.

@@ -8,6 +8,7 @@
  * The shell's `meminfo` prints the same counters with Pagoda's own notes
  * (shell/mm_cmds.c); this is the file programs parse.
  */
+#include <pagoda/huge_mm.h>
 #include <pagoda/mm.h>
 #include <pagoda/mman.h>
 #include <pagoda/mmzone.h>
@@ -49,6 +50,8 @@ void proc_vmstat_show(struct seq_file *m, struct process *p)
 	seq_printf(m, "nr_anon_pages %lu\n", READ_ONCE(nr_anon_pages));
 	seq_printf(m, "nr_shmem %lu\n", READ_ONCE(shmem_pages));
 	seq_printf(m, "nr_page_table_pages %lu\n", READ_ONCE(nr_pagetable_pages));
+	seq_printf(m, "thp_fault_alloc %lu\n", READ_ONCE(thp_fault_alloc));
+	seq_printf(m, "thp_fault_fallback %lu\n", READ_ONCE(thp_fault_fallback));
 }
 
 void proc_buddyinfo_show(struct seq_file *m, struct process *p)

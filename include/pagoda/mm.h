@@ -99,6 +99,11 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order);
 extern void (*page_free_check)(phys_addr_t start, size_t bytes);
 void __free_pages(struct page *page, unsigned int order);
 #define __free_page(page) __free_pages(page, 0)
+/*
+ * Make a block just allocated at order into 1 << order pages of order 0,
+ * each with a reference of its own, freed one by one (Linux's split_page()).
+ */
+void split_page(struct page *page, unsigned int order);
 /* The same by direct-map address (0 on failure). */
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order);
 unsigned long get_zeroed_page(gfp_t gfp);

@@ -43,6 +43,10 @@ struct shmem_object;
 #define VM_ACCOUNT 0x200u   /* its pages are promised: counted in Committed_AS (mm/util.c) */
 #define VM_NORESERVE 0x400u /* MAP_NORESERVE: never promised, even once made writable */
 #define VM_SHARED 0x800u    /* MAP_SHARED: pages of v->shm, never copied on write */
+#define VM_HUGEPAGE 0x1000u   /* MADV_HUGEPAGE: huge pages even under transparent_hugepage=madvise */
+#define VM_NOHUGEPAGE 0x2000u /* MADV_NOHUGEPAGE: never huge pages (mm/huge_memory.c) */
+#define VM_DONTCOPY 0x4000u   /* MADV_DONTFORK: a fork's child does not get the area */
+#define VM_WIPEONFORK 0x8000u /* MADV_WIPEONFORK: the child's copy starts empty */
 
 /* Linux's defaults: RLIMIT_STACK (_STK_LIM) and stack_guard_gap (256 pages). */
 #define STACK_RLIMIT (8 * SZ_1M)
@@ -51,7 +55,7 @@ struct shmem_object;
 struct vm_area {
 	u64 start, end;
 	unsigned int prot; /* PROT_* including PROT_USER, or PROT_NOACCESS */
-	unsigned int flags; /* VM_GROWSDOWN, VM_ACCOUNT, VM_NORESERVE, VM_SHARED */
+	unsigned int flags; /* VM_GROWSDOWN, VM_ACCOUNT, VM_NORESERVE, VM_SHARED, VM_*HUGEPAGE */
 	const char *name;  /* "[vdso]", "[vvar]": kernel pages, never freed; NULL: anonymous */
 	/*
 	 * A private mapping of an initramfs file (mmap with an fd, exec's
@@ -446,6 +450,15 @@ int process_unmap(struct process *p, u64 start, u64 end);
  * areas before it changed), or -EINVAL. prot may be PROT_NOACCESS.
  */
 int process_protect(struct process *p, u64 start, u64 end, unsigned int prot);
+/*
+ * Set and clear VM_* flags of [start, end), which lies inside one area,
+ * splitting it at the range's edges and merging what has become alike
+ * (Linux's vma_modify_flags()): 0, -ENOMEM (nothing changed) or -EINVAL.
+ */
+int vma_modify_flags(struct process *p, u64 start, u64 end, unsigned int set,
+		     unsigned int clear);
+/* madvise(2) on p (mm/madvise.c): 0 or a negative errno, as Linux answers. */
+int do_madvise(struct process *p, u64 start, u64 len_in, int behavior);
 /* mremap(2)'s flags, Linux's values. */
 #define MREMAP_MAYMOVE 1
 #define MREMAP_FIXED 2

@@ -48,7 +48,7 @@ SYZFUZZ_SLICE = ["run /bin/syzfuzz %s %s" % (os.environ.get("SYZFUZZ_SECONDS", "
                  "pagealloc check"]
 SHMTEST_BIN = os.path.join(paths.BUILD, "x86_64-pc", "user", "shmtest")
 # Programs the session runs once, each beside the host's run of the same binary.
-ONCE_LIKE_LINUX = ["filemap", "timerfdtest", "memfdtest", "socktest", "pipetest"]
+ONCE_LIKE_LINUX = ["filemap", "timerfdtest", "memfdtest", "socktest", "pipetest", "madvtest"]
 THREADS_BINS = {"musl": os.path.join(paths.BUILD, "x86_64-pc", "user", "threads-musl"),
                 "glibc": os.path.join(paths.BUILD, "x86_64-pc", "user", "threads-glibc")}
 # The libcs each arch's threads program is built with (arm64: glibc only).

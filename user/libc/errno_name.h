@@ -27,6 +27,7 @@ static inline const char *errno_name(int e)
 	case EMSGSIZE: return "EMSGSIZE";
 	case ENODEV: return "ENODEV";
 	case ENOENT: return "ENOENT";
+	case ENOMEM: return "ENOMEM";
 	case ENOSPC: return "ENOSPC";
 	case ENOSYS: return "ENOSYS";
 	case ENOTDIR: return "ENOTDIR";

@@ -120,6 +120,7 @@
 #define __NR_timerfd_gettime 87
 #define __NR_fallocate 47
 #define __NR_msync 227
+#define __NR_mincore 232
 #define __NR_socketpair 199
 #define __NR_sendto 206
 #define __NR_recvfrom 207

@@ -145,6 +145,7 @@
 #define __NR_setpriority 141
 #define __NR_fallocate 285
 #define __NR_msync 26
+#define __NR_mincore 27
 #define __NR_socketpair 53
 #define __NR_sendto 44
 #define __NR_recvfrom 45
