@@ -27,17 +27,28 @@
 
 #define WAIT_NS (10 * NSEC_PER_SEC) /* generous: a loaded host may stall a vCPU */
 
+/*
+ * Once the waiter is about to take the lock, how long its ticket may take
+ * to show, or it may take to fall asleep on the mutex: far more than a
+ * descheduled vCPU's host time slice, far less than WAIT_NS, so that a
+ * lock that hands out no tickets or a mutex whose waiters spin (the lab's
+ * stubs) fails in seconds rather than ten.
+ */
+#define TICKET_NS (2 * NSEC_PER_SEC)
+
 struct waiter {
 	arch_spinlock_t *spin;
 	struct mutex *mutex;
 	atomic_t *served;
 	int turn;		/* 1: served first after the holder */
+	int trying;		/* set just before it takes the lock */
 };
 
 static int spin_waiter(void *p)
 {
 	struct waiter *w = p;
 
+	smp_store_release(&w->trying, 1);
 	arch_spin_lock(w->spin);
 	w->turn = atomic_inc_return(w->served);
 	arch_spin_unlock(w->spin);
@@ -48,6 +59,7 @@ static int mutex_waiter(void *p)
 {
 	struct waiter *w = p;
 
+	smp_store_release(&w->trying, 1);
 	mutex_lock(w->mutex);
 	w->turn = atomic_inc_return(w->served);
 	mutex_unlock(w->mutex);
@@ -61,15 +73,23 @@ static unsigned int tickets_out(arch_spinlock_t *l)
 		     __atomic_load_n(&l->owner, __ATOMIC_ACQUIRE));
 }
 
-static bool wait_tickets(arch_spinlock_t *l, unsigned int n)
+/* Wait until n tickets are out, the last one w's. */
+static bool wait_tickets(arch_spinlock_t *l, unsigned int n, const struct waiter *w)
 {
 	u64 end = ktime_get_ns() + WAIT_NS;
+	bool trying = false;
 
-	while (tickets_out(l) != n)
-		if (ktime_get_ns() > end)
+	while (tickets_out(l) != n) {
+		u64 now = ktime_get_ns();
+
+		if (!trying && smp_load_acquire(&w->trying)) {
+			trying = true;
+			end = MIN(end, now + TICKET_NS);
+		}
+		if (now > end)
 			return false;
-		else
-			arch_cpu_relax();
+		arch_cpu_relax();
+	}
 	return true;
 }
 
@@ -108,9 +128,9 @@ static void test_ticket_spinlock_is_fifo(struct ktest *t)
 
 	arch_spin_lock(&lock);
 	ta = start_on(spin_waiter, &a, cpu_a, "fifo-spin-a");
-	a_queued = ta && wait_tickets(&lock, 2);
+	a_queued = ta && wait_tickets(&lock, 2, &a);
 	tb = a_queued ? start_on(spin_waiter, &b, cpu_b, "fifo-spin-b") : NULL;
-	b_queued = tb && wait_tickets(&lock, 3);
+	b_queued = tb && wait_tickets(&lock, 3, &b);
 	arch_spin_unlock(&lock);
 	if (ta)
 		kthread_join(ta);
@@ -125,9 +145,12 @@ static void test_ticket_spinlock_is_fifo(struct ktest *t)
 	KEXPECT_FALSE(t, arch_spin_is_locked(&lock));
 }
 
-static bool wait_asleep(struct task *w, struct mutex *m, unsigned int waiters)
+/* Wait until t (waiter w) sleeps on m's wait list, the waiters-th there. */
+static bool wait_asleep(struct task *t, const struct waiter *w, struct mutex *m,
+			unsigned int waiters)
 {
 	u64 end = ktime_get_ns() + WAIT_NS;
+	bool trying = false;
 
 	for (;;) {
 		unsigned int n = 0;
@@ -138,9 +161,14 @@ static bool wait_asleep(struct task *w, struct mutex *m, unsigned int waiters)
 		list_for_each(pos, &m->waiters)
 			n++;
 		spin_unlock_irqrestore(&m->wait_lock, flags);
-		if (n == waiters && READ_ONCE(w->state) == TASK_UNINTERRUPTIBLE &&
-		    !task_on_cpu(w))
+		if (n == waiters && READ_ONCE(t->state) == TASK_UNINTERRUPTIBLE &&
+		    !task_on_cpu(t))
 			return true;
+		/* a waiter that spins instead (the lab's stub) fails in TICKET_NS */
+		if (!trying && smp_load_acquire(&w->trying)) {
+			trying = true;
+			end = MIN(end, ktime_get_ns() + TICKET_NS);
+		}
 		if (ktime_get_ns() > end)
 			return false;
 		msleep(1);
@@ -158,9 +186,9 @@ static void test_mutex_waiters_sleep_in_order(struct ktest *t)
 
 	mutex_lock(&m);
 	ta = kthread_run(mutex_waiter, &a, "fifo-mutex-a");
-	a_slept = ta && wait_asleep(ta, &m, 1);
+	a_slept = ta && wait_asleep(ta, &a, &m, 1);
 	tb = a_slept ? kthread_run(mutex_waiter, &b, "fifo-mutex-b") : NULL;
-	b_slept = tb && wait_asleep(tb, &m, 2);
+	b_slept = tb && wait_asleep(tb, &b, &m, 2);
 	mutex_unlock(&m);
 	if (ta)
 		kthread_join(ta);
