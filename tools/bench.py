@@ -426,9 +426,9 @@ def mm_beside_linux(target, accel, mem):
             "; " + os.environ["LINUXPEER_CMDLINE"] if os.environ.get("LINUXPEER_CMDLINE")
             else "", mem),
         pagoda_runs, linux_runs)))
-    print("  (page_fault on Linux: Debian's kernel has transparent huge pages \"always\" and "
-          "fills most of the 64 MiB 2 MiB at a fault; page_fault_4k asks MADV_NOHUGEPAGE, "
-          "a fault per 4 KiB page on both)")
+    print("  (page_fault: both kernels have transparent huge pages \"always\" (Debian's Linux "
+          "and Pagoda's default) and fill most of the 64 MiB 2 MiB at a fault; page_fault_4k "
+          "asks MADV_NOHUGEPAGE, a fault per 4 KiB page on both)")
     if arch == "arm64" and "kpti" not in os.environ.get("LINUXPEER_CMDLINE", ""):
         print("  (Linux on virt: QEMU's KASLR seed turns page-table isolation on, and each "
               "switch flushes TCG's TLB; LINUXPEER_CMDLINE=kpti=0 measures it without)")
