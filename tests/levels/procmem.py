@@ -76,6 +76,19 @@ MEMHOSTILE_MEM = "512M"
 KLOG = re.compile(r"^\[ *\d+\.\d+\] ")
 
 
+# madvtest's line that needs the host's transparent huge pages on to be Linux's answer.
+THP_LINE = "in the hugepage part"
+
+
+def host_thp_never():
+    """Whether the host has transparent huge pages off ("[never]")."""
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+            return "[never]" in f.read()
+    except OSError:
+        return True
+
+
 def linux_answers(path=HOST_BIN):
     """The host's (Linux's) output of the same binary, stdout a pipe."""
     r = subprocess.run(path if isinstance(path, list) else [path], capture_output=True,
@@ -164,6 +177,8 @@ def check_boot(ctx, arch, b, want, want_faults, want_commit, want_threads, want_
     check_twice(ctx, arch, t, b.log, "shmtest", want_shm)
     for name in ONCE_LIKE_LINUX:
         got = program_outputs(t, name)
+        if name == "madvtest" and host_thp_never():
+            got = [[l for l in run if THP_LINE not in l] for run in got]
         ctx.tally.check("system:%s.%s.like-linux" % (name, arch), got == [want_once[name]],
                         "linux %s, pagoda %s (log %s)" % (want_once[name], got, rel(b.log)))
     check_threads(ctx, arch, t, b.log, want_threads)
@@ -265,6 +280,10 @@ def memhostile(ctx):
     for name in ONCE_LIKE_LINUX:
         path = os.path.join(paths.BUILD, "x86_64-pc", "user", name)
         rc, want_once[name] = linux_answers(path)
+        if name == "madvtest" and host_thp_never():
+            print("  madvtest: this host has transparent huge pages \"never\": its line for "
+                  "a MADV_HUGEPAGE stretch is not Linux's answer with them, and is not compared")
+            want_once[name] = [l for l in want_once[name] if THP_LINE not in l]
         ctx.tally.check("system:%s.host-run" % name,
                         rc == 0 and want_once[name][-1:] == ["%s: done" % name],
                         "the host's run of %s exited %d" % (rel(path), rc))
