@@ -31,6 +31,25 @@ global x86_return_to_user
 %define CPU_ENTRY_SCRATCH 24
 %define SYSCALL_VECTOR 256
 
+; The general registers back from a struct pt_regs at rsp (its first 15 words).
+%macro POP_REGS 0
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop r11
+	pop r10
+	pop r9
+	pop r8
+	pop rbp
+	pop rdi
+	pop rsi
+	pop rdx
+	pop rcx
+	pop rbx
+	pop rax
+%endmacro
+
 ; Vectors for which the CPU pushes an error code.
 %define HAS_ERR(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || (v) == 17 || (v) == 21 || (v) == 29 || (v) == 30)
 
@@ -97,21 +116,7 @@ exception_common:
 ; rsp at a struct pt_regs: restore it and return to where it says (fork's
 ; child starts here, from arch_enter_user_regs()).
 x86_return_to_user:
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop r11
-	pop r10
-	pop r9
-	pop r8
-	pop rbp
-	pop rdi
-	pop rsi
-	pop rdx
-	pop rcx
-	pop rbx
-	pop rax
+	POP_REGS
 	add rsp, 16		; vector and error code
 	test byte [rsp + 8], 3	; back to user mode: its GS base
 	jz .iret
@@ -153,21 +158,7 @@ syscall_return:
 	jne x86_return_to_user
 	cmp qword [rsp + PT_SS], USER_DS
 	jne x86_return_to_user
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop r11
-	pop r10
-	pop r9
-	pop r8
-	pop rbp
-	pop rdi
-	pop rsi
-	pop rdx
-	pop rcx
-	pop rbx
-	pop rax
+	POP_REGS
 	; Interrupts are off (x86_syscall), so nothing runs on this CPU between
 	; the switch to the user's stack and GS base and the return.
 	mov rsp, [rsp + PT_RSP - 15 * 8]
