@@ -1398,12 +1398,38 @@ static noinline void __free_pages_ok(struct page *page, unsigned int order)
 	free_unref_page(zone, page, order);
 }
 
+/*
+ * A page that held a program's code is zeroed before it is free again.
+ * Under QEMU's TCG the translations of the code stay attached to the
+ * physical page until stores cover them, and while any is left every
+ * store into the page takes QEMU's self-modifying-code path: a slab page
+ * made from an old program's text page held a new pipe's struct, and
+ * every read and write of that pipe ran ten times slower, which made
+ * bench mm's pipe stream 5 us a write in one run and 100 us in the next
+ * (docs/processes.md). Linux keeps a program's text in its page cache
+ * after the program ends, so its text pages are seldom recycled; Pagoda
+ * frees them with their last mapping, and zeroing the page (every byte
+ * stored once) drops all of its translations at once.
+ */
+static noinline void free_exec_page(struct page *page, unsigned int order)
+{
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		if (page[i].flags & PG_exec) {
+			page[i].flags &= ~PG_exec;
+			if (node_has_memory(page_zone(page)->zone_pgdat))
+				clear_page(page_address(page + i));
+		}
+	}
+}
+
 void __free_pages(struct page *page, unsigned int order)
 {
 	struct zone *zone;
 
 	if (unlikely(!page))
 		return;
+	if (unlikely(page->flags & PG_exec))
+		free_exec_page(page, order);
 	if (unlikely(page_free_check || page_alloc_debug || !page_expected_state(page, order))) {
 		__free_pages_ok(page, order);
 		return;

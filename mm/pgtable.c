@@ -136,11 +136,20 @@ static void clear_range(struct mm_struct *mm, u64 va, u64 size)
  * now, as Linux does when it sets such an entry: a page copied by fork, a
  * zeroed page whose frame held another program's code, a page a program
  * wrote and then made executable (arch_sync_icache(); nothing on x86).
+ * It is marked PG_exec too, so that it is scrubbed when freed
+ * (mm/page_alloc.c, free_exec_page()).
  */
 static void sync_user_text(phys_addr_t pa, u64 size, unsigned int prot)
 {
-	if ((prot & (PROT_USER | PROT_EXEC | PROT_DEVICE)) == (PROT_USER | PROT_EXEC))
-		arch_sync_icache(__va(pa), size);
+	if ((prot & (PROT_USER | PROT_EXEC | PROT_DEVICE)) != (PROT_USER | PROT_EXEC))
+		return;
+	arch_sync_icache(__va(pa), size);
+	for (u64 off = 0; off < size; off += PAGE_SIZE) {
+		struct page *pg = pfn_to_page(PHYS_PFN(pa + off));
+
+		if (pg && !(READ_ONCE(pg->flags) & PG_exec))
+			__atomic_fetch_or(&pg->flags, PG_exec, __ATOMIC_RELAXED);
+	}
 }
 
 int arch_map_range(struct mm_struct *mm, u64 va, phys_addr_t pa, u64 size,

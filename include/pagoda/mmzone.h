@@ -52,6 +52,7 @@ enum zone_type {
 #define PG_offline (1u << 5)  /* present but held back (mem=), not yet onlined */
 #define PG_filecache (1u << 6) /* an initramfs file's page, shared by its mappers (mm/filemap.c) */
 #define PG_shmem (1u << 7)    /* a shared anonymous mapping's page (mm/shmem.c) */
+#define PG_exec (1u << 8)     /* once mapped executable in user space: scrubbed when freed */
 
 struct kmem_cache;
 
