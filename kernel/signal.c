@@ -439,6 +439,25 @@ static void setup_handler(struct process *proc, struct pt_regs *regs, int sig,
 		proc->sigaction[sig - 1].handler = SIG_DFL;
 }
 
+/*
+ * Anything for signal_deliver() to do: Linux's check of the thread's
+ * work flags before it returns to user mode. The same loads the slow
+ * path makes, without its interrupt mask changes and calls, which under
+ * TCG are a good part of a getpid's round trip. A signal posted just
+ * after this look waits for the next return, as one posted just after
+ * the slow path's would.
+ */
+static bool exit_work_pending(struct process *p, struct thread *t)
+{
+	u64 mask = t->sigmask;
+
+	return READ_ONCE(p->cr_freeze) || READ_ONCE(pm_freezing) || READ_ONCE(p->group_exit) ||
+	       READ_ONCE(p->exec_thread) || READ_ONCE(p->pending_kill) ||
+	       READ_ONCE(p->stop_pending) || READ_ONCE(p->stopped) || t->restore_sigmask ||
+	       (__atomic_load_n(&t->sigpending, __ATOMIC_ACQUIRE) & ~mask) ||
+	       (__atomic_load_n(&p->sigpending, __ATOMIC_ACQUIRE) & ~mask);
+}
+
 void signal_deliver(struct pt_regs *regs)
 {
 	struct process *p = current_process();
@@ -449,7 +468,7 @@ void signal_deliver(struct pt_regs *regs)
 	u64 pend;
 	int sig;
 
-	if (!p)
+	if (!p || !exit_work_pending(p, t))
 		return;
 	flags = arch_irq_save();
 	arch_irq_enable(); /* from an interrupt's exit too: this may sleep and fault */
