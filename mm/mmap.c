@@ -225,6 +225,21 @@ static void merge_range(struct process *p, u64 start, u64 end)
 }
 
 /*
+ * Make start and end area boundaries (the cuts an operation on part of
+ * an area needs first): 0, or -ENOMEM with the areas as they were.
+ */
+static int split_range(struct process *p, u64 start, u64 end)
+{
+	int err = split_at(p, start);
+
+	if (!err)
+		err = split_at(p, end);
+	if (err)
+		merge_range(p, start, end);
+	return err;
+}
+
+/*
  * An area's protection as the program asked for it: PROT_WRITE and
  * PROT_EXEC, or PROT_NOACCESS alone for PROT_NONE; always present and
  * user. page_pte_prot() (mm/memory.c) says what each page's entry gets
@@ -394,13 +409,9 @@ int process_unmap(struct process *p, u64 start, u64 end)
 	if (!v || v->start >= end)
 		return 0;
 	/* Both cuts first: if the second fails, nothing is unmapped yet. */
-	err = split_at(p, start);
-	if (!err)
-		err = split_at(p, end);
-	if (err) {
-		merge_range(p, start, start);
+	err = split_range(p, start, end);
+	if (err)
 		return err;
-	}
 	v = find_vma(p, start);
 	while (v && v->start < end) {
 		struct vm_area *next = v->next;
@@ -484,13 +495,9 @@ int vma_modify_flags(struct process *p, u64 start, u64 end, unsigned int set,
 	flags = (v->flags & ~clear) | set;
 	if (flags == v->flags)
 		return 0;
-	err = split_at(p, start);
-	if (!err)
-		err = split_at(p, end);
-	if (err) {
-		merge_range(p, start, end);
+	err = split_range(p, start, end);
+	if (err)
 		return err;
-	}
 	find_vma(p, start)->flags = flags;
 	merge_range(p, start, end);
 	return 0;
