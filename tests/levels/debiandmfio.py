@@ -100,7 +100,7 @@ def host_verifies(image, job, off):
     """The host's fio finds every block the job wrote in image: (ok, why)."""
     v = subprocess.run([FIO] + (FIO_JOB % (job, image, off, "--ioengine=psync --verify_only "
                                            "--output-format=json")).split(),
-                       capture_output=True, text=True, timeout=60)
+                       capture_output=True, text=True, timeout=60, cwd=tempfile.gettempdir())
     rep = fio_report(v.stdout.split("\n"))
     err = rep["jobs"][0].get("error") if rep else "no report"
     return v.returncode == 0 and err == 0, "exit %d, error %s" % (v.returncode, err)

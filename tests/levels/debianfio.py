@@ -82,7 +82,7 @@ def tmpfs_session(ctx, name, cmd_of, timeout):
     cpio = fio_tree(name, "x86_64" if name.endswith("x86_64") else "arm64")
     with tempfile.TemporaryDirectory() as d:
         host = subprocess.run([FIO] + (JOB % os.path.join(d, "fio.dat")).split(),
-                              capture_output=True, text=True, timeout=60)
+                              capture_output=True, text=True, timeout=60, cwd=tempfile.gettempdir())
     try:
         want = counts(json.loads(host.stdout)["jobs"][0])
     except (ValueError, KeyError, IndexError):
@@ -173,7 +173,7 @@ def disk_session(ctx, name, cmd_of, timeout):
         for kib, base in ROUNDS:
             v = subprocess.run([FIO] + (DISK_JOB % (engine, disk, kib, base + off,
                                                     "--ioengine=psync --verify_only")).split(),
-                               capture_output=True, text=True, timeout=60)
+                               capture_output=True, text=True, timeout=60, cwd=tempfile.gettempdir())
             try:
                 err = json.loads(v.stdout)["jobs"][0]["error"]
             except (ValueError, KeyError, IndexError):
