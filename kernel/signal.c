@@ -414,6 +414,7 @@ static void setup_handler(struct process *proc, struct pt_regs *regs, int sig,
 	struct sigstack uc_stack;
 	u64 sp, alt_top;
 
+	cr_step_off(regs);
 	/* The live FP registers go in the frame; the handler starts with them as they are. */
 	arch_user_state_save(&p->ustate);
 	sp = arch_user_sp(regs);

@@ -72,10 +72,11 @@ static inline void cr_yield(void)
 }
 
 /*
- * Wait until the clock reaches until, yielding between reads; count the
- * reads that went back in time.
+ * Wait until the clock reaches until, yielding between reads unless
+ * spin (then no system call at all: the freeze must catch it in user
+ * mode); count the reads that went back in time.
  */
-static inline long cr_wait_until(long until, long *last, int *backwards)
+static inline long cr_wait_until(long until, long *last, int *backwards, int spin)
 {
 	long t;
 
@@ -84,7 +85,8 @@ static inline long cr_wait_until(long until, long *last, int *backwards)
 		if (t < *last)
 			(*backwards)++;
 		*last = t;
-		cr_yield();
+		if (!spin)
+			cr_yield();
 	} while (t < until);
 	return t;
 }

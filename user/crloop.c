@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * crloop TICKS [novdso] [quiet]: the seed's busyloop00 shape for checkpoint/
+ * crloop TICKS [novdso] [quiet] [spin]: the seed's busyloop00 shape for checkpoint/
  * restore. One process reads CLOCK_MONOTONIC through the vDSO pointer it
  * looked up at start (or, with novdso, unmaps [vvar] and [vdso] first and
  * uses the system call), prints "crloop: tick N" every 200 ms of that
@@ -12,7 +12,9 @@
  * are still its own (a signal to itself runs the handler, once).
  * Its exit status is the number of failures, so a restore that loses a
  * page, a register, the clock, a pipe's bytes, a file offset or a signal
- * action shows. quiet leaves out the ticks (bench cr).
+ * action shows. quiet leaves out the ticks (bench cr). spin reads the
+ * clock with no sched_yield between reads, so it is nearly always in
+ * the vDSO when an interrupt comes (kernel/cr/freeze_test.c).
  */
 #include "crlib.h"
 
@@ -93,7 +95,7 @@ int main(int argc, char **argv, char **envp)
 	long ticks = 0, last = 0, next;
 	int backwards = 0, errors = 0;
 	unsigned char *buf;
-	int novdso = 0, quiet = 0, p[2], fd;
+	int novdso = 0, quiet = 0, spin = 0, p[2], fd;
 	char first[32];
 	long n;
 
@@ -102,6 +104,7 @@ int main(int argc, char **argv, char **envp)
 	for (int i = 2; i < argc; i++) {
 		novdso |= !strcmp(argv[i], "novdso");
 		quiet |= !strcmp(argv[i], "quiet");
+		spin |= !strcmp(argv[i], "spin");
 	}
 	if (novdso) {
 		unsigned long base = getauxval(AT_SYSINFO_EHDR), size = cr_vdso_size();
@@ -128,7 +131,7 @@ int main(int argc, char **argv, char **envp)
 	next = cr_now_ns();
 	for (long t = 1; t <= ticks; t++) {
 		next += 200 * 1000000L;
-		cr_wait_until(next, &last, &backwards);
+		cr_wait_until(next, &last, &backwards, spin);
 		if (!quiet)
 			printf("crloop: tick %ld\n", t);
 	}

@@ -35,7 +35,7 @@ static void grandchild(int who, int out, long rounds)
 		struct rec rec = { who, r };
 
 		next += 200 * 1000000L;
-		cr_wait_until(next, &last, &backwards);
+		cr_wait_until(next, &last, &backwards, 0);
 		if (write(out, &rec, sizeof(rec)) != sizeof(rec))
 			errors++;
 	}

@@ -193,6 +193,7 @@ void arm64_start(u64 dtb_pa, u64 image_pa, u64 entry_cycles, u64 el)
 	/* Per-CPU registers (TPIDR_EL1, SP_EL0) before anything takes a lock. */
 	percpu_init_boot_cpu();
 	arm64_fpsimd_cpu_init();
+	arm64_debug_cpu_init();
 	boot_entry_cycles = entry_cycles;
 	boot_mark("entry");
 	entry_el = (unsigned int)el;

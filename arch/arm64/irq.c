@@ -156,6 +156,7 @@ void arch_set_current(struct task *t)
 {
 	write_sysreg(sp_el0, t);
 	arch_switch_mm(t->mm ? t->mm : &init_mm);
+	arm64_step_switch(t);
 }
 
 extern char thread_start[];

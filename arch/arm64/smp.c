@@ -188,6 +188,7 @@ void arm64_secondary_start(u64 cpu)
 			(unsigned long long)cpu, (unsigned long long)hwid,
 			(unsigned long long)cpu_hwid[cpu]);
 	arm64_fpsimd_cpu_init();
+	arm64_debug_cpu_init();
 	smp_store_release(&cpu_arrived, (int)cpu);
 	secondary_start_kernel((unsigned int)cpu);
 }

@@ -10,6 +10,7 @@
  * PAN forbids ordinary kernel accesses to user pages.
  */
 #include <pagoda/arch.h>
+#include <pagoda/cr.h>
 #include <pagoda/extable.h>
 #include <pagoda/printk.h>
 #include <pagoda/process.h>
@@ -233,7 +234,7 @@ static int user_signal(u64 ec)
 		return SIGILL;
 	case 0x22: case 0x26: /* PC or SP alignment */
 		return SIGBUS;
-	case 0x3c: /* BRK */
+	case 0x32: case 0x3c: /* software step, BRK */
 		return SIGTRAP;
 	default:
 		return SIGSEGV;
@@ -253,6 +254,8 @@ static int user_si_code(const struct pt_regs *regs, u64 ec, u64 *addr)
 	case 0x22: case 0x26:
 		*addr = regs->far;
 		return 1; /* BUS_ADRALN */
+	case 0x32:
+		return 2; /* TRAP_TRACE */
 	case 0x3c:
 		return 1; /* TRAP_BRKPT */
 	case EC_UNKNOWN:
@@ -278,6 +281,11 @@ void arm64_user_sync(struct pt_regs *regs, const char *name)
 	}
 	if (arm64_user_addr_fault(regs, true))
 		return;
+	/* The kernel's own step (step.c): on until out of the vDSO, then the freeze stops it. */
+	if (ec == 0x32 && cr_step_trap(regs)) {
+		signal_deliver(regs);
+		return;
+	}
 	sig = user_signal(ec);
 	if (signal_fault(regs, sig, user_si_code(regs, ec, &addr), addr))
 		return; /* back to EL0, into the program's handler */

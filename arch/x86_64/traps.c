@@ -7,6 +7,7 @@
  * trace) and panics.
  */
 #include <pagoda/arch.h>
+#include <pagoda/cr.h>
 #include <pagoda/extable.h>
 #include <pagoda/ksyms.h>
 #include <pagoda/printk.h>
@@ -293,6 +294,28 @@ static bool x86_user_addr_fault(struct pt_regs *regs, u64 cr2)
 	       (user && signal_fault(regs, r == FAULT_SIGBUS ? SIGBUS : SIGSEGV, code, cr2));
 }
 
+/*
+ * #DB from user mode. DR6 says why and the CPU never clears it, so it is
+ * read and reset here. A single step the kernel asked for (step.c) goes
+ * to cr_step_trap() and on to signal_deliver(), where the checkpoint's
+ * freeze stops the process once it is out of the vDSO; any other #DB is
+ * the program's own (it set TF itself): SIGTRAP, as on Linux.
+ */
+#define DR6_BS (1UL << 14)
+#define DR6_RESERVED 0xffff0ff0UL
+
+static bool x86_user_debug(struct pt_regs *regs)
+{
+	u64 dr6;
+
+	__asm__ volatile("mov %%dr6, %0" : "=r"(dr6));
+	__asm__ volatile("mov %0, %%dr6" ::"r"(DR6_RESERVED));
+	if (!(dr6 & DR6_BS) || !cr_step_trap(regs))
+		return false;
+	signal_deliver(regs);
+	return true;
+}
+
 void x86_exception(struct pt_regs *regs)
 {
 	u64 vec = regs->vector, cr2 = vec == 14 ? read_cr2() : 0;
@@ -300,6 +323,8 @@ void x86_exception(struct pt_regs *regs)
 	const char *name = vec < 32 ? exc_names[vec] : "interrupt";
 
 	if (vec == 14 && x86_user_addr_fault(regs, cr2))
+		return;
+	if (vec == 1 && (regs->cs & 3) && x86_user_debug(regs))
 		return;
 	if (regs->cs & 3) {
 		user_fault(regs, name, cr2);

@@ -431,6 +431,14 @@ void arch_cr_restart_syscall(struct pt_regs *regs, u64 nr, u64 arg0);
 u64 arch_cr_user_pc(const struct pt_regs *regs);
 int arch_cr_regs_check(struct pt_regs *regs, struct arch_user_state *us);
 unsigned int arch_cr_write_jump(u8 *code, unsigned int room, u64 at, u64 target);
+/*
+ * Single-step the current task in user mode (arch/<arch>/step.c): with
+ * on, regs returns to user mode so that it traps after one instruction
+ * (x86 TF; arm64 SPSR.SS with MDSCR_EL1.SS, which follows the task from
+ * CPU to CPU), and the trap handler asks cr_step_trap(). Sets
+ * current->user_step.
+ */
+void arch_user_single_step(struct pt_regs *regs, bool on);
 /* Can the vDSO read the CPU number itself (x86-64: RDTSCP and TSC_AUX)? */
 bool arch_vdso_cpu_number_ok(void);
 /* Set the thread pointer (x86 FS base, arm64 TPIDR_EL0) of the running task. */

@@ -20,6 +20,15 @@ void cr_freeze_point(struct process *p, struct pt_regs *regs);
  * freeze (no signal wants it) is rewound to run again after the stop.
  */
 void cr_note_interrupted(struct process *p, unsigned long nr, unsigned long arg0);
+/*
+ * From the arch's single-step trap in user mode: true when the step was
+ * the freeze's (it steps a process out of the vDSO, freeze.c), and the
+ * caller then runs signal_deliver(), where it stops once out; false: a
+ * step the program asked for itself (SIGTRAP).
+ */
+bool cr_step_trap(struct pt_regs *regs);
+/* Before a signal frame is pushed: the frame must not save the freeze's step flag. */
+void cr_step_off(struct pt_regs *regs);
 
 /* At boot: the running vDSO's symbol table, once (CRIU's kdat), and cr.vdso=. */
 void cr_init(void);

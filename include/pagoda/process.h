@@ -235,12 +235,12 @@ struct process {
 	 * to user mode, and stopped there with cr_regs (on its kernel stack)
 	 * and ustate as its whole user state; a system call the request
 	 * interrupted is rewound to run again (cr_restart, nr, first argument).
-	 * cr_vdso_since, cr_vdso_ran: when a stop was first put off because
-	 * the process was inside the vDSO (0: not put off), and its thread's
-	 * running time then.
+	 * cr_vdso_since, cr_vdso_steps: when a stop was first put off because
+	 * the process was inside the vDSO (0: not put off), and how many
+	 * instructions it has been stepped since.
 	 */
 	bool cr_freeze, cr_frozen, cr_restart;
-	u64 cr_restart_nr, cr_restart_arg0, cr_vdso_since, cr_vdso_ran;
+	u64 cr_restart_nr, cr_restart_arg0, cr_vdso_since, cr_vdso_steps;
 	struct pt_regs *cr_regs;
 	wait_queue_head_t cr_wait;
 	/*

@@ -58,6 +58,8 @@ struct task {
 	struct arch_user_state *ustate;
 	/* A user task's own side as a thread of its process (pagoda/process.h), or NULL. */
 	struct thread *user_thread;
+	/* Trapping after each user instruction (arch_user_single_step()). */
+	bool user_step;
 	/* The frame its latest system call saved (fork copies it). */
 	struct pt_regs *uregs;
 	/* 0, the task waiting in kthread_join(), or JOIN_EXITED once t is off its stack */

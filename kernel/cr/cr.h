@@ -25,6 +25,8 @@ extern struct mutex cr_lock;
 int cr_freeze(int pid, bool tree, struct cr_set *set, const char **why);
 /* Let them go on, or (kill) end them with SIGKILL, as CRIU does after a dump. */
 void cr_thaw(struct cr_set *set, bool kill);
+/* Does regs return p to a PC inside its vDSO? */
+bool cr_in_vdso(struct process *p, const struct pt_regs *regs);
 
 /* A growing image in vmalloc'd memory. */
 struct cr_buf {

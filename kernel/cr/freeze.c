@@ -15,9 +15,7 @@
  * stopped half way through the old code would go on there after the
  * restore, reading clock data that is no longer mapped below it: it
  * faults, or spins on a sequence count nobody writes, and the tree
- * never finishes. So a process caught there runs on until its next
- * entry into the kernel (a tick, or the system call a loop makes) and
- * stops then, if it is out by then.
+ * never finishes. So a process caught there is stepped out first.
  *
  * The tree is walked again once every member has stopped, because a
  * parent may have forked between the walk and its stop; frozen, none can.
@@ -39,7 +37,7 @@ void cr_note_interrupted(struct process *p, unsigned long nr, unsigned long arg0
 	p->cr_restart_arg0 = arg0;
 }
 
-static bool in_vdso(struct process *p, const struct pt_regs *regs)
+bool cr_in_vdso(struct process *p, const struct pt_regs *regs)
 {
 	u64 pc = arch_cr_user_pc(regs);
 
@@ -48,55 +46,81 @@ static bool in_vdso(struct process *p, const struct pt_regs *regs)
 }
 
 /*
- * Put off a stop inside the vDSO, for a while. Under TCG an interrupt is
- * taken where a translated block ends, and reading the counter ends one,
- * so a program that spins on clock_gettime without a system call is
- * caught at the same instruction inside the vDSO nearly every time. One
- * that does make calls leaves within microseconds of its own running, and
- * stops at its next call; on a loaded host, though, one was seen still
- * inside after 500 ms, and a CI run's restore on another kernel failed
- * as this refusal would make it fail after a 2 s wait (its logs were not
- * kept). The likely cause: a process that is not run at all, because
- * each time it is resumed a tick long overdue is taken before its first
- * instruction and it is switched out again. So what is counted is the
- * time it ran, not the time that passed. After
- * CR_VDSO_RUN_NS of its own running inside, or CR_VDSO_WAIT_NS in all,
- * well inside the freeze's 5 s, it stops where it is: the image restores
- * on a kernel with the same vDSO, and another kernel's restore refuses
- * it (vdso_cr.c) rather than run the old code on.
+ * Put off a stop inside the vDSO: step the process out of it. Waiting
+ * for its next entry into the kernel did not always do: under TCG an
+ * interrupt is taken where a translated block ends, and reading the
+ * counter ends one, so a program that spins on clock_gettime is caught
+ * at the same instruction inside nearly every time; and a bound on the
+ * time it ran inside was spent by a loaded host pausing the vCPU there
+ * (CI runs saw the restore on another kernel refused). So it goes back
+ * to user mode single-stepped (arch_user_single_step()): after each
+ * instruction it traps to cr_step_trap(), which lets it go on until its
+ * PC is outside, where the way back to user mode stops it. The vDSO's
+ * functions are a few dozen instructions; CR_VDSO_STEPS is there for a
+ * sequence count the kernel keeps odd, and CR_VDSO_WAIT_NS, well inside
+ * the freeze's 5 s, for a process that is never run at all. Past
+ * either it stops where it is: the image restores on a kernel with the
+ * same vDSO, and another kernel's restore refuses it (vdso_cr.c) rather
+ * than run the old code on.
  */
-#define CR_VDSO_RUN_NS (200 * NSEC_PER_MSEC)
+#define CR_VDSO_STEPS 10000
 #define CR_VDSO_WAIT_NS (4000 * NSEC_PER_MSEC)
 
-static bool stop_later(struct process *p, const struct pt_regs *regs)
+static bool stop_later(struct process *p, struct pt_regs *regs)
 {
-	u64 now, ran;
+	u64 now;
 
 	/*
 	 * A call the freeze interrupted must stop here to be rewound; none
 	 * of the vDSO's fallback calls waits, so that is never one from it.
 	 */
-	if (p->cr_restart || !in_vdso(p, regs))
+	if (p->cr_restart || !cr_in_vdso(p, regs))
 		return false;
 	now = ktime_get_ns();
-	ran = task_sched_runtime(current);
 	if (!p->cr_vdso_since) {
 		p->cr_vdso_since = now;
-		p->cr_vdso_ran = ran;
+		p->cr_vdso_steps = 0;
 	}
-	if (ran - p->cr_vdso_ran < CR_VDSO_RUN_NS && now - p->cr_vdso_since < CR_VDSO_WAIT_NS)
+	if (p->cr_vdso_steps < CR_VDSO_STEPS && now - p->cr_vdso_since < CR_VDSO_WAIT_NS) {
+		arch_user_single_step(regs, true);
 		return true;
+	}
 	/* Said, because only a kernel with the same vDSO can restore it now. */
-	pr_info("cr: %s[%d] stopped inside the vDSO after %llu ms (%llu ms of it running)\n",
+	pr_info("cr: %s[%d] stopped inside the vDSO after %llu ms and %llu steps\n",
 		p->name, p->pid, (now - p->cr_vdso_since) / NSEC_PER_MSEC,
-		(ran - p->cr_vdso_ran) / NSEC_PER_MSEC);
+		(unsigned long long)p->cr_vdso_steps);
 	return false;
+}
+
+bool cr_step_trap(struct pt_regs *regs)
+{
+	struct process *p = current_process();
+
+	if (!current->user_step || !p)
+		return false;
+	p->cr_vdso_steps++;
+	if (READ_ONCE(p->cr_freeze) && cr_in_vdso(p, regs) && p->cr_vdso_steps < CR_VDSO_STEPS) {
+		arch_user_single_step(regs, true); /* arm64 clears SPSR.SS at each step */
+		return true;
+	}
+	/* Out (or the checkpoint is over): the caller's signal_deliver() stops it here. */
+	arch_user_single_step(regs, false);
+	return true;
+}
+
+void cr_step_off(struct pt_regs *regs)
+{
+	if (current->user_step)
+		arch_user_single_step(regs, false);
 }
 
 void cr_freeze_point(struct process *p, struct pt_regs *regs)
 {
 	if (stop_later(p, regs))
 		return;
+	cr_step_off(regs); /* the image's frame must not carry the kernel's step flag */
+	if (!p->cr_vdso_since)
+		p->cr_vdso_steps = 0; /* so it says what this stop took (freeze_test.c) */
 	p->cr_vdso_since = 0;
 	if (p->cr_restart) {
 		arch_cr_restart_syscall(regs, p->cr_restart_nr, p->cr_restart_arg0);

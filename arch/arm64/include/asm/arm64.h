@@ -77,6 +77,10 @@ void arm64_user_sync(struct pt_regs *regs, const char *name);
 /* A fault on a user address (mm/memory.c): true when handled (retry, or a handler runs). */
 bool arm64_user_addr_fault(struct pt_regs *regs, bool user);
 void arm64_fpsimd_cpu_init(void);
+/* Software step at EL0 (step.c): the OS Lock off at boot; MDSCR_EL1.SS as next wants it. */
+struct task;
+void arm64_debug_cpu_init(void);
+void arm64_step_switch(const struct task *next);
 /* CRC-32C with the ARMv8 CRC32 instructions, when the CPU has them (crc32c.c). */
 void arm64_crc32c_init(void);
 
