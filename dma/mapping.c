@@ -85,14 +85,26 @@ int dma_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 	return nents;
 }
 
-void dma_unmap_sg(struct device *dev, struct scatterlist *sgl, int nents,
-		  enum dma_data_direction dir)
+/*
+ * Unmapping and syncing a scatterlist are the single-buffer calls, made
+ * for each entry over the bus address and length dma_map_sg() gave it.
+ */
+static void for_each_mapped_sg(struct device *dev, struct scatterlist *sgl, int nents,
+			       enum dma_data_direction dir,
+			       void (*op)(struct device *dev, dma_addr_t addr, size_t size,
+					  enum dma_data_direction dir))
 {
 	struct scatterlist *sg;
 	int i;
 
 	for_each_sg(sgl, sg, nents, i)
-		dma_unmap_page(dev, sg->dma_address, sg->dma_length, dir);
+		op(dev, sg->dma_address, sg->dma_length, dir);
+}
+
+void dma_unmap_sg(struct device *dev, struct scatterlist *sgl, int nents,
+		  enum dma_data_direction dir)
+{
+	for_each_mapped_sg(dev, sgl, nents, dir, dma_unmap_page);
 }
 
 void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
@@ -112,21 +124,13 @@ void dma_sync_single_for_device(struct device *dev, dma_addr_t addr, size_t size
 void dma_sync_sg_for_cpu(struct device *dev, struct scatterlist *sgl, int nents,
 			 enum dma_data_direction dir)
 {
-	struct scatterlist *sg;
-	int i;
-
-	for_each_sg(sgl, sg, nents, i)
-		dma_sync_single_for_cpu(dev, sg->dma_address, sg->dma_length, dir);
+	for_each_mapped_sg(dev, sgl, nents, dir, dma_sync_single_for_cpu);
 }
 
 void dma_sync_sg_for_device(struct device *dev, struct scatterlist *sgl, int nents,
 			    enum dma_data_direction dir)
 {
-	struct scatterlist *sg;
-	int i;
-
-	for_each_sg(sgl, sg, nents, i)
-		dma_sync_single_for_device(dev, sg->dma_address, sg->dma_length, dir);
+	for_each_mapped_sg(dev, sgl, nents, dir, dma_sync_single_for_device);
 }
 
 void *dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma_handle,

@@ -595,24 +595,32 @@ void swiotlb_tbl_unmap_single(struct device *dev, struct io_tlb_mem *mem,
 	swiotlb_free_pool(mem, pool);
 }
 
+/*
+ * Both syncs are one copy, towards the device (into the slots) or towards
+ * the CPU (out of them), made only when the mapping's direction carries
+ * data that way: a buffer the device only reads has nothing to copy back.
+ */
+static void swiotlb_sync_single(struct io_tlb_mem *mem, phys_addr_t tlb_addr, size_t size,
+				enum dma_data_direction dir, enum dma_data_direction towards)
+{
+	struct io_tlb_pool *pool = swiotlb_find_pool(mem, tlb_addr);
+
+	if (pool && (dir == towards || dir == DMA_BIDIRECTIONAL))
+		swiotlb_bounce(mem, pool, tlb_addr, size, towards);
+}
+
 void swiotlb_sync_single_for_device(struct device *dev, struct io_tlb_mem *mem,
 				    phys_addr_t tlb_addr, size_t size,
 				    enum dma_data_direction dir)
 {
-	struct io_tlb_pool *pool = swiotlb_find_pool(mem, tlb_addr);
-
-	if (pool && (dir == DMA_TO_DEVICE || dir == DMA_BIDIRECTIONAL))
-		swiotlb_bounce(mem, pool, tlb_addr, size, DMA_TO_DEVICE);
+	swiotlb_sync_single(mem, tlb_addr, size, dir, DMA_TO_DEVICE);
 }
 
 void swiotlb_sync_single_for_cpu(struct device *dev, struct io_tlb_mem *mem,
 				 phys_addr_t tlb_addr, size_t size,
 				 enum dma_data_direction dir)
 {
-	struct io_tlb_pool *pool = swiotlb_find_pool(mem, tlb_addr);
-
-	if (pool && (dir == DMA_FROM_DEVICE || dir == DMA_BIDIRECTIONAL))
-		swiotlb_bounce(mem, pool, tlb_addr, size, DMA_FROM_DEVICE);
+	swiotlb_sync_single(mem, tlb_addr, size, dir, DMA_FROM_DEVICE);
 }
 
 /* One segment, less what a min_align_mask offset may use of the first slot. */

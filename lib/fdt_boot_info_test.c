@@ -38,6 +38,25 @@ static const struct boot_mem_region *region(u32 type, int n)
 	return NULL;
 }
 
+/*
+ * Fill bi from the tree the test built with fdtb_*(), as fill() does from
+ * a fixture: fdt_fill_boot_info()'s result, or 1 when the tree did not
+ * build.
+ */
+static int fill_built(struct ktest *t)
+{
+	size_t size;
+	u8 *b;
+
+	b = fdtb_finish(true, &size);
+	memset(&bi, 0, sizeof(bi));
+	if (!b) {
+		ktest_fail(t, __FILE__, __LINE__, "fdtb_finish() gave no tree (its buffers overflowed)");
+		return 1;
+	}
+	return fdt_fill_boot_info(b, size, &bi);
+}
+
 #define EXPECT_REGION(t, type, n, b, s)                                     \
 	do {                                                                \
 		const struct boot_mem_region *__r = region(type, n);        \
@@ -296,8 +315,6 @@ static void test_boot_truncation(struct ktest *t)
 	static char args[BOOT_CMDLINE_MAX + 100];
 	static u8 reg[12 * (BOOT_MAX_MEM + 5)];
 	static u8 dma[16 * (BOOT_MAX_DMA_RANGES + 2)];
-	size_t size;
-	u8 *b;
 
 	ktest_expect_reports(t, true);	/* "bootargs ... cut" */
 	memset(args, 'x', sizeof(args) - 1);
@@ -340,11 +357,7 @@ static void test_boot_truncation(struct ktest *t)
 	}
 	fdtb_end();
 	fdtb_end();
-	b = fdtb_finish(true, &size);
-	KASSERT_TRUE(t, b != NULL);
-
-	memset(&bi, 0, sizeof(bi));
-	KASSERT_EQ(t, fdt_fill_boot_info(b, size, &bi), 0);
+	KASSERT_EQ(t, fill_built(t), 0);
 	KEXPECT_TRUE(t, bi.truncated);
 	KEXPECT_EQ(t, strlen(bi.cmdline), BOOT_CMDLINE_MAX - 1);
 	KEXPECT_EQ(t, bi.nr_mem, BOOT_MAX_MEM);
@@ -361,8 +374,6 @@ static void test_boot_bad_parts_skipped(struct ktest *t)
 {
 	static const u8 short_reg[6] = { 0 };
 	static const u8 timer_irqs[12] = { 0, 0, 0, 7, 0, 0, 3, 0xe8, 0, 0, 0, 4 };
-	size_t size;
-	u8 *b;
 
 	ktest_expect_reports(t, true);	/* each skipped part is logged */
 	fdtb_start();
@@ -392,11 +403,7 @@ static void test_boot_bad_parts_skipped(struct ktest *t)
 	fdtb_prop("interrupts", timer_irqs, sizeof(timer_irqs)); /* type 7 */
 	fdtb_end();
 	fdtb_end();
-	b = fdtb_finish(true, &size);
-	KASSERT_TRUE(t, b != NULL);
-
-	memset(&bi, 0, sizeof(bi));
-	KASSERT_EQ(t, fdt_fill_boot_info(b, size, &bi), 0);
+	KASSERT_EQ(t, fill_built(t), 0);
 	KEXPECT_EQ(t, bi.nr_mem, 1);
 	EXPECT_REGION(t, BOOT_MEM_USABLE, 0, 0x1000, 0x1000);
 	KEXPECT_EQ(t, bi.nr_modules, 0);

@@ -41,6 +41,23 @@ static void bus(const char *name, u32 ac, u32 sc, const u32 *dr, unsigned int n)
 	fdtb_end();
 }
 
+/*
+ * A /reserved-memory child: its compatible, a one-cell base and size, an
+ * optional empty flag property (no-map, reusable) and the phandle that
+ * memory-region names it by. The three regions differ only in these.
+ */
+static void reserved_region(const char *name, const char *compatible, const u32 *reg,
+			    const char *flag, u32 phandle)
+{
+	fdtb_begin(name);
+	fdtb_prop_str("compatible", compatible);
+	prop_cells("reg", reg, 2);
+	if (flag)
+		fdtb_prop(flag, NULL, 0);
+	fdtb_prop_u32("phandle", phandle);
+	fdtb_end();
+}
+
 static const u8 *build_tree(size_t *size)
 {
 	/* emmc2bus's shape: 2 address cells below, 1 above (root), 1 size cell. */
@@ -67,23 +84,9 @@ static const u8 *build_tree(size_t *size)
 	fdtb_prop_u32("#address-cells", 1);
 	fdtb_prop_u32("#size-cells", 1);
 	fdtb_prop("ranges", NULL, 0);
-	fdtb_begin("restricted@30000000");
-	fdtb_prop_str("compatible", "restricted-dma-pool");
-	prop_cells("reg", pool, 2);
-	fdtb_prop_u32("phandle", 1);
-	fdtb_end();
-	fdtb_begin("restricted@31000000");
-	fdtb_prop_str("compatible", "restricted-dma-pool");
-	prop_cells("reg", nomap, 2);
-	fdtb_prop("no-map", NULL, 0);
-	fdtb_prop_u32("phandle", 2);
-	fdtb_end();
-	fdtb_begin("cma@32000000");
-	fdtb_prop_str("compatible", "shared-dma-pool");
-	prop_cells("reg", cma, 2);
-	fdtb_prop("reusable", NULL, 0);
-	fdtb_prop_u32("phandle", 3);
-	fdtb_end();
+	reserved_region("restricted@30000000", "restricted-dma-pool", pool, NULL, 1);
+	reserved_region("restricted@31000000", "restricted-dma-pool", nomap, "no-map", 2);
+	reserved_region("cma@32000000", "shared-dma-pool", cma, "reusable", 3);
 	fdtb_end();
 	fdtb_begin("devices");
 	fdtb_begin("restricted");
