@@ -14,10 +14,7 @@
 #include <pagoda/sched.h>
 #include <pagoda/string.h>
 #include <pagoda/uaccess.h>
-
-extern const char uprog_start[], uprog_end[], uprog_hello[], uprog_exit_arg[];
-extern const char uprog_load[], uprog_write_arg[], uprog_syscall_arg[];
-extern const u32 uprog_hello_len;
+#include <pagoda/uprog.h>
 
 #define CODE_VA 0x400000UL
 #define DATA_VA 0x600000UL

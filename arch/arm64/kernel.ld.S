@@ -21,22 +21,14 @@ OUTPUT_ARCH(aarch64)
 ENTRY(_head)
 
 PHDRS {
-	text PT_LOAD FLAGS(5);
-	rodata PT_LOAD FLAGS(4);
-	data PT_LOAD FLAGS(6);
+	KERNEL_PHDRS
 }
 
 SECTIONS {
 	. = KERNEL_VIRT;
 	_head = .;
 
-	.text : {
-		__text_start = .;
-		KEEP(*(.head.text))
-		__head_text_end = .;
-		*(.text .text.*)
-		__text_end = .;
-	} :text
+	TEXT(KEEP(*(.head.text)) __head_text_end = .;)
 
 	RO_DATA
 	/* The file ends with .data: a whole page keeps the image page-sized. */

@@ -6,6 +6,31 @@
 
 struct cpu_features cpu;
 
+enum { CPUID_EAX, CPUID_EBX, CPUID_ECX, CPUID_EDX };
+
+/*
+ * Where CPUID reports each feature we use: leaf, register, bit (Linux's
+ * struct cpuid_bit, arch/x86/kernel/cpu/scattered.c). A feature is one
+ * row here; cpu_detect() asks only for the leaves the CPU has.
+ */
+struct cpuid_bit {
+	bool *feature;
+	u32 leaf;
+	u8 reg, bit;
+};
+
+static const struct cpuid_bit cpuid_bits[] = {
+	{ &cpu.rdrand,        0x00000001, CPUID_ECX, 30 },
+	{ &cpu.x2apic,        0x00000001, CPUID_ECX, 21 },
+	{ &cpu.tsc_deadline,  0x00000001, CPUID_ECX, 24 },
+	{ &cpu.hypervisor,    0x00000001, CPUID_ECX, 31 },
+	{ &cpu.rdseed,        0x00000007, CPUID_EBX, 18 },
+	{ &cpu.nx,            0x80000001, CPUID_EDX, 20 },
+	{ &cpu.pdpe1gb,       0x80000001, CPUID_EDX, 26 },
+	{ &cpu.rdtscp,        0x80000001, CPUID_EDX, 27 },
+	{ &cpu.invariant_tsc, 0x80000007, CPUID_EDX, 8 },
+};
+
 void cpu_detect(void)
 {
 	u32 a, b, c, d;
@@ -14,25 +39,17 @@ void cpu_detect(void)
 	memcpy(cpu.vendor, &b, 4);
 	memcpy(cpu.vendor + 4, &d, 4);
 	memcpy(cpu.vendor + 8, &c, 4);
-	cpuid(1, 0, &a, &b, &c, &d);
-	cpu.rdrand = c & (1u << 30);
-	cpu.x2apic = c & (1u << 21);
-	cpu.tsc_deadline = c & (1u << 24);
-	cpu.hypervisor = c & (1u << 31);
-	if (cpu.max_leaf >= 7) {
-		cpuid(7, 0, &a, &b, &c, &d);
-		cpu.rdseed = b & (1u << 18);
-	}
 	cpuid(0x80000000, 0, &cpu.max_ext_leaf, &b, &c, &d);
-	if (cpu.max_ext_leaf >= 0x80000001) {
-		cpuid(0x80000001, 0, &a, &b, &c, &d);
-		cpu.nx = d & (1u << 20);
-		cpu.pdpe1gb = d & (1u << 26);
-		cpu.rdtscp = d & (1u << 27);
-	}
-	if (cpu.max_ext_leaf >= 0x80000007) {
-		cpuid(0x80000007, 0, &a, &b, &c, &d);
-		cpu.invariant_tsc = d & (1u << 8);
+	for (size_t i = 0; i < ARRAY_SIZE(cpuid_bits); i++) {
+		const struct cpuid_bit *cb = &cpuid_bits[i];
+		/* Basic and extended leaves each have their own highest one. */
+		u32 max = cb->leaf & 0x80000000 ? cpu.max_ext_leaf : cpu.max_leaf;
+		u32 r[4];
+
+		if (cb->leaf > max)
+			continue;
+		cpuid(cb->leaf, 0, &r[CPUID_EAX], &r[CPUID_EBX], &r[CPUID_ECX], &r[CPUID_EDX]);
+		*cb->feature = r[cb->reg] & (1u << cb->bit);
 	}
 	if (cpu.hypervisor) {
 		cpuid(0x40000000, 0, &a, &b, &c, &d);

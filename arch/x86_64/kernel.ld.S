@@ -18,9 +18,7 @@ ENTRY(_start32)
 PHDRS {
 	boot PT_LOAD FLAGS(7);
 	note PT_NOTE FLAGS(4);
-	text PT_LOAD FLAGS(5);
-	rodata PT_LOAD FLAGS(4);
-	data PT_LOAD FLAGS(6);
+	KERNEL_PHDRS
 }
 
 SECTIONS {
@@ -36,11 +34,7 @@ SECTIONS {
 
 	. = ALIGN(4096) + KERNEL_VIRT;
 
-	.text : AT(ADDR(.text) - LOAD_OFFSET) {
-		__text_start = .;
-		*(.text .text.*)
-		__text_end = .;
-	} :text
+	TEXT()
 
 	RO_DATA
 	RW_DATA()

@@ -5,14 +5,12 @@
  * block into one user page and starts at any of the labels. Each takes
  * its argument in RDI (arch_enter_user() puts it there) and ends with
  * exit_group(), so its wait status says what it saw. arch/arm64/uprog.c
- * has the same programs under the same names.
+ * has the same programs under the same names; pagoda/uprog.h holds
+ * what the test relies on.
  */
+#include <pagoda/uprog.h>
 
-__asm__(".pushsection .rodata.uprog, \"a\"\n"
-	".balign 16\n"
-	".globl uprog_start, uprog_end, uprog_hello, uprog_exit_arg, uprog_load\n"
-	".globl uprog_write_arg, uprog_syscall_arg, uprog_hello_len\n"
-	"uprog_start:\n"
+__asm__(UPROG_BEGIN
 
 	/* write(1, msg, len); exit_group(what write returned) */
 	"uprog_hello:\n"
@@ -57,7 +55,4 @@ __asm__(".pushsection .rodata.uprog, \"a\"\n"
 	"	mov %eax, %edi\n"
 	"	mov $231, %eax\n"
 	"	syscall\n"
-	"uprog_end:\n"
-	".balign 4\n"
-	"uprog_hello_len: .long 21\n"
-	".popsection\n");
+	UPROG_END);

@@ -12,6 +12,7 @@
  */
 #include <pagoda/atomic.h>
 #include <pagoda/rwlock.h>
+#include "irqsave.h"
 
 #define WRITER_LOCKED 0x0ffu
 #define WRITER_WAITING 0x100u
@@ -82,10 +83,22 @@ void read_lock(rwlock_t *l)
 	do_read_lock(l);
 }
 
-void read_unlock(rwlock_t *l)
+static inline void do_read_unlock(rwlock_t *l)
 {
 	lock_release(LOCK_CLASS(l, LOCK_RW), l);
 	__atomic_fetch_sub(&l->cnts, READER, __ATOMIC_RELEASE);
+}
+
+static inline void do_write_unlock(rwlock_t *l)
+{
+	lock_release(LOCK_CLASS(l, LOCK_RW), l);
+	/* Only the LOCKED byte: a waiting writer's bit is not ours to clear. */
+	__atomic_fetch_and(&l->cnts, ~WRITER_LOCKED, __ATOMIC_RELEASE);
+}
+
+void read_unlock(rwlock_t *l)
+{
+	do_read_unlock(l);
 	preempt_enable();
 }
 
@@ -97,9 +110,7 @@ void write_lock(rwlock_t *l)
 
 void write_unlock(rwlock_t *l)
 {
-	lock_release(LOCK_CLASS(l, LOCK_RW), l);
-	/* Only the LOCKED byte: a waiting writer's bit is not ours to clear. */
-	__atomic_fetch_and(&l->cnts, ~WRITER_LOCKED, __ATOMIC_RELEASE);
+	do_write_unlock(l);
 	preempt_enable();
 }
 
@@ -135,34 +146,28 @@ bool write_trylock(rwlock_t *l)
 
 unsigned long _read_lock_irqsave(rwlock_t *l)
 {
-	unsigned long flags = arch_irq_save();
+	unsigned long flags = irqsave_preempt_disable();
 
-	preempt_disable();
 	do_read_lock(l);
 	return flags;
 }
 
 unsigned long _write_lock_irqsave(rwlock_t *l)
 {
-	unsigned long flags = arch_irq_save();
+	unsigned long flags = irqsave_preempt_disable();
 
-	preempt_disable();
 	do_write_lock(l);
 	return flags;
 }
 
 void read_unlock_irqrestore(rwlock_t *l, unsigned long flags)
 {
-	lock_release(LOCK_CLASS(l, LOCK_RW), l);
-	__atomic_fetch_sub(&l->cnts, READER, __ATOMIC_RELEASE);
-	arch_irq_restore(flags);
-	preempt_enable();
+	do_read_unlock(l);
+	irqrestore_preempt_enable(flags);
 }
 
 void write_unlock_irqrestore(rwlock_t *l, unsigned long flags)
 {
-	lock_release(LOCK_CLASS(l, LOCK_RW), l);
-	__atomic_fetch_and(&l->cnts, ~WRITER_LOCKED, __ATOMIC_RELEASE);
-	arch_irq_restore(flags);
-	preempt_enable();
+	do_write_unlock(l);
+	irqrestore_preempt_enable(flags);
 }

@@ -10,6 +10,7 @@
  */
 #include <pagoda/atomic.h>
 #include <pagoda/spinlock.h>
+#include "irqsave.h"
 
 static inline void do_lock(spinlock_t *l)
 {
@@ -42,10 +43,15 @@ bool spin_trylock(spinlock_t *l)
 	return true;
 }
 
-void spin_unlock(spinlock_t *l)
+static inline void do_unlock(spinlock_t *l)
 {
 	lock_release(LOCK_CLASS(l, LOCK_SPIN), l);
 	arch_spin_unlock(&l->raw);
+}
+
+void spin_unlock(spinlock_t *l)
+{
+	do_unlock(l);
 	preempt_enable();
 }
 
@@ -58,25 +64,21 @@ void spin_lock_irq(spinlock_t *l)
 
 void spin_unlock_irq(spinlock_t *l)
 {
-	lock_release(LOCK_CLASS(l, LOCK_SPIN), l);
-	arch_spin_unlock(&l->raw);
+	do_unlock(l);
 	arch_irq_enable();
 	preempt_enable();
 }
 
 unsigned long _spin_lock_irqsave(spinlock_t *l)
 {
-	unsigned long flags = arch_irq_save();
+	unsigned long flags = irqsave_preempt_disable();
 
-	preempt_disable();
 	do_lock(l);
 	return flags;
 }
 
 void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags)
 {
-	lock_release(LOCK_CLASS(l, LOCK_SPIN), l);
-	arch_spin_unlock(&l->raw);
-	arch_irq_restore(flags);
-	preempt_enable();
+	do_unlock(l);
+	irqrestore_preempt_enable(flags);
 }
