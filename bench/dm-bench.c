@@ -167,6 +167,13 @@ static void run_median(bool on_snapshot, bool latency, unsigned int jobs,
 		run_one("mutex", on_snapshot, latency, jobs, &r[0][i], traces ? &traces[0] : NULL);
 		run_one("fine", on_snapshot, latency, jobs, &r[1][i], traces ? &traces[1] : NULL);
 	}
+	/* Each run as it came, so a spread can be read: a trend, one outlier, or scatter. */
+	kprintf("    runs in turn order (%s), mutex / fine:", latency ? "us" : "IOPS");
+	for (int i = 0; i < DMSNAP_RUNS; i++)
+		kprintf(" %llu/%llu",
+			(unsigned long long)(latency ? r[0][i].lat_avg_ns / 1000 : r[0][i].iops),
+			(unsigned long long)(latency ? r[1][i].lat_avg_ns / 1000 : r[1][i].iops));
+	kprintf("\n");
 	for (int s = 0; s < 2; s++) {
 		for (int i = 0; i < DMSNAP_RUNS; i++)
 			for (int k = i + 1; k < DMSNAP_RUNS; k++)
