@@ -50,6 +50,7 @@ struct worker {
 	enum worker_slot slot;
 	u64 running;           /* seq of the item it runs, 0 if none */
 	struct task *task;
+	struct list_head sleep_entry; /* on wq->sleepers while it sleeps for an item */
 };
 
 struct workqueue_struct {
@@ -58,8 +59,9 @@ struct workqueue_struct {
 	struct list_head items;
 	u64 queued_seq;        /* last sequence number handed out */
 	u64 done_seq;          /* every item up to this one has finished */
-	struct wait_queue_head more_work;
+	struct list_head sleepers; /* workers asleep for an item, the latest first */
 	struct wait_queue_head flushed;
+	unsigned int nr_flushers; /* tasks in flush_workqueue() or flush_work() */
 	bool grows;            /* the per-CPU kind: keeps an idle worker in reserve */
 	bool stopping;
 	bool warned_full;
@@ -123,6 +125,7 @@ static bool create_worker(struct workqueue_struct *wq, int cpu, bool extra)
 	wk->index = (unsigned int)(wk - wq->workers);
 	wk->extra = extra;
 	wk->running = 0;
+	INIT_LIST_HEAD(&wk->sleep_entry);
 	if (cpu >= 0)
 		t = kthread_create(worker_thread, wk, "%s/%d", wq->name, cpu);
 	else
@@ -146,6 +149,50 @@ static bool create_worker(struct workqueue_struct *wq, int cpu, bool extra)
 	return true;
 }
 
+/*
+ * Sleep on wq->sleepers until an item is queued (or the queue stops);
+ * called and returning with wq->lock held. queue_work() takes the first
+ * sleeper off the list and wakes it alone, as a Linux pool wakes its
+ * first idle worker. A wait queue woke every idle worker for every item,
+ * and all but one took wq->lock only to find the item gone; sampled with
+ * gdb under SMP=4, three and four vCPUs at once were spinning on that
+ * lock and the wait queue's from kcopyd's queue_work() and its workers.
+ * The latest sleeper goes first, so the one woken is the one whose cache
+ * is warm. False when an extra worker's idle time ran out with nothing
+ * to do.
+ */
+static bool worker_sleep(struct worker *wk, struct workqueue_struct *wq, unsigned long *flags)
+{
+	u64 left = WORKER_IDLE_NS;
+
+	while (list_empty(&wq->items) && !wq->stopping) {
+		if (wk->extra && !left)
+			return false;
+		list_add(&wk->sleep_entry, &wq->sleepers);
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		spin_unlock_irqrestore(&wq->lock, *flags);
+		if (wk->extra)
+			left = schedule_timeout(left);
+		else
+			schedule();
+		spin_lock_irqsave(&wq->lock, *flags);
+		list_del_init(&wk->sleep_entry); /* a timeout, or queue_work() took it off */
+	}
+	return true;
+}
+
+/* With wq->lock held: wake the latest sleeper, if any. */
+static void wake_one_worker(struct workqueue_struct *wq)
+{
+	struct worker *wk;
+
+	if (list_empty(&wq->sleepers))
+		return;
+	wk = list_first_entry(&wq->sleepers, struct worker, sleep_entry);
+	list_del_init(&wk->sleep_entry);
+	wake_up_process(wk->task);
+}
+
 static int worker_thread(void *arg)
 {
 	struct worker *wk = arg;
@@ -154,18 +201,11 @@ static int worker_thread(void *arg)
 
 	for (;;) {
 		struct work_struct *w;
-		bool more = false, waited;
+		bool more = false, waited, flushers;
 
 		/* Idle (counted in nr_idle) from here until an item is taken. */
-		if (wk->extra)
-			waited = wait_event_timeout(wq->more_work, !list_empty(&wq->items) ||
-							  READ_ONCE(wq->stopping),
-						    WORKER_IDLE_NS);
-		else {
-			wait_event(wq->more_work, !list_empty(&wq->items) || READ_ONCE(wq->stopping));
-			waited = true;
-		}
 		spin_lock_irqsave(&wq->lock, flags);
+		waited = worker_sleep(wk, wq, &flags);
 		if (list_empty(&wq->items)) {
 			/* Retire when stopping, or when idle long and someone else is idle too. */
 			if (wq->stopping || (!waited && wq->nr_idle > 1)) {
@@ -196,8 +236,11 @@ static int worker_thread(void *arg)
 		wk->running = 0;
 		wq->nr_idle++;
 		update_done(wq);
+		/* Read with done_seq, under the lock a flusher counts itself under. */
+		flushers = wq->nr_flushers;
 		spin_unlock_irqrestore(&wq->lock, flags);
-		wake_up_all(&wq->flushed);
+		if (flushers)
+			wake_up_all(&wq->flushed);
 	}
 }
 
@@ -211,8 +254,8 @@ bool queue_work(struct workqueue_struct *wq, struct work_struct *w)
 	w->wq = wq;
 	w->seq = ++wq->queued_seq;
 	list_add_tail(&w->entry, &wq->items);
+	wake_one_worker(wq);
 	spin_unlock_irqrestore(&wq->lock, flags);
-	wake_up(&wq->more_work);
 	return true;
 }
 
@@ -227,6 +270,20 @@ static bool seq_done(struct workqueue_struct *wq, u64 seq)
 	return done;
 }
 
+/* Wait until every item up to seq has finished; workers wake flushers only while one waits. */
+static void wait_done(struct workqueue_struct *wq, u64 seq)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	wq->nr_flushers++;
+	spin_unlock_irqrestore(&wq->lock, flags);
+	wait_event(wq->flushed, seq_done(wq, seq));
+	spin_lock_irqsave(&wq->lock, flags);
+	wq->nr_flushers--;
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
 void flush_workqueue(struct workqueue_struct *wq)
 {
 	u64 seq;
@@ -235,7 +292,7 @@ void flush_workqueue(struct workqueue_struct *wq)
 	spin_lock_irqsave(&wq->lock, flags);
 	seq = wq->queued_seq;
 	spin_unlock_irqrestore(&wq->lock, flags);
-	wait_event(wq->flushed, seq_done(wq, seq));
+	wait_done(wq, seq);
 }
 
 bool flush_work(struct work_struct *w)
@@ -245,7 +302,7 @@ bool flush_work(struct work_struct *w)
 
 	if (!wq || seq_done(wq, seq))
 		return false;
-	wait_event(wq->flushed, seq_done(wq, seq));
+	wait_done(wq, seq);
 	return true;
 }
 
@@ -263,7 +320,7 @@ struct workqueue_struct *alloc_workqueue(const char *name, unsigned int nr_worke
 	wq->name = name;
 	spin_lock_init(&wq->lock);
 	INIT_LIST_HEAD(&wq->items);
-	init_waitqueue_head(&wq->more_work);
+	INIT_LIST_HEAD(&wq->sleepers);
 	init_waitqueue_head(&wq->flushed);
 	/*
 	 * nr_workers 0: one worker per online CPU, bound to it and named after
@@ -299,8 +356,9 @@ void destroy_workqueue(struct workqueue_struct *wq)
 	flush_workqueue(wq);
 	spin_lock_irqsave(&wq->lock, flags);
 	wq->stopping = true;
+	while (!list_empty(&wq->sleepers))
+		wake_one_worker(wq);
 	spin_unlock_irqrestore(&wq->lock, flags);
-	wake_up_all(&wq->more_work);
 	/* Nothing is queued or running, so no worker is starting another. */
 	for (unsigned int i = 0; i < MAX_WORKERS; i++)
 		if (wq->workers[i].task)
