@@ -83,6 +83,7 @@ void start_kernel(void)
 	problems = parse_params(boot_info.cmdline);
 	if (problems)
 		pr_warn("params: %d problem(s) on the command line; defaults kept\n", problems);
+	spinlock_mode_init();
 	boot_mark("params");
 
 	random_init();

@@ -41,6 +41,12 @@ const char *arch_platform(void)
 	return platform->name;
 }
 
+/* QEMU's virt board exists only as a virtual machine; a Pi 4 may be either. */
+bool arch_cpus_virtual(void)
+{
+	return !strcmp(platform->name, "virt");
+}
+
 /*
  * Only an emulator answers semihosting calls (KVM does not implement
  * them, hardware without a debugger treats HLT as undefined), so an

@@ -25,6 +25,11 @@ const char arch_name[] = "x86_64";
 
 const char *arch_platform(void) { return "pc"; }
 
+bool arch_cpus_virtual(void)
+{
+	return cpu.hypervisor;
+}
+
 const char *arch_accelerator(void)
 {
 	if (!strcmp(cpu.hv_vendor, "KVMKVMKVM"))

@@ -31,6 +31,8 @@ struct task;
 extern const char arch_name[];     /* "x86_64", "arm64" */
 const char *arch_platform(void);   /* "pc", "virt", "pi4" */
 const char *arch_accelerator(void); /* "kvm", "tcg", "hardware"... */
+/* Are the CPUs virtual, time-sliced by a host (x86: CPUID's hypervisor bit; arm64: QEMU's virt)? */
+bool arch_cpus_virtual(void);
 
 /* --- time: a free-running cycle counter and its frequency ------------- */
 u64 arch_cycles(void);

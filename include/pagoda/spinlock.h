@@ -91,6 +91,8 @@ static inline void __spin_lock_init(spinlock_t *l, struct lock_class *c)
 #define spin_lock_init(l) __spin_lock_init(l, LOCK_CLASS_HERE(#l, LOCK_SPIN))
 
 void spin_lock(spinlock_t *l);
+/* At boot, after the command line: spinlock_t waits ticket or test-and-set (spinlock.c). */
+void spinlock_mode_init(void);
 bool spin_trylock(spinlock_t *l);
 void spin_unlock(spinlock_t *l);
 void spin_lock_irq(spinlock_t *l);
