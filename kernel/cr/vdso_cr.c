@@ -177,15 +177,21 @@ static unsigned int room_at(const struct cr_symtab *t, u64 off)
 
 /*
  * Was p stopped inside its old vDSO's code? Its area holds the image's
- * bytes by now; the PC is in the saved frame. The freeze avoids stopping
- * there (freeze.c) but gives up after a while.
+ * bytes by now; the PC is in the saved frame. The freeze steps a process
+ * out first (freeze.c) and stops one there only past its bounds. The test is the PC
+ * against the image's vDSO pages, not against the area around the PC:
+ * the bytes of a vDSO from two restores back (its jumps) come back as
+ * ordinary memory too, and when they sit right above, the two areas are
+ * one. A process stopped on one of those jumps (an interrupt is taken
+ * where a translated block starts, and a jump is one) was then refused
+ * for a PC outside the vDSO: CI's system-cr-vdso-alt failures.
  */
-static bool stopped_in_old_vdso(struct process *p, const struct cr_proc *pr)
+static bool stopped_in_old_vdso(struct process *p, const struct cr_proc *pr,
+				const struct cr_symtab *img)
 {
 	u64 pc = arch_cr_user_pc(p->main.fork_regs);
-	struct vm_area *v = find_vma(p, pc);
 
-	return v && v->start <= pc && v->start == pr->vdso_base;
+	return pc >= pr->vdso_base && pc - pr->vdso_base < (u64)img->vdso_pages * PAGE_SIZE;
 }
 
 /* Another kernel's vDSO: ours where it fits, jumps at the old entry points. */
@@ -202,7 +208,7 @@ static int map_with_trampolines(struct process *p, const struct cr_proc *pr,
 	 * the old [vvar]'s place, which is not mapped again (or is something
 	 * else now): it would fault or spin. Refuse rather than run them.
 	 */
-	if (stopped_in_old_vdso(p, pr)) {
+	if (stopped_in_old_vdso(p, pr, img)) {
 		*why = "a process was stopped inside the vDSO, and this kernel's differs: "
 		       "restore it on the kernel that made the image";
 		return -EINVAL;
