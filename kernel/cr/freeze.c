@@ -51,8 +51,8 @@ bool cr_in_vdso(struct process *p, const struct pt_regs *regs)
  * interrupt is taken where a translated block ends, and reading the
  * counter ends one, so a program that spins on clock_gettime is caught
  * at the same instruction inside nearly every time; and a bound on the
- * time it ran inside was spent by a loaded host pausing the vCPU there
- * (CI runs saw the restore on another kernel refused). So it goes back
+ * time it ran inside can be spent by a host that pauses the vCPU's
+ * thread while the process is there. So it goes back
  * to user mode single-stepped (arch_user_single_step()): after each
  * instruction it traps to cr_step_trap(), which lets it go on until its
  * PC is outside, where the way back to user mode stops it. The vDSO's
