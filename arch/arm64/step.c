@@ -37,12 +37,9 @@ void arm64_step_switch(const struct task *next)
 	isb();
 }
 
+/* current->user_step is already on or off (freeze.c): MDSCR_EL1 follows it. */
 void arch_user_single_step(struct pt_regs *regs, bool on)
 {
-	current->user_step = on;
-	if (on)
-		regs->pstate |= DBG_SPSR_SS;
-	else
-		regs->pstate &= ~DBG_SPSR_SS;
+	regs->pstate = on ? regs->pstate | DBG_SPSR_SS : regs->pstate & ~DBG_SPSR_SS;
 	arm64_step_switch(current);
 }

@@ -9,16 +9,11 @@
  * is never stepped.
  */
 #include <pagoda/arch.h>
-#include <pagoda/sched.h>
 #include <asm/x86.h>
 
 #define X86_EFLAGS_TF (1UL << 8)
 
 void arch_user_single_step(struct pt_regs *regs, bool on)
 {
-	current->user_step = on;
-	if (on)
-		regs->rflags |= X86_EFLAGS_TF;
-	else
-		regs->rflags &= ~X86_EFLAGS_TF;
+	regs->rflags = on ? regs->rflags | X86_EFLAGS_TF : regs->rflags & ~X86_EFLAGS_TF;
 }

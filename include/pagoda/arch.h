@@ -437,8 +437,8 @@ unsigned int arch_cr_write_jump(u8 *code, unsigned int room, u64 at, u64 target)
  * Single-step the current task in user mode (arch/<arch>/step.c): with
  * on, regs returns to user mode so that it traps after one instruction
  * (x86 TF; arm64 SPSR.SS with MDSCR_EL1.SS, which follows the task from
- * CPU to CPU), and the trap handler asks cr_step_trap(). Sets
- * current->user_step.
+ * CPU to CPU), and the trap handler asks cr_step_trap(). The caller has
+ * set current->user_step to on first (kernel/cr/freeze.c).
  */
 void arch_user_single_step(struct pt_regs *regs, bool on);
 /* Can the vDSO read the CPU number itself (x86-64: RDTSCP and TSC_AUX)? */

@@ -64,6 +64,13 @@ bool cr_in_vdso(struct process *p, const struct pt_regs *regs)
  * than run the old code on.
  */
 #define CR_VDSO_STEPS 10000
+
+/* The task's flag, which the trap handlers and arm64's switch read, then the arch's bits. */
+static void user_single_step(struct pt_regs *regs, bool on)
+{
+	current->user_step = on;
+	arch_user_single_step(regs, on);
+}
 #define CR_VDSO_WAIT_NS (4000 * NSEC_PER_MSEC)
 
 static bool stop_later(struct process *p, struct pt_regs *regs)
@@ -82,7 +89,7 @@ static bool stop_later(struct process *p, struct pt_regs *regs)
 		p->cr_vdso_steps = 0;
 	}
 	if (p->cr_vdso_steps < CR_VDSO_STEPS && now - p->cr_vdso_since < CR_VDSO_WAIT_NS) {
-		arch_user_single_step(regs, true);
+		user_single_step(regs, true);
 		return true;
 	}
 	/* Said, because only a kernel with the same vDSO can restore it now. */
@@ -100,18 +107,18 @@ bool cr_step_trap(struct pt_regs *regs)
 		return false;
 	p->cr_vdso_steps++;
 	if (READ_ONCE(p->cr_freeze) && cr_in_vdso(p, regs) && p->cr_vdso_steps < CR_VDSO_STEPS) {
-		arch_user_single_step(regs, true); /* arm64 clears SPSR.SS at each step */
+		user_single_step(regs, true); /* arm64 clears SPSR.SS at each step */
 		return true;
 	}
 	/* Out (or the checkpoint is over): the caller's signal_deliver() stops it here. */
-	arch_user_single_step(regs, false);
+	user_single_step(regs, false);
 	return true;
 }
 
 void cr_step_off(struct pt_regs *regs)
 {
 	if (current->user_step)
-		arch_user_single_step(regs, false);
+		user_single_step(regs, false);
 }
 
 void cr_freeze_point(struct process *p, struct pt_regs *regs)
